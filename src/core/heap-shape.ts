@@ -6,8 +6,8 @@
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
-/** The new space (both semi-spaces) at which growth stops: 8 MiB, semi-spaces of 4 MiB. */
-export const NEW_SPACE_CAP_BYTES = 8 << 20;
+/** The new space (both semi-spaces) at which growth stops: 4 MiB, semi-spaces of 2 MiB. */
+export const NEW_SPACE_CAP_BYTES = 4 << 20;
 
 /** How far the old generation may grow past what the last full collection kept, in percent (2-3 more a run). */
 export const OLD_GENERATION_GROWTH_PERCENT = 30;

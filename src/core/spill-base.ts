@@ -1,5 +1,6 @@
 /** What both spilling tables (spill-table.ts, spill-replacing.ts) keep; docs/architecture.md §Bounded stream state. */
-import { BLOCK_ROWS, HEAD, KeyLog, type Run, spillRows, unclosed } from './spill-runs.ts';
+import { BLOCK_ROWS, HEAD, KeyLog, type Run, unclosed } from './spill-runs.ts';
+import { spillRows } from './spill-write.ts';
 import type { CompactTable, TableSpec } from './table.ts';
 
 /** The shape of a spilling table: a {@link TableSpec} without `fifo` (the table decides) and its rows in memory. */
@@ -56,6 +57,13 @@ export abstract class SpillingTable {
     this.block = new Uint32Array(BLOCK_ROWS * this.words);
     this.log = spec.keyLog === true ? new KeyLog(this.fds) : undefined;
     unclosed.register(this, this.fds, this);
+    // V8 compiles a field written once, and an array's element kind, into the code that reads it as a constant; the
+    // first spill's writes would then throw away that code (the analyzers' hot paths with it) and compile it again. So
+    // every field a spill writes is written twice here (and in the subclasses'), and `runs` holds objects from the start.
+    this.runs.push(undefined as unknown as Run);
+    this.runs.pop();
+    this.floor = this.spilledEnd = -1;
+    this.floor = this.spilledEnd = 0;
   }
 
   abstract get size(): number;
@@ -84,15 +92,15 @@ export abstract class SpillingTable {
     return n;
   }
 
-  /** Write memory's rows `slots` (the oldest, in order) as a new run; false, and no more spills, without a file. */
-  protected spillSlots(slots: Uint32Array): boolean {
-    const run = spillRows(this.mem, this.nu, this.nf, slots, this.spilledEnd, this.fds, this.log);
+  /** Write memory's rows `slots[0..n)` (the oldest, in order) as a new run; false, and no more spills, without a file. */
+  protected spillSlots(slots: Uint32Array, n: number): boolean {
+    const run = spillRows(this.mem, this.nu, this.nf, slots, n, this.spilledEnd, this.fds, this.log);
     if (run === undefined) {
       this.memRows = Infinity;
       return false;
     }
     this.runs.push(run);
-    this.spilledEnd += slots.length;
+    this.spilledEnd += n;
     return true;
   }
 }

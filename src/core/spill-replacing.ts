@@ -2,12 +2,13 @@
 
 import type { Hash64 } from './canonical.ts';
 import { type SpillSpec, SpillingTable } from './spill-base.ts';
-import { BLOCK_ROWS, dropRun, findRecord, MAX_SPILL, mergeLevels, readColumns, TWO32 } from './spill-runs.ts';
+import { BLOCK_ROWS, dropRun, findRecord, MAX_SPILL, readColumns, SCRATCH, scratchU32, TWO32 } from './spill-runs.ts';
+import { mergeLevels } from './spill-merge.ts';
 import { SPILLED } from './spill-table.ts';
 import { CompactTable } from './table.ts';
 
 /** Rows in memory before the oldest half spills, by default: a quarter of a fifo table's (asked at completions only). */
-export const DEFAULT_REPLACING_ROWS = 1 << 16;
+export const DEFAULT_REPLACING_ROWS = 1 << 14;
 
 /** A key -> row table whose rewritten rows become the newest, spilling its oldest rows (see the module comment). */
 export class ReplacingSpillTable extends SpillingTable {
@@ -21,6 +22,11 @@ export class ReplacingSpillTable extends SpillingTable {
 
   constructor(spec: SpillSpec) {
     super(new CompactTable({ u32: spec.u32, f64: spec.f64, load: spec.load }), spec, DEFAULT_REPLACING_ROWS);
+    // written twice: see SpillingTable's constructor
+    this.spilledLive = this.deadBase = this.hitOrd = 1;
+    this.dead = new Uint32Array(0);
+    this.spilledLive = this.deadBase = 0;
+    this.hitOrd = -1;
   }
 
   get size(): number {
@@ -137,11 +143,12 @@ export class ReplacingSpillTable extends SpillingTable {
 
   private spill(): void {
     const m = this.mem;
-    const slots = new Uint32Array(Math.min(MAX_SPILL, Math.floor(m.size / 2)));
+    const n = Math.min(MAX_SPILL, Math.floor(m.size / 2));
+    const slots = scratchU32(SCRATCH.slots, n);
     let s = m.oldest();
-    for (let i = 0; i < slots.length; i++, s = m.newer(s!)) slots[i] = s!;
-    if (!this.spillSlots(slots)) return;
-    this.spilledLive += slots.length;
+    for (let i = 0; i < n; i++, s = m.newer(s!)) slots[i] = s!;
+    if (!this.spillSlots(slots, n)) return;
+    this.spilledLive += n;
     // the dead marks from the floor's word on, the new rows' unmarked
     const from = Math.floor(this.floor / 32);
     const dead = new Uint32Array(Math.ceil(this.spilledEnd / 32) - from);

@@ -1,9 +1,11 @@
-/** The sorted runs of a SpillTable (src/core/spill-table.ts): scratch files, records, Bloom filters, sparse indexes. */
+/**
+ * The sorted runs of the spilling tables (spill-base.ts): scratch files, records, Bloom filters, sparse indexes and the
+ * spills' scratch arrays. spill-write.ts writes a run, spill-merge.ts merges runs.
+ */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Hash64 } from './canonical.ts';
-import type { CompactTable } from './table.ts';
 
 /** Rows a block of the sparse index (one positioned read a hit). */
 export const BLOCK_ROWS = 128;
@@ -11,18 +13,16 @@ export const BLOCK_ROWS = 128;
 export const BLOOM_BITS = 10;
 /** Bloom filter probes a key (with {@link BLOOM_BITS}: false positives about 1%). */
 export const BLOOM_PROBES = 7;
-/** Records a merge reads or writes at a time. */
-export const MERGE_ROWS = 2048;
 /** Words of a record before its columns: the key's `hi`, `lo`, the row's arrival number's high and low word. */
 export const HEAD = 4;
 /** 2^32: a record's arrival number is two words. */
 export const TWO32 = 2 ** 32;
-const FAN_IN = 4;
 /** Most rows one spill sorts (its sort key packs the row's index in 21 bits). */
 export const MAX_SPILL = 1 << 21;
 
-const f64 = new Float64Array(1);
-const f64Words = new Uint32Array(f64.buffer);
+/** One f64 and its two words, for copying f64 columns into records and out. */
+export const f64 = new Float64Array(1);
+export const f64Words = new Uint32Array(f64.buffer);
 
 /** One sorted run in its scratch file. */
 export interface Run {
@@ -128,41 +128,6 @@ export class RunBuilder {
   }
 }
 
-/** Sequential reads of a run's records, {@link MERGE_ROWS} at a time. */
-export class RunCursor {
-  private readonly buf: Uint32Array;
-  private have = 0;
-  private at = 0;
-  private next = 0;
-
-  constructor(
-    private readonly run: Run,
-    private readonly words: number,
-  ) {
-    this.buf = new Uint32Array(MERGE_ROWS * words);
-  }
-
-  head(): number {
-    if (this.at === this.have) {
-      const n = Math.min(MERGE_ROWS, this.run.rows - this.next);
-      if (n <= 0) return -1;
-      readAll(this.run.fd, this.buf, n * this.words, this.next * this.words * 4);
-      this.next += n;
-      this.have = n;
-      this.at = 0;
-    }
-    return this.at * this.words;
-  }
-
-  get data(): Uint32Array {
-    return this.buf;
-  }
-
-  advance(): void {
-    this.at++;
-  }
-}
-
 const LOG_READ = 512;
 
 /** A table's spilled keys in arrival order, in a scratch file at 8 bytes an arrival number, read ahead. */
@@ -176,20 +141,20 @@ export class KeyLog {
   /** `fds`: the table's open files (the log's is added). */
   constructor(private readonly fds: number[]) {}
 
-  /** Write keys `his[i]`, `los[i]` at arrival numbers `first + i`; false on a file error. */
-  append(his: Uint32Array, los: Uint32Array, first: number): boolean {
+  /** Write keys `his[i]`, `los[i]` (`i` below `n`) at arrival numbers `first + i`; false on a file error. */
+  append(his: Uint32Array, los: Uint32Array, n: number, first: number): boolean {
     if (this.fd < 0) {
       this.fd = scratchFile() ?? -1;
       if (this.fd < 0) return false;
       this.fds.push(this.fd);
     }
-    const words = new Uint32Array(2 * his.length);
-    for (let i = 0; i < his.length; i++) {
+    const words = scratchU32(SCRATCH.log, 2 * n);
+    for (let i = 0; i < n; i++) {
       words[2 * i] = his[i]!;
       words[2 * i + 1] = los[i]!;
     }
     try {
-      writeAll(this.fd, words, words.length, first * 8);
+      writeAll(this.fd, words, 2 * n, first * 8);
     } catch {
       return false;
     }
@@ -249,77 +214,6 @@ export function findRecord(r: Run, words: number, hi: number, lo: number, block:
   return -1;
 }
 
-/** Merge sorted runs `inputs` (oldest first) into a run in `fd`, keeping records `keep` accepts; throws on an error. */
-function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: number) => boolean): Run {
-  const cursors = inputs.map((r) => new RunCursor(r, words));
-  const n = cursors.length;
-  // each cursor's head record (offset into its buffer, -1: done) and key: only the cursor taken reads again
-  const at = new Int32Array(n);
-  const his = new Uint32Array(n);
-  const los = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    at[i] = cursors[i]!.head();
-    if (at[i]! >= 0) {
-      his[i] = cursors[i]!.data[at[i]!]!;
-      los[i] = cursors[i]!.data[at[i]! + 1]!;
-    }
-  }
-  const out = new Uint32Array(MERGE_ROWS * words);
-  const b = new RunBuilder(inputs.reduce((sum, r) => sum + r.rows, 0));
-  let held = 0;
-  let pos = 0;
-  for (;;) {
-    let c = -1;
-    for (let i = 0; i < n; i++) {
-      if (at[i]! < 0) continue;
-      if (c < 0 || cmp(his[i]!, los[i]!, his[c]!, los[c]!) < 0) c = i;
-    }
-    if (c < 0) break;
-    const cursor = cursors[c]!;
-    const d = cursor.data;
-    const o = at[c]!;
-    if (keep(d[o + 2]! * TWO32 + d[o + 3]!)) {
-      for (let w = 0, t = held * words; w < words; w++) out[t + w] = d[o + w]!;
-      b.note(his[c]!, los[c]!);
-      if (++held === MERGE_ROWS) {
-        writeAll(fd, out, held * words, pos);
-        pos += held * words * 4;
-        held = 0;
-      }
-    }
-    cursor.advance();
-    const next = cursor.head();
-    at[c] = next;
-    if (next >= 0) {
-      his[c] = cursor.data[next]!;
-      los[c] = cursor.data[next + 1]!;
-    }
-  }
-  writeAll(fd, out, held * words, pos);
-  return b.run(fd, inputs[0]!.first, inputs.at(-1)!.end, inputs[0]!.level + 1);
-}
-
-/** Merge the newest `runs` while FAN_IN share a level (records `keep` refuses dropped); false on a file error. */
-export function mergeLevels(runs: Run[], words: number, fds: number[], keep: (ord: number) => boolean): boolean {
-  // a run merges with its FAN_IN - 1 elders of its level: each row is rewritten once a level, log4 of the spills
-  while (runs.length >= FAN_IN && runs.at(-FAN_IN)!.level === runs.at(-1)!.level) {
-    const inputs = runs.slice(-FAN_IN);
-    const fd = scratchFile();
-    if (fd === undefined) return false;
-    let run: Run;
-    try {
-      run = mergeRuns(inputs, words, fd, keep);
-    } catch {
-      closeQuietly(fd);
-      return false;
-    }
-    fds.push(fd);
-    runs.splice(-FAN_IN, FAN_IN, run);
-    for (const r of inputs) dropRun(fds, r);
-  }
-  return true;
-}
-
 /** Copy the columns of the record at word `o` of `k` into `u` (its u32 columns) and `f` (its f64 columns). */
 export function readColumns(k: Uint32Array, o: number, u: Uint32Array, f: Float64Array): void {
   const nu = u.length;
@@ -331,68 +225,28 @@ export function readColumns(k: Uint32Array, o: number, u: Uint32Array, f: Float6
   }
 }
 
-/** Move `mem`'s oldest rows `slots` (arrival numbers from `first`) to a sorted run; undefined: no file, rows kept. */
-export function spillRows(
-  mem: CompactTable,
-  nu: number,
-  nf: number,
-  slots: Uint32Array,
-  first: number,
-  fds: number[],
-  log?: KeyLog,
-): Run | undefined {
-  const fd = scratchFile();
-  if (fd === undefined) return undefined;
-  const n = slots.length;
-  const his = new Uint32Array(n);
-  const los = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    his[i] = mem.keyHi(slots[i]!);
-    los[i] = mem.keyLo(slots[i]!);
-  }
-  if (log && !log.append(his, los, first)) {
-    closeQuietly(fd);
-    return undefined;
-  }
-  const order = new Float64Array(n);
-  for (let i = 0; i < n; i++) order[i] = his[i]! * MAX_SPILL + i;
-  order.sort();
-  const idx = new Uint32Array(n);
-  for (let j = 0; j < n; j++) idx[j] = order[j]! % MAX_SPILL;
-  // equal `hi` words (rare) are put in `lo` order
-  for (let j = 1; j < n; j++) {
-    const v = idx[j]!;
-    let i = j - 1;
-    while (i >= 0 && his[idx[i]!] === his[v] && los[idx[i]!]! > los[v]!) idx[i + 1] = idx[i--]!;
-    idx[i + 1] = v;
-  }
-  const w = HEAD + nu + 2 * nf;
-  const out = new Uint32Array(n * w);
-  const b = new RunBuilder(n);
-  for (let j = 0; j < n; j++) {
-    const i = idx[j]!;
-    const s = slots[i]!;
-    const o = j * w;
-    const ord = first + i;
-    out[o] = his[i]!;
-    out[o + 1] = los[i]!;
-    out[o + 2] = Math.floor(ord / TWO32);
-    out[o + 3] = ord >>> 0;
-    for (let c = 0; c < nu; c++) out[o + HEAD + c] = mem.getU(s, c);
-    for (let c = 0; c < nf; c++) {
-      f64[0] = mem.getF(s, c);
-      out[o + HEAD + nu + 2 * c] = f64Words[0]!;
-      out[o + HEAD + nu + 2 * c + 1] = f64Words[1]!;
-    }
-    b.note(his[i]!, los[i]!);
-  }
-  try {
-    writeAll(fd, out, n * w, 0);
-  } catch {
-    closeQuietly(fd);
-    return undefined;
-  }
-  fds.push(fd);
-  for (let i = 0; i < n; i++) mem.forgetOldest();
-  return b.run(fd, first, first + n, 0);
+/**
+ * Grow-only scratch arrays of the spills: one table spills at a time (it is all synchronous), so the same few arrays
+ * serve every spill of the run instead of a fresh set of megabyte arrays each time (garbage the allocator keeps).
+ * Past {@link SCRATCH_KEPT_WORDS} an array is not kept: a process that embeds the library keeps these after its run.
+ */
+const scratch = { u: [] as Uint32Array[], order: new Float64Array(0) };
+const SCRATCH_KEPT_WORDS = 1 << 20;
+
+/** Scratch array `i` with room for `n` words (its contents are left over from earlier spills). */
+export function scratchU32(i: number, n: number): Uint32Array {
+  const a = scratch.u[i];
+  if (a !== undefined && a.length >= n) return a;
+  const grown = new Uint32Array(n);
+  if (n <= SCRATCH_KEPT_WORDS) scratch.u[i] = grown;
+  return grown;
 }
+
+/** A scratch f64 array of exactly `n` (a view of a kept one when it fits). */
+export function scratchF64(n: number): Float64Array {
+  if (scratch.order.length < n && n <= SCRATCH_KEPT_WORDS) scratch.order = new Float64Array(n);
+  return scratch.order.length >= n ? scratch.order.subarray(0, n) : new Float64Array(n);
+}
+
+/** The scratch slots: the tables' `slots`, spillRows' keys, order and records, KeyLog's keys, a merge's cursors and output. */
+export const SCRATCH = { slots: 0, his: 1, los: 2, idx: 3, out: 4, log: 5, merge: 6 } as const;

@@ -8,18 +8,20 @@ import {
   findRecord,
   HEAD,
   MAX_SPILL,
-  mergeLevels,
   readColumns,
   type Run,
+  SCRATCH,
+  scratchU32,
   TWO32,
   writeAll,
 } from './spill-runs.ts';
+import { mergeLevels } from './spill-merge.ts';
 import { CompactTable } from './table.ts';
 
 export type { SpillSpec } from './spill-base.ts';
 
 /** Rows a table holds in memory before its oldest half spills (a few MB of rows). */
-export const DEFAULT_SPILL_ROWS = 1 << 18;
+export const DEFAULT_SPILL_ROWS = 1 << 16;
 /** What {@link SpillTable.slot} gives for a spilled row: valid (read and written through) until the next `slot` or `add`. */
 export const SPILLED = -1;
 
@@ -34,6 +36,10 @@ export class SpillTable extends SpillingTable {
 
   constructor(spec: SpillSpec) {
     super(new CompactTable({ u32: spec.u32, f64: spec.f64, fifo: true, load: spec.load }), spec, DEFAULT_SPILL_ROWS);
+    // written twice: see SpillingTable's constructor
+    this.hitFd = this.hitPos = this.hitOrd = 1;
+    this.hitFd = -1;
+    this.hitPos = this.hitOrd = 0;
   }
 
   get size(): number {
@@ -149,9 +155,10 @@ export class SpillTable extends SpillingTable {
 
   private spill(): void {
     const m = this.mem;
-    const slots = new Uint32Array(Math.min(MAX_SPILL, Math.floor(m.size / 2)));
-    for (let i = 0; i < slots.length; i++) slots[i] = m.fifoSlot(i);
-    if (!this.spillSlots(slots)) return;
+    const n = Math.min(MAX_SPILL, Math.floor(m.size / 2));
+    const slots = scratchU32(SCRATCH.slots, n);
+    for (let i = 0; i < n; i++) slots[i] = m.fifoSlot(i);
+    if (!this.spillSlots(slots, n)) return;
     if (this.merging) this.merging = mergeLevels(this.runs, this.words, this.fds, (ord) => ord >= this.floor);
   }
 }

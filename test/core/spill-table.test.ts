@@ -121,6 +121,33 @@ test('the runs stay few (four-way merges level by level) and cost about 10.5 bit
   t.close();
 });
 
+test('tables of other widths spilling in turn share the spill scratch arrays: each reads back its own rows', () => {
+  // the wide table's spill (140,000 rows x 12 words) is past the scratch arrays the module keeps
+  const wide = new SpillTable({ u32: 6, f64: 1, memRows: 280_000 });
+  const narrow = new SpillTable({ u32: 1, f64: 0, memRows: 64 });
+  const key = (i: number, salt: number) => ({ hi: (i * 2654435761 + salt) >>> 0, lo: i });
+  for (let i = 0; i < 300_000; i++) {
+    const s = wide.add(key(i, 1));
+    for (let c = 0; c < 6; c++) wide.setU(s, c, (i + c) >>> 0);
+    wide.setF(s, 0, i / 3);
+    if (i % 2 === 0) narrow.setU(narrow.add(key(i, 2)), 0, i);
+  }
+  assert.ok(wide.runCount > 0 && narrow.runCount > 0);
+  for (const i of [0, 1, 77_777, 139_999, 140_000, 299_999]) {
+    const s = wide.slot(key(i, 1));
+    assert.notEqual(s, undefined, `wide ${i}`);
+    for (let c = 0; c < 6; c++) assert.equal(wide.getU(s!, c), (i + c) >>> 0, `wide ${i} column ${c}`);
+    assert.equal(wide.getF(s!, 0), i / 3);
+    if (i % 2 !== 0) continue;
+    const n = narrow.slot(key(i, 2));
+    assert.notEqual(n, undefined, `narrow ${i}`);
+    assert.equal(narrow.getU(n!, 0), i);
+  }
+  assert.equal(narrow.slot(key(1, 2)), undefined);
+  wide.close();
+  narrow.close();
+});
+
 test('a table that never spills (memRows Infinity) is a plain fifo table', () => {
   const t = drive({ u32: 2, f64: 1, memRows: Infinity }, 3000, 5);
   assert.equal(t.runCount, 0);
