@@ -15,7 +15,7 @@ import {
 
 /** Records a merge reads at a time. */
 export const MERGE_ROWS = 2048;
-/** Records a merge gathers before a write: few, so the write runs within the merge's first iterations, before V8 compiles the loop. */
+/** Records a merge gathers before a write. */
 const MERGE_OUT_ROWS = 128;
 const FAN_IN = 4;
 
@@ -59,71 +59,82 @@ export class RunCursor {
 /** Merge sorted runs `inputs` (oldest first) into a run in `fd`, keeping records `keep` accepts; throws on an error. */
 function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: number) => boolean): Run {
   const cursors = inputs.map((r, i) => new RunCursor(r, words, scratchU32(SCRATCH.merge + i, MERGE_ROWS * words)));
-  const n = cursors.length;
-  // each cursor's head record (offset into its buffer, -1: done) and key: only the cursor taken reads again
-  const at = new Int32Array(n);
-  const his = new Uint32Array(n);
-  const los = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    at[i] = cursors[i]!.head();
-    if (at[i]! >= 0) {
-      his[i] = cursors[i]!.data[at[i]!]!;
-      los[i] = cursors[i]!.data[at[i]! + 1]!;
-    }
-  }
-  const out = scratchU32(SCRATCH.merge + n, MERGE_OUT_ROWS * words);
+  const out = scratchU32(SCRATCH.merge + cursors.length, MERGE_OUT_ROWS * words);
   const b = new RunBuilder(inputs.reduce((sum, r) => sum + r.rows, 0));
-  mergeRecords(cursors, at, his, los, words, out, b, fd, keep);
+  const merge = new Merge(cursors, words, out, b, fd, keep);
+  while (merge.step()) {
+    // each step takes one record
+  }
   return b.run(fd, inputs[0]!.first, inputs.at(-1)!.end, inputs[0]!.level + 1);
 }
 
 /**
- * The loop of {@link mergeRuns}, on its own: V8 compiles it while it runs, and code after a loop that had not run yet
- * would send it back to the slow tier for the rest of the merge.
+ * A merge, one record a {@link Merge.step}: a merge's loop runs once, so V8 would compile it on the stack and, meeting
+ * code it had not seen, send it back to the slow tier for the rest of the merge; a step called for every record is
+ * compiled as a whole, once, and stays compiled for the next merge.
  */
-function mergeRecords(
-  cursors: RunCursor[],
-  at: Int32Array,
-  his: Uint32Array,
-  los: Uint32Array,
-  words: number,
-  out: Uint32Array,
-  b: RunBuilder,
-  fd: number,
-  keep: (ord: number) => boolean,
-): void {
-  const n = cursors.length;
-  let held = 0;
-  let pos = 0;
-  for (;;) {
+class Merge {
+  /** Each cursor's head record (offset into its buffer, -1: done) and key: only the cursor taken reads again. */
+  private readonly at: Int32Array;
+  private readonly his: Uint32Array;
+  private readonly los: Uint32Array;
+  private held = 0;
+  private pos = 0;
+
+  constructor(
+    private readonly cursors: RunCursor[],
+    private readonly words: number,
+    private readonly out: Uint32Array,
+    private readonly b: RunBuilder,
+    private readonly fd: number,
+    private readonly keep: (ord: number) => boolean,
+  ) {
+    const n = cursors.length;
+    this.at = new Int32Array(n);
+    this.his = new Uint32Array(n);
+    this.los = new Uint32Array(n);
+    for (let i = 0; i < n; i++) this.load(i);
+  }
+
+  /** Move the least head record to the output; false (the output written) when every cursor is done. */
+  step(): boolean {
+    const { at, his, los, words, out } = this;
     let c = -1;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < at.length; i++) {
       if (at[i]! < 0) continue;
       if (c < 0 || cmp(his[i]!, los[i]!, his[c]!, los[c]!) < 0) c = i;
     }
     if (c < 0) {
-      writeAll(fd, out, held * words, pos);
-      return;
+      this.flush();
+      return false;
     }
-    const cursor = cursors[c]!;
+    const cursor = this.cursors[c]!;
     const d = cursor.data;
     const o = at[c]!;
-    if (keep(d[o + 2]! * TWO32 + d[o + 3]!)) {
-      for (let w = 0, t = held * words; w < words; w++) out[t + w] = d[o + w]!;
-      b.note(his[c]!, los[c]!);
-      if (++held === MERGE_OUT_ROWS) {
-        writeAll(fd, out, held * words, pos);
-        pos += held * words * 4;
-        held = 0;
-      }
+    if (this.keep(d[o + 2]! * TWO32 + d[o + 3]!)) {
+      for (let w = 0, t = this.held * words; w < words; w++) out[t + w] = d[o + w]!;
+      this.b.note(his[c]!, los[c]!);
+      if (++this.held === MERGE_OUT_ROWS) this.flush();
     }
     cursor.advance();
+    this.load(c);
+    return true;
+  }
+
+  /** Cursor `i`'s head record into `at`, `his`, `los`. */
+  private load(i: number): void {
+    const cursor = this.cursors[i]!;
     const next = cursor.head();
-    at[c] = next;
-    if (next >= 0) {
-      his[c] = cursor.data[next]!;
-      los[c] = cursor.data[next + 1]!;
-    }
+    this.at[i] = next;
+    if (next < 0) return;
+    this.his[i] = cursor.data[next]!;
+    this.los[i] = cursor.data[next + 1]!;
+  }
+
+  private flush(): void {
+    writeAll(this.fd, this.out, this.held * this.words, this.pos);
+    this.pos += this.held * this.words * 4;
+    this.held = 0;
   }
 }
 
