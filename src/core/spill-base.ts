@@ -1,5 +1,5 @@
 /** What both spilling tables (spill-table.ts, spill-replacing.ts) keep; docs/architecture.md §Bounded stream state. */
-import { BLOCK_ROWS, HEAD, KeyLog, type Run, unclosed } from './spill-runs.ts';
+import { BLOCK_ROWS, HEAD, KeyLog, MAX_SPILL, type Run, SCRATCH, scratchU32, unclosed } from './spill-runs.ts';
 import { spillRows } from './spill-write.ts';
 import type { CompactTable, TableSpec } from './table.ts';
 
@@ -92,15 +92,18 @@ export abstract class SpillingTable {
     return n;
   }
 
-  /** Write memory's rows `slots[0..n)` (the oldest, in order) as a new run; false, and no more spills, without a file. */
-  protected spillSlots(slots: Uint32Array, n: number): boolean {
+  /** Write the oldest half of memory's rows as a new run; how many rows went (0, and no more spills, without a file). */
+  protected spillOldestHalf(): number {
+    const n = Math.min(MAX_SPILL, Math.floor(this.mem.size / 2));
+    const slots = scratchU32(SCRATCH.slots, n);
+    this.mem.oldestSlots(slots, n);
     const run = spillRows(this.mem, this.nu, this.nf, slots, n, this.spilledEnd, this.fds, this.log);
     if (run === undefined) {
       this.memRows = Infinity;
-      return false;
+      return 0;
     }
     this.runs.push(run);
     this.spilledEnd += n;
-    return true;
+    return n;
   }
 }

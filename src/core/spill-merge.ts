@@ -13,10 +13,8 @@ import {
   writeAll,
 } from './spill-runs.ts';
 
-/** Records a merge reads at a time. */
+/** Records a merge reads or writes at a time. */
 export const MERGE_ROWS = 2048;
-/** Records a merge gathers before a write. */
-const MERGE_OUT_ROWS = 128;
 const FAN_IN = 4;
 
 /** Sequential reads of a run's records, {@link MERGE_ROWS} at a time. */
@@ -59,7 +57,7 @@ export class RunCursor {
 /** Merge sorted runs `inputs` (oldest first) into a run in `fd`, keeping records `keep` accepts; throws on an error. */
 function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: number) => boolean): Run {
   const cursors = inputs.map((r, i) => new RunCursor(r, words, scratchU32(SCRATCH.merge + i, MERGE_ROWS * words)));
-  const out = scratchU32(SCRATCH.merge + cursors.length, MERGE_OUT_ROWS * words);
+  const out = scratchU32(SCRATCH.merge + cursors.length, MERGE_ROWS * words);
   const b = new RunBuilder(inputs.reduce((sum, r) => sum + r.rows, 0));
   const merge = new Merge(cursors, words, out, b, fd, keep);
   while (merge.step()) {
@@ -114,7 +112,7 @@ class Merge {
     if (this.keep(d[o + 2]! * TWO32 + d[o + 3]!)) {
       for (let w = 0, t = this.held * words; w < words; w++) out[t + w] = d[o + w]!;
       this.b.note(his[c]!, los[c]!);
-      if (++this.held === MERGE_OUT_ROWS) this.flush();
+      if (++this.held === MERGE_ROWS) this.flush();
     }
     cursor.advance();
     this.load(c);

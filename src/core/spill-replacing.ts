@@ -2,7 +2,7 @@
 
 import type { Hash64 } from './canonical.ts';
 import { type SpillSpec, SpillingTable } from './spill-base.ts';
-import { BLOCK_ROWS, dropRun, findRecord, MAX_SPILL, readColumns, SCRATCH, scratchU32, TWO32 } from './spill-runs.ts';
+import { BLOCK_ROWS, dropRun, findRecord, readColumns, TWO32 } from './spill-runs.ts';
 import { mergeLevels } from './spill-merge.ts';
 import { SPILLED } from './spill-table.ts';
 import { CompactTable } from './table.ts';
@@ -142,12 +142,8 @@ export class ReplacingSpillTable extends SpillingTable {
   }
 
   private spill(): void {
-    const m = this.mem;
-    const n = Math.min(MAX_SPILL, Math.floor(m.size / 2));
-    const slots = scratchU32(SCRATCH.slots, n);
-    let s = m.oldest();
-    for (let i = 0; i < n; i++, s = m.newer(s!)) slots[i] = s!;
-    if (!this.spillSlots(slots, n)) return;
+    const n = this.spillOldestHalf();
+    if (n === 0) return;
     this.spilledLive += n;
     // the dead marks from the floor's word on, the new rows' unmarked
     const from = Math.floor(this.floor / 32);

@@ -2,19 +2,7 @@
 
 import type { Hash64 } from './canonical.ts';
 import { type SpillSpec, SpillingTable } from './spill-base.ts';
-import {
-  BLOCK_ROWS,
-  dropRun,
-  findRecord,
-  HEAD,
-  MAX_SPILL,
-  readColumns,
-  type Run,
-  SCRATCH,
-  scratchU32,
-  TWO32,
-  writeAll,
-} from './spill-runs.ts';
+import { BLOCK_ROWS, dropRun, findRecord, HEAD, readColumns, type Run, TWO32, writeAll } from './spill-runs.ts';
 import { mergeLevels } from './spill-merge.ts';
 import { CompactTable } from './table.ts';
 
@@ -154,11 +142,7 @@ export class SpillTable extends SpillingTable {
   }
 
   private spill(): void {
-    const m = this.mem;
-    const n = Math.min(MAX_SPILL, Math.floor(m.size / 2));
-    const slots = scratchU32(SCRATCH.slots, n);
-    for (let i = 0; i < n; i++) slots[i] = m.fifoSlot(i);
-    if (!this.spillSlots(slots, n)) return;
+    if (this.spillOldestHalf() === 0) return;
     if (this.merging) this.merging = mergeLevels(this.runs, this.words, this.fds, (ord) => ord >= this.floor);
   }
 }

@@ -188,6 +188,15 @@ export class CompactTable {
     return n === 0 ? undefined : n - 1;
   }
 
+  /** The rows of the `n` oldest entries (`n` at most {@link size}), oldest first, into `out`. */
+  oldestSlots(out: Uint32Array, n: number): void {
+    if (this.fifo) {
+      for (let i = 0; i < n; i++) out[i] = this.fifoSlot(i);
+      return;
+    }
+    for (let i = 0, s = this.oldest(); i < n; i++, s = this.newer(s!)) out[i] = s!;
+  }
+
   /** The row of a `fifo` table's `i`-th oldest entry (`i` below {@link size}). */
   fifoSlot(i: number): number {
     const j = this.headOff + i;
