@@ -1,5 +1,16 @@
 /** What both spilling tables (spill-table.ts, spill-replacing.ts) keep; docs/architecture.md §Bounded stream state. */
-import { BLOCK_ROWS, HEAD, KeyLog, MAX_SPILL, type Run, SCRATCH, scratchU32, unclosed } from './spill-runs.ts';
+import {
+  BLOCK_ROWS,
+  HEAD,
+  halveBloom,
+  KeyLog,
+  MAX_SPILL,
+  type Run,
+  SCRATCH,
+  scratchU32,
+  unclosed,
+} from './spill-runs.ts';
+import { mergeLevels } from './spill-merge.ts';
 import { spillRows } from './spill-write.ts';
 import type { CompactTable, TableSpec } from './table.ts';
 
@@ -9,7 +20,15 @@ export interface SpillSpec extends Omit<TableSpec, 'fifo'> {
   memRows?: number;
   /** Also log the spilled keys in arrival order, for `oldestKey`. */
   keyLog?: boolean;
+  /** Bytes the runs' Bloom filters may hold together (default {@link DEFAULT_FILTER_BYTES}). */
+  filterBytes?: number;
 }
+
+/**
+ * Bytes a table's Bloom filters hold at the most: past about 800,000 spilled rows (at 10 bits a row) the filters are
+ * halved, largest first, so memory stays flat however long the stream, and more lookups of new keys read a block.
+ */
+export const DEFAULT_FILTER_BYTES = 1 << 20;
 
 /** A spilling table's cap: rows held at the most (`limit`), and how many go at once when it is reached (`batch`). */
 function capLimits(spec: Pick<TableSpec, 'cap' | 'forget'>): { limit: number; batch: number } {
@@ -34,6 +53,8 @@ export abstract class SpillingTable {
   protected spilledEnd = 0;
   protected readonly limit: number;
   protected readonly batch: number;
+  /** Words the runs' Bloom filters may hold together. */
+  protected readonly filterWords: number;
   protected readonly hitU: Uint32Array;
   protected readonly hitF: Float64Array;
   protected readonly block: Uint32Array;
@@ -52,6 +73,7 @@ export abstract class SpillingTable {
     this.words = HEAD + spec.u32 + 2 * spec.f64;
     this.memRows = Math.max(2, spec.memRows ?? defaultRows);
     ({ limit: this.limit, batch: this.batch } = capLimits(spec));
+    this.filterWords = Math.max(2, Math.floor((spec.filterBytes ?? DEFAULT_FILTER_BYTES) / 4));
     this.hitU = new Uint32Array(spec.u32);
     this.hitF = new Float64Array(spec.f64);
     this.block = new Uint32Array(BLOCK_ROWS * this.words);
@@ -90,6 +112,21 @@ export abstract class SpillingTable {
     let n = 0;
     for (const r of this.runs) n += r.bloom.byteLength + r.firsts.byteLength;
     return n;
+  }
+
+  /** Merge the runs level by level (`keep`: whether a spilled row still counts), then fit the filters in the budget. */
+  protected mergeAndFit(keep: (ord: number) => boolean): void {
+    if (this.merging) this.merging = mergeLevels(this.runs, this.words, this.fds, keep, this.filterWords);
+    for (;;) {
+      let total = 0;
+      let big: Run | undefined;
+      for (const r of this.runs) {
+        total += r.bloom.length;
+        if (r.bloom.length % 2 === 0 && (big === undefined || r.bloom.length > big.bloom.length)) big = r;
+      }
+      if (total <= this.filterWords || big === undefined) return;
+      big.bloom = halveBloom(big.bloom);
+    }
   }
 
   /** Write the oldest half of memory's rows as a new run; how many rows went (0, and no more spills, without a file). */

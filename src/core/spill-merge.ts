@@ -55,10 +55,13 @@ export class RunCursor {
 }
 
 /** Merge sorted runs `inputs` (oldest first) into a run in `fd`, keeping records `keep` accepts; throws on an error. */
-function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: number) => boolean): Run {
+function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: number) => boolean, filterWords: number): Run {
   const cursors = inputs.map((r, i) => new RunCursor(r, words, scratchU32(SCRATCH.merge + i, MERGE_ROWS * words)));
   const out = scratchU32(SCRATCH.merge + cursors.length, MERGE_ROWS * words);
-  const b = new RunBuilder(inputs.reduce((sum, r) => sum + r.rows, 0));
+  const b = new RunBuilder(
+    inputs.reduce((sum, r) => sum + r.rows, 0),
+    filterWords,
+  );
   const merge = new Merge(cursors, words, out, b, fd, keep);
   while (merge.step()) {
     // each step takes one record
@@ -136,8 +139,17 @@ class Merge {
   }
 }
 
-/** Merge the newest `runs` while FAN_IN share a level (records `keep` refuses dropped); false on a file error. */
-export function mergeLevels(runs: Run[], words: number, fds: number[], keep: (ord: number) => boolean): boolean {
+/**
+ * Merge the newest `runs` while FAN_IN share a level (records `keep` refuses dropped; a new filter within
+ * `filterWords`); false on a file error.
+ */
+export function mergeLevels(
+  runs: Run[],
+  words: number,
+  fds: number[],
+  keep: (ord: number) => boolean,
+  filterWords: number,
+): boolean {
   // a run merges with its FAN_IN - 1 elders of its level: each row is rewritten once a level, log4 of the spills
   while (runs.length >= FAN_IN && runs.at(-FAN_IN)!.level === runs.at(-1)!.level) {
     const inputs = runs.slice(-FAN_IN);
@@ -145,7 +157,7 @@ export function mergeLevels(runs: Run[], words: number, fds: number[], keep: (or
     if (fd === undefined) return false;
     let run: Run;
     try {
-      run = mergeRuns(inputs, words, fd, keep);
+      run = mergeRuns(inputs, words, fd, keep, filterWords);
     } catch {
       closeQuietly(fd);
       return false;

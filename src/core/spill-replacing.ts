@@ -3,7 +3,6 @@
 import type { Hash64 } from './canonical.ts';
 import { type SpillSpec, SpillingTable } from './spill-base.ts';
 import { BLOCK_ROWS, dropRun, findRecord, readColumns, TWO32 } from './spill-runs.ts';
-import { mergeLevels } from './spill-merge.ts';
 import { SPILLED } from './spill-table.ts';
 import { CompactTable } from './table.ts';
 
@@ -152,7 +151,6 @@ export class ReplacingSpillTable extends SpillingTable {
     dead.set(keep.subarray(0, Math.min(keep.length, dead.length)));
     this.dead = dead;
     this.deadBase = from * 32;
-    if (this.merging)
-      this.merging = mergeLevels(this.runs, this.words, this.fds, (ord) => ord >= this.floor && !this.isDead(ord));
+    this.mergeAndFit((ord) => ord >= this.floor && !this.isDead(ord));
   }
 }

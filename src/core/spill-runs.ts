@@ -93,6 +93,37 @@ export function cmp(ahi: number, alo: number, bhi: number, blo: number): number 
   return ahi !== bhi ? ahi - bhi : alo - blo;
 }
 
+/**
+ * Words of a Bloom filter for `rows` rows ({@link BLOOM_BITS} a row, at most `maxWords`): a multiple of a power of two,
+ * so that {@link halveBloom} can halve it down to about 128 words (1.6% more words at the most).
+ */
+export function bloomWords(rows: number, maxWords = Infinity): number {
+  const want = Math.max(2, Math.min(Math.ceil((rows * BLOOM_BITS) / 32), maxWords));
+  let unit = 2;
+  while (unit * 128 < want) unit *= 2;
+  return Math.ceil(want / unit) * unit;
+}
+
+/**
+ * Filter `b` (even length) at half its bits, with the same answer for every key noted in it: a probe's bit is
+ * floor(x * bits / 2^32), and halving `bits` halves that product exactly in floating point too, so the bit becomes
+ * floor(bit / 2): bit `j` of the result is bit `2j` or `2j + 1` of `b`. More false positives, never a false negative.
+ */
+export function halveBloom(b: Int32Array): Int32Array {
+  const h = new Int32Array(b.length / 2);
+  for (let w = 0; w < h.length; w++) h[w] = pairBits(b[2 * w]!) | (pairBits(b[2 * w + 1]!) << 16);
+  return h;
+}
+
+/** Bit `k` (k < 16) of the result: bit `2k` or `2k + 1` of `x`. */
+function pairBits(x: number): number {
+  let y = (x | (x >>> 1)) & 0x55555555;
+  y = (y | (y >>> 1)) & 0x33333333;
+  y = (y | (y >>> 2)) & 0x0f0f0f0f;
+  y = (y | (y >>> 4)) & 0x00ff00ff;
+  return (y | (y >>> 8)) & 0xffff;
+}
+
 /** A new run's Bloom filter and index, filled as its records are written in key order. */
 export class RunBuilder {
   readonly bloom: Int32Array;
@@ -100,8 +131,9 @@ export class RunBuilder {
   rows = 0;
   private readonly bits: number;
 
-  constructor(maxRows: number) {
-    this.bloom = new Int32Array(Math.ceil(Math.max(1, maxRows * BLOOM_BITS) / 32));
+  /** `maxWords`: the filter's words at the most (the table's filter budget). */
+  constructor(maxRows: number, maxWords = Infinity) {
+    this.bloom = new Int32Array(bloomWords(maxRows, maxWords));
     this.bits = this.bloom.length * 32;
     this.firsts = new Uint32Array(2 * Math.ceil(maxRows / BLOCK_ROWS));
   }

@@ -3,7 +3,6 @@
 import type { Hash64 } from './canonical.ts';
 import { type SpillSpec, SpillingTable } from './spill-base.ts';
 import { BLOCK_ROWS, dropRun, findRecord, HEAD, readColumns, type Run, TWO32, writeAll } from './spill-runs.ts';
-import { mergeLevels } from './spill-merge.ts';
 import { CompactTable } from './table.ts';
 
 export type { SpillSpec } from './spill-base.ts';
@@ -143,6 +142,6 @@ export class SpillTable extends SpillingTable {
 
   private spill(): void {
     if (this.spillOldestHalf() === 0) return;
-    if (this.merging) this.merging = mergeLevels(this.runs, this.words, this.fds, (ord) => ord >= this.floor);
+    this.mergeAndFit((ord) => ord >= this.floor);
   }
 }

@@ -113,3 +113,8 @@ test('without a scratch file the rows stay in memory and the answers are the sam
     else process.env.TMPDIR = saved;
   }
 });
+
+test('filters over their budget are halved and the answers are the same', () => {
+  for (const seed of [41, 42]) drive({ u32: 2, f64: 1, memRows: 16, filterBytes: 64 }, 9000, seed).close();
+  drive({ u32: 1, f64: 0, memRows: 4, filterBytes: 4, cap: 120, forget: 'half' }, 6000, 43).close();
+});

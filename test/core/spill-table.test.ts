@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SPILLED, SpillTable, type SpillSpec } from '../../src/core/spill-table.ts';
-import { BLOOM_PROBES, RunBuilder } from '../../src/core/spill-runs.ts';
+import { BLOOM_PROBES, bloomWords, halveBloom, RunBuilder } from '../../src/core/spill-runs.ts';
 import type { Hash64 } from '../../src/core/canonical.ts';
 import { prng } from '../../tools/bench/generate-aep.ts';
 
@@ -183,4 +183,38 @@ test('a run Bloom filter sets exactly the double-hashing bits floor(((lo + i(hi|
     }
     assert.deepEqual(b.bloom, want, `${rows} rows`);
   }
+});
+
+test('a halved Bloom filter is the filter built at half the bits from the same keys, halving after halving', () => {
+  const rnd = prng(23);
+  const keys = Array.from({ length: 3000 }, () => [Math.floor(rnd() * 2 ** 32), Math.floor(rnd() * 2 ** 32)] as const);
+  // keys at the ends of the 32-bit range, where a rounding of x * bits / 2^32 would show first
+  keys.push([1, 2 ** 32 - 1], [2 ** 32 - 1, 2 ** 32 - 2], [0, 0]);
+  const built = (words: number) => {
+    const b = new RunBuilder(1 << 20, words);
+    for (const [hi, lo] of keys) b.note(hi, lo);
+    return b.bloom;
+  };
+  let halved = built(4096);
+  assert.equal(halved.length, 4096);
+  for (let words = 2048; words >= 2; words /= 2) {
+    halved = halveBloom(halved);
+    assert.deepEqual(halved, built(words), `${words} words`);
+  }
+  for (const rows of [1, 100, 65_536, 1_000_000]) {
+    const w = bloomWords(rows);
+    assert.ok(w >= (rows * 10) / 32 && w <= Math.max(2, (rows * 10) / 32) * 1.02 + 2, `${rows} rows: ${w} words`);
+    assert.equal(w % 2 ** Math.max(1, Math.floor(Math.log2(w / 128))), 0, `${rows} rows halve down to ~128 words`);
+  }
+});
+
+test('filters over their budget are halved and the table still answers as a Map', () => {
+  for (const seed of [31, 32]) {
+    const t = drive({ u32: 2, f64: 1, memRows: 16, filterBytes: 64 }, 8000, seed);
+    assert.ok(t.runCount > 1);
+    const spilled = t.size - 16;
+    assert.ok(t.spilledBytes() < spilled / 2, `${t.spilledBytes()} B for ${spilled} spilled rows`);
+    t.close();
+  }
+  drive({ u32: 1, f64: 0, memRows: 8, filterBytes: 4, cap: 200, forget: 'half', keyLog: true }, 6000, 33).close();
 });
