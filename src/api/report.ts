@@ -1,5 +1,6 @@
 /** The library's reporters (as `validate --format` prints) and rule catalogue (`aep rules`, `ahp rules`). */
 import type { Finding, Severity } from '../core/finding.ts';
+import { checkReportOptions } from './check-options.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';
 import { catalogueRows, type CatalogueRow } from '../report/catalogue.ts';
@@ -23,9 +24,10 @@ export interface ReportOptions {
   sources?: readonly string[];
 }
 
-/** A streaming reporter writing to `output`: call `finding` per finding, then `finish(summary)` once. */
+/** A streaming reporter writing to `output`: call `finding` per finding, then `finish(summary)` once. @throws TypeError for an unknown option or format. */
 export function createReporter(output: Output, options: ReportOptions): Reporter {
   const spec = protocolDefinition(options.protocol);
+  checkReportOptions(options);
   return makeReporter(options.format, output, {
     protocol: spec.name,
     version: VERSION,

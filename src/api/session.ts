@@ -1,5 +1,6 @@
 /** Sessions for emitters' unit tests: events checked one at a time, as lines of one input. */
 import type { Finding } from '../core/finding.ts';
+import { checkOptions, SESSION_OPTIONS } from './check-options.ts';
 import type { Summary } from '../core/summary.ts';
 import { protocolDefinition } from '../run/protocols.ts';
 import { EventStream } from '../run/run.ts';
@@ -32,7 +33,9 @@ class Session implements CheckSession {
     readonly protocol: Protocol,
     options: SessionOptions,
   ) {
-    this.stream = new EventStream(protocolDefinition(protocol), options, options.source ?? '<session>');
+    const def = protocolDefinition(protocol);
+    checkOptions(protocol, options, SESSION_OPTIONS);
+    this.stream = new EventStream(def, options, options.source ?? '<session>');
   }
 
   check(event: object | string): Finding[] {

@@ -1,5 +1,6 @@
 /** Streaming validation for the library: the run of `validate`, findings in an async iterable. */
 import type { Finding } from '../core/finding.ts';
+import { checkOptions, VALIDATE_OPTIONS } from './check-options.ts';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
 import type { Summary } from '../core/summary.ts';
 import { ruleSelection } from '../core/protocol.ts';
@@ -146,13 +147,16 @@ class Run implements ValidationRun {
   }
 }
 
-/** Validate `inputs` as one stream, streaming. @throws TypeError at once for an unknown protocol or rule id. */
+/** Validate `inputs` as one stream, streaming. @throws TypeError at once for an unknown protocol, option or rule id. */
 export function validateStream<P extends Protocol>(
   protocol: P,
   inputs: Inputs,
   options: ValidateOptions<P> = {} as ValidateOptions<P>,
 ): ValidationRun {
-  ruleSelection(protocolDefinition(protocol), options.rules); // reject unknown rule ids now, not on iteration
+  // reject unknown options and rule ids now, not on iteration
+  const def = protocolDefinition(protocol);
+  checkOptions(protocol, options, VALIDATE_OPTIONS);
+  ruleSelection(def, options.rules);
   return new Run(protocol, inputs, options as ValidateOptions);
 }
 

@@ -217,6 +217,51 @@ test('sessions check in-memory events in order with stream state; checkEvent che
   );
 });
 
+test('an unknown or mistyped option is a TypeError naming it, in every entry point, never ignored', async () => {
+  const unknown = (fn: () => unknown, name: string, near?: string) =>
+    assert.throws(fn, (e: unknown) => {
+      assert.ok(e instanceof TypeError, String(e));
+      assert.match(e.message, new RegExp(`unknown (option|report format) "?${name.replace('.', '\\.')}`));
+      if (near) assert.match(e.message, new RegExp(`did you mean ${near.replace('.', '\\.')}\\?`));
+      return true;
+    });
+  const typed = (fn: () => unknown, name: string, what: string) =>
+    assert.throws(fn, new RegExp(`option ${name.replace('.', '\\.')} must be ${what}`));
+  const misspelt = { maxFindigs: 1 } as unknown as Record<string, never>;
+  unknown(() => validateStream('aep', AEP_BROKEN, misspelt), 'maxFindigs', 'maxFindings');
+  await assert.rejects(validate('aep', AEP_BROKEN, misspelt), /unknown option maxFindigs/);
+  unknown(
+    () => validateStream('aep', AEP_BROKEN, { stream: { maxStateMB: 1 } as never }),
+    'stream.maxStateMB',
+    'stream.maxStateMb',
+  );
+  unknown(() => validateStream('ahp', AEP_BROKEN, { stream: { maxIds: 5 } as never }), 'stream.maxIds');
+  unknown(() => validateStream('ahp', AEP_BROKEN, { from: 'otlp' } as never), 'from');
+  unknown(() => createSession('aep', { sorce: 'x' } as never), 'sorce', 'source');
+  unknown(() => checkEvent('aep', {}, { strikt: true } as never), 'strikt', 'strict');
+  typed(
+    () => validateStream('aep', AEP_BROKEN, { rules: 'aep/seq-regression' as never }),
+    'rules',
+    'an array of strings',
+  );
+  typed(() => validateStream('aep', AEP_BROKEN, { strict: 'yes' as never }), 'strict', 'true or false');
+  typed(() => createSession('ahp', { stream: { maxPending: '5' as never } }), 'stream.maxPending', 'a number');
+  assert.throws(() => validateStream('aep', AEP_BROKEN, 7 as never), /options must be an object/);
+  const { findings, summary } = await validate('aep', AEP_BROKEN, { stream: { maxIds: 5 }, each: undefined });
+  assert.ok(findings.length > 0);
+  unknown(() => formatReport(findings, summary, { protocol: 'aep', format: 'SARIF' as never }), 'SARIF', 'sarif');
+  unknown(() => formatReport(findings, summary, { protocol: 'aep', format: 'nope' as never }), 'nope');
+  unknown(
+    () => formatReport(findings, summary, { protocol: 'aep', format: 'json', colour: true } as never),
+    'colour',
+    'color',
+  );
+  assert.throws(
+    () => formatReport(findings, summary, { protocol: 'aep', format: 'json', failOn: 'warn' as never }),
+    /failOn must be one of error, warning, info/,
+  );
+});
+
 test('reporters render findings and a summary as the CLI does', async () => {
   const { findings, summary } = await validate('aep', AEP_BROKEN);
   for (const format of ['text', 'json', 'sarif', 'junit', 'github'] as const) {

@@ -1,0 +1,126 @@
+/**
+ * The library's option checks: an option it does not know, or of the wrong type, is a TypeError that names it (and the
+ * nearest known name), never silently ignored, as a fixture sidecar's options are (src/fixture-runner).
+ */
+import type { AepStreamOptions } from '../aep/analyzers/options.ts';
+import type { AhpStreamOptions } from '../ahp/analyzers/options.ts';
+import type { Severity } from '../core/finding.ts';
+import { nearestWord } from '../core/nearest.ts';
+import { FORMATS } from '../report/index.ts';
+import type { ReportOptions } from './report.ts';
+import type { AepOptions, AhpOptions, Protocol } from './protocols.ts';
+
+/** What an option holds: `strings` is an array of strings; `object` a plain object checked by its own table. */
+type Kind = 'boolean' | 'number' | 'string' | 'strings' | 'object';
+
+const AEP: Record<keyof AepOptions, Kind> = {
+  strict: 'boolean',
+  maxLineBytes: 'number',
+  maxDepth: 'number',
+  rules: 'strings',
+  stream: 'object',
+  from: 'string',
+  maxCapture: 'string',
+  profile: 'string',
+};
+
+const AHP: Record<keyof AhpOptions, Kind> = {
+  strict: 'boolean',
+  maxLineBytes: 'number',
+  maxDepth: 'number',
+  rules: 'strings',
+  stream: 'object',
+  binding: 'string',
+};
+
+const AEP_STREAM: Record<keyof AepStreamOptions, Kind> = {
+  maxSessions: 'number',
+  maxOpen: 'number',
+  maxIds: 'number',
+  maxStateMb: 'number',
+  ackWindowMs: 'number',
+  spillRows: 'number',
+  forms: 'string',
+  profile: 'string',
+};
+
+const AHP_STREAM: Record<keyof AhpStreamOptions, Kind> = {
+  maxPending: 'number',
+  maxEvents: 'number',
+  maxStateMb: 'number',
+  spillRows: 'number',
+};
+
+/** Options `validate` and `validateStream` add to a protocol's. */
+export const VALIDATE_OPTIONS: Readonly<Record<string, Kind>> = {
+  maxFindings: 'number',
+  each: 'boolean',
+  failFast: 'boolean',
+};
+
+/** Options `createSession` and `checkEvent` add to a protocol's. */
+export const SESSION_OPTIONS: Readonly<Record<string, Kind>> = { failFast: 'boolean', source: 'string' };
+
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+const REPORT: Record<keyof ReportOptions, Kind> = {
+  protocol: 'string',
+  format: 'string',
+  color: 'boolean',
+  failOn: 'string',
+  quiet: 'boolean',
+  sources: 'strings',
+};
+
+function holds(kind: Kind, v: unknown): boolean {
+  if (kind === 'strings') return Array.isArray(v) && v.every((s) => typeof s === 'string');
+  if (kind === 'object') return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === kind;
+}
+
+const WHAT: Readonly<Record<Kind, string>> = {
+  boolean: 'true or false',
+  number: 'a number',
+  string: 'a string',
+  strings: 'an array of strings',
+  object: 'an object',
+};
+
+/** @throws TypeError naming the first key of `options` that `known` lacks, or whose value is of another kind. */
+function checkKeys(options: object, known: Readonly<Record<string, Kind>>, where: string): void {
+  for (const [key, v] of Object.entries(options)) {
+    const kind = Object.hasOwn(known, key) ? known[key] : undefined;
+    if (kind === undefined) {
+      const near = nearestWord(key, Object.keys(known), true);
+      throw new TypeError(`unknown option ${where}${key}${near ? ` (did you mean ${where}${near}?)` : ''}`);
+    }
+    if (v !== undefined && !holds(kind, v)) throw new TypeError(`option ${where}${key} must be ${WHAT[kind]}`);
+  }
+}
+
+/** Check `options` of `protocol` with the `extra` options of the calling function. @throws TypeError */
+export function checkOptions(protocol: Protocol, options: unknown, extra: Readonly<Record<string, Kind>>): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError('the options must be an object');
+  const aep = protocol === 'aep';
+  checkKeys(options, { ...(aep ? AEP : AHP), ...extra }, '');
+  const stream = (options as { stream?: object }).stream;
+  if (stream !== undefined) checkKeys(stream, aep ? AEP_STREAM : AHP_STREAM, 'stream.');
+}
+
+/** Check the options of `formatReport` / `createReporter`. @throws TypeError */
+export function checkReportOptions(options: unknown): void {
+  if (typeof options !== 'object' || options === null) throw new TypeError('the report options must be an object');
+  checkKeys(options, REPORT, '');
+  const { format, failOn } = options as Partial<ReportOptions>;
+  if (!(FORMATS as readonly unknown[]).includes(format)) {
+    const lower = typeof format === 'string' ? format.toLowerCase() : '';
+    const near = (FORMATS as readonly string[]).includes(lower) ? lower : nearestWord(lower, FORMATS, true);
+    throw new TypeError(
+      `unknown report format ${JSON.stringify(format)}: one of ${FORMATS.join(', ')}${near ? ` (did you mean ${near}?)` : ''}`,
+    );
+  }
+  if (failOn !== undefined && !SEVERITIES.includes(failOn))
+    throw new TypeError(`option failOn must be one of ${SEVERITIES.join(', ')}`);
+}
