@@ -18,14 +18,20 @@ const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/sche
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
-/** A path or `<stdin>` as a SARIF URI reference (relative paths stay relative; `/` separators). */
-function sarifUri(source: string): string {
-  return source
+/**
+ * A path or `<stdin>` as a SARIF URI reference (relative paths stay relative; `/` separators). RFC 3986 §4.2: a
+ * relative path whose first segment holds a colon would read as a scheme, so it is written `./x:y`; a Windows drive
+ * path is a `file:` URI.
+ */
+export function sarifUri(source: string): string {
+  const path = source
     .split('\\')
     .join('/')
     .split('/')
     .map((seg) => encodeURIComponent(seg).replace(/%3A/gi, ':'))
     .join('/');
+  if (/^[A-Za-z]:\//.test(path)) return `file:///${path}`;
+  return path.split('/', 1)[0]!.includes(':') ? `./${path}` : path;
 }
 
 /** A template in SARIF's syntax (SARIF 2.1.0 §3.11.5): `{0}`, `{1}`, ... and literal braces doubled. */

@@ -9,6 +9,7 @@ import type { Summary } from '../core/summary.ts';
 import type { CaseResult, CaseStatus, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { atOrAbove, formatLocation, plural } from './util.ts';
+import { visible } from '../core/visible.ts';
 
 export { formatLocation, plural } from './util.ts';
 
@@ -46,7 +47,7 @@ export function messageWithRelated(f: Pick<Finding, 'message' | 'source' | 'rela
     const key = `${r.line}\u0000${r.source}`;
     if (named.has(key)) continue;
     named.add(key);
-    extra.push(`line ${r.line} of ${r.source}`);
+    extra.push(`line ${r.line} of ${visible(r.source)}`);
   }
   return extra.length ? `${f.message} (see ${extra.join(', ')})` : f.message;
 }
@@ -235,7 +236,7 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
       // --quiet: a passing input says nothing (the total line still counts it)
       if (ctx.quiet && !reached(s, threshold)) return;
       // right under the input's findings; the next input's findings start after a blank line
-      out.write(`${reached(s, threshold) ? chalk.red('✖') : chalk.green('✔')} ${source}: ${summaryLine(s)}\n`);
+      out.write(`${reached(s, threshold) ? chalk.red('✖') : chalk.green('✔')} ${visible(source)}: ${summaryLine(s)}\n`);
       lastSource ??= source;
     },
     finish(s) {

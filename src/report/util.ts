@@ -1,6 +1,7 @@
 /** Reporter helpers: deterministic finding order, XML escaping, plural words. */
 import { severityAtLeast, type Finding } from '../core/finding.ts';
 import type { Output } from './types.ts';
+import { visible } from '../core/visible.ts';
 
 /**
  * Report order: source (in `sources` order, then by name), line, column, rule id, pointer; run-level findings first.
@@ -50,7 +51,8 @@ export function plural(n: number, word: string): string {
 
 /** `source:line:column` (parts that are unknown are left out). */
 export function formatLocation(f: Pick<Finding, 'source' | 'line' | 'column'>): string {
-  let s = f.source || '<run>';
+  // a file name may hold a newline or an escape sequence: one finding stays one line, and nothing reaches the terminal
+  let s = visible(f.source) || '<run>';
   if (f.line !== undefined) s += `:${f.line}`;
   if (f.line !== undefined && f.column !== undefined) s += `:${f.column}`;
   return s;

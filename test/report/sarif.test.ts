@@ -15,6 +15,7 @@ import { test } from 'node:test';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { specUrl } from '../../src/report/spec-links.ts';
+import { sarifUri } from '../../src/report/sarif.ts';
 import { FINDINGS, RULES, renderFixtures, renderValidate } from './helpers.ts';
 
 const require = createRequire(import.meta.url);
@@ -162,4 +163,26 @@ test('fixtures --format sarif: one result per case with SARIF kinds; deviations 
   assert.equal(results[1]!.level, 'error');
   assert.equal(results[2]!.suppressions?.length, 1);
   assert.equal(results[5]!.ruleId, 'fixtures/harness-error');
+});
+
+test('a SARIF artifact URI resolves to the file it names (RFC 3986 §4.2: a colon in the first segment is not a scheme)', () => {
+  const base = 'file:///work/base/';
+  for (const name of [
+    'x:y.jsonl',
+    'logs/a b.jsonl',
+    'd:/e.jsonl',
+    'a:b/c:d.jsonl',
+    '100%.jsonl',
+    'ünï/çødé.jsonl',
+    '#1?.jsonl',
+  ]) {
+    const uri = sarifUri(name);
+    const url = new URL(uri, base);
+    assert.equal(url.protocol, 'file:', `${name} -> ${uri}`);
+    const want = /^[A-Za-z]:\//.test(name) ? `/${name}` : `/work/base/${name}`;
+    assert.equal(decodeURIComponent(url.pathname), want, `${name} -> ${uri}`);
+  }
+  assert.equal(sarifUri('x:y.jsonl'), './x:y.jsonl');
+  assert.equal(sarifUri('C:\\logs\\a.jsonl'), 'file:///C:/logs/a.jsonl');
+  assert.equal(sarifUri('/abs/a.jsonl'), '/abs/a.jsonl');
 });

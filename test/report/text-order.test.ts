@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
 import { textReporter } from '../../src/report/text.ts';
+import { FINDINGS, renderValidate } from './helpers.ts';
 
 const f = (line: number, column: number, ruleId: string): Finding =>
   ({ ruleId, severity: 'error', message: ruleId, source: 'a.jsonl', line, column, spec: 's' }) as Finding;
@@ -27,4 +28,13 @@ test('text reporter: a held line is written on the next turn of the event loop, 
   assert.equal(out, '', 'held within the turn');
   await new Promise((resolve) => setImmediate(resolve));
   assert.match(out, /a\.jsonl:5:2 {2}error {2}x\/live/);
+});
+
+test('text reporter: a file name with a newline or an escape sequence keeps one finding a line and writes no control character', () => {
+  const source = 'evil\n\u001b[31mname\r.jsonl';
+  const findings = FINDINGS.map((f) => ({ ...f, source }));
+  const out = renderValidate('text', {}, findings);
+  assert.doesNotMatch(out, /[\u0000-\u0009\u000b-\u001f\u007f]/, 'no control character but the line ends');
+  const lines = out.split('\n').filter((l) => l.startsWith('evilU+000AU+001B[31mnameU+000D.jsonl:'));
+  assert.equal(lines.length, findings.filter((x) => x.line !== undefined).length, out);
 });
