@@ -208,6 +208,13 @@ export async function runValidate(
   return exitCodeOf(result, opts.failOn);
 }
 
+/** The exit codes, after every verb's help (README §Exit codes has the whole list). */
+const EXIT_HELP = `
+Exit codes (README §Exit codes):
+  0  nothing at or above --fail-on (default error)
+  1  a finding at or above --fail-on, a fixture or pin mismatch, or a line a capture verb did not write
+  2  a usage error, an unreadable input, a rule that threw, or output that could not be written`;
+
 /** Build the program for one protocol; `setExit` receives the exit code of the verb that ran. */
 function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): Command {
   const { def, extras } = bin;
@@ -270,6 +277,9 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
   for (const cmd of leafCommands(program)) {
     // every verb accepts --no-color, even one that never colours, so a wrapper can pass it to all
     if (!cmd.options.some((o) => o.long === '--no-color')) cmd.option('--no-color', 'never colour text output');
+    for (const o of cmd.options)
+      if (o.mandatory && !o.description.endsWith('(required)')) o.description += ' (required)';
+    cmd.addHelpText('after', EXIT_HELP);
     if (cmd.options.some((o) => o.long === '--format') && cmd.options.some((o) => o.long === '--output'))
       cmd.hook('preAction', (c) => impliedFormat(c));
   }
@@ -345,8 +355,8 @@ export async function main(bin: CliBin, argv: string[], io: CliIO): Promise<numb
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
-      // no verb at all: commander prints the help on stderr; a usage error (README §Exit codes)
-      if (e.code === 'commander.help') return argv.slice(2).length === 0 ? EXIT.usage : EXIT.ok;
+      // no verb (`aep`) or no subcommand (`ahp pin`): commander prints the help on stderr; a usage error (README §Exit codes)
+      if (e.code === 'commander.help') return argv.slice(2).includes('help') ? EXIT.ok : EXIT.usage;
       return EXIT.usage;
     }
     io.stderr.write(`${bin.def.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

@@ -35,6 +35,49 @@ test('an unknown verb is exit 2 with a suggestion, with or without --help, at ev
     assert.equal(r.code, 0, args.join(' '));
     assert.match(r.stdout, /^Usage: ahp/);
   }
+  // a group without its subcommand is a usage error, as no verb at all is: the help goes to stderr, exit 2
+  for (const [bin, args] of [
+    ['ahp', ['pin']],
+    ['ahp', []],
+    ['aep', []],
+  ] as const) {
+    const r = await runCli(bin, [...args]);
+    assert.equal(r.code, 2, `${bin} ${args.join(' ')}`);
+    assert.match(r.stderr, new RegExp(`^Usage: ${bin}`));
+    assert.equal(r.stdout, '');
+  }
+});
+
+test("every verb's help lists the exit codes and marks its required options", async () => {
+  for (const [bin, verb] of [
+    ['aep', ['validate']],
+    ['aep', ['filter']],
+    ['aep', ['downlevel']],
+    ['aep', ['convert']],
+    ['aep', ['redact']],
+    ['aep', ['fixtures']],
+    ['aep', ['live']],
+    ['ahp', ['pin', 'verify']],
+    ['ahp', ['explain']],
+  ] as const) {
+    const r = await runCli(bin, [...verb, '--help']);
+    assert.equal(r.code, 0);
+    assert.match(
+      r.stdout,
+      /\nExit codes \(README §Exit codes\):\n {2}0 .+\n {2}1 .+\n {2}2 .+/,
+      `${bin} ${verb.join(' ')}`,
+    );
+  }
+  for (const [verb, flag] of [
+    ['filter', '--where'],
+    ['downlevel', '--ceiling'],
+    ['convert', '--to'],
+  ]) {
+    const r = await runCli('aep', [verb, '--help']);
+    const from = r.stdout.slice(r.stdout.indexOf(`${flag} `));
+    const option = from.slice(0, from.search(/\n {2}-/));
+    assert.match(option, /\(required\)/, `${verb} ${flag}: ${option}`);
+  }
 });
 
 test('explain --help gives an example rule of its own protocol, one that exists', async () => {
