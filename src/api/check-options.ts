@@ -7,7 +7,6 @@ import type { AhpStreamOptions } from '../ahp/analyzers/options.ts';
 import type { Severity } from '../core/finding.ts';
 import { nearestWord } from '../core/nearest.ts';
 import { FORMATS } from '../report/index.ts';
-import type { ReportOptions } from './report.ts';
 import type { AepOptions, AhpOptions, Protocol } from './protocols.ts';
 
 /** What an option holds: `strings` is an array of strings; `object` a plain object checked by its own table. */
@@ -63,7 +62,8 @@ export const SESSION_OPTIONS: Readonly<Record<string, Kind>> = { failFast: 'bool
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
-const REPORT: Record<keyof ReportOptions, Kind> = {
+// the keys of report.ts's ReportOptions (not imported: report.ts imports this module)
+const REPORT: Record<string, Kind> = {
   protocol: 'string',
   format: 'string',
   color: 'boolean',
@@ -113,7 +113,7 @@ export function checkOptions(protocol: Protocol, options: unknown, extra: Readon
 export function checkReportOptions(options: unknown): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('the report options must be an object');
   checkKeys(options, REPORT, '');
-  const { format, failOn } = options as Partial<ReportOptions>;
+  const { format, failOn } = options as { format?: unknown; failOn?: unknown };
   if (!(FORMATS as readonly unknown[]).includes(format)) {
     const lower = typeof format === 'string' ? format.toLowerCase() : '';
     const near = (FORMATS as readonly string[]).includes(lower) ? lower : nearestWord(lower, FORMATS, true);
@@ -121,6 +121,6 @@ export function checkReportOptions(options: unknown): void {
       `unknown report format ${JSON.stringify(format)}: one of ${FORMATS.join(', ')}${near ? ` (did you mean ${near}?)` : ''}`,
     );
   }
-  if (failOn !== undefined && !SEVERITIES.includes(failOn))
+  if (failOn !== undefined && !(SEVERITIES as readonly unknown[]).includes(failOn))
     throw new TypeError(`option failOn must be one of ${SEVERITIES.join(', ')}`);
 }
