@@ -25,7 +25,7 @@ import type { Output } from '../report/types.ts';
 export interface ReportFile extends Output {
   /** Rename the finished report into place. Returns an error message, or `undefined` on success. */
   commit(): string | undefined;
-  /** Remove the temporary file (the run failed); the previous FILE stays as it was. */
+  /** The run failed: the temporary file is removed and FILE stays as it was (a device or FIFO keeps what it got). */
   abort(): void;
 }
 
@@ -185,7 +185,7 @@ function descriptorFile(fd: number, end: (failed: Error | undefined) => void): R
       try {
         close();
       } catch {
-        // closing a descriptor that failed to write: the file is removed next
+        // a descriptor that failed to write: a temporary is removed next, a device keeps what it got
       }
       end(new Error('aborted'));
     },
