@@ -1,16 +1,31 @@
 /**
- * `-o FILE`: written to a temporary beside FILE and renamed only when the run completed, so a failed run leaves the
- * previous report; FILE may not be an input (same device and inode), or the log would be replaced by its report.
+ * `-o FILE`: a regular file (or a new one) is written to a temporary beside it and renamed over it only when the run
+ * completed, keeping its mode and owner, so a failed or interrupted run leaves the previous report; a link is followed;
+ * a device or FIFO is written through. FILE may not be an input (same device and inode) or the log would be replaced.
  */
-import { closeSync, openSync, renameSync, type Stats, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fchownSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Output } from '../report/types.ts';
 
 /** A report file being written: {@link Output} plus the end of the run. */
 export interface ReportFile extends Output {
   /** Rename the finished report into place. Returns an error message, or `undefined` on success. */
   commit(): string | undefined;
-  /** Remove the temporary file (the run failed); the previous FILE stays as it was. */
+  /** The run failed: the temporary file is removed and FILE stays as it was (a device or FIFO keeps what it got). */
   abort(): void;
 }
 
@@ -22,6 +37,8 @@ export function outputIsInput(output: string, inputs: readonly string[]): string
   } catch {
     return undefined;
   }
+  // a device or FIFO is written through, not replaced (`validate /dev/stdin -o /dev/stdout` on one terminal)
+  if (!out.isFile()) return undefined;
   for (const input of inputs) {
     if (input === '-') continue;
     try {
@@ -61,12 +78,83 @@ export function reportFileFor(name: string, output: string | undefined, stderr: 
 }
 
 /**
- * Start a report to `path` via a temporary in the same folder (atomic rename). @throws Error when it cannot be created.
+ * Where `-o PATH` writes, past its symbolic links (a dangling one names the file to create). `replace`: a regular file
+ * (`old`, whose mode and owner the new one keeps) or none yet, written beside and renamed over; `direct`: anything else
+ * (a device, a FIFO, `/dev/stdout`), opened and written through.
  */
+export type OutputTarget = { kind: 'replace'; path: string; old?: Stats } | { kind: 'direct'; path: string };
+
+/** The {@link OutputTarget} of `path`, looked at now. @throws Error when a link cannot be read (ELOOP past 40). */
+export function outputTarget(path: string): OutputTarget {
+  let at = path;
+  for (let links = 0; links <= 40; links++) {
+    let st: Stats;
+    try {
+      st = lstatSync(at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'replace', path: at };
+      throw e;
+    }
+    if (!st.isSymbolicLink())
+      return st.isFile() ? { kind: 'replace', path: at, old: st } : { kind: 'direct', path: at };
+    const dir = realpathSync(dirname(at));
+    // /proc/PID/fd/N names an open descriptor (`pipe:[…]` is no path): only opening the link reaches it
+    if (dir.startsWith('/proc/')) return { kind: 'direct', path };
+    at = resolve(dir, readlinkSync(at));
+  }
+  throw Object.assign(new Error(`${path}: too many symbolic links`), { code: 'ELOOP' });
+}
+
+/** Start a report to `path` ({@link outputTarget}). @throws Error when it cannot be opened or created. */
 export function openReportFile(path: string): ReportFile {
+  const target = outputTarget(path);
+  return target.kind === 'direct' ? openDirect(target.path) : openReplacing(target.path, target.old);
+}
+
+/** Write through: nothing to rename or undo; a reader that goes away ends the writing quietly, as on stdout. */
+function openDirect(path: string): ReportFile {
+  // appending: a `/dev/stdout` the shell opened with `>` or `>>` goes on where the shell's file is
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND);
+  return descriptorFile(fd, () => undefined);
+}
+
+function openReplacing(path: string, old: Stats | undefined): ReportFile {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
-  let failed: Error | undefined;
+  liveTemporaries.add(tmp);
+  if (liveTemporaries.size === 1) watchSignals();
+  const forget = () => {
+    liveTemporaries.delete(tmp);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone, or renamed into place
+    }
+    if (liveTemporaries.size === 0) unwatchSignals();
+  };
+  try {
+    if (old) {
+      try {
+        fchownSync(fd, old.uid, old.gid);
+      } catch {
+        // another user's file, not root: the new one is ours
+      }
+      fchmodSync(fd, old.mode & 0o777);
+    }
+  } catch (e) {
+    closeSync(fd);
+    forget();
+    throw e;
+  }
+  return descriptorFile(fd, (failed) => {
+    if (failed === undefined) renameSync(tmp, path);
+    forget();
+  });
+}
+
+/** A ReportFile over `fd`; `end` gets the failed write's error (or undefined) once the descriptor is closed. */
+function descriptorFile(fd: number, end: (failed: Error | undefined) => void): ReportFile {
+  let failed: NodeJS.ErrnoException | undefined;
   let open = true;
   const close = () => {
     if (open) closeSync(fd);
@@ -78,14 +166,15 @@ export function openReportFile(path: string): ReportFile {
       try {
         writeSync(fd, chunk);
       } catch (e) {
-        failed = e as Error;
+        failed = e as NodeJS.ErrnoException;
       }
     },
+    closed: () => failed?.code === 'EPIPE',
     commit() {
       try {
         close();
-        if (failed) throw failed;
-        renameSync(tmp, path);
+        if (failed && failed.code !== 'EPIPE') throw failed;
+        end(failed);
         return undefined;
       } catch (e) {
         this.abort();
@@ -96,13 +185,40 @@ export function openReportFile(path: string): ReportFile {
       try {
         close();
       } catch {
-        // closing a descriptor that failed to write: the file is removed next
+        // a descriptor that failed to write: a temporary is removed next, a device keeps what it got
       }
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // already gone
-      }
+      end(new Error('aborted'));
     },
   };
+}
+
+/** Temporaries not yet renamed or removed: an interrupted run removes them before it ends. */
+const liveTemporaries = new Set<string>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+function removeTemporaries(): void {
+  for (const tmp of liveTemporaries)
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+  liveTemporaries.clear();
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  removeTemporaries();
+  unwatchSignals();
+  // dying of the signal itself, as without this handler: the shell sees 130 (INT), 143 (TERM), 129 (HUP)
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+function watchSignals(): void {
+  process.on('exit', removeTemporaries);
+  for (const s of SIGNALS) process.on(s, onSignal);
+}
+
+function unwatchSignals(): void {
+  process.off('exit', removeTemporaries);
+  for (const s of SIGNALS) process.off(s, onSignal);
 }

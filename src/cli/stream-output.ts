@@ -1,7 +1,7 @@
 /**
  * The JSONL output of the verbs that write a stream (`redact`, `downlevel`, `filter`, `convert`): stdout or `-o FILE`
- * (written beside and renamed, src/cli/output.ts), with backpressure ({@link StreamOutput.ready}); a reader that goes
- * away (`| head`) stops the run quietly.
+ * (src/cli/output.ts: a file replaced at the end, a device or FIFO written through), with backpressure
+ * ({@link StreamOutput.ready}); a reader that goes away (`| head`) stops the run quietly.
  */
 import { RunStopped } from '../run/run.ts';
 import type { Output } from '../report/types.ts';

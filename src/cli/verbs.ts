@@ -33,7 +33,7 @@ export async function runFixturesVerb(
   io: CliIO,
 ): Promise<number> {
   const { fixtureExitCode, runFixtures } = await import('../fixture-runner/index.ts');
-  // a report file is written beside its place and renamed there on success (src/cli/output.ts)
+  // a report file is replaced only on success (src/cli/output.ts)
   const toFile = reportFileFor(protocol.name, opts.output, io.stderr);
   if (toFile === null) return EXIT.io;
   const out: Output = toFile ?? io.stdout;

@@ -4,15 +4,22 @@
  */
 import { findingAt } from '../../src/core/rule.ts';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
+  chmodSync,
+  chownSync,
   closeSync,
+  constants,
   existsSync,
   linkSync,
+  lstatSync,
   mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  readSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -21,6 +28,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { validate } from '../../src/api/validate.ts';
 import { aepCli } from '../../src/cli/aep.ts';
+import { outputTarget } from '../../src/cli/output.ts';
 import { main, type CliIO } from '../../src/cli/program.ts';
 import { messageWithRelated } from '../../src/report/text.ts';
 import { fixtureSample, REPO, runCli } from './helpers.ts';
@@ -302,6 +310,121 @@ test('-o naming an input is refused (also through a symbolic or hard link); the 
   assert.equal(folder.code, 2);
   assert.equal(folder.stderr, `aep: cannot write ${dir}: it is a folder (give -o a file name)\n`);
   assert.deepEqual(readdirSync(dir).sort(), before);
+});
+
+test('-o through a symbolic link writes the file it names, which keeps its mode; the link stays a link', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-out-link-'));
+  const real = join(dir, 'real.txt');
+  writeFileSync(real, 'previous');
+  chmodSync(real, 0o600);
+  symlinkSync('real.txt', join(dir, 'link.txt'));
+  const plain = await runCli('aep', ['validate', 'examples/aep/session.jsonl']);
+  assert.equal((await runCli('aep', ['validate', 'examples/aep/session.jsonl', '-o', join(dir, 'link.txt')])).code, 0);
+  assert.ok(lstatSync(join(dir, 'link.txt')).isSymbolicLink());
+  assert.equal(readlinkSync(join(dir, 'link.txt')), 'real.txt');
+  assert.equal(readFileSync(real, 'utf8'), plain.stdout);
+  assert.equal(statSync(real).mode & 0o777, 0o600);
+  // a failed run leaves the target as it was, and no temporary beside the link or the target
+  writeFileSync(real, 'previous');
+  assert.equal((await runCli('aep', ['validate', join(dir, 'missing.jsonl'), '-o', join(dir, 'link.txt')])).code, 2);
+  assert.equal(readFileSync(real, 'utf8'), 'previous');
+  // a dangling link names the file to create
+  symlinkSync('new.txt', join(dir, 'dangling.txt'));
+  assert.equal(
+    (await runCli('aep', ['redact', 'examples/aep/session.jsonl', '-o', join(dir, 'dangling.txt')])).code,
+    0,
+  );
+  assert.ok(lstatSync(join(dir, 'dangling.txt')).isSymbolicLink());
+  assert.equal(
+    readFileSync(join(dir, 'new.txt'), 'utf8'),
+    (await runCli('aep', ['redact', 'examples/aep/session.jsonl'])).stdout,
+  );
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
+});
+
+test('-o over a regular file keeps its mode (and, as root, its owner), also when the run fails', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-out-mode-'));
+  const report = join(dir, 'report.json');
+  writeFileSync(report, 'previous');
+  chmodSync(report, 0o600);
+  const root = process.getuid?.() === 0;
+  if (root) chownSync(report, 4321, 4321);
+  assert.equal((await runCli('aep', ['validate', 'examples/aep/session.jsonl', '-f', 'json', '-o', report])).code, 0);
+  assert.equal(JSON.parse(readFileSync(report, 'utf8')).kind, 'validate');
+  const st = statSync(report);
+  assert.equal(st.mode & 0o777, 0o600);
+  if (root) assert.deepEqual([st.uid, st.gid], [4321, 4321]);
+  writeFileSync(report, 'previous');
+  assert.equal((await runCli('aep', ['validate', join(dir, 'missing.jsonl'), '-o', report])).code, 2);
+  assert.equal(readFileSync(report, 'utf8'), 'previous');
+  assert.equal(statSync(report).mode & 0o777, 0o600);
+  assert.deepEqual(readdirSync(dir), ['report.json']);
+});
+
+test('-o FIFO writes into the FIFO for its reader, which stays a FIFO (validate and the stream verbs)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-out-fifo-'));
+  const fifo = join(dir, 'pipe');
+  execFileSync('mkfifo', [fifo]);
+  for (const args of [
+    ['validate', 'examples/aep/session.jsonl'],
+    ['redact', 'examples/aep/session.jsonl'],
+  ]) {
+    // a reader opened before the run (not blocking), so the run's open and its small writes return at once
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const r = await runCli('aep', [...args, '-o', fifo]);
+      assert.equal(r.code, 0, r.stderr);
+      const buf = Buffer.alloc(1 << 16);
+      let got = '';
+      for (let n: number; (n = readSync(reader, buf)) > 0; ) got += buf.toString('utf8', 0, n);
+      assert.equal(got, (await runCli('aep', args)).stdout, args[0]);
+      assert.ok(lstatSync(fifo).isFIFO(), args[0]);
+    } finally {
+      closeSync(reader);
+    }
+  }
+  assert.deepEqual(readdirSync(dir), ['pipe']);
+});
+
+test('-o to a device or a descriptor link is written through, never replaced (the decision; no device is opened)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-out-dev-'));
+  symlinkSync('/dev/null', join(dir, 'null-link'));
+  assert.deepEqual(outputTarget('/dev/null'), { kind: 'direct', path: '/dev/null' });
+  assert.deepEqual(outputTarget(join(dir, 'null-link')), { kind: 'direct', path: '/dev/null' });
+  // /dev/stdout is a link to /proc/self/fd/1, whose own link may name a pipe (`pipe:[N]`) and not a path
+  if (existsSync('/proc/self/fd/0'))
+    assert.deepEqual(outputTarget('/proc/self/fd/0'), { kind: 'direct', path: '/proc/self/fd/0' });
+  assert.equal(outputTarget(join(dir, 'absent.json')).kind, 'replace');
+});
+
+test('an interrupted -o run (SIGINT, SIGTERM, SIGHUP) leaves no temporary and still dies of the signal', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-out-sig-'));
+  for (const [signal, verb] of [
+    ['SIGINT', 'validate'],
+    ['SIGTERM', 'redact'],
+    ['SIGHUP', 'validate'],
+  ] as const) {
+    // stdin held open: the run waits for input once its temporary exists
+    const child = spawn(process.execPath, ['bin/aep.js', verb, '-', '-o', join(dir, 'out.json')], {
+      cwd: REPO,
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((res) => child.on('exit', (_code, sig) => res(sig)));
+    child.stdin.write(readFileSync('examples/aep/session.jsonl'));
+    for (let i = 0; i < 500 && !readdirSync(dir).some((n) => n.endsWith('.tmp')); i++)
+      await new Promise((res) => setTimeout(res, 20));
+    assert.ok(
+      readdirSync(dir).some((n) => n.endsWith('.tmp')),
+      `${signal}: the run made its temporary`,
+    );
+    child.kill(signal);
+    assert.equal(await exited, signal);
+    child.stdin.destroy();
+    assert.deepEqual(readdirSync(dir), [], signal);
+  }
 });
 
 test('progress on a terminal: a finding clears the progress line first and it is drawn again after', async () => {
