@@ -53,6 +53,17 @@ export class FormValuesAnalyzer {
     const values = answer.values;
     const subject = a.subject;
     const link = a.link;
+    if (link.status === 'closed') {
+      // the same account as for a closed request still held (below): its fields went at its terminal
+      const c = link.request;
+      const outcome: FormOutcome = c.withheld
+        ? { kind: 'unverifiable', reason: 'withheld', request: c.at }
+        : c.kind === 'form' || c.kind === null
+          ? { kind: 'unverifiable', reason: 'closed', request: c.at }
+          : { kind: 'not-form', requestKind: c.kind, request: c.at };
+      facts.form = { role, values, subject, outcome };
+      return;
+    }
     if (link.status !== 'found') {
       facts.form = { role, values, subject, outcome: { kind: 'unverifiable', reason: link.status } };
       return;
