@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { aepStreamStats, type AepStreamState } from '../../src/aep/analyzers/model.ts';
 import { brief, checkText, jsonl } from './helpers.ts';
 
 const EXAMPLES = new URL('../../examples/aep/', import.meta.url);
@@ -158,4 +159,35 @@ test('examples concatenated: the late answer and resolution of the second copy g
     'aep/seq-regression',
   ]);
   assert.deepEqual(at(16), ['aep/attention-terminal', 'aep/id-collision', 'aep/seq-regression']);
+});
+
+test('a request whose kind is outside the registry: after the end, its kind is said to be no longer held', async () => {
+  const late = LATE['attention.answered with form values']!;
+  const evs = [...body('banana'), END, late.make(9)];
+  const fs = await checkText(jsonl(evs));
+  const on = fs.filter((f) => f.line === evs.length);
+  assert.deepEqual(
+    on.map((f) => `${f.ruleId}:${f.messageId}`),
+    ['aep/attention-answered-late:late', 'aep/form-values-unverifiable:closed-kind'],
+    brief(fs),
+  );
+});
+
+test('memory: ended sessions leave a terminal mark and one compact row per closed request, no session record', async () => {
+  const N = 2000;
+  const rows: string[] = [];
+  for (let i = 0; i < N; i++) {
+    const over = { source: `aep://h/agent/a/session/s${i}`, session: `s${i}` };
+    for (const e of BODY) rows.push(JSON.stringify({ ...e, ...over }));
+    rows.push(JSON.stringify({ ...END, ...over }));
+  }
+  const answer = { ...LATE['attention.answered with form values']!.make(9), source: 'aep://h/agent/a/session/s0' };
+  rows.push(JSON.stringify({ ...answer, session: 's0' }));
+  let state: AepStreamState | undefined;
+  const fs = await checkText(jsonl(rows), { onStreamState: (s) => (state = s) });
+  const stats = aepStreamStats(state!);
+  assert.deepEqual([stats.open, stats.sessions, stats.endedSessions], [0, 0, N]);
+  assert.equal(stats.markers, 3 * N, 'per session: run and request terminal marks, one retired request row');
+  const last = fs.filter((f) => f.line === rows.length).map((f) => f.ruleId);
+  assert.deepEqual(last.sort(), ['aep/attention-answered-late', 'aep/form-values-unverifiable'], brief(fs));
 });

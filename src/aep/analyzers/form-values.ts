@@ -13,7 +13,11 @@ import type { AttentionFacts } from './attention.ts';
 export type FormOutcome =
   | { kind: 'checked'; issues: FormIssue[]; request: Mark }
   | { kind: 'not-form'; requestKind: string | undefined; request: Mark }
-  | { kind: 'unverifiable'; reason: 'missing' | 'ambiguous' | 'unusable' | 'closed' | 'withheld'; request?: Mark };
+  | {
+      kind: 'unverifiable';
+      reason: 'missing' | 'ambiguous' | 'unusable' | 'closed' | 'closed-kind' | 'withheld';
+      request?: Mark;
+    };
 
 /** The form facts of one answering event. */
 export interface FormObservation {
@@ -58,9 +62,11 @@ export class FormValuesAnalyzer {
       const c = link.request;
       const outcome: FormOutcome = c.withheld
         ? { kind: 'unverifiable', reason: 'withheld', request: c.at }
-        : c.kind === 'form' || c.kind === null
+        : c.kind === 'form'
           ? { kind: 'unverifiable', reason: 'closed', request: c.at }
-          : { kind: 'not-form', requestKind: c.kind, request: c.at };
+          : c.kind === null
+            ? { kind: 'unverifiable', reason: 'closed-kind', request: c.at }
+            : { kind: 'not-form', requestKind: c.kind, request: c.at };
       facts.form = { role, values, subject, outcome };
       return;
     }
