@@ -78,6 +78,12 @@ const LATE: Record<
     want: ['aep/form-values-unverifiable'],
     command: true,
   },
+  'control.attention.respond to an informational request (foreign)': {
+    make: () => ev('control.attention.respond', undefined, { ...foreign, data: { answer: { option: 'ok' } } }),
+    want: ['aep/respond-via-control'],
+    base: 'input+oob',
+    command: true,
+  },
 };
 
 /**
@@ -89,7 +95,10 @@ const UNACKED = 'aep/command-unacked';
 /** The base stream, its request made kind `kind` when given. */
 function body(kind?: string): Record<string, unknown>[] {
   if (!kind) return BODY;
-  return BODY.map((e) => (e.id === 'ev-0005' ? { ...e, data: { kind, prompt: 'Choose release settings' } } : e));
+  // `input+oob`: an input request informational on the bus (respond_via without control, AEP-0008)
+  const data: Record<string, unknown> = { kind: kind.split('+')[0], prompt: 'Choose release settings' };
+  if (kind.endsWith('+oob')) data.respond_via = ['oob'];
+  return BODY.map((e) => (e.id === 'ev-0005' ? { ...e, data } : e));
 }
 
 const VARIANTS = ['no end', 'session.ended', 'unreadable line, session.ended', 'unreadable line'] as const;

@@ -38,6 +38,9 @@ const MARK_F64 = { byteOffset: 0, count: 1 } as const;
 const REQUEST_KINDS = ['permission', 'input', 'auth', 'review', 'form', 'other'] as const;
 const OTHER_KIND = 7;
 const WITHHELD_BIT = 8;
+/** `respond_via` without `control` (AEP-0008): a bit, and its `oob` entries (the only other channel) counted to 3. */
+const NO_CONTROL_BIT = 16;
+const OOB_SHIFT = 5;
 
 /** A closed request of an ended session as its compact row keeps it: where it was raised, its kind, whether withheld. */
 export interface ClosedRequest {
@@ -45,6 +48,7 @@ export interface ClosedRequest {
   /** `data.kind`; `null`: a string outside the registry, not kept. */
   kind: string | undefined | null;
   withheld?: true;
+  noControl?: readonly string[];
 }
 
 /**
@@ -97,7 +101,8 @@ export class CompletionMarks {
     for (const r of rec.requests.values()) {
       if (!r.terminal) continue;
       const i = r.kind === undefined ? -1 : REQUEST_KINDS.indexOf(r.kind as (typeof REQUEST_KINDS)[number]);
-      const code = (r.kind === undefined ? 0 : i < 0 ? OTHER_KIND : i + 1) | (r.withheld ? WITHHELD_BIT : 0);
+      let code = (r.kind === undefined ? 0 : i < 0 ? OTHER_KIND : i + 1) | (r.withheld ? WITHHELD_BIT : 0);
+      if (r.noControl) code |= NO_CONTROL_BIT | (Math.min(r.noControl.length, 3) << OOB_SHIFT);
       this.write(requestKey(rec.session, r.id), r.at, (src << 8) | code, ev);
     }
     rec.dropClosed();
@@ -116,6 +121,7 @@ export class CompletionMarks {
       kind: k === 0 ? undefined : k === OTHER_KIND ? null : REQUEST_KINDS[k - 1],
     };
     if (code & WITHHELD_BIT) r.withheld = true;
+    if (code & NO_CONTROL_BIT) r.noControl = Array.from({ length: (code >>> OOB_SHIFT) & 3 }, () => 'oob');
     return r;
   }
 
