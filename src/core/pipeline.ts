@@ -31,6 +31,8 @@ export interface RunStats {
   lines: number;
   /** Lines (or documents) that parsed to a JSON object and reached the protocol checker. */
   events: number;
+  /** Lines that parsed but the checker set aside, another format than it reads (e.g. bridge output): not in `events`. */
+  unchecked?: number;
   /** Event types seen (protocol-defined: AEP `type`, AHP event `type` or method), with counts. */
   types: Map<string, number>;
   /** Brings `types` up to date, for a checker that keeps its counts elsewhere while it runs (readers call it first). */
@@ -207,6 +209,7 @@ export function addStats(a: RunStats, b: RunStats): void {
   a.bytes += b.bytes;
   a.lines += b.lines;
   a.events += b.events;
+  if (b.unchecked) a.unchecked = (a.unchecked ?? 0) + b.unchecked;
   for (const [t, n] of b.types) a.types.set(t, (a.types.get(t) ?? 0) + n);
 }
 

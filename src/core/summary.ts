@@ -9,6 +9,8 @@ export interface Summary {
   lines: number;
   /** Lines (or documents) that parsed to a JSON object. */
   events: number;
+  /** Lines that parsed but were set aside unchecked, another format than the checker reads; absent when none. */
+  unchecked?: number;
   errors: number;
   warnings: number;
   infos: number;
@@ -70,6 +72,7 @@ export class FindingCounter {
       byRule: Object.fromEntries([...this.byRule.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
       omitted: this.omitted,
     };
+    if (stats.unchecked) s.unchecked = stats.unchecked;
     if (knownTypes) {
       const known = new Set(knownTypes);
       stats.sync?.();
@@ -94,6 +97,7 @@ export function addSummary(total: Summary, s: Summary): void {
   total.bytes += s.bytes;
   total.lines += s.lines;
   total.events += s.events;
+  if (s.unchecked) total.unchecked = (total.unchecked ?? 0) + s.unchecked;
   total.errors += s.errors;
   total.warnings += s.warnings;
   total.infos += s.infos;

@@ -17,7 +17,7 @@ export { formatLocation, plural } from './util.ts';
 export function summaryLine(s: Summary): string {
   // no input stream (e.g. `ahp pin verify`): there are no events to count
   const parts = [
-    ...(s.inputs > 0 ? [plural(s.events, 'event')] : []),
+    ...(s.inputs > 0 ? [eventCount(s)] : []),
     plural(s.errors, 'error'),
     plural(s.warnings, 'warning'),
     plural(s.infos, 'info'),
@@ -26,6 +26,12 @@ export function summaryLine(s: Summary): string {
   if (s.inputs > 1) line = `${plural(s.inputs, 'input')}: ${line}`;
   if (s.omitted) line += ` (${s.omitted} more not shown: --max-findings)`;
   return line;
+}
+
+/** `9 events`, or with lines set aside `0 events checked (9 lines of another format not checked)`. */
+function eventCount(s: Summary): string {
+  if (!s.unchecked) return plural(s.events, 'event');
+  return `${plural(s.events, 'event')} checked (${plural(s.unchecked, 'line')} of another format not checked)`;
 }
 
 /** One physical line: control line breaks in a message become spaces (a finding is one line). */

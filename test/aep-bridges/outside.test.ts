@@ -107,7 +107,8 @@ test('4e: OCSF records without --from, and plain AEP with any --from, are one fi
       from,
     );
     assert.match(r.findings[0]!.message, new RegExp(`plain AEP event.*drop \`--from ${from}\``));
-    assert.equal(r.summary.events, 9);
+    // none of the 9 lines was checked: set aside, not counted as events
+    assert.deepEqual([r.summary.events, r.summary.unchecked], [0, 9], from);
   }
   // one bridge's output given another's --from: one finding naming the right --from, for every wrong pair
   const bridgeLines: Record<'cloudevents' | 'otlp', string> = {
@@ -206,4 +207,19 @@ test('5: a CloudEvents subject with a control character or a lone surrogate is r
     ['aep/ce-data'],
   );
   assert.deepEqual(issues('application/json'), []);
+});
+
+test('4e: the summary of lines set aside as another format counts them apart from the events checked', async () => {
+  const ce = nine.map((e) => JSON.stringify(toCloudEvent(e))).join('\n') + '\n';
+  const aep = nine.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  const plain = await validate('aep', { text: ce, source: 's.ce.jsonl' });
+  assert.deepEqual([plain.summary.lines, plain.summary.events, plain.summary.unchecked], [9, 0, 9]);
+  const r = await runCli('aep', ['validate', '-'], ce);
+  assert.match(r.stdout, /✖ 0 events checked \(9 lines of another format not checked\), 1 error,/);
+  // mixed: the AEP lines are checked events, the CloudEvents lines are not
+  const mixed = await validate('aep', { text: aep + ce, source: 'm.jsonl' });
+  assert.deepEqual([mixed.summary.events, mixed.summary.unchecked], [9, 9]);
+  // read as it is: every line an event, nothing set aside
+  const read = await validate('aep', { text: ce, source: 's.ce.jsonl' }, { from: 'cloudevents' });
+  assert.deepEqual([read.summary.events, read.summary.unchecked], [9, undefined]);
 });

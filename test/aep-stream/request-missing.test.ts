@@ -94,7 +94,7 @@ const ROWS: Row[] = [
     want: 'info',
   },
   {
-    name: 'after the session ended (its requests dropped)',
+    name: 'after the session ended: linked to the closed request by its compact row',
     events: [
       started(0),
       ask(1),
@@ -102,7 +102,7 @@ const ROWS: Row[] = [
       event('session.ended', 3, { data: {} }),
       answer(4),
     ],
-    want: 'info',
+    want: 'none',
   },
   // other session, other source: a request elsewhere does not count
   {

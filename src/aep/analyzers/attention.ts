@@ -1,13 +1,14 @@
 /**
  * The attention analyzer (AEP-0002 §7; AEP-0004 §5-§6): requests and followers by `subject`. A request leaves a compact
- * mark at its terminal, a session's closed requests go at `session.ended`, so a later follower is unknown (info).
+ * mark at its terminal, and a session's closed requests leave compact rows at `session.ended`, so a later follower
+ * still links to a closed request.
  */
 import type { Mark } from '../../core/mark.ts';
 import { attr, CAPTURE_RANK, type AepEvent } from '../event.ts';
 import { optionSetOf } from '../text-answer.ts';
 import type { OpenBudget } from './budget.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
-import type { Completion, CompletionMarks } from './markers.ts';
+import type { ClosedRequest, Completion, CompletionMarks } from './markers.ts';
 import { UNKNOWN_CLOSES, type OpenRequest, type RequestRecord, type SessionRecord } from './session.ts';
 
 /** The attention request terminals (AEP-0002 §7.2). */
@@ -21,9 +22,10 @@ export const ATTENTION_FOLLOWERS: ReadonlySet<string> = new Set([
   'control.attention.respond',
 ]);
 
-/** How an event's `subject` resolved to an attention request. */
+/** How an event's `subject` resolved to an attention request (`closed`: one of an ended session, by its compact row). */
 export type RequestLink =
   | { status: 'found'; request: RequestRecord; owner: SessionRecord }
+  | { status: 'closed'; request: ClosedRequest }
   | { status: 'missing' }
   | { status: 'ambiguous'; sources: number };
 
@@ -63,7 +65,7 @@ export class AttentionAnalyzer {
     if (rec && facts.endsSession) {
       const open = rec.hasLifecycle && !(rec.unknownCloses & UNKNOWN_CLOSES.requests) ? rec.openRequests() : undefined;
       if (open?.length) facts.endedWithOpen = open;
-      rec.dropClosed(); // open requests stay (open-at-end reports them)
+      this.marks.retireClosed(rec, ev); // open requests stay (open-at-end reports them)
     }
     if (rec && type === 'attention.requested') this.request(ev, rec, facts);
     if (!ATTENTION_FOLLOWERS.has(type)) return;
@@ -146,7 +148,13 @@ export class AttentionAnalyzer {
   /** The request `subject` of the emitter session `rec` (same `(source, session)`). */
   private linkOwn(rec: SessionRecord, subject: string): RequestLink {
     const r = rec.peekRequest(subject);
-    return r ? { status: 'found', request: r, owner: rec } : MISSING;
+    if (r) return { status: 'found', request: r, owner: rec };
+    // the terminal mark keyed by the source as well: a row of another emitter of the session name is not this one's
+    const closed =
+      rec.ended && this.marks.get(rec.markKey('q', subject))
+        ? this.marks.closedRequest(rec.session, subject, rec.sourceKey())
+        : undefined;
+    return closed ? { status: 'closed', request: closed } : MISSING;
   }
 
   /** The request `subject` of any emitter of `session` (foreign events: routed, respond). */
@@ -158,6 +166,10 @@ export class AttentionAnalyzer {
       if (!r) continue;
       n++;
       found = { status: 'found', request: r, owner: rec };
+    }
+    if (n === 0) {
+      const closed = this.marks.closedRequest(session, subject);
+      if (closed) return { status: 'closed', request: closed };
     }
     return n > 1 ? { status: 'ambiguous', sources: n } : found;
   }

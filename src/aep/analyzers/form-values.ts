@@ -13,7 +13,11 @@ import type { AttentionFacts } from './attention.ts';
 export type FormOutcome =
   | { kind: 'checked'; issues: FormIssue[]; request: Mark }
   | { kind: 'not-form'; requestKind: string | undefined; request: Mark }
-  | { kind: 'unverifiable'; reason: 'missing' | 'ambiguous' | 'unusable' | 'closed' | 'withheld'; request?: Mark };
+  | {
+      kind: 'unverifiable';
+      reason: 'missing' | 'ambiguous' | 'unusable' | 'closed' | 'closed-kind' | 'withheld';
+      request?: Mark;
+    };
 
 /** The form facts of one answering event. */
 export interface FormObservation {
@@ -53,6 +57,19 @@ export class FormValuesAnalyzer {
     const values = answer.values;
     const subject = a.subject;
     const link = a.link;
+    if (link.status === 'closed') {
+      // the same account as for a closed request still held (below): its fields went at its terminal
+      const c = link.request;
+      const outcome: FormOutcome = c.withheld
+        ? { kind: 'unverifiable', reason: 'withheld', request: c.at }
+        : c.kind === 'form'
+          ? { kind: 'unverifiable', reason: 'closed', request: c.at }
+          : c.kind === null
+            ? { kind: 'unverifiable', reason: 'closed-kind', request: c.at }
+            : { kind: 'not-form', requestKind: c.kind, request: c.at };
+      facts.form = { role, values, subject, outcome };
+      return;
+    }
     if (link.status !== 'found') {
       facts.form = { role, values, subject, outcome: { kind: 'unverifiable', reason: link.status } };
       return;

@@ -206,7 +206,7 @@ export class LifecycleAnalyzer {
     const e = rec.ended;
     if (!p || !e) return;
     if (p.epoch > SAFE || p.epoch < -SAFE || p.seq > SAFE || p.seq < -SAFE) {
-      rec.dropClosed();
+      this.marks.retireClosed(rec, ev);
       return;
     }
     const t = this.endedSessions;
@@ -224,6 +224,7 @@ export class LifecycleAnalyzer {
       this.forgot = true;
       this.note('maxIds', ev);
     }
+    this.marks.retireClosed(rec, ev); // requests closed after the end
     this.forget(rec);
   }
 

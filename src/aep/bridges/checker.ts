@@ -11,6 +11,7 @@ import { decodeOcsf } from './ocsf.ts';
 import { decodeOtlp } from './otlp-decode.ts';
 import { BRIDGE_INPUT_RULE, bridgeRule } from './rules.ts';
 import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, type BridgeFrom } from './hint.ts';
+import { setAside } from './input-hint.ts';
 import type { DecodedEvent } from './types.ts';
 
 export type { BridgeFrom } from './hint.ts';
@@ -50,6 +51,7 @@ export function bridgeChecker(
       const value: unknown = ev.value;
       // plain AEP JSONL given --from: one finding, not every bridge rule on every line (issue 37 item 4e)
       if (isAepEvent(value)) {
+        setAside(stats);
         if (toldAep) return;
         toldAep = true;
         sink(
@@ -64,6 +66,7 @@ export function bridgeChecker(
       // another bridge's output given the wrong --from: one finding naming the right one
       const other = bridgeFormatOf(value);
       if (other !== undefined && other !== from) {
+        setAside(stats);
         if (toldOther) return;
         toldOther = true;
         const args = {

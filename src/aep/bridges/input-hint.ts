@@ -1,18 +1,19 @@
 /** AEP JSONL read without `--from` whose lines are bridge output or AHP messages: one `aep/bridge-input` finding (issue 37 item 4e). */
 import type { FindingSink } from '../../core/finding.ts';
-import type { ProtocolChecker } from '../../core/pipeline.ts';
+import type { ProtocolChecker, RunStats } from '../../core/pipeline.ts';
 import { makeFinding } from '../../core/rule.ts';
 import { BRIDGE_NAMES, bridgeFormatOf, isJsonRpc } from './hint.ts';
 import { BRIDGE_INPUT_RULE } from './rules.ts';
 
 /**
  * `inner` for every line but bridge output: the first such line gets the finding (when `selected` has the rule or is
- * `undefined`: every rule), later ones are skipped.
+ * `undefined`: every rule), later ones are skipped; each is counted in `stats` as unchecked, not as an event.
  */
 export function bridgeInputChecker(
   inner: ProtocolChecker,
   sink: FindingSink,
   selected?: ReadonlySet<string>,
+  stats?: RunStats,
 ): ProtocolChecker {
   let told = selected !== undefined && !selected.has(BRIDGE_INPUT_RULE.id);
   return {
@@ -23,6 +24,7 @@ export function bridgeInputChecker(
       const f = bridgeFormatOf(v);
       const rpc = f === undefined && isJsonRpc(v);
       if (f === undefined && !rpc) return inner.onEvent(ev);
+      setAside(stats);
       if (told) return;
       told = true;
       sink(
@@ -42,4 +44,11 @@ export function bridgeInputChecker(
       inner.end();
     },
   };
+}
+
+/** Count a line that parsed as set aside unchecked, not as an event (the run counted it as one before the checker). */
+export function setAside(stats: RunStats | undefined): void {
+  if (!stats) return;
+  stats.events--;
+  stats.unchecked = (stats.unchecked ?? 0) + 1;
 }

@@ -10,6 +10,8 @@ const WHY = {
   ambiguous: 'several emitters of this session raised a request with id {subject:json}',
   unusable: 'the form request at {request} failed its payload schema',
   closed: 'the form request at {request} already reached its terminal and its fields are no longer held',
+  'closed-kind':
+    'the attention request at {request} already reached its terminal and its kind, outside the registry, is no longer held',
   withheld:
     'the attention request at {request} carries no payload at capture "none", so its kind and fields are unknown',
 } as const;

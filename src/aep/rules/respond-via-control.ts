@@ -21,7 +21,7 @@ export const respondViaControl = defineStreamRule({
   on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const link = f.attention?.link;
-    if (f.ev.type !== 'control.attention.respond' || link?.status !== 'found') return;
+    if (f.ev.type !== 'control.attention.respond' || (link?.status !== 'found' && link?.status !== 'closed')) return;
     const via = link.request.noControl;
     if (!via) return;
     const request = markLocation(link.request.at, '/data/respond_via');
