@@ -250,3 +250,11 @@ export function withHint(f: Finding, hint: string): Finding {
   const messageId = `${f.messageId}Hint` as FramingMessageId<'jsonl/invalid-json'>;
   return { ...framingFinding('jsonl/invalid-json', loc, messageId, { ...args, hint }), spec };
 }
+
+/**
+ * True for an error about the input rather than its line: a byte order mark, skipped before the line is read (RFC 8259
+ * §8.1), or bytes after a whole gzip stream. The line's event is still read; a stream verb writes it.
+ */
+export function aboutTheInput(f: Pick<Finding, 'ruleId' | 'messageId'>): boolean {
+  return f.ruleId === 'jsonl/bom' || (f.ruleId === 'jsonl/gzip-corrupt' && !!f.messageId?.startsWith('trailing'));
+}
