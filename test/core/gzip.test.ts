@@ -217,4 +217,14 @@ test('gzip CLI: trailing junk gives the same finding from a .gz file and standar
   );
   assert.equal(JSON.parse(file.stdout).summary.events, LINES);
   assert.deepEqual(rules(api.findings), [`jsonl/gzip-corrupt@${LINES + 1}`]);
+  // a single-document input (an AHP HTTP body): the document is checked, the bytes after it one finding besides
+  writeFileSync(join(dir, 'msg.json.gz'), Buffer.concat([gzipSync(HTTP), Buffer.from('junk')]));
+  const http = await runCli('ahp', ['validate', join(dir, 'msg.json.gz'), '-f', 'json']);
+  const report = JSON.parse(http.stdout) as { summary: { events: number }; findings: { ruleId: string }[] };
+  assert.equal(report.summary.events, 1);
+  assert.deepEqual(
+    report.findings.map((f) => f.ruleId),
+    ['jsonl/gzip-corrupt'],
+  );
+  assert.match(JSON.stringify(report.findings), /the document before it was checked/);
 });
