@@ -228,3 +228,25 @@ test('gzip CLI: trailing junk gives the same finding from a .gz file and standar
   );
   assert.match(JSON.stringify(report.findings), /the document before it was checked/);
 });
+
+test('gzip: a member with every optional header field (RFC 1952 §2.3.1 FEXTRA, FNAME, FCOMMENT, FHCRC)', async () => {
+  const { crc32 } = await import('node:zlib');
+  const head = Buffer.concat([
+    Buffer.from([0x1f, 0x8b, 8, 2 | 4 | 8 | 16, 0, 0, 0, 0, 0, 3, 4, 0]),
+    Buffer.from('abcdname.jsonl\0a comment\0'),
+  ]);
+  const hcrc = Buffer.alloc(2);
+  hcrc.writeUInt16LE(crc32(head) & 0xffff);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(AEP_PASS), 0);
+  trailer.writeUInt32LE(AEP_PASS.length, 4);
+  const member = Buffer.concat([head, hcrc, deflateRawSync(AEP_PASS), trailer]);
+  const plain = await validate('aep', { bytes: AEP_PASS, source: 'x' });
+  assert.deepEqual((await validate('aep', { bytes: member, source: 'x' })).findings, plain.findings);
+  const junk = await validate('aep', { bytes: Buffer.concat([member, Buffer.from('junk')]), source: 'x' });
+  assert.equal(junk.summary.events, plain.summary.events);
+  assert.equal(corruptOf(junk).line, LINES + 1);
+  const bad = Buffer.from(member);
+  bad[head.length] ^= 1;
+  assert.match(corruptOf(await validate('aep', { bytes: bad, source: 'x' })).message, /header crc mismatch/);
+});
