@@ -19,6 +19,7 @@ import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter } from '../report/index.ts';
 import type { Reporter } from '../report/types.ts';
 import type { Finding } from '../core/finding.ts';
+import { aboutTheInput } from '../core/framing.ts';
 import { exactText, refuse, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
 import { changedNumbers, serializeEvent } from '../core/serialize.ts';
 import { CE_ATTRIBUTE_TABLE } from '../aep/bridges/cloudevents.ts';
@@ -88,6 +89,13 @@ export function noteEmpty(reporter: Reporter, seen: { empty: boolean }): (f: Fin
  */
 export const EMPTY_INPUT_LINE = 'aep: the input holds no event (jsonl/empty-input above), so nothing was written\n';
 
+/**
+ * The closing line of a stream verb that wrote every line but found errors about the input itself (a byte order mark,
+ * bytes after a whole gzip stream): the run fails as `validate` would, and says no line was left out.
+ */
+export const inputErrorsLine = (written: number): string =>
+  `aep: no line left out, ${written} written; the error findings above are about the input, not a line\n`;
+
 /** How a capture verb's filter run ended: its exit code, and whether its input held no event (said once, last). */
 export interface FilterExit {
   code: number;
@@ -121,6 +129,9 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
   if (!out) return EXIT.io;
   let written = 0;
   const seen = { empty: false };
+  const note = noteEmpty(reporter, seen);
+  // an error at a line other than about the input: a line not read, so not matched
+  let unread = false;
   // the run reads and parses; its checker only matches (a subscriber's filter does not validate)
   const select = {
     ...AEP,
@@ -138,7 +149,13 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
       select,
       inputs,
       { each: false },
-      { finding: noteEmpty(reporter, seen), ready: out.ready },
+      {
+        finding(f) {
+          if (f.severity === 'error' && f.line !== undefined && !aboutTheInput(f)) unread = true;
+          note(f);
+        },
+        ready: out.ready,
+      },
     );
     const failed = out.finish(true);
     if (failed !== undefined) {
@@ -153,7 +170,9 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
         return EXIT.findings;
       }
       io.stderr.write(
-        `aep: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`,
+        unread
+          ? `aep: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`
+          : inputErrorsLine(written),
       );
       return EXIT.findings;
     }

@@ -14,6 +14,7 @@ import { reportRunError, type CliIO } from './common.ts';
 import {
   addBridgeVerbs,
   EMPTY_INPUT_LINE,
+  inputErrorsLine,
   type FilterExit,
   noteEmpty,
   OUTPUT_OPTION,
@@ -92,6 +93,10 @@ async function runFilter(
       if (seen.empty && r.written === 0) {
         io.stderr.write(EMPTY_INPUT_LINE);
         return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: true };
+      }
+      if (r.rejected === 0) {
+        io.stderr.write(inputErrorsLine(r.written));
+        return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: false };
       }
       const found = r.rejected - r.refused;
       const why = [

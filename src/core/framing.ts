@@ -10,6 +10,9 @@ const LIMITS = 'agent-conformance limits (README §Options of validate)';
 
 const GZIP_CUT = 'the incomplete line {line} ({dropped} bytes) was not checked';
 const GZIP = 'The gzip stream is truncated or corrupt (zlib: {reason}) after {bytes} bytes of decompressed text;';
+const GZIP_TRAILING =
+  'The gzip stream is not clean: after {bytes} bytes of decompressed text, the data after the last complete gzip member is not gzip (gzip -d ignores it with a warning);';
+const GZIP_REST = 'the rest was not read.';
 const NOT_JSON = 'Line is not valid JSON: {reason}';
 const UNCLOSED = `${NOT_JSON}; it opens a value that it does not close (a pretty-printed, multi-line value? JSONL carries exactly one JSON value per line).`;
 const TRUNCATED = `${NOT_JSON} (the last line looks truncated).`;
@@ -83,7 +86,9 @@ export const JSONL_RULES = [
     id: 'jsonl/gzip-corrupt',
     severity: 'error',
     description:
-      'A gzip-compressed input (told by its magic bytes 1f 8b) is truncated or corrupt: the complete lines before the damage are checked, the rest cannot be read.',
+      'A gzip input (magic bytes 1f 8b) is truncated or corrupt, or bytes that are not gzip follow its last complete member: the complete lines before the damage are checked, the rest cannot be read.',
+    detail:
+      'RFC 1952 §2.2 makes a gzip file a series of members; NUL bytes after the last member are padding (tar, tape blocks) and ignored, as gzip(1) and zlib do, any other byte there is this finding, after the text of every member before it was checked.',
     spec: 'RFC 1952 §2.2-§2.3',
     messages: {
       noLine: `${GZIP} no complete line came before it; the rest could not be read.`,
@@ -92,6 +97,10 @@ export const JSONL_RULES = [
       oneLineCut: `${GZIP} 1 complete line before it was checked; ${GZIP_CUT}; the rest could not be read.`,
       lines: `${GZIP} {complete} complete lines before it were checked; the rest could not be read.`,
       linesCut: `${GZIP} {complete} complete lines before it were checked; ${GZIP_CUT}; the rest could not be read.`,
+      trailingNoLine: `${GZIP_TRAILING} no line came before it; ${GZIP_REST}`,
+      trailingOneLine: `${GZIP_TRAILING} the 1 line before it was checked; ${GZIP_REST}`,
+      trailingLines: `${GZIP_TRAILING} all {complete} lines before it were checked; ${GZIP_REST}`,
+      trailingDocument: `${GZIP_TRAILING} the document before it was checked; ${GZIP_REST}`,
     },
   },
   {
@@ -240,4 +249,12 @@ export function withHint(f: Finding, hint: string): Finding {
     return { ...framingFinding('jsonl/not-object', loc, 'notObjectHint', { ...args, hint }), spec };
   const messageId = `${f.messageId}Hint` as FramingMessageId<'jsonl/invalid-json'>;
   return { ...framingFinding('jsonl/invalid-json', loc, messageId, { ...args, hint }), spec };
+}
+
+/**
+ * True for an error about the input rather than its line: a byte order mark, skipped before the line is read (RFC 8259
+ * §8.1), or bytes after a whole gzip stream. The line's event is still read; a stream verb writes it.
+ */
+export function aboutTheInput(f: Pick<Finding, 'ruleId' | 'messageId'>): boolean {
+  return f.ruleId === 'jsonl/bom' || (f.ruleId === 'jsonl/gzip-corrupt' && !!f.messageId?.startsWith('trailing'));
 }

@@ -4,6 +4,7 @@
  * own is not written: a filter cannot vouch for an event it cannot read. Unchanged events are written byte for byte.
  */
 import type { FindingSink } from '../core/finding.ts';
+import { aboutTheInput } from '../core/framing.ts';
 import { asciiJson, changedNumbers, serializeEvent } from '../core/serialize.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import type { ParsedEvent } from '../core/rule.ts';
@@ -96,8 +97,8 @@ export async function runAepFilter(
   ready?: RunHooks['ready'],
 ): Promise<AepFilterResult> {
   let written = 0;
-  // lines with an error finding: framing findings (a BOM, a bad byte) come before the line
-  // reaches the checker, the others while it is checked; either refuses the line
+  // lines with an error finding: framing findings (a bad byte) come before the line reaches
+  // the checker, the others while it is checked; either refuses the line
   let rejected = 0;
   let refused = 0;
   let last = '';
@@ -110,7 +111,13 @@ export async function runAepFilter(
     {
       finding(f) {
         const at = f.line === undefined ? '' : `${f.source}\n${f.line}`;
-        if (f.severity === 'error' && at !== '' && at !== last && f.ruleId !== 'jsonl/empty-input') {
+        if (
+          f.severity === 'error' &&
+          at !== '' &&
+          at !== last &&
+          f.ruleId !== 'jsonl/empty-input' &&
+          !aboutTheInput(f)
+        ) {
           last = at;
           rejected++;
         }

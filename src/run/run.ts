@@ -51,15 +51,20 @@ class ReadBack {
   }
 }
 
-/** The `jsonl/gzip-corrupt` finding of a cut or damaged gzip input, at the line it cut. */
-function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['corrupt']>): Finding {
+/** The `jsonl/gzip-corrupt` finding of a cut or damaged gzip input, at the line it cut (after the last, if none). */
+function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['corrupt']>, document = false): Finding {
   const cut = c.droppedBytes > 0;
   const complete = line - 1;
-  const messageId = complete === 0 ? 'noLine' : complete === 1 ? 'oneLine' : 'lines';
+  const count = complete === 0 ? 'NoLine' : complete === 1 ? 'OneLine' : 'Lines';
+  const messageId = c.trailing
+    ? document
+      ? 'trailingDocument'
+      : `trailing${count}`
+    : `${count[0]!.toLowerCase()}${count.slice(1)}${cut ? 'Cut' : ''}`;
   return framingFinding(
     'jsonl/gzip-corrupt',
     { source, line, byteOffset: c.decompressedBytes },
-    (cut ? `${messageId}Cut` : messageId) as FramingMessageId<'jsonl/gzip-corrupt'>,
+    messageId as FramingMessageId<'jsonl/gzip-corrupt'>,
     // all the text decompressed, the incomplete line included: "after N bytes" and "line (M bytes)" agree
     { reason: c.reason, bytes: c.decompressedBytes + c.droppedBytes, complete, line, dropped: c.droppedBytes },
   );
@@ -112,7 +117,8 @@ async function feed(
         }
         stats.bytes += doc.length;
         // a document is one framing unit: the line cap applies to it whole (never a silent pass)
-        if (gz.corrupt) sink(gzipCorrupt(input.source, 1, gz.corrupt));
+        // a document whose member was whole is checked; bytes after it are one finding besides
+        if (gz.corrupt && !gz.corrupt.trailing) sink(gzipCorrupt(input.source, 1, gz.corrupt));
         else if (doc.buf && check.documentLines && jsonLines(doc.buf)) {
           // not one document but JSON lines (a collector's file exporter writes them to a `.json` file)
           const st = await readJsonl([doc.buf], input.source, (line) => void check.line(line, undefined, sink), sink, {
@@ -130,6 +136,7 @@ async function feed(
               { bytes: doc.length, cap: maxLineBytes },
             ),
           );
+        if (gz.corrupt?.trailing) sink(gzipCorrupt(input.source, 1, gz.corrupt, true));
         done += doc.length;
         onBytes?.(done);
         continue;

@@ -1,6 +1,6 @@
 /** One stream of one protocol: parse, checker, framing citations stamped, visible messages, crashes contained. */
 import type { Finding, FindingSink } from '../core/finding.ts';
-import { framingFinding, UNREADABLE_LINE_RULES, withHint } from '../core/framing.ts';
+import { aboutTheInput, framingFinding, UNREADABLE_LINE_RULES, withHint } from '../core/framing.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { type JsonlLine, readJsonl } from '../core/jsonl.ts';
 import { sniffBinary } from '../core/binary.ts';
@@ -46,7 +46,8 @@ export class StreamCheck {
     // framing findings carry the citation of this protocol's binding; no message leaves with a
     // raw invisible or control character
     this.sink = (f) => {
-      if (f.severity === 'error' && f.line !== undefined) this.lastError = { source: f.source, line: f.line };
+      if (f.severity === 'error' && f.line !== undefined && !aboutTheInput(f))
+        this.lastError = { source: f.source, line: f.line };
       // every route of a line that gives no event (reader, parse, document, gzip) ends here, in stream order
       if (f.line !== undefined && UNREADABLE_LINE_RULES.has(f.ruleId))
         this.checker.onUnreadable?.({ file: f.source, line: f.line });
@@ -112,7 +113,7 @@ export class StreamCheck {
   ): ParsedEvent | undefined {
     const ev = parseLine(line, parseSink, this.maxDepth, this.acceptArrays);
     if (!ev) return undefined;
-    // held framing findings of the line (a BOM) reach the sink before the line is checked, so it counts as rejected
+    // held framing findings of the line reach the sink before the line is checked, so they count against it
     onParsed?.();
     if (reread) ev.reread = reread;
     this.event(ev);

@@ -67,7 +67,6 @@ test('gzip: a truncated or corrupt stream is one jsonl/gzip-corrupt finding at t
   const bad = Buffer.from(gz);
   bad[bad.length - 6] ^= 0xff;
   const crc = await validate('aep', { bytes: bad, source: 'x' });
-  // (zlib drops the output of the call that fails the check: a small input is cut at line 1)
   assert.equal(crc.findings.filter((f) => f.ruleId === 'jsonl/gzip-corrupt').length, 1);
   assert.match(crc.findings.find((f) => f.ruleId === 'jsonl/gzip-corrupt')!.message, /incorrect data check/);
   // the magic alone, then garbage
@@ -101,4 +100,153 @@ test('gzip CLI: a .jsonl.gz file, standard input and an AHP .json.gz HTTP body',
   const cut = await runCli('aep', ['validate', '-'], gzipSync(AEP_PASS).subarray(0, 30));
   assert.equal(cut.code, 1);
   assert.match(cut.stdout, /<stdin>:\d+ +error +jsonl\/gzip-corrupt /);
+});
+
+/** The one jsonl/gzip-corrupt finding of `r`, and the findings of `plain` it must keep. */
+const corruptOf = (r: Awaited<ReturnType<typeof validate>>) => {
+  const c = r.findings.filter((f) => f.ruleId === 'jsonl/gzip-corrupt');
+  assert.equal(c.length, 1, rules(r.findings).join(' '));
+  return c[0]!;
+};
+const LINES = AEP_PASS.toString().split('\n').length - 1;
+
+test('gzip: bytes after the last member that are not gzip keep every line before them (RFC 1952 §2.2)', async () => {
+  const plain = await validate('aep', { bytes: AEP_PASS, source: 'x' });
+  const junk = Buffer.concat([gzipSync(AEP_PASS), Buffer.from('garbage\n')]);
+  // whole, and one byte at a time: the member's end and the junk in one zlib call or many
+  for (const stream of [false, true]) {
+    const r = await validate('aep', {
+      ...(stream
+        ? {
+            stream: (async function* () {
+              for (const b of junk) yield Uint8Array.of(b);
+            })(),
+          }
+        : { bytes: junk }),
+      source: 'x',
+    });
+    assert.equal(r.summary.events, plain.summary.events);
+    assert.deepEqual(
+      r.findings.filter((f) => f.ruleId !== 'jsonl/gzip-corrupt'),
+      plain.findings,
+    );
+    const c = corruptOf(r);
+    assert.equal(c.line, LINES + 1);
+    assert.equal(c.byteOffset, AEP_PASS.length);
+    assert.match(
+      c.message,
+      new RegExp(
+        `after ${AEP_PASS.length} bytes of decompressed text, the data after the last complete gzip member is not gzip.*all ${LINES} lines before it were checked`,
+      ),
+    );
+  }
+  // a last line without its newline is whole when its member is: checked, not dropped as cut
+  const open = AEP_PASS.subarray(0, -1);
+  const r = await validate('aep', { bytes: Buffer.concat([gzipSync(open), Buffer.from('xx')]), source: 'x' });
+  assert.equal(r.summary.events, plain.summary.events);
+  assert.deepEqual(rules(r.findings), [`jsonl/gzip-corrupt@${LINES + 1}`, `jsonl/no-final-newline@${LINES}`]);
+});
+
+test('gzip: junk between two members; NUL padding; a cut second member', async () => {
+  const lines = AEP_PASS.toString().split('\n');
+  const a = Buffer.from(`${lines.slice(0, 2).join('\n')}\n`);
+  const b = Buffer.from(lines.slice(2).join('\n'));
+  // junk in the middle: the first member's lines are checked, the second member is not read
+  const mid = await validate('aep', {
+    bytes: Buffer.concat([gzipSync(a), Buffer.from([0x1f, 0x8c, 1, 2]), gzipSync(b)]),
+    source: 'x',
+  });
+  assert.equal(mid.summary.events, 2);
+  const c = corruptOf(mid);
+  assert.equal(c.line, 3);
+  assert.match(c.message, new RegExp(`after ${a.length} bytes .* all 2 lines before it were checked`));
+  // NUL bytes after the last member are padding (tar, dd blocks): the text is read as if they were not there
+  const plain = await validate('aep', { bytes: AEP_PASS, source: 'x' });
+  const padded = await validate('aep', {
+    bytes: Buffer.concat([gzipSync(a), gzipSync(b), Buffer.alloc(1024)]),
+    source: 'x',
+  });
+  assert.deepEqual(padded.findings, plain.findings);
+  // but NUL bytes and then junk are junk, not padding
+  const padJunk = await validate('aep', {
+    bytes: Buffer.concat([gzipSync(AEP_PASS), Buffer.alloc(512), Buffer.from('junk')]),
+    source: 'x',
+  });
+  assert.equal(padJunk.summary.events, plain.summary.events);
+  assert.equal(corruptOf(padJunk).line, LINES + 1);
+  // a second member cut short: still the damage of a truncated stream, after the first member's lines
+  const gb = gzipSync(b);
+  const cut = await validate('aep', {
+    bytes: Buffer.concat([gzipSync(a), gb.subarray(0, gb.length - 4)]),
+    source: 'x',
+  });
+  assert.match(corruptOf(cut).message, /truncated or corrupt \(zlib: unexpected end of file\)/);
+  assert.equal(cut.summary.events >= 2, true);
+});
+
+test('gzip: a damaged CRC or length leaves every complete line checked (RFC 1952 §2.3.1)', async () => {
+  const plain = await validate('aep', { bytes: AEP_PASS, source: 'x' });
+  const gz = gzipSync(AEP_PASS);
+  for (const [at, reason] of [
+    [gz.length - 6, 'incorrect data check'],
+    [gz.length - 2, 'incorrect length check'],
+  ] as const) {
+    const bad = Buffer.from(gz);
+    bad[at] ^= 0xff;
+    const r = await validate('aep', { bytes: bad, source: 'x' });
+    assert.equal(r.summary.events, plain.summary.events);
+    const c = corruptOf(r);
+    assert.match(c.message, new RegExp(`zlib: ${reason}\\) after ${AEP_PASS.length} bytes`));
+    assert.equal(c.line, LINES + 1);
+  }
+});
+
+test('gzip CLI: trailing junk gives the same finding from a .gz file and standard input, every event checked', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-gz-'));
+  const bytes = Buffer.concat([gzipSync(AEP_PASS), Buffer.from('garbage\n')]);
+  writeFileSync(join(dir, 'tail.gz'), bytes);
+  const file = await runCli('aep', ['validate', join(dir, 'tail.gz'), '-f', 'json']);
+  const stdin = await runCli('aep', ['validate', '-f', 'json'], bytes);
+  const api = await validate('aep', { path: join(dir, 'tail.gz'), source: 'x' });
+  const strip = (s: string) => JSON.parse(s).findings.map((f: { source?: string }) => ({ ...f, source: undefined }));
+  assert.equal(file.code, 1);
+  assert.deepEqual(strip(file.stdout), strip(stdin.stdout));
+  assert.deepEqual(
+    strip(file.stdout),
+    api.findings.map((f) => ({ ...f, source: undefined })),
+  );
+  assert.equal(JSON.parse(file.stdout).summary.events, LINES);
+  assert.deepEqual(rules(api.findings), [`jsonl/gzip-corrupt@${LINES + 1}`]);
+  // a single-document input (an AHP HTTP body): the document is checked, the bytes after it one finding besides
+  writeFileSync(join(dir, 'msg.json.gz'), Buffer.concat([gzipSync(HTTP), Buffer.from('junk')]));
+  const http = await runCli('ahp', ['validate', join(dir, 'msg.json.gz'), '-f', 'json']);
+  const report = JSON.parse(http.stdout) as { summary: { events: number }; findings: { ruleId: string }[] };
+  assert.equal(report.summary.events, 1);
+  assert.deepEqual(
+    report.findings.map((f) => f.ruleId),
+    ['jsonl/gzip-corrupt'],
+  );
+  assert.match(JSON.stringify(report.findings), /the document before it was checked/);
+});
+
+test('gzip: a member with every optional header field (RFC 1952 §2.3.1 FEXTRA, FNAME, FCOMMENT, FHCRC)', async () => {
+  const { crc32 } = await import('node:zlib');
+  const head = Buffer.concat([
+    Buffer.from([0x1f, 0x8b, 8, 2 | 4 | 8 | 16, 0, 0, 0, 0, 0, 3, 4, 0]),
+    Buffer.from('abcdname.jsonl\0a comment\0'),
+  ]);
+  const hcrc = Buffer.alloc(2);
+  hcrc.writeUInt16LE(crc32(head) & 0xffff);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(AEP_PASS), 0);
+  trailer.writeUInt32LE(AEP_PASS.length, 4);
+  const member = Buffer.concat([head, hcrc, deflateRawSync(AEP_PASS), trailer]);
+  const plain = await validate('aep', { bytes: AEP_PASS, source: 'x' });
+  assert.deepEqual((await validate('aep', { bytes: member, source: 'x' })).findings, plain.findings);
+  const junk = await validate('aep', { bytes: Buffer.concat([member, Buffer.from('junk')]), source: 'x' });
+  assert.equal(junk.summary.events, plain.summary.events);
+  assert.equal(corruptOf(junk).line, LINES + 1);
+  const bad = Buffer.from(member);
+  bad[head.length] ^= 1;
+  assert.match(corruptOf(await validate('aep', { bytes: bad, source: 'x' })).message, /header crc mismatch/);
 });

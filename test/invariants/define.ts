@@ -121,7 +121,9 @@ export function defineInvariants(protocol: Protocol): void {
             want,
             `${name}: text`,
           );
-        if (!swept.has(file)) continue;
+        // the gzip cases (a cut stream, bytes after the last member) are few and small: every one takes the pipe route,
+        // where a member's end and what follows fall in other chunks than on a file
+        if (!swept.has(file) && !gzipped) continue;
         assert.deepEqual(
           keys(await findingsOf(protocol, { stream: chunked(bytes), source }, o)),
           want,
