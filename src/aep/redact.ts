@@ -227,16 +227,29 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
   return walk(data, tree, undefined);
 }
 
-/** `v` without its members annotated `full` (what a `redacted` event may not carry, AEP-0001 §8.2(a)). */
+/** `v` without its members annotated `full` (what a `redacted` event may not carry, AEP-0001 §8.2(a)); same when none. */
 function withoutFull(v: unknown, node: CaptureNode | undefined): unknown {
   if (!node || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => withoutFull(x, node.items));
+  let changed = false;
+  if (Array.isArray(v)) {
+    const out = v.map((x) => {
+      const y = withoutFull(x, node.items);
+      if (y !== x) changed = true;
+      return y;
+    });
+    return changed ? out : v;
+  }
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     const c = node.properties?.get(k);
-    if (!c || CAPTURE_RANK[c.level] <= CAPTURE_RANK.redacted) out[k] = withoutFull(x, c);
+    if (c && CAPTURE_RANK[c.level] > CAPTURE_RANK.redacted) changed = true;
+    else {
+      const y = withoutFull(x, c);
+      if (y !== x) changed = true;
+      out[k] = y;
+    }
   }
-  return out;
+  return changed ? out : v;
 }
 
 /** `data` wholly through `r` (a type without annotations), the same object when nothing changed. */
@@ -284,11 +297,12 @@ export function redactEvent(
   const tree = hopCaptureTree(event.type, profile);
   // without annotations no member can be told apart as structure: every string is treated as
   // redacted-gated text (redacting more than the floor is allowed, AEP-0003 §9.4)
-  const data = tree ? redactGated(event.data, tree, r) : redactAll(event.data, r);
+  const red = tree ? redactGated(event.data, tree, r) : redactAll(event.data, r);
+  const lowered = capture === 'full' && red !== event.data;
+  // at `redacted` (declared or now honoured) no `full` member stays: the capture verbs never pass one on below `full`
+  const data = lowered || capture === 'redacted' ? withoutFull(red, tree) : red;
   if (data === event.data) return event as Record<string, unknown>;
-  const lowered = capture === 'full';
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(event))
-    out[k] = k === 'data' ? (lowered ? withoutFull(data, tree) : data) : k === 'capture' ? 'redacted' : v;
+  for (const [k, v] of Object.entries(event)) out[k] = k === 'data' ? data : k === 'capture' ? 'redacted' : v;
   return out;
 }
