@@ -71,7 +71,8 @@ test('downlevel: never raises a level; the same object when at or below the ceil
   for (const c of ['metadata', 'redacted', 'full'] as const) assert.equal(downlevel(meta, c), meta);
   // AEP-0001 §8.2(a): a member above the level the event declares is not passed on, whatever the ceiling
   const over = ev('progress.status', undefined, { percent: 5, message: 'm' });
-  for (const c of ['metadata', 'redacted', 'full'] as const) assert.deepEqual(downlevel(over, c), { ...over, data: { percent: 5 } });
+  for (const c of ['metadata', 'redacted', 'full'] as const)
+    assert.deepEqual(downlevel(over, c), { ...over, data: { percent: 5 } });
   assert.deepEqual(downlevel(full, 'redacted'), { ...full, capture: 'metadata', data: { tool: { name: 'sh' } } });
   assert.deepEqual(downlevel(full, 'redacted', { redact: true }), {
     ...full,
