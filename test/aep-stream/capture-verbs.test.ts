@@ -203,3 +203,29 @@ test('aep redact drops a full member from an event at capture redacted (AEP-0001
   const r = await runCli('aep', ['redact', '-'], `${over}\n`);
   assert.deepEqual(JSON.parse(r.stdout).data, { tool: { name: 'sh' }, result_redacted: 'ok' });
 });
+
+test('a line whose payload or capture could hide content is copied conservatively, not refused', async () => {
+  const shapes = [
+    // an object where the schema gives an array of documents: their gated `content` could be under any key
+    line('resource.retrieval.returned', 0, 'metadata', { corpus: 'kb', documents: { 0: { content: 'leaked text' } } }),
+    // a capture that names no level is read as `full`
+    line('progress.status', 1, 'verbatim', { percent: 5, message: 'leaked text' }),
+    // a payload that is no object has no member a walk could find
+    line('run.started', 2, 'metadata', 'leaked text', { run: 'r1' }),
+  ];
+  const r = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '-'], `${shapes.join('\n')}\n`);
+  assert.match(r.stderr, /3 written; 3 lines with error findings written/);
+  assert.ok(!r.stdout.includes('leaked'), r.stdout);
+  const out = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(
+    out.map((e) => [e.capture, e.data]),
+    [
+      ['metadata', { corpus: 'kb' }],
+      ['metadata', { percent: 5 }],
+      ['metadata', undefined],
+    ],
+  );
+});
