@@ -97,7 +97,7 @@ function honour(
   // `none` carries no payload; a payload that is no object has no member a walk could find
   let data: unknown = level === 'none' || !isObj(event.data) ? DROP : event.data;
   if (data !== DROP && tree) data = prune(data, tree, level, false, event, form);
-  if (data !== DROP && sameJson(data, event.data)) return event;
+  if (data === event.data) return event;
   const out: Obj = {};
   for (const [k, v] of Object.entries(event)) if (k !== 'data') out[k] = v;
   if (data !== DROP) out.data = data;
@@ -134,31 +134,32 @@ function prune(
       if (lowered) return degrade(x, key, parent, parentPos, event, form);
       if (key !== 'values') return x;
       if (!isObj(x)) return DROP;
-      return form ? gateFormValues(form, x, 'metadata') : x;
+      const gated = form ? gateFormValues(form, x, 'metadata') : x;
+      return sameJson(gated, x) ? x : gated;
     }
     if (x === null || typeof x !== 'object') return x;
+    // what is unchanged is returned as it is, so an honest event is its own copy without a deep comparison
+    let changed = false;
     if (Array.isArray(x)) {
       const items = n.items;
-      if (!items) return n.properties && hidesGated(n) ? DROP : x.slice();
+      if (!items) return n.properties && hidesGated(n) ? DROP : x;
       const kept: unknown[] = [];
       x.forEach((y, i) => {
-        if (CAPTURE_RANK[items.level] > rank) return;
-        const z = walk(y, items, i, x, pos, i + 1);
+        const z = CAPTURE_RANK[items.level] > rank ? DROP : walk(y, items, i, x, pos, i + 1);
+        if (z !== y) changed = true;
         if (z !== DROP) kept.push(z);
       });
-      return kept;
+      return changed ? kept : x;
     }
     if (!n.properties && n.items && hidesGated(n)) return DROP;
     const o: Obj = {};
     for (const [k, y] of Object.entries(x)) {
       const c = n.properties?.get(k);
-      if (!c) o[k] = y;
-      else if (CAPTURE_RANK[c.level] <= rank) {
-        const z = walk(y, c, k, x, pos, 0);
-        if (z !== DROP) o[k] = z;
-      }
+      const z = !c ? y : CAPTURE_RANK[c.level] <= rank ? walk(y, c, k, x, pos, 0) : DROP;
+      if (z !== y) changed = true;
+      if (z !== DROP) o[k] = z;
     }
-    return o;
+    return changed ? o : x;
   };
   return walk(v, node, undefined, undefined, 0, 0);
 }
