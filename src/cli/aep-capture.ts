@@ -53,8 +53,7 @@ function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
   return { secretNames: names, secretValues: values, home: f.home ?? io.env.HOME ?? homedir(), pii: f.pii };
 }
 
-const UNPLACED =
-  'its copy still holds a secret, email address or phone number, and its findings leave no rule to place it at';
+const UNPLACED = 'the line has error findings and its copy would still hold a secret, email address or phone number';
 
 /** A capture verb's transform of each line; a copy of a line with error findings is written unless it holds content. */
 function captureStep(

@@ -193,7 +193,11 @@ test('a line with error findings whose copy would still hold a secret is not wri
     const r = await runCli('aep', [...verb, '-'], `${leak}\n${ok}\n`);
     assert.equal(r.code, 1);
     assert.equal(r.stdout, `${ok}\n`, verb[0]);
-    assert.match(r.stderr, /<stdin>:1: not written: its copy still holds a secret/, verb[0]);
+    assert.match(
+      r.stderr,
+      /<stdin>:1: not written: the line has error findings and its copy would still hold a secret/,
+      verb[0],
+    );
     assert.ok(!r.stderr.includes('AKIAQ7'), 'the reason never shows the secret');
   }
 });
