@@ -7,8 +7,7 @@ import type { AepCaptureLevel } from './schema/registry.ts';
 import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { gateFormValues, type FormFieldSpec } from './forms.ts';
-import { hopCaptureTree } from './redact.ts';
-import { createRedactor, redactEvent, type RedactOptions, type Redactor } from './redact.ts';
+import { createRedactor, hopCaptureTree, redactEvent, sameJson, type RedactOptions, type Redactor } from './redact.ts';
 
 /** Options of {@link downlevelEvent}. */
 export interface DownlevelOptions {
@@ -43,23 +42,28 @@ function toRedactor(r: DownlevelOptions['redact']): Redactor | undefined {
   return createRedactor(r as RedactOptions);
 }
 
-/** One envelope-valid event brought down to `ceiling` (AEP-0003 §9 item 5); pure. @throws TypeError (bad ceiling). */
+/** One event brought down to `ceiling` (AEP-0003 §9 item 5; unknown `capture`: `full`); pure. @throws TypeError. */
 export function downlevelEvent(
   event: Readonly<Obj>,
   ceiling: AepCaptureLevel,
   opts: DownlevelOptions = {},
 ): DownlevelResult {
   if (!isCaptureLevel(ceiling)) throw new TypeError(`ceiling must be one of none, metadata, redacted, full`);
-  const declared: AepCaptureLevel = isCaptureLevel(event.capture) ? event.capture : 'metadata';
+  const declared: AepCaptureLevel = isCaptureLevel(event.capture)
+    ? event.capture
+    : event.capture === undefined
+      ? 'metadata'
+      : 'full';
   const redactor = toRedactor(opts.redact);
-  if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling]) {
-    // a redacting hop passes what it keeps at `redacted` or `full` through the path of `aep redact` (issue 43 item 4):
-    // an event already at `redacted` that leaks a secret is redacted, not passed on or refused
-    const red = redactor ? redactEvent(event, redactor, opts.profile) : event;
-    return { event: red as Obj, capture: declared, changed: red !== event };
-  }
   const type = typeof event.type === 'string' ? event.type : '';
   const tree = hopCaptureTree(type, opts.profile);
+  if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling]) {
+    const kept = honour(event, declared, tree, opts.form);
+    // a redacting hop passes what it keeps at `redacted` or `full` through the path of `aep redact` (issue 43 item 4):
+    // an event already at `redacted` that leaks a secret is redacted, not passed on or refused
+    const red = redactor ? redactEvent(kept, redactor, opts.profile) : kept;
+    return { event: red as Obj, capture: isCaptureLevel(red.capture) ? red.capture : declared, changed: red !== event };
+  }
   let target: AepCaptureLevel = ceiling;
   // AEP-0001 §8.2(e): a mechanical hop never mints the `redacted` provenance claim; without
   // annotations a redacting hop keeps no field to redact, so it is a mechanical hop too
@@ -69,7 +73,8 @@ export function downlevelEvent(
     if (k === 'capture') out.capture = target;
     else if (k === 'data') {
       if (target === 'none' || !tree) continue;
-      out.data = tree ? prune(v, tree, target, event, opts.form) : v;
+      const data = isObj(v) ? prune(v, tree, target, true, event, opts.form) : DROP;
+      if (data !== DROP) out.data = data;
     } else out[k] = v;
   }
   if (!('capture' in out)) out.capture = target;
@@ -81,11 +86,36 @@ export function downlevelEvent(
   };
 }
 
-/** Copy `v` without the members above `level`, degrading `[metadata*]` members below `redacted`. */
+/** `event` without what its own level may not carry (AEP-0001 §8.2(a)); the same object when it carries none. */
+function honour(
+  event: Readonly<Obj>,
+  level: AepCaptureLevel,
+  tree: CaptureNode | undefined,
+  form: readonly FormFieldSpec[] | undefined,
+): Readonly<Obj> {
+  if (!('data' in event)) return event;
+  // `none` carries no payload; a payload that is no object has no member a walk could find
+  let data: unknown = level === 'none' || !isObj(event.data) ? DROP : event.data;
+  if (data !== DROP && tree) data = prune(data, tree, level, false, event, form);
+  if (data === event.data) return event;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(event)) if (k !== 'data') out[k] = v;
+  if (data !== DROP) out.data = data;
+  return out;
+}
+
+/** What {@link prune} returns for a member it removes. */
+const DROP: unique symbol = Symbol('drop');
+
+/**
+ * Copy `v` without the members above `level`; below `redacted`, `[metadata*]` members degrade when `lowered`, else only
+ * form values are gated. A member of a shape its schema does not give is removed when gated members may hide in it.
+ */
 function prune(
   v: unknown,
   node: CaptureNode,
   level: AepCaptureLevel,
+  lowered: boolean,
   event: Readonly<Obj>,
   form: readonly FormFieldSpec[] | undefined,
 ): unknown {
@@ -100,26 +130,44 @@ function prune(
     parentPos: number,
     pos: number,
   ): unknown => {
-    if (n.star && below) return degrade(x, key, parent, parentPos, event, form);
+    if (n.star && below) {
+      if (lowered) return degrade(x, key, parent, parentPos, event, form);
+      if (key !== 'values') return x;
+      if (!isObj(x)) return DROP;
+      const gated = form ? gateFormValues(form, x, 'metadata') : x;
+      return sameJson(gated, x) ? x : gated;
+    }
     if (x === null || typeof x !== 'object') return x;
+    // what is unchanged is returned as it is, so an honest event is its own copy without a deep comparison
+    let changed = false;
     if (Array.isArray(x)) {
       const items = n.items;
-      if (!items) return x.slice();
+      if (!items) return n.properties && hidesGated(n) ? DROP : x;
       const kept: unknown[] = [];
       x.forEach((y, i) => {
-        if (CAPTURE_RANK[items.level] <= rank) kept.push(walk(y, items, i, x, pos, i + 1));
+        const z = CAPTURE_RANK[items.level] > rank ? DROP : walk(y, items, i, x, pos, i + 1);
+        if (z !== y) changed = true;
+        if (z !== DROP) kept.push(z);
       });
-      return kept;
+      return changed ? kept : x;
     }
+    if (!n.properties && n.items && hidesGated(n)) return DROP;
     const o: Obj = {};
     for (const [k, y] of Object.entries(x)) {
       const c = n.properties?.get(k);
-      if (!c) o[k] = y;
-      else if (CAPTURE_RANK[c.level] <= rank) o[k] = walk(y, c, k, x, pos, 0);
+      const z = !c ? y : CAPTURE_RANK[c.level] <= rank ? walk(y, c, k, x, pos, 0) : DROP;
+      if (z !== y) changed = true;
+      if (z !== DROP) o[k] = z;
     }
-    return o;
+    return changed ? o : x;
   };
   return walk(v, node, undefined, undefined, 0, 0);
+}
+
+/** True when a member under `n` is gated above `metadata` or is a `[metadata*]` exception. */
+function hidesGated(n: CaptureNode): boolean {
+  const kids = [...(n.properties?.values() ?? []), ...(n.items ? [n.items] : [])];
+  return kids.some((c) => c.star || CAPTURE_RANK[c.level] > CAPTURE_RANK.metadata || hidesGated(c));
 }
 
 /** The structural stand-in of a `[metadata*]` member below `redacted`: a synthesised prompt, a label's id, structural values. */
@@ -143,7 +191,8 @@ function degrade(
     if (isObj(parent) && typeof parent.id === 'string') return parent.id;
     return parentPos > 0 ? String(parentPos) : x;
   }
-  if (key === 'values' && isObj(x)) {
+  if (key === 'values') {
+    if (!isObj(x)) return DROP;
     if (form) return gateFormValues(form, x, 'metadata');
     const o: Obj = {};
     for (const [k, y] of Object.entries(x))

@@ -178,21 +178,38 @@ function markStrings(v: unknown): unknown {
   return o;
 }
 
-/**
- * Gated text of `data` through `r` by `tree` (same object when unchanged); `full` members stay (downlevel drops them).
- */
+// what every email address or phone number the detector finds holds
+const PII_SCREEN = /@|\d{3,4}[ -]\d{4}/;
+
+/** True when `s` holds a secret, email address or phone number (as `aep/metadata-content` reads it). */
+function holdsContent(s: string): boolean {
+  return findSecrets(s).length > 0 || (PII_SCREEN.test(s) && findSecrets(s, { classes: PII_CLASSES }).length > 0);
+}
+
+/** True when a string anywhere in `v` holds a secret, email address or phone number. */
+export function contentIn(v: unknown): boolean {
+  if (typeof v === 'string') return holdsContent(v);
+  if (v === null || typeof v !== 'object') return false;
+  for (const x of Object.values(v)) if (contentIn(x)) return true;
+  return false;
+}
+
+/** Gated text, and metadata-level content, of `data` through `r` by `tree` (same object when unchanged). */
 export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unknown {
-  const walk = (v: unknown, node: CaptureNode | undefined): unknown => {
+  const walk = (v: unknown, node: CaptureNode | undefined, key: string | number | undefined): unknown => {
     if (node && (node.level === 'redacted' || node.star)) {
       const out = r.value(v);
       return sameJson(out, v) ? v : out;
     }
-    if (!node || v === null || typeof v !== 'object') return v;
-    if (CAPTURE_RANK[node.level] > CAPTURE_RANK.redacted) return v;
+    if (node && CAPTURE_RANK[node.level] > CAPTURE_RANK.redacted) return v;
+    // AEP-0003 §9 item 2: no content in metadata-level members (aep/metadata-content at `redacted`)
+    if (typeof v === 'string')
+      return (typeof key === 'string' && key.endsWith('_digest')) || !holdsContent(v) ? v : r.text(v);
+    if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       let changed = false;
-      const out = v.map((x) => {
-        const y = walk(x, node.items);
+      const out = v.map((x, i) => {
+        const y = walk(x, node?.items, i);
         if (y !== x) changed = true;
         return y;
       });
@@ -201,13 +218,38 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
     let changed = false;
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      const y = walk(x, node.properties?.get(k));
+      const y = walk(x, node?.properties?.get(k), k);
       if (y !== x) changed = true;
       out[k] = y;
     }
     return changed ? out : v;
   };
-  return walk(data, tree);
+  return walk(data, tree, undefined);
+}
+
+/** `v` without its members annotated `full` (what a `redacted` event may not carry, AEP-0001 §8.2(a)); same when none. */
+function withoutFull(v: unknown, node: CaptureNode | undefined): unknown {
+  if (!node || v === null || typeof v !== 'object') return v;
+  let changed = false;
+  if (Array.isArray(v)) {
+    const out = v.map((x) => {
+      const y = withoutFull(x, node.items);
+      if (y !== x) changed = true;
+      return y;
+    });
+    return changed ? out : v;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const c = node.properties?.get(k);
+    if (c && CAPTURE_RANK[c.level] > CAPTURE_RANK.redacted) changed = true;
+    else {
+      const y = withoutFull(x, c);
+      if (y !== x) changed = true;
+      out[k] = y;
+    }
+  }
+  return changed ? out : v;
 }
 
 /** `data` wholly through `r` (a type without annotations), the same object when nothing changed. */
@@ -216,8 +258,8 @@ function redactAll(data: unknown, r: Redactor): unknown {
   return sameJson(out, data) ? data : out;
 }
 
-/** Structural equality of two JSON values (used to keep unchanged subtrees identical). */
-function sameJson(a: unknown, b: unknown): boolean {
+/** Structural equality of two JSON values (keeps unchanged subtrees, and unchanged events, identical). */
+export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
@@ -240,8 +282,9 @@ export function hopCaptureTree(type: string, profile?: string): CaptureNode | un
 }
 
 /**
- * One event with its gated text redacted (all of `data` without annotations); same object when unchanged. `profile`:
- * `aep-0007` gives the sub-profile's types their annotations ({@link hopCaptureTree}).
+ * One event with its gated text redacted (all of `data` without annotations); same object when unchanged. A `full`
+ * event whose text changed becomes `redacted` without its `full` members (AEP-0003 §9 item 5; AEP-0001 §8.2).
+ * `profile`: `aep-0007` gives the sub-profile's types their annotations ({@link hopCaptureTree}).
  */
 export function redactEvent(
   event: Readonly<Record<string, unknown>>,
@@ -254,9 +297,12 @@ export function redactEvent(
   const tree = hopCaptureTree(event.type, profile);
   // without annotations no member can be told apart as structure: every string is treated as
   // redacted-gated text (redacting more than the floor is allowed, AEP-0003 §9.4)
-  const data = tree ? redactGated(event.data, tree, r) : redactAll(event.data, r);
+  const red = tree ? redactGated(event.data, tree, r) : redactAll(event.data, r);
+  const lowered = capture === 'full' && red !== event.data;
+  // at `redacted` (declared or now honoured) no `full` member stays: the capture verbs never pass one on below `full`
+  const data = lowered || capture === 'redacted' ? withoutFull(red, tree) : red;
   if (data === event.data) return event as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(event)) out[k] = k === 'data' ? data : v;
+  for (const [k, v] of Object.entries(event)) out[k] = k === 'data' ? data : k === 'capture' ? 'redacted' : v;
   return out;
 }

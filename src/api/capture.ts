@@ -21,7 +21,7 @@ function redactorOf(options: RedactOptions | Redactor | undefined): Redactor {
 
 /**
  * One AEP event down to `ceiling` as a relay must (AEP-0001 §8.2(b)-(e)); never raises a level nor modifies the input
- * (an event at or below the ceiling is returned as is). @throws TypeError when `ceiling` is not a capture level.
+ * (one at or below the ceiling that honours its level is returned as is). @throws TypeError when `ceiling` is no level.
  */
 export function downlevel(
   event: Readonly<Record<string, unknown>>,
@@ -39,7 +39,7 @@ export function redact(value: unknown, options?: RedactOptions | Redactor): unkn
   return typeof value === 'string' ? r.text(value) : r.value(value);
 }
 
-/** Redact one event as `aep redact` does (gated payload text at `redacted` / `full`); same object when unchanged. */
+/** Redact one event as `aep redact` does (a changed `full` event becomes `redacted`); same object when unchanged. */
 export function redactEvent(
   event: Readonly<Record<string, unknown>>,
   options?: RedactOptions | Redactor,

@@ -300,9 +300,9 @@ export function addBridgeVerbs(
         }
         // a line that is bridge output already (aep/bridge-input) is no AEP event to convert
         const convert = transform;
-        transform = (ev) =>
+        transform = (ev, invalid) =>
           bridgeFormatOf(ev.value) === undefined
-            ? convert(ev)
+            ? convert(ev, invalid)
             : refuse('the line is bridge output, not an AEP event (aep/bridge-input)');
         // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
         // `validate` fails is refused with its findings (issue 37 item 4b)

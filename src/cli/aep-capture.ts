@@ -6,8 +6,8 @@ import { EXIT } from '../core/exit.ts';
 import { homedir } from 'node:os';
 import { Option, type Command } from 'commander';
 import { downlevelStream } from '../aep/downlevel.ts';
-import { runAepFilter, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
-import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
+import { refuse, runAepFilter, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
+import { contentIn, createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
@@ -52,6 +52,19 @@ function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
   const names = f.secretName ?? [];
   const values = names.map((n) => io.env[n]).filter((v): v is string => typeof v === 'string' && v.length >= 4);
   return { secretNames: names, secretValues: values, home: f.home ?? io.env.HOME ?? homedir(), pii: f.pii };
+}
+
+const UNPLACED = 'the line has error findings and its copy would still hold a secret, email address or phone number';
+
+/** A capture verb's transform of each line; a copy of a line with error findings is written unless it holds content. */
+function captureStep(
+  step: (ev: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined,
+): EventTransform {
+  return (ev, invalid) => {
+    const out = step(ev.value);
+    // the event rules that place content do not run on a line whose envelope or payload failed
+    return invalid && contentIn(out ?? ev.value) ? refuse(UNPLACED) : out;
+  };
 }
 
 /** Run one filter; findings in text on stderr, the JSONL to `output` or stdout (with backpressure). */
@@ -103,9 +116,17 @@ async function runFilter(
         ...(found > 0 ? [`${found} with error findings`] : []),
         ...(r.refused > 0 ? [`${r.refused} refused by the conversion`] : []),
       ];
+      const s = (n: number) => (n === 1 ? '' : 's');
+      const n = r.invalidWritten;
+      const they = n === 1 ? 'it declares' : 'they declare';
+      const invalid =
+        n > 0 ? `; ${n} line${s(n)} with error findings written, at the level ${they} or lower (findings above)` : '';
       io.stderr.write(
-        `aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (${why.join(', ')}: see above); ${r.written} written\n`,
+        r.rejected > 0
+          ? `aep: ${r.rejected} line${s(r.rejected)} not written (${why.join(', ')}: see above); ${r.written} written`
+          : `aep: ${r.written} written`,
       );
+      io.stderr.write(`${invalid}\n`);
       return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: false };
     }
     return { code: EXIT.ok, empty: false };
@@ -114,6 +135,12 @@ async function runFilter(
     return { code: reportRunError('aep', e, io), empty: false };
   }
 }
+
+/** The stderr line naming why a line was refused. */
+const notWritten =
+  (io: CliIO): AepFilterOptions['onRefused'] =>
+  (ev, r) =>
+    io.stderr.write(`${ev.source}:${ev.line}: not written: ${r.refused}.\n`);
 
 /** Register `redact` and `downlevel` on the `aep` program, and the bridge verbs `filter` and `convert` (src/cli/aep-bridges.ts). */
 export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: number) => void): void {
@@ -130,12 +157,12 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
       (
         await runFilter(
           files,
-          (ev) => {
-            const out = redactEvent(ev.value, r, raw.profile);
-            return out === ev.value ? undefined : out;
-          },
+          captureStep((ev) => {
+            const out = redactEvent(ev, r, raw.profile);
+            return out === ev ? undefined : out;
+          }),
           io,
-          profileOf(raw),
+          { ...profileOf(raw), invalid: true, onRefused: notWritten(io) },
           raw.output,
         )
       ).code,
@@ -170,9 +197,14 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
         (
           await runFilter(
             files,
-            (ev) => step(ev.value),
+            captureStep(step),
             io,
-            { ...profileOf(raw), refuseLeaks: !raw.redact && (raw.ceiling === 'redacted' || raw.ceiling === 'full') },
+            {
+              ...profileOf(raw),
+              refuseLeaks: !raw.redact && (raw.ceiling === 'redacted' || raw.ceiling === 'full'),
+              invalid: true,
+              onRefused: notWritten(io),
+            },
             raw.output,
           )
         ).code,

@@ -47,7 +47,10 @@ export function exactText(text: string): ExactText {
  * A new value, `undefined` to keep the line as is, `null` to write nothing (`aep convert --to ocsf`: no OCSF class), a
  * {@link Refusal} to refuse the line (`aep convert`: no exact form in the target), or the text to write ({@link ExactText}).
  */
-export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | undefined | null | Refusal | ExactText;
+export type EventTransform = (
+  ev: ParsedEvent,
+  invalid: boolean,
+) => Record<string, unknown> | undefined | null | Refusal | ExactText;
 
 /** Options of {@link runAepFilter}. */
 export interface AepFilterOptions {
@@ -63,14 +66,18 @@ export interface AepFilterOptions {
   onRefused?: (ev: ParsedEvent, refusal: Refusal) => void;
   /** A sub-profile the lines are checked under (`aep-0007`), as `aep validate --profile`. */
   profile?: string;
+  /** Also transform a parsed line with error findings; the transform writes or refuses it (`downlevel`, `redact`). */
+  invalid?: boolean;
 }
 
 /** The outcome of a filter run: the run's result, and the lines written and refused. */
 export interface AepFilterResult extends RunResult {
   written: number;
   rejected: number;
-  /** Of `rejected`, the lines the transform refused (a {@link Refusal}: no error finding, a sentence of its own). */
+  /** Of `rejected`, the lines the transform refused (a {@link Refusal}: a sentence of its own). */
   refused: number;
+  /** Of `written`, the lines with error findings of their own (with {@link AepFilterOptions.invalid}). */
+  invalidWritten: number;
 }
 
 // the RECOMMENDED-form rules run only when asked for (--forms recommended), never in a filter
@@ -101,9 +108,10 @@ export async function runAepFilter(
   // the checker, the others while it is checked; either refuses the line
   let rejected = 0;
   let refused = 0;
+  let invalidWritten = 0;
   let last = '';
   const rules = opts.allRules ? undefined : opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK;
-  const { allRules: _a, onRefused: _r, ...runOpts } = opts;
+  const { allRules: _a, onRefused: _r, invalid: _i, ...runOpts } = opts;
   const result = await runInputs(
     AEP,
     inputs,
@@ -124,11 +132,11 @@ export async function runAepFilter(
         sink(f);
       },
       event(ev, bad) {
-        if (bad) return;
-        const out = transform(ev);
+        if (bad && !opts.invalid) return;
+        const out = transform(ev, bad);
         if (out === null) return;
         if (REFUSAL.has(out as object)) {
-          rejected++;
+          if (!bad) rejected++;
           refused++;
           opts.onRefused?.(ev, out as Refusal);
           return;
@@ -141,11 +149,15 @@ export async function runAepFilter(
               : serializeEvent(out as Record<string, unknown>, changedNumbers(ev.text, ev.value, ev.bigIntegers));
         write((opts.ascii && out !== undefined ? asciiJson(text) : text) + '\n');
         written++;
+        if (bad) {
+          rejected--;
+          invalidWritten++;
+        }
       },
       ready,
     },
   );
-  return { ...result, written, rejected, refused };
+  return { ...result, written, rejected, refused, invalidWritten };
 }
 
 export { serializeEvent };

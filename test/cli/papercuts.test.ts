@@ -268,7 +268,7 @@ test('the same file named twice (again, by another spelling, through a link) is 
   assert.match(ahp.stderr, /^ahp: note: .* is named more than once; it is read once, at its first place$/m);
 });
 
-test('aep downlevel, redact and convert --profile aep-0007: stream events kept by their §4 annotations; refused without it', async () => {
+test('aep downlevel, redact and convert --profile aep-0007: stream events kept by their §4 annotations; without it, as unannotated types', async () => {
   const at = (seq: number, type: string, extra: string) =>
     `{"aep":"0.1","id":"e${seq}","type":"${type}","time":"2026-11-30T10:00:0${seq}Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":${seq},"subject":"m1"${extra}}`;
   const input = `${[
@@ -288,10 +288,22 @@ test('aep downlevel, redact and convert --profile aep-0007: stream events kept b
   const ce = await runCli('aep', ['convert', '--to', 'cloudevents', '--profile', 'aep-0007', '-'], redacted.stdout);
   assert.equal(ce.code, 0, ce.stderr);
   assert.match(ce.stdout, /"type":"dev\.aep\.stream\.delta"/);
-  // without the profile the stream types are not AEP 0.1 types: the lines are refused, with a finding each
-  for (const verb of [['downlevel', '--ceiling', 'metadata'], ['redact'], ['convert', '--to', 'cloudevents']]) {
-    const refused = await runCli('aep', [...verb, '-'], input);
-    assert.equal(refused.code, 1, verb[0]);
-    assert.match(refused.stderr, /3 lines not written/, verb[0]);
-  }
+  // without the profile the stream types are not AEP 0.1 types, a finding each: convert refuses the lines; the capture
+  // verbs write them as any type without annotations (AEP-0001 §8.2(a): `data` dropped whole when the level is lowered)
+  const refused = await runCli('aep', ['convert', '--to', 'cloudevents', '-'], input);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /3 lines not written/);
+  const plain = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '-'], input);
+  assert.equal(plain.code, 1);
+  assert.match(plain.stderr, /3 lines with error findings written/);
+  assert.deepEqual(
+    plain.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).data),
+    [{ kind: 'output' }, undefined, { reason: 'completed', chars: 14 }],
+  );
+  const red = await runCli('aep', ['redact', '--home', '/home/me', '-'], input);
+  assert.equal(red.code, 1);
+  assert.match(red.stdout, /"text":"cat ~\/x","chars":14/);
 });

@@ -60,15 +60,19 @@ test('redact: text through rules (a)-(d), values with credential-named members, 
   assert.equal(redact('a@b.test Bearer abc123def456', r), 'a@b.test Bearer [REDACTED:secret]');
 });
 
-test('downlevel: never raises a level; the same object when at or below the ceiling; §8.2(e) boundary', () => {
+test('downlevel: never raises a level; the same object when at or below the ceiling and honest; §8.2(e) boundary', () => {
   const full = ev('tool.completed', 'full', {
     tool: { name: 'sh' },
     result: 'r',
     result_redacted: 'key AKIAIOSFODNN7EXAMPLE',
   });
   assert.equal(downlevel(full, 'full'), full);
-  const meta = ev('progress.status', undefined, { percent: 5, message: 'm' });
+  const meta = ev('progress.status', undefined, { percent: 5 });
   for (const c of ['metadata', 'redacted', 'full'] as const) assert.equal(downlevel(meta, c), meta);
+  // AEP-0001 §8.2(a): a member above the level the event declares is not passed on, whatever the ceiling
+  const over = ev('progress.status', undefined, { percent: 5, message: 'm' });
+  for (const c of ['metadata', 'redacted', 'full'] as const)
+    assert.deepEqual(downlevel(over, c), { ...over, data: { percent: 5 } });
   assert.deepEqual(downlevel(full, 'redacted'), { ...full, capture: 'metadata', data: { tool: { name: 'sh' } } });
   assert.deepEqual(downlevel(full, 'redacted', { redact: true }), {
     ...full,
@@ -82,15 +86,16 @@ test('downlevel: never raises a level; the same object when at or below the ceil
   assert.throws(() => downlevel(full, 'secret' as CaptureLevel), TypeError);
 });
 
-test('redactEvent: only redacted-gated text at capture redacted or full; digests and metadata untouched', () => {
+test('redactEvent: gated text, and content in metadata members, at capture redacted or full; digests untouched', () => {
   const e = ev('tool.requested', 'redacted', {
     tool: { name: 'token=abc123' },
     args_digest: 'password=x',
     args_redacted: { cmd: 'login --password=hunter22' },
   });
   const out = redactEvent(e);
+  // AEP-0003 §9 item 2: no content in a metadata-level member (aep/metadata-content); a digest is never redacted
   assert.deepEqual(out.data, {
-    tool: { name: 'token=abc123' },
+    tool: { name: 'token=[REDACTED:secret]' },
     args_digest: 'password=x',
     args_redacted: { cmd: 'login --password=[REDACTED:secret]' },
   });
@@ -193,15 +198,12 @@ test('a vendor type without capture annotations: every CLI path strips or redact
     const r = await runCli('aep', ['redact', '-'], input);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!r.stdout.includes('hunter2sequel'), 'aep redact treats an unannotated payload as redacted-gated text');
-    assert.equal(
-      (JSON.parse(r.stdout) as Record<string, unknown>).capture,
-      JSON.parse(input).capture,
-      'redact never rewrites capture',
-    );
+    // AEP-0003 §9 item 5: the level actually honoured; the whole payload went through the pipeline
+    assert.equal((JSON.parse(r.stdout) as Record<string, unknown>).capture, 'redacted', 'redacted text is redacted');
   }
 });
 
-test('aep downlevel and aep redact: unchanged events byte for byte, invalid lines on stderr and not written, exit 1', async () => {
+test('aep downlevel and aep redact: unchanged events byte for byte, invalid lines on stderr, written honest or not at all, exit 1', async () => {
   const keep =
     '{"aep":"0.1","id":"k1",  "type":"progress.status","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/d/session/s","agent":"d","session":"s","seq":0,"capture":"metadata","data":{"percent":1}}';
   const big = JSON.stringify(ev('tool.completed', 'full', { tool: { name: 'sh' }, result: 'x', n: 1 })).replace(
@@ -213,9 +215,11 @@ test('aep downlevel and aep redact: unchanged events byte for byte, invalid line
   const dl = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '-'], input);
   assert.equal(dl.code, 1);
   const out = dl.stdout.split('\n');
-  assert.equal(out.length, 3);
+  assert.equal(out.length, 4);
   assert.equal(out[0], keep);
   assert.match(out[1]!, /"capture":"metadata","data":\{"tool":\{"name":"sh"\},"n":12345678901234567890123\}/);
+  // the member above its declared level (aep/capture-level) is dropped, the line written
+  assert.match(out[2]!, /"capture":"metadata","data":\{"tool":\{"name":"sh"\}\}\}$/);
   assert.match(dl.stderr, /:2:1 +error +jsonl\/invalid-json/);
   assert.match(dl.stderr, /:4:\d+ +error +aep\/capture-level/);
   assert.ok(!dl.stderr.includes('"leak"'));

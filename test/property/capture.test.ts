@@ -87,13 +87,19 @@ test('downlevel over random streams never raises a level and leaves nothing abov
         };
         const declared = capture ?? 'metadata';
         const out = step(ev);
+        const tree = captureTreeFor(p.type);
         if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling]) {
-          if (!redacting) assert.equal(out, undefined, 'an event at or below the ceiling is kept as it is');
-          else {
-            // a redacting hop sends it through the path of `aep redact` (issue 43 item 4), once
-            assert.deepEqual(out ?? ev, redactEvent(ev, createRedactor()), 'the aep redact path');
-            if (out) assert.equal(again(out), undefined, 'idempotent: redacted once');
-          }
+          // AEP-0001 §8.2(a): it keeps its level and loses only what that level may not carry
+          const honest = !tree || captureViolations(ev.data, tree, declared).length === 0;
+          if (!redacting && honest && declared !== 'none')
+            assert.equal(out, undefined, 'an honest event at or below the ceiling is kept as it is');
+          const kept = out ?? ev;
+          if (tree && kept.data !== undefined)
+            assert.deepEqual(captureViolations(kept.data, tree, kept.capture as CaptureLevel), []);
+          // a redacting hop sends it through the path of `aep redact` (issue 43 item 4), once
+          if (redacting && honest && declared !== 'none')
+            assert.deepEqual(kept, redactEvent(ev, createRedactor()), 'the aep redact path');
+          if (out) assert.equal(again(out), undefined, 'idempotent');
           return;
         }
         assert.ok(out);
@@ -102,7 +108,6 @@ test('downlevel over random streams never raises a level and leaves nothing abov
         if (got === 'redacted')
           assert.ok(redacting && declared === 'full', 'redacted is minted only by a redacting hop');
         if (got === 'none') assert.ok(!('data' in out));
-        const tree = captureTreeFor(p.type);
         if (tree && out.data !== undefined) assert.deepEqual(captureViolations(out.data, tree, got), []);
         assert.equal(again(out), undefined, 'idempotent: the output is at or below the ceiling');
         assert.equal(ev.capture, capture, 'the input is not modified');
@@ -174,7 +179,8 @@ test('a type without annotations (vendor, reserved) keeps no data below the leve
     fc.property(type, level, level, data, fc.boolean(), (t, capture, ceiling, d, redacting) => {
       const ev = { aep: '0.1', id: 'e1', type: t, agent: 'a', session: 's', seq: 0, capture, data: d };
       const out = downlevelStream(ceiling, redacting ? { redact: true } : {})(ev);
-      if (CAPTURE_RANK[capture] <= CAPTURE_RANK[ceiling]) {
+      if (capture === 'none') assert.ok(out && !('data' in out), 'capture none carries no payload');
+      else if (CAPTURE_RANK[capture] <= CAPTURE_RANK[ceiling]) {
         if (redacting) assert.deepEqual(out ?? ev, redactEvent(ev, createRedactor()));
         else assert.equal(out, undefined);
       } else {
