@@ -107,7 +107,7 @@ async function runFilter(
         io.stderr.write(EMPTY_INPUT_LINE);
         return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: true };
       }
-      if (r.rejected === 0) {
+      if (r.rejected === 0 && r.invalidWritten === 0) {
         io.stderr.write(inputErrorsLine(r.written));
         return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: false };
       }
