@@ -1,7 +1,4 @@
-/**
- * The library's option checks: an option it does not know, or of the wrong type, is a TypeError that names it (and the
- * nearest known name), never silently ignored, as a fixture sidecar's options are (src/fixture-runner).
- */
+/** The library's option checks: an unknown or mistyped option is a TypeError naming it, never silently ignored. */
 import type { AepStreamOptions } from '../aep/analyzers/options.ts';
 import type { AhpStreamOptions } from '../ahp/analyzers/options.ts';
 import type { Severity } from '../core/finding.ts';

@@ -24,10 +24,7 @@ export interface SpillSpec extends Omit<TableSpec, 'fifo'> {
   filterBytes?: number;
 }
 
-/**
- * Bytes a table's Bloom filters hold at the most: past about 800,000 spilled rows (at 10 bits a row) the filters are
- * halved, largest first, so memory stays flat however long the stream, and more lookups of new keys read a block.
- */
+/** Bytes a table's Bloom filters hold at the most (~800,000 spilled rows); past it the largest is halved, exactly. */
 export const DEFAULT_FILTER_BYTES = 1 << 20;
 
 /** A spilling table's cap: rows held at the most (`limit`), and how many go at once when it is reached (`batch`). */

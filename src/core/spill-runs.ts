@@ -93,10 +93,7 @@ export function cmp(ahi: number, alo: number, bhi: number, blo: number): number 
   return ahi !== bhi ? ahi - bhi : alo - blo;
 }
 
-/**
- * Words of a Bloom filter for `rows` rows ({@link BLOOM_BITS} a row, at most `maxWords`): a multiple of a power of two,
- * so that {@link halveBloom} can halve it down to about 128 words (1.6% more words at the most).
- */
+/** Words of a filter for `rows` rows (at most `maxWords`), a multiple of a power of two: it halves down to ~128 words. */
 export function bloomWords(rows: number, maxWords = Infinity): number {
   const want = Math.max(2, Math.min(Math.ceil((rows * BLOOM_BITS) / 32), maxWords));
   let unit = 2;
@@ -105,9 +102,8 @@ export function bloomWords(rows: number, maxWords = Infinity): number {
 }
 
 /**
- * Filter `b` (even length) at half its bits, with the same answer for every key noted in it: a probe's bit is
- * floor(x * bits / 2^32), and halving `bits` halves that product exactly in floating point too, so the bit becomes
- * floor(bit / 2): bit `j` of the result is bit `2j` or `2j + 1` of `b`. More false positives, never a false negative.
+ * Filter `b` (even length) at half its bits: a probe's bit floor(x * bits / 2^32) halves exactly in floating point too,
+ * so bit `j` of the result is bit `2j` or `2j + 1` of `b`. More false positives, never a false negative.
  */
 export function halveBloom(b: Int32Array): Int32Array {
   const h = new Int32Array(b.length / 2);
