@@ -336,9 +336,9 @@ export function addBridgeVerbs(
           parts.push(
             `${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`,
           );
-        // an input that could not be read, or that holds no event, has its one line already; counts of nothing would
-        // read as a result
-        if (!empty && !stopped && (code !== EXIT.io || converted + noClass > 0))
+        // an input that could not be read, that holds no event, or output that could not be written has its one line
+        // already; counts of nothing would read as a result
+        if (!empty && !stopped && !io.writeFailed?.() && (code !== EXIT.io || converted + noClass > 0))
           io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
         setExit(code);
       },

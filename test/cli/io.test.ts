@@ -69,6 +69,11 @@ test('a failed write to stdout (> /dev/full) is one line on stderr and exit 2, f
     ['aep', ['--help']],
     ['ahp', ['rules', '-f', 'json']],
     ['ahp', ['validate', 'conformance/ahp/pass/ahp.method-params--http.json']],
+    // the stream verbs: no count of what they "converted" or wrote after the failed write
+    ['aep', ['convert', '--to', 'otlp', 'examples/aep/session.jsonl']],
+    ['aep', ['convert', '--to', 'cloudevents', 'examples/aep/session.jsonl']],
+    ['aep', ['redact', 'examples/aep/session.jsonl']],
+    ['aep', ['filter', '--where', '{}', 'examples/aep/session.jsonl']],
   ];
   for (const [bin, args] of runs) {
     const full = openSync('/dev/full', 'w');
