@@ -120,7 +120,7 @@ function openDirect(path: string): ReportFile {
 
 function openReplacing(path: string, old: Stats | undefined): ReportFile {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o644);
+  // the handlers first: a signal with none kills the process at once, between creating the file and watching for it
   liveTemporaries.add(tmp);
   if (liveTemporaries.size === 1) watchSignals();
   const forget = () => {
@@ -132,6 +132,14 @@ function openReplacing(path: string, old: Stats | undefined): ReportFile {
     }
     if (liveTemporaries.size === 0) unwatchSignals();
   };
+  let fd: number;
+  try {
+    fd = openSync(tmp, 'wx', 0o644);
+  } catch (e) {
+    liveTemporaries.delete(tmp);
+    if (liveTemporaries.size === 0) unwatchSignals();
+    throw e;
+  }
   try {
     if (old) {
       try {
