@@ -15,7 +15,8 @@ const MESSAGES = {
 } as const;
 
 /** Not read: model-visible `text`, opaque `input`/`params`/`suggestions`, other rules' `mcp` and `change`. */
-const NOT_READ = new Set(['text', 'input', 'params', 'suggestions', 'mcp']);
+const notRead = (k: string): boolean =>
+  k === 'text' || k === 'input' || k === 'params' || k === 'suggestions' || k === 'mcp';
 // bounds the walk of open objects (native payloads, extensions, task state)
 const MAX_DEPTH = 16;
 
@@ -61,7 +62,7 @@ function walk(v: unknown, key: string | undefined, depth: number): void {
   }
   const o = v as Record<string, unknown>;
   for (const k in o)
-    if (!NOT_READ.has(k)) {
+    if (!notRead(k)) {
       walkKeys[depth] = k;
       walk(o[k], k, depth + 1);
     }
@@ -89,8 +90,8 @@ export const eventSecret = defineEventRule({
       walkBase = base;
       try {
         for (const k in event) {
-          if (k === 'source' || NOT_READ.has(k) || (config && k === 'change')) continue;
-          // of `tool`, its name and kind: `input` and `mcp` are not read (NOT_READ)
+          if (k === 'source' || notRead(k) || (config && k === 'change')) continue;
+          // of `tool`, its name and kind: `input` and `mcp` are not read (notRead)
           walkKeys[0] = k;
           walk(event[k], k, 1);
         }
