@@ -119,19 +119,24 @@ export function openingWindows(re: RegExp): Windows | undefined {
 }
 
 const WINDOWS = openingWindows(SECRET_OPENINGS);
+const PAIRS = WINDOWS?.pairs ?? new Uint8Array(0);
+// the triples as bits (2^21, 256 KiB): a bit test where a set lookup hashed the number on every pair hit
+const TRIPLES = new Int32Array(1 << 16);
+for (const t of WINDOWS?.triples ?? []) TRIPLES[t >>> 5]! |= 1 << (t & 31);
 
 /** Exactly `SECRET_OPENINGS.test(s)` (src/core/secrets.ts `mayHoldSecret`), the expression asked only when needed. */
 export function mayHoldSecretScreened(s: string): boolean {
-  const w = WINDOWS;
-  if (w === undefined) return SECRET_OPENINGS.test(s);
+  if (WINDOWS === undefined) return SECRET_OPENINGS.test(s);
   const n = s.length;
   if (n < 3) return false;
-  const pairs = w.pairs;
   let a = FOLD[s.charCodeAt(0)]!;
   let b = FOLD[s.charCodeAt(1)]!;
   for (let i = 2; i < n; i++) {
     const c = FOLD[s.charCodeAt(i)]!;
-    if (pairs[(a << 7) | b] === 1 && w.triples.has((a << 14) | (b << 7) | c)) return SECRET_OPENINGS.test(s);
+    if (PAIRS[(a << 7) | b] === 1) {
+      const t = (a << 14) | (b << 7) | c;
+      if ((TRIPLES[t >>> 5]! & (1 << (t & 31))) !== 0) return SECRET_OPENINGS.test(s);
+    }
     a = b;
     b = c;
   }

@@ -119,15 +119,16 @@ export function nameWords(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-// names and titles repeat from message to message: their verdicts are kept, a bounded number of them
-const askedByName = new TextMemo<string | undefined>(4096);
-const askedByUrlName = new TextMemo<string | undefined>(4096);
-const askedOfName = (text: string): string | undefined => askedOf(text, false);
-const askedOfUrlName = (text: string): string | undefined => askedOf(text, true);
+// names and titles repeat from message to message: their verdicts are kept, a bounded number of them; '' for none
+// (TextMemo asks `has` after a `get` that gives undefined, a second lookup for the usual verdict)
+const askedByName = new TextMemo<string>(4096);
+const askedByUrlName = new TextMemo<string>(4096);
+const askedOfName = (text: string): string => askedOf(text, false) ?? '';
+const askedOfUrlName = (text: string): string => askedOf(text, true) ?? '';
 
 /** What credential a field name, title or query parameter asks for ("a password"), or undefined. */
 export function credentialAsked(text: string, url = false): string | undefined {
-  return url ? askedByUrlName.of(text, askedOfUrlName) : askedByName.of(text, askedOfName);
+  return (url ? askedByUrlName.of(text, askedOfUrlName) : askedByName.of(text, askedOfName)) || undefined;
 }
 
 function askedOf(text: string, url: boolean): string | undefined {
@@ -190,11 +191,11 @@ export function secretIn(text: string, asUrl: boolean): string | undefined {
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
 }
 
-// an event `source` repeats a few values per input: their verdicts are kept, a bounded number of them
-const sourceVerdicts = new TextMemo<string | undefined>(512);
-const urlSecretIn = (text: string): string | undefined => secretIn(text, true);
+// an event `source` repeats a few values per input: their verdicts are kept, a bounded number of them ('' for none)
+const sourceVerdicts = new TextMemo<string>(512);
+const urlSecretIn = (text: string): string => secretIn(text, true) ?? '';
 
 /** {@link secretIn} of an event `source` read as a URL, kept for the sources that recur. */
 export function sourceSecretIn(source: string): string | undefined {
-  return sourceVerdicts.of(source, urlSecretIn);
+  return sourceVerdicts.of(source, urlSecretIn) || undefined;
 }

@@ -119,6 +119,27 @@ describe('sensitive elicitation and no-op changes', () => {
     );
     valid(obsOf('model.switch.before', { pricing: { currency: 'JPY' } }));
   });
+  test('a value found clean under one name is still judged under another, and a secret is reported each time', async () => {
+    const ext = (x: Record<string, unknown>) =>
+      JSON.stringify(obsOf('tool.before', { extensions: { 'com.example.x': x } }));
+    const lines = [
+      ext({ note: 'hunter2hunter2', tags: ['a1', 'Bearer abcdefgh12345678'] }),
+      ext({ note: 'hunter2hunter2', password: 'hunter2hunter2', tags: ['a1', 'Bearer abcdefgh12345678'] }),
+      ext({ password: 'hunter2hunter2', tags: ['Bearer abcdefgh12345678'] }),
+    ];
+    const found = await stdio(`${lines.join('\n')}\n`);
+    assert.deepEqual(
+      found.filter((f) => f.ruleId === 'ahp/event-secret').map((f) => `${f.line} ${f.pointer}`),
+      [
+        '1 /params/event/extensions/com.example.x/tags/1',
+        '2 /params/event/extensions/com.example.x/password',
+        '2 /params/event/extensions/com.example.x/tags/1',
+        '3 /params/event/extensions/com.example.x/password',
+        '3 /params/event/extensions/com.example.x/tags/0',
+      ],
+      show(found),
+    );
+  });
   test('a secret behind escaped slashes in the line is read as decoded (https:\\/\\/user:password@host)', async () => {
     const value = obsOf('tool.before', {
       native: { provider: 'p', eventName: 'E', payload: { url: 'https://user:hunter2sequel@db.example/x' } },

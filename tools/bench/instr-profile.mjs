@@ -11,7 +11,7 @@
  * Two builds compare by running this on each: a function's row moves by exactly what changed in it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -76,7 +76,8 @@ const byName = new Map();
 for (const line of table.split('\n')) {
   const m = /^\s*([\d,]+) \([^)]*\)\s+(.*)$/.exec(line);
   if (!m || m[2].includes('PROGRAM TOTALS')) continue;
-  const code = /^\?\?\?:0x([0-9a-f]+) \[\?\?\?\]$/.exec(m[2]);
+  // `'2`: the calls of a function from itself (callgrind's --separate-recs=2), so its own row
+  const code = /^\?\?\?:0x([0-9a-f]+)(?:'\d+)? \[\?\?\?\]$/.exec(m[2]);
   const name = code ? nameOf(Number.parseInt(code[1], 16)).replace(/ \/\S*\//, ' ') : m[2].replace(/^\?\?\?:/, '');
   byName.set(name, (byName.get(name) ?? 0) + Number(m[1].replace(/,/g, '')));
 }
@@ -86,6 +87,8 @@ for (const [name, n] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, top))
     `${(n / 1e6).toFixed(1).padStart(9)} M ${((100 * n) / total).toFixed(2).padStart(6)}%  ${name.slice(0, 160)}`,
   );
 
+// with --keep, the map beside the profile, for reading callers of a row
+if (keep) copyFileSync(mapFile, join(dir, 'perf.map'));
 rmSync(mapFile, { force: true });
 if (!keep) rmSync(dir, { recursive: true, force: true });
 else if (readdirSync(dir).length) console.log(`kept: ${out}`);

@@ -15,16 +15,36 @@ const MESSAGES = {
 } as const;
 
 /** Not read: model-visible `text`, opaque `input`/`params`/`suggestions`, other rules' `mcp` and `change`. */
-const NOT_READ = new Set(['text', 'input', 'params', 'suggestions', 'mcp']);
+const notRead = (k: string): boolean =>
+  k === 'text' || k === 'input' || k === 'params' || k === 'suggestions' || k === 'mcp';
 // bounds the walk of open objects (native payloads, extensions, task state)
 const MAX_DEPTH = 16;
 
-/** The credential class `v` carries (its own shape, or its member name with it), as words; or undefined. */
-function carried(v: string, key: string | undefined): string | undefined {
+// a member name's credential verdict and the last clean value (and array element) under it: values recur by name
+interface Member {
+  name: string;
+  credential: boolean;
+  clean: string | undefined;
+  cleanElement: string | undefined;
+}
+
+const members = new Map<string, Member>();
+
+function memberOf(name: string): Member {
+  let m = members.get(name);
+  if (m === undefined) {
+    if (members.size >= 4096) members.clear();
+    m = { name, credential: isCredentialMember(name, 'event'), clean: undefined, cleanElement: undefined };
+    members.set(name, m);
+  }
+  return m;
+}
+
+/** The credential class `v` carries (its own shape, or the name of `member` with it), as words; or undefined. */
+function carried(v: string, member: Member | undefined): string | undefined {
   // findSecrets' first test, screened and asked here: most strings fail it, and then its list and options are spared
   let m = mayHoldSecretScreened(v) ? credentialIn(v) : undefined;
-  if (!m && key !== undefined && isCredentialMember(key, 'event'))
-    m = credentialIn(`${JSON.stringify(key)}: ${JSON.stringify(v)}`);
+  if (!m && member?.credential) m = credentialIn(`${JSON.stringify(member.name)}: ${JSON.stringify(v)}`);
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
 }
 
@@ -39,31 +59,44 @@ function pathOf(base: string, depth: number): string {
   return p;
 }
 
-/** Report each string under `v` (its path: the first `depth` {@link walkKeys}) that carries a credential. */
-function walk(v: unknown, key: string | undefined, depth: number): void {
+function report(depth: number, what: string): void {
+  walkCtx!.report({ pointer: pathOf(walkBase, depth), messageId: 'event', args: { member: pathOf('', depth), what } });
+}
+
+/** Report each string under `v` (member `key`, or element of `elements`; path: {@link walkKeys}) with a credential. */
+function walk(v: unknown, key: string | undefined, elements: Member | undefined, depth: number): void {
   if (typeof v === 'string') {
-    const what = carried(v, key);
-    if (what)
-      walkCtx!.report({
-        pointer: pathOf(walkBase, depth),
-        messageId: 'event',
-        args: { member: pathOf('', depth), what },
-      });
+    if (key !== undefined) {
+      const m = memberOf(key);
+      if (v === m.clean) return;
+      const what = carried(v, m);
+      if (what === undefined) m.clean = v;
+      else report(depth, what);
+    } else if (elements !== undefined) {
+      if (v === elements.cleanElement) return;
+      const what = carried(v, undefined);
+      if (what === undefined) elements.cleanElement = v;
+      else report(depth, what);
+    } else {
+      const what = carried(v, undefined);
+      if (what !== undefined) report(depth, what);
+    }
     return;
   }
   if (depth >= MAX_DEPTH || v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) {
+    const named = key !== undefined ? memberOf(key) : undefined;
     for (let i = 0; i < v.length; i++) {
       walkKeys[depth] = i;
-      walk(v[i], undefined, depth + 1);
+      walk(v[i], undefined, named, depth + 1);
     }
     return;
   }
   const o = v as Record<string, unknown>;
   for (const k in o)
-    if (!NOT_READ.has(k)) {
+    if (!notRead(k)) {
       walkKeys[depth] = k;
-      walk(o[k], k, depth + 1);
+      walk(o[k], k, undefined, depth + 1);
     }
 }
 
@@ -89,10 +122,10 @@ export const eventSecret = defineEventRule({
       walkBase = base;
       try {
         for (const k in event) {
-          if (k === 'source' || NOT_READ.has(k) || (config && k === 'change')) continue;
-          // of `tool`, its name and kind: `input` and `mcp` are not read (NOT_READ)
+          if (k === 'source' || notRead(k) || (config && k === 'change')) continue;
+          // of `tool`, its name and kind: `input` and `mcp` are not read (notRead)
           walkKeys[0] = k;
-          walk(event[k], k, 1);
+          walk(event[k], k, undefined, 1);
         }
       } finally {
         walkCtx = undefined;
