@@ -38,8 +38,6 @@ export function attr(
   return typeof v === 'string' && (ev.untrusted === undefined || !ev.untrusted.has(name)) ? v : undefined;
 }
 
-/** The member name of a top-level pointer (`/seq` -> `seq`), kept per pointer. */
-const MEMBER_OF: Record<string, string> = Object.create(null) as Record<string, string>;
 const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
 
 /**
@@ -65,10 +63,11 @@ export function nextCounter(c: Counter): Counter {
  * The exact integer `seq` / `epoch` from the line's literal (beyond 2^53, `1e400`, `…3.0`); `undefined` when absent or
  * not a whole number that expands (reported by `aep/seq-epoch`).
  */
-export function exactInteger(ev: ParsedEvent, pointer: string): bigint | undefined {
+export function exactInteger(ev: ParsedEvent, pointer: '/seq' | '/epoch'): bigint | undefined {
   const bigs = ev.bigIntegers;
   for (let i = 0; i < bigs.length; i++) if (bigs[i]!.pointer === pointer) return BigInt(bigs[i]!.text);
-  const v = ev.value[(MEMBER_OF[pointer] ??= pointer.slice(1))];
+  // named reads: a keyed read by a sliced name was two megamorphic keyed loads an event (docs/benchmarks.md)
+  const v = pointer === '/seq' ? ev.value.seq : ev.value.epoch;
   if (typeof v !== 'number') return undefined;
   // seq and epoch are mostly small: shared bigints rather than one allocation per read
   if (v >= 0 && v < SMALL_BIGINTS.length && (v | 0) === v) return SMALL_BIGINTS[v];
