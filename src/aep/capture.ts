@@ -22,6 +22,24 @@ export interface CaptureNode {
 
 type Schema = Record<string, unknown>;
 
+/**
+ * A new tree node at `level` with every member present, in one order: nodes then share one shape, so the per-event
+ * walks read them with monomorphic loads (nodes grown member by member had many; docs/benchmarks.md).
+ */
+export function captureNode(level: AepCaptureLevel, properties?: Map<string, CaptureNode>): CaptureNode {
+  return {
+    level,
+    star: undefined,
+    properties,
+    items: undefined,
+    steer: undefined,
+    below: undefined,
+    watch: undefined,
+    leads: undefined,
+    gates: undefined,
+  };
+}
+
 /** How our schemas mark a `[metadata*]` exception node (the opening of its `$comment`). */
 const STAR_MARK = '[metadata*]';
 
@@ -59,14 +77,14 @@ export function buildCaptureTree(root: Schema): CaptureNode {
       node.properties ??= new Map();
       for (const [k, sub] of Object.entries(props as Record<string, Schema>)) {
         if (!sub || typeof sub !== 'object') continue;
-        const child = node.properties.get(k) ?? { level: 'metadata' as AepCaptureLevel };
+        const child = node.properties.get(k) ?? captureNode('metadata');
         build(sub, 'metadata', child);
         node.properties.set(k, child);
       }
     }
     const items = s.items;
     if (items && typeof items === 'object' && !Array.isArray(items)) {
-      node.items ??= { level: 'metadata' };
+      node.items ??= captureNode('metadata');
       build(items as Schema, 'metadata', node.items);
     }
     for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
@@ -80,7 +98,7 @@ export function buildCaptureTree(root: Schema): CaptureNode {
     }
     seen.delete(s);
   };
-  const top: CaptureNode = { level: 'metadata' };
+  const top = captureNode('metadata');
   build(root, 'metadata', top);
   return top;
 }

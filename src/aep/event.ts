@@ -34,12 +34,47 @@ export function attr(
   ev: AepEvent,
   name: 'id' | 'type' | 'source' | 'agent' | 'session' | 'run' | 'step' | 'subject' | 'cause' | 'time',
 ): string | undefined {
-  const v = ev.value[name];
+  // named loads: inlined with a constant name, the switch folds to one; `ev.value[name]` stayed a keyed load, whose
+  // shared feedback went megamorphic (about 2.5 times a named load's instructions; docs/benchmarks.md)
+  const o = ev.value;
+  let v: unknown;
+  switch (name) {
+    case 'session':
+      v = o.session;
+      break;
+    case 'source':
+      v = o.source;
+      break;
+    case 'id':
+      v = o.id;
+      break;
+    case 'run':
+      v = o.run;
+      break;
+    case 'subject':
+      v = o.subject;
+      break;
+    case 'cause':
+      v = o.cause;
+      break;
+    case 'time':
+      v = o.time;
+      break;
+    case 'type':
+      v = o.type;
+      break;
+    case 'agent':
+      v = o.agent;
+      break;
+    case 'step':
+      v = o.step;
+      break;
+    default:
+      v = o[name];
+  }
   return typeof v === 'string' && (ev.untrusted === undefined || !ev.untrusted.has(name)) ? v : undefined;
 }
 
-/** The member name of a top-level pointer (`/seq` -> `seq`), kept per pointer. */
-const MEMBER_OF: Record<string, string> = Object.create(null) as Record<string, string>;
 const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
 
 /**
@@ -65,10 +100,11 @@ export function nextCounter(c: Counter): Counter {
  * The exact integer `seq` / `epoch` from the line's literal (beyond 2^53, `1e400`, `…3.0`); `undefined` when absent or
  * not a whole number that expands (reported by `aep/seq-epoch`).
  */
-export function exactInteger(ev: ParsedEvent, pointer: string): bigint | undefined {
+export function exactInteger(ev: ParsedEvent, pointer: '/seq' | '/epoch'): bigint | undefined {
   const bigs = ev.bigIntegers;
   for (let i = 0; i < bigs.length; i++) if (bigs[i]!.pointer === pointer) return BigInt(bigs[i]!.text);
-  const v = ev.value[(MEMBER_OF[pointer] ??= pointer.slice(1))];
+  // named reads: a keyed read by a sliced name was two megamorphic keyed loads an event (docs/benchmarks.md)
+  const v = pointer === '/seq' ? ev.value.seq : ev.value.epoch;
   if (typeof v !== 'number') return undefined;
   // seq and epoch are mostly small: shared bigints rather than one allocation per read
   if (v >= 0 && v < SMALL_BIGINTS.length && (v | 0) === v) return SMALL_BIGINTS[v];

@@ -5,7 +5,7 @@
  * those reserved types "content-bearing, capture-gated `redacted`+" in 0.1 (README §AEP-0007: the message and stream
  * sub-profile).
  */
-import type { CaptureNode } from './capture.ts';
+import { captureNode, type CaptureNode } from './capture.ts';
 
 /** The profile name of `--profile` (AEP option `profile`). */
 export const AEP_0007 = 'aep-0007';
@@ -30,12 +30,12 @@ export function isSubprofileType(type: string): boolean {
 /** A type of the `stream` category (AEP-0007 §2), registered or not: `stream.{rest}` with the 0.1 segment grammar. */
 export const STREAM_CATEGORY = /^stream(\.[a-z0-9_]+)+$/;
 
-const meta = (): CaptureNode => ({ level: 'metadata' });
-const gated = (): CaptureNode => ({ level: 'redacted' });
+const meta = (): CaptureNode => captureNode('metadata');
+const gated = (): CaptureNode => captureNode('redacted');
 
 /** The §4 payload annotations of one type: `text` `[redacted]`, every other member `[metadata]` (AEP-0007 §4, §6). */
 function tree(members: Record<string, () => CaptureNode>): CaptureNode {
-  return { level: 'metadata', properties: new Map(Object.entries(members).map(([k, f]) => [k, f()])) };
+  return captureNode('metadata', new Map(Object.entries(members).map(([k, f]) => [k, f()])));
 }
 
 const MESSAGE_TREE = (): CaptureNode =>

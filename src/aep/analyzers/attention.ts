@@ -98,7 +98,7 @@ export class AttentionAnalyzer {
     if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
       // every request terminal leaves a compact mark; an open request closes
       const r = rec.peekRequest(subject);
-      const mk = rec.markKey('q', subject);
+      const mk = r ? r.mark : rec.markKey('q', subject);
       const prior = r?.terminal ? { at: r.terminal, type: r.terminalType! } : r ? undefined : this.marks.get(mk);
       if (prior) a.priorTerminal = prior;
       else {
@@ -117,7 +117,8 @@ export class AttentionAnalyzer {
   private request(ev: AepEvent, rec: SessionRecord, facts: AttentionFacts & { at: Mark }): void {
     const id = attr(ev, 'id')!;
     if (rec.peekRequest(id)) return;
-    const prior = this.marks.get(rec.markKey('q', id));
+    const mark = rec.markKey('q', id);
+    const prior = this.marks.get(mark);
     if (!prior && !this.budget.admit(rec, ev)) {
       rec.fromStart = false; // a request not recorded: a follower's missing link proves nothing
       return;
@@ -127,7 +128,7 @@ export class AttentionAnalyzer {
       data !== null && typeof data === 'object' && typeof (data as { kind?: unknown }).kind === 'string'
         ? (data as { kind: string }).kind
         : undefined;
-    const r: RequestRecord = { id, at: facts.at, kind };
+    const r: RequestRecord = { id, at: facts.at, mark, kind };
     if (data === undefined && ev.capture === 'none') r.withheld = true;
     // a `data` that is no object (an envelope finding) leaves the request's kind and form unknown, not missing
     if (ev.untrusted?.has('data')) r.form = 'unusable';

@@ -141,11 +141,13 @@ export class LifecycleAnalyzer {
       const r = rec.peekRun(run);
       if (type === 'run.started') {
         // an open run takes a maxOpen slot; a run that already ended is not opened again
-        if (!r && !this.marks.get(rec.markKey('r', run)) && this.budget.admit(rec, ev))
-          rec.runs.set(run, { started: facts.at });
+        if (!r) {
+          const mark = rec.markKey('r', run);
+          if (!this.marks.get(mark) && this.budget.admit(rec, ev)) rec.runs.set(run, { started: facts.at, mark });
+        }
       } else {
         // completed: the run leaves the session and only a compact terminal mark stays
-        const mk = rec.markKey('r', run);
+        const mk = r ? r.mark : rec.markKey('r', run);
         const prior = r ? undefined : this.marks.get(mk);
         if (prior) facts.runTerminal = { run, prior: prior.at, priorType: prior.type };
         else {

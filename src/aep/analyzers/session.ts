@@ -14,12 +14,16 @@ import { extendedKey, tupleKeyWords, type Hash64 } from './canonical.ts';
 /** One open run of an emitter session (a run leaves the session at its terminal). */
 export interface RunRecord {
   started: Mark;
+  /** Its completion-mark key ({@link SessionRecord.markKey}), made at the start and used again at the terminal. */
+  mark: Hash64;
 }
 
 /** One attention request of an emitter session. */
 export interface RequestRecord {
   id: string;
   at: Mark;
+  /** Its completion-mark key ({@link SessionRecord.markKey}), made at the request and used again at each terminal. */
+  mark: Hash64;
   /** `data.kind` of the request, when a string. */
   kind?: string;
   /** No payload at capture `none` (AEP-0001 §8: withheld): the request's kind and fields are unknown, not missing. */
