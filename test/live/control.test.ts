@@ -17,7 +17,7 @@ import {
 } from './endpoint.ts';
 import { LIVE_CASES } from './cases.ts';
 
-const TIMEOUT = 1500;
+const TIMEOUT = 5000;
 const WINDOW = 300;
 assert.ok(WINDOW < SLOW_ACK_MS && HELLO_ACK_WINDOW_MS < SLOW_ACK_MS && SLOW_ACK_MS < TIMEOUT);
 const OPTIONS: LiveOptions = {

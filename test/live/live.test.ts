@@ -13,7 +13,7 @@ import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES } from '../../src/live/rules.
 import { LIVE_CASES } from './cases.ts';
 import { BUFFER, startEndpoint } from './endpoint.ts';
 
-const TIMEOUT = 1500;
+const TIMEOUT = 5000;
 const errors = (fs: { ruleId: string; severity: string }[]) =>
   [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
 
