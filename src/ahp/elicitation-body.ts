@@ -44,9 +44,15 @@ export function checksOf(
   return b as { checks: ElicitationChecks; partPointer: string };
 }
 
+/** The one problem of a request text holding a JSON-RPC envelope, whose value is no MCP value. */
+export const JSON_RPC_ENVELOPE = 'jsonRpcEnvelope';
+
 /** The parsed MCP value of a checked body, when an object that does not depend on member order. */
 export function parsedObject(checks: ElicitationChecks): Obj | undefined {
-  return checks.parsed.ok && checks.differingCopies.length === 0 && isObj(checks.parsed.value)
+  return checks.parsed.ok &&
+    checks.differingCopies.length === 0 &&
+    isObj(checks.parsed.value) &&
+    checks.problems[0]?.messageId !== JSON_RPC_ENVELOPE
     ? checks.parsed.value
     : undefined;
 }

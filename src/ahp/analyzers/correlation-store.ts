@@ -38,14 +38,15 @@ export type ResponseLink =
   /** A further response allowed by an identical retry of the request. */
   | { status: 'retry-answer'; request: Mark }
   | { status: 'duplicate'; request: Mark; first: Mark }
-  | { status: 'unmatched' }
+  /** It answers no request; `notification`: the notification whose event has the response's id. */
+  | { status: 'unmatched'; notification?: Mark }
   /**
    * `unmatched` or `duplicate` (`of`), after an unreadable line of the stream (`unreadable`) that may have held the
    * request or its retry: not verified (README §Decisions on unreadable lines).
    */
   | { status: 'unverifiable'; of: 'unmatched' | 'duplicate'; unreadable: Mark }
-  /** The input holds no request at all so far (one direction of the traffic); `first` for the first such response. */
-  | { status: 'uncorrelatable'; first: boolean }
+  /** No request in the input so far; `first`: the first such response; `notification`: the first before it. */
+  | { status: 'uncorrelatable'; first: boolean; notification: Mark | undefined }
   /**
    * An HTTP binding response body with no request before it in the input: the HTTP exchange it came back on correlates
    * it (AHP-HTTP-001), so there is nothing to verify.

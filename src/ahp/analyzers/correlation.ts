@@ -70,7 +70,13 @@ export class Correlation implements BudgetHolder {
   /** The event types hooks/intercept may carry in the draft. */
   private readonly interceptable: ReadonlySet<unknown> = new Set(ahpInterceptableEventTypes());
 
-  constructor(private readonly budget: EventBudget) {
+  private firstNotification: Mark | undefined;
+
+  /** `notifiedAt`: where a notification carried the event of an id (identity.ts), else undefined. */
+  constructor(
+    private readonly budget: EventBudget,
+    private readonly notifiedAt: (id: string) => Mark | undefined = () => undefined,
+  ) {
     this.answered = new AnsweredRequests(budget);
   }
 
@@ -104,6 +110,11 @@ export class Correlation implements BudgetHolder {
   /** Requests still awaiting a response (end of stream), in arrival order. */
   openRequests(): PendingRecord[] {
     return this.pending.values();
+  }
+
+  /** An observe notification at `at`. */
+  notification(at: Mark): void {
+    if (this.firstNotification === undefined) this.firstNotification = at;
   }
 
   /** A line at `at` gave no message: it may have held a request or a retry of one. */
@@ -172,17 +183,20 @@ export class Correlation implements BudgetHolder {
   }
 
   private unmatched(msg: AhpMessage): ResponseLink {
-    if (!this.sawRequest) {
-      // an HTTP response body answers the POST it came back on (AHP-HTTP-001): its request is the exchange's, not
-      // the input's, so no request before it is what a lone body looks like
-      if (msg.binding === 'http') return { status: 'exchange' };
+    // an HTTP response body answers the POST it came back on (AHP-HTTP-001): its request is the exchange's, not the
+    // input's, so no request before it is what a lone body looks like (and the order of bodies is not the wire's)
+    if (!this.sawRequest && msg.binding === 'http') return { status: 'exchange' };
+    if (this.pendingDropped) return { status: 'untracked' };
+    // an earlier notification's event id answers nothing, whatever came before (README §Decisions on requests that
+    // may precede the capture)
+    const id = msg.value.id;
+    const notification = typeof id === 'string' ? this.notifiedAt(id) : undefined;
+    if (notification === undefined && !this.sawRequest) {
       const first = !this.reportedUncorrelatable;
       this.reportedUncorrelatable = true;
-      return { status: 'uncorrelatable', first };
+      return { status: 'uncorrelatable', first, notification: this.firstNotification };
     }
-    if (this.pendingDropped) return { status: 'untracked' };
-    return this.unreadable
-      ? { status: 'unverifiable', of: 'unmatched', unreadable: this.unreadable }
-      : { status: 'unmatched' };
+    if (this.unreadable) return { status: 'unverifiable', of: 'unmatched', unreadable: this.unreadable };
+    return notification === undefined ? { status: 'unmatched' } : { status: 'unmatched', notification };
   }
 }

@@ -21,6 +21,7 @@ import {
   EVENT_U32,
   MAX_NAMES,
   RARE_U32,
+  eventKey,
   TYPE_FP,
   typeFp,
   WIDE_U32,
@@ -46,6 +47,9 @@ export interface IdentityFacts {
   first: boolean;
   reuse?: ReuseFacts;
 }
+
+/** Most distinct notification sources a response id is looked up under ({@link EventIdentity.notifiedAt}). */
+const MAX_NOTIFIED_SOURCES = 8;
 
 /** The event-identity analyzer */
 export class EventIdentity {
@@ -75,6 +79,8 @@ export class EventIdentity {
   private readonly typeFps: number[] = [];
   /** The control print of the event being observed, reused from message to message (the scope points at it). */
   private readonly fp = new Uint32Array(CONTROL_FIELDS.length);
+  /** The latest distinct sources of notified events, newest last (at most {@link MAX_NOTIFIED_SOURCES}). */
+  private readonly notifiedSources: string[] = [];
 
   constructor(readonly rows: EventRows) {
     const bit = () => 1 << rows.claim();
@@ -124,10 +130,32 @@ export class EventIdentity {
     return { hi: this.parents.getU(x, 0), lo: this.parents.getU(x, 1) };
   }
 
+  /** Where a notification (no intercept request) carried an event `id` of a recent notification's source. */
+  notifiedAt(id: string): Mark | undefined {
+    const r = this.rows;
+    const l = this.notifiedSources;
+    for (let i = l.length - 1; i >= 0; i--) {
+      const s = r.peek(eventKey(l[i]!, id));
+      if (s !== undefined && r.has(s, this.observed) && !r.has(s, this.intercepted)) return r.markAt(s);
+    }
+    return undefined;
+  }
+
+  /** Keep `source`, a notified event's, as the newest of {@link notifiedSources}. */
+  private notifiedSource(source: string): void {
+    const l = this.notifiedSources;
+    if (l[l.length - 1] === source) return;
+    const i = l.indexOf(source);
+    if (i >= 0) l.splice(i, 1);
+    else if (l.length === MAX_NOTIFIED_SOURCES) l.shift();
+    l.push(source);
+  }
+
   /** The identity facts of the event of `scope` against the rows before it; its row goes into the scope. */
   observe(scope: MessageScope, facts: IdentityFacts): void {
     const { msg, ev, at, key } = scope;
     const intercepted = msg.kind === 'intercept-request';
+    if (!intercepted) this.notifiedSource(ev.source as string);
     const fp = this.fp;
     const mask = controlPrintInto(ev, fp);
     const digest = controlDigest(mask, fp);

@@ -81,7 +81,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     const budget = new EventBudget(opts, caps);
     const rows = new EventRows(budget, EVENT_U32.count);
     const identity = new EventIdentity(rows);
-    const correlation = new Correlation(budget);
+    const correlation = new Correlation(budget, (id) => identity.notifiedAt(id));
     const lineage = new Lineage(identity, budget);
     const elicitation = new Elicitation(identity);
     const decisions = new Decisions(identity, budget);
@@ -177,7 +177,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       if (msg.kind === 'observe-notification') observations.observed(ev, scope.key, e);
       facts.event = e;
     }
-    if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
+    if (msg.kind === 'observe-notification') correlation.notification(at);
+    else if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
       const rec = correlation.request(msg, at, scope?.key);
       if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
         rec.host = editContext.hostContext(msg, ev, scope, rec);

@@ -18,6 +18,8 @@ const MESSAGES = {
   duplicatesDiffer:
     'The serialized MCP {body} repeats member names with differing values; which copy counts is undefined, so the body is not checked further.',
   notObject: 'In the serialized MCP {body}: must be a JSON object, found {found}.',
+  jsonRpcEnvelope:
+    "The body text of the elicitation request is a JSON-RPC envelope (`jsonrpc` with `method` or `params`, no `message`), but it must be the COMPLETE MCP {body} object, not the JSON-RPC envelope: serialize the envelope's `params` member.",
   mode: 'In {innerPointer} of the serialized MCP {body}: `mode` must be "form" or "url" (absent means form).',
   answerValue:
     'In {innerPointer} of the serialized MCP {body}: an answer value must be a string, number, boolean or array of strings, found {found}.',
@@ -39,7 +41,7 @@ export const elicitationBody = defineEventRule({
   description:
     'A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset.',
   detail:
-    "A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order. A number the pinned schema.ts types `number` (a field's minimum, maximum, lengths and item counts, a number default, an answer value) is one a double holds: schema.ts, the source of truth for MCP types, means an IEEE 754 double, and RFC 8259 §6 lets an implementation limit the range it accepts, so a literal beyond it (1e400, read as Infinity) makes the body invalid, for a bound and an answer alike (never a bound silently ignored); inside `_meta`, free-form JSON, such a literal is accepted.",
+    'A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order. A number the pinned schema.ts types `number` (a field\'s minimum, maximum, lengths and item counts, a number default, an answer value) is one a double holds: schema.ts, the source of truth for MCP types, means an IEEE 754 double, and RFC 8259 §6 lets an implementation limit the range it accepts, so a literal beyond it (1e400, read as Infinity) makes the body invalid, for a bound and an answer alike (never a bound silently ignored); inside `_meta`, free-form JSON, such a literal is accepted. A request text holding a JSON-RPC envelope where the params object belongs (`jsonrpc` with `method` or `params`, and no `message`, which both params variants require) is one finding that says so ("not the JSON-RPC envelope"), not the members a params object lacks, and no rule reads it as params; MCP params are open, so a params object that also has a `jsonrpc` member is not an envelope.',
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: MESSAGES,
   sharedMessages: MCP_BODY_TEMPLATES,

@@ -9,8 +9,13 @@ import { describeValue } from '../../core/finding.ts';
 import { DEFAULT_MAX_DEPTH, type ParseOutcome, parseJsonText } from '../../core/json.ts';
 import { differingCopies } from '../../core/json-copies.ts';
 import { childPointer } from '../../core/pointer.ts';
-import { isObj, type Obj } from '../../core/value.ts';
-import type { BodyProblem, ElicitationBody, ElicitationChecks } from '../elicitation-body.ts';
+import { isObj, own, type Obj } from '../../core/value.ts';
+import {
+  type BodyProblem,
+  type ElicitationBody,
+  type ElicitationChecks,
+  JSON_RPC_ENVELOPE,
+} from '../elicitation-body.ts';
 import { ahpSchemas } from './schemas.ts';
 import { MCP_TEMPLATES } from './templates.ts';
 
@@ -204,8 +209,14 @@ function cleanParse(kind: 'request' | 'result', text: string): ParseOutcome | un
   return parsed;
 }
 
+/** A JSON-RPC envelope where the params object belongs: `jsonrpc` with `method` or `params`, and no `message`. */
+const isEnvelope = (v: unknown): boolean =>
+  isObj(v) && own(v, 'jsonrpc') && (own(v, 'method') || own(v, 'params')) && !own(v, 'message');
+
 /** The problems of a parsed body (`value`, parsed from `text`); a clean text's parse is kept in `cleanBodies`. */
 function bodyProblems(kind: 'request' | 'result', parsed: ParseOutcome, value: unknown, text: string): BodyProblem[] {
+  // one problem, not the members an envelope lacks (interaction-payloads.md: "not the JSON-RPC envelope")
+  if (kind === 'request' && isEnvelope(value)) return [problem('', JSON_RPC_ENVELOPE)];
   const out = [...mcpProblems(kind, value), ...beyondDouble(value)];
   if (out.length === 0 && text.length <= CLEAN_TEXT_MAX && parsed.ok && parsed.bigIntegers.length === 0) {
     const clean = cleanBodies[kind];
