@@ -162,8 +162,10 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
       io.stderr.write(`aep: cannot write ${output}: ${failed}\n`);
       return EXIT.io;
     }
-    if (r.stopped) return EXIT.ok;
-    if (exitCodeOf(r, 'error') !== 0) {
+    const fails = exitCodeOf(r, 'error') !== 0;
+    // the reader went away (a closed pipe): the verdict is on the lines read so far
+    if (r.stopped) return fails ? EXIT.findings : EXIT.ok;
+    if (fails) {
       reporter.finish(r.summary);
       if (seen.empty) {
         io.stderr.write(EMPTY_INPUT_LINE);
