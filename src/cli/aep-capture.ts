@@ -104,8 +104,7 @@ async function runFilter(
     if (r.stopped) return { code: exit, empty: false, stopped: true };
     if (fails) {
       reporter.finish(r.summary);
-      // no event at all (an empty input, or only blank or unreadable lines): one closing line, the findings above
-      // name the lines
+      // no line to read (an empty input, or only blank lines): one closing line under the findings
       if (seen.empty && r.written === 0) {
         io.stderr.write(EMPTY_INPUT_LINE);
         return { code: exit, empty: true };
