@@ -94,10 +94,12 @@ function isStructuralValue(field: CompiledField, value: unknown): boolean {
   }
 }
 
-/** True when `value` is, or holds, a string that is not one of the field's choice ids. */
+/** True when `value` holds what AEP-0006 calls free text: a string field's string, or an `other` answer of a select. */
 function carriesFreeText(field: CompiledField, value: unknown): boolean {
-  const text = (x: unknown) => typeof x === 'string' && !(field.type === 'select' && field.choices.has(x));
-  return Array.isArray(value) ? value.some(text) : text(value);
+  if (field.type === 'string') return typeof value === 'string';
+  if (field.type !== 'select' || !field.other) return false;
+  const other = (x: unknown) => typeof x === 'string' && !field.choices.has(x);
+  return field.multi ? Array.isArray(value) && value.some(other) : other(value);
 }
 
 function define(o: Record<string, unknown>, k: string, v: unknown): void {

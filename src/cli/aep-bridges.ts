@@ -84,7 +84,7 @@ export function noteEmpty(reporter: Reporter, seen: { empty: boolean }): (f: Fin
 }
 
 /**
- * The one closing line of every stream verb whose input holds no event (empty, or only blank or unreadable lines): no
+ * The one closing line of every stream verb whose input holds no event (empty, or only blank lines): no
  * count after it (`validate` exits 1 too).
  */
 export const EMPTY_INPUT_LINE = 'aep: the input holds no event (jsonl/empty-input above), so nothing was written\n';
@@ -162,8 +162,10 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
       io.stderr.write(`aep: cannot write ${output}: ${failed}\n`);
       return EXIT.io;
     }
-    if (r.stopped) return EXIT.ok;
-    if (exitCodeOf(r, 'error') !== 0) {
+    const fails = exitCodeOf(r, 'error') !== 0;
+    // the reader went away (a closed pipe): the verdict is on the lines read so far
+    if (r.stopped) return fails ? EXIT.findings : EXIT.ok;
+    if (fails) {
       reporter.finish(r.summary);
       if (seen.empty) {
         io.stderr.write(EMPTY_INPUT_LINE);

@@ -1,6 +1,7 @@
 /**
  * `aep redact` (AEP-0003 §9.4) and `aep downlevel --ceiling` (AEP-0001 §8.2; `--redact`, §8.2(e)): events to stdout,
- * findings of refused lines to stderr. Exit 1 when a line was refused or the input was empty.
+ * findings of refused lines to stderr. Exit 1 when a line was refused, an error was found or the input was empty; when
+ * the reader goes away, on what was read so far.
  */
 import { EXIT } from '../core/exit.ts';
 import { homedir } from 'node:os';
@@ -95,21 +96,22 @@ async function runFilter(
       io.stderr.write(`aep: cannot write ${output}: ${failed}\n`);
       return { code: EXIT.io, empty: false };
     }
-    // the reader went away (a closed pipe): nothing more to write, and no verdict on what was not read
-    if (r.stopped) return { code: r.rejected > 0 ? EXIT.findings : EXIT.ok, empty: false, stopped: true };
     // an error about no line (an empty input) also fails the run: never a silent pass
     const code = exitCodeOf(r, 'error');
-    if (r.rejected > 0 || code !== 0) {
+    const fails = r.rejected > 0 || code !== 0;
+    const exit = code === EXIT.incomplete ? EXIT.incomplete : fails ? EXIT.findings : EXIT.ok;
+    // the reader went away (a closed pipe): nothing more to write; the verdict is on what was read so far
+    if (r.stopped) return { code: exit, empty: false, stopped: true };
+    if (fails) {
       reporter.finish(r.summary);
-      // no event at all (an empty input, or only blank or unreadable lines): one closing line, the findings above
-      // name the lines
+      // no line to read (an empty input, or only blank lines): one closing line under the findings
       if (seen.empty && r.written === 0) {
         io.stderr.write(EMPTY_INPUT_LINE);
-        return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: true };
+        return { code: exit, empty: true };
       }
       if (r.rejected === 0 && r.invalidWritten === 0) {
         io.stderr.write(inputErrorsLine(r.written));
-        return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: false };
+        return { code: exit, empty: false };
       }
       const found = r.rejected - r.refused;
       const why = [
@@ -127,9 +129,8 @@ async function runFilter(
           : `aep: ${r.written} written`,
       );
       io.stderr.write(`${invalid}\n`);
-      return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: false };
     }
-    return { code: EXIT.ok, empty: false };
+    return { code: exit, empty: false };
   } catch (e) {
     out.finish(false);
     return { code: reportRunError('aep', e, io), empty: false };

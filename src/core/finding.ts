@@ -18,6 +18,11 @@ export function strictSeverity(s: Severity, strict: boolean | undefined): Severi
   return strict && s === 'warning' ? 'error' : s;
 }
 
+/** Column order within one line; a finding at no column (the line's end, the whole input) comes after those at one. */
+export function byColumn(a: Pick<Location, 'column'>, b: Pick<Location, 'column'>): number {
+  return (a.column ?? Number.MAX_SAFE_INTEGER) - (b.column ?? Number.MAX_SAFE_INTEGER);
+}
+
 /** True when `s` is a {@link Severity} string. */
 export function isSeverity(s: unknown): s is Severity {
   return s === 'error' || s === 'warning' || s === 'info';

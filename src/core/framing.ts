@@ -120,7 +120,7 @@ export const JSONL_RULES = [
     spec: 'AEP-0003 §3.1',
     messages: {
       empty: 'Input is empty: there is no event to check.',
-      noEvent: 'Input holds no event: every line was blank or unreadable.',
+      noEvent: 'Input holds no event: every line was blank.',
       emptyDocument: 'Input is empty: there is no message to check.',
       noInput: 'No input was given: there is no event to check.',
     },

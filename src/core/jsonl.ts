@@ -93,6 +93,7 @@ export async function readJsonl(
   const rejectCR = opts.cr === 'reject';
   let lineNo = 0;
   let candidates = 0;
+  let blanks = 0;
   let total = 0; // bytes consumed before the current chunk
   let carry: Buffer[] | null = null; // pieces of the current unfinished line
   let carryLen = 0;
@@ -172,6 +173,7 @@ export async function readJsonl(
       start += 3;
     }
     if (isBlank(text)) {
+      blanks++;
       sink(
         framingFinding(
           'jsonl/blank-line',
@@ -310,13 +312,15 @@ export async function readJsonl(
   } else if (skipping) {
     sink(framingFinding('jsonl/no-final-newline', { source, line: lineNo, byteOffset: total }, 'skipped'));
   }
+  // a line that is there but unreadable has its own finding, which names the cause (README §Decisions on unreadable lines)
+  const onlyBlank = candidates === 0 && blanks === lineNo;
   // input of a BOM alone: that is line 1 (the BOM finding names it)
   if (lineNo === 0 && total > 0) lineNo = 1;
-  if (candidates === 0) {
+  if (onlyBlank) {
     sink(
       framingFinding(
         'jsonl/empty-input',
-        { source, line: lineNo > 0 ? 1 : undefined, byteOffset: 0 },
+        { source, line: lineNo > 0 ? lineNo : undefined, byteOffset: total },
         total === 0 ? 'empty' : 'noEvent',
       ),
     );

@@ -1,6 +1,6 @@
 /** The pieces both HTML reporters draw with: counts as read, severity badges, citations, the filter bar, the footer. */
 import type { Finding, Severity } from '../core/finding.ts';
-import { SEVERITY_RANK } from '../core/finding.ts';
+import { byColumn, SEVERITY_RANK } from '../core/finding.ts';
 import { htmlEscape as esc } from './html-page.ts';
 import { specUrl } from './spec-links.ts';
 import { TIMELINE_KEEP_ALL } from './timeline.ts';
@@ -31,7 +31,7 @@ export function byRuleOrder(sources: readonly string[] = []): (a: Finding, b: Fi
     SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
     cmpText(a.ruleId, b.ruleId) ||
     (a.line ?? 0) - (b.line ?? 0) ||
-    (a.column ?? 0) - (b.column ?? 0) ||
+    byColumn(a, b) ||
     cmpText(a.pointer, b.pointer);
 }
 

@@ -4,7 +4,7 @@
  * code is written.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Finding, Severity } from '../core/finding.ts';
+import { byColumn, type Finding, type Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
 import type { CaseResult, CaseStatus, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
@@ -219,7 +219,7 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
   let held: Finding[] = [];
   let flushScheduled = false;
   const flush = () => {
-    if (held.length > 1) held.sort((a, b) => (a.column ?? 0) - (b.column ?? 0));
+    if (held.length > 1) held.sort(byColumn);
     for (const f of held) write(f);
     held = [];
   };

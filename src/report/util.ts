@@ -1,5 +1,5 @@
 /** Reporter helpers: deterministic finding order, XML escaping, plural words. */
-import { severityAtLeast, type Finding } from '../core/finding.ts';
+import { byColumn, severityAtLeast, type Finding } from '../core/finding.ts';
 import type { Output } from './types.ts';
 import { visible } from '../core/visible.ts';
 
@@ -12,7 +12,7 @@ export function findingOrder(sources: readonly string[] = []): (a: Finding, b: F
     (rank.get(a.source) ?? Infinity) - (rank.get(b.source) ?? Infinity) ||
     cmpText(a.source, b.source) ||
     (a.line ?? 0) - (b.line ?? 0) ||
-    (a.column ?? 0) - (b.column ?? 0) ||
+    byColumn(a, b) ||
     cmpText(a.ruleId, b.ruleId) ||
     cmpText(a.pointer, b.pointer);
 }

@@ -2,7 +2,7 @@
 // trace or change the exit code the run earns.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,18 @@ test('a closed stdout pipe ends quietly and keeps the exit code (findings: 1)', 
   const r = await runClosingStdout(['bin/aep.js', 'validate', '--no-progress', file]);
   assert.equal(r.code, 1);
   assert.doesNotMatch(r.stderr, /EPIPE|Error|at /);
+});
+
+test('ahp validate: a closed stdout pipe keeps the exit code of the whole input (findings: 1, clean: 0)', async () => {
+  // validate reads on to the end of its input: its verdict is the whole stream's, whatever the reader took
+  const file = join(mkdtempSync(join(tmpdir(), 'epipe-')), 'many.jsonl');
+  writeFileSync(file, readFileSync(join(root, 'examples/ahp/session-broken.jsonl'), 'utf8').repeat(300));
+  const broken = await runClosingStdout(['bin/ahp.js', 'validate', '--no-progress', file]);
+  assert.equal(broken.code, 1);
+  assert.doesNotMatch(broken.stderr, /EPIPE|Error|^\s+at /m);
+  const clean = await runClosingStdout(['bin/ahp.js', 'validate', 'examples/ahp/session.jsonl']);
+  assert.equal(clean.code, 0);
+  assert.equal(clean.stderr, '');
 });
 
 test('a closed stdout pipe on a clean run keeps exit 0', async () => {

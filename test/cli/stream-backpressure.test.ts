@@ -95,21 +95,46 @@ function runClosingStdout(args: string[]): Promise<{ code: number | null; stderr
   });
 }
 
+const STREAM_VERBS = [
+  ['filter', '--where', '{}'],
+  ['redact'],
+  ['downlevel', '--ceiling', 'metadata'],
+  ['convert', '--to', 'cloudevents'],
+];
+
+/** A file of `copy` repeated far past what a pipe holds, so the verbs are still writing when the reader goes. */
+function repeated(copy: Buffer): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'ac-bp-')), 'many.jsonl');
+  writeFileSync(file, Buffer.concat(Array.from({ length: 3000 }, () => copy)));
+  return file;
+}
+
 test('a closed stdout pipe stops filter, redact, downlevel and convert quietly with exit 0', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-bp-'));
-  const file = join(dir, 'many.jsonl');
-  // far more than a pipe holds
-  writeFileSync(file, Buffer.concat(Array.from({ length: 3000 }, () => EXAMPLE)));
-  for (const verb of [
-    ['filter', '--where', '{}'],
-    ['redact'],
-    ['downlevel', '--ceiling', 'metadata'],
-    ['convert', '--to', 'cloudevents'],
-  ]) {
+  const file = repeated(EXAMPLE);
+  for (const verb of STREAM_VERBS) {
     const r = await runClosingStdout(['bin/aep.js', ...verb, file]);
     assert.equal(r.code, 0, `${verb[0]}: ${r.stderr}`);
     // quietly: no error, no count of what was converted (the reader did not get it all)
     assert.equal(r.stderr, '', verb[0]);
+  }
+});
+
+test('a closed stdout pipe keeps exit 1 when errors were found before it closed, as the whole input gives', async () => {
+  // every copy has lines with error findings and a line that is no JSON (the one error `filter` reports)
+  const broken = Buffer.concat([
+    readFileSync(join(ROOT, 'examples/aep/session-broken.jsonl')),
+    Buffer.from('no json\n'),
+  ]);
+  const small = join(mkdtempSync(join(tmpdir(), 'ac-bp-')), 'one.jsonl');
+  writeFileSync(small, broken);
+  const file = repeated(broken);
+  for (const verb of STREAM_VERBS) {
+    assert.equal((await runCli('aep', [...verb, small])).code, 1, `${verb[0]}: the whole input`);
+    const r = await runClosingStdout(['bin/aep.js', ...verb, file]);
+    assert.equal(r.code, 1, `${verb[0]}: ${r.stderr.slice(-500)}`);
+    // the findings so far, and no closing count (the run did not reach the end)
+    assert.match(r.stderr, /error {2}jsonl\/invalid-json/, verb[0]);
+    assert.doesNotMatch(r.stderr, /^aep( convert)?: |EPIPE|^\s+at /m, verb[0]);
   }
 });
 

@@ -118,6 +118,32 @@ test('empty input is a finding, never a silent pass', async () => {
     findings.map((f) => [f.ruleId, f.severity]),
     [['jsonl/empty-input', 'error']],
   );
+  // blank lines only: the input holds no event, said after the blank lines, at the end of the input
   const blank = await read(['\n\n']);
-  assert.ok(blank.findings.some((f) => f.ruleId === 'jsonl/empty-input'));
+  assert.deepEqual(
+    blank.findings.map((f) => [f.ruleId, f.line, f.column, f.byteOffset]),
+    [
+      ['jsonl/blank-line', 1, 1, 0],
+      ['jsonl/blank-line', 2, 1, 1],
+      ['jsonl/empty-input', 2, undefined, 2],
+    ],
+  );
+});
+
+test('a line that is there but unreadable is its own finding, not also an empty input', async () => {
+  const bad = Buffer.from('{"agent":"a\xff"}\n', 'latin1');
+  assert.deepEqual(
+    (await read([bad])).findings.map((f) => [f.ruleId, f.line, f.column]),
+    [['jsonl/invalid-utf8', 1, 12]],
+  );
+  const long = await read(['{"a":"' + 'x'.repeat(40) + '"}\n'], { maxLineBytes: 16 });
+  assert.deepEqual(
+    long.findings.map((f) => f.ruleId),
+    ['jsonl/line-too-long'],
+  );
+  const unbounded = await read(['{"a":"' + 'x'.repeat(40)], { maxLineBytes: 16 });
+  assert.deepEqual(
+    unbounded.findings.map((f) => f.ruleId),
+    ['jsonl/line-too-long', 'jsonl/no-final-newline'],
+  );
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { runCli } from '../cli/helpers.ts';
 import { aepEvent, hasStackTrace, ROOT } from './helpers.ts';
 
@@ -120,6 +121,41 @@ const REVIEWED_REGEXP: Record<string, string> = {
   'src/core/schema/memo-pattern.ts#re':
     'a `pattern` of our own schemas, written into the generated verdict code at build time (tools/gen-validators.ts), not input',
 };
+
+test('invalid UTF-8 on the only line is one finding, the same from a file, stdin and gzip, in both bins', async () => {
+  const file = 'conformance/aep/fail/jsonl.invalid-utf8--only-line.jsonl';
+  const bytes = readFileSync(file);
+  const at = (stdout: string) =>
+    (JSON.parse(stdout) as Report).findings.map((f) => [f.ruleId, f.line, f.column, f.byteOffset]);
+  for (const bin of ['aep', 'ahp'] as const) {
+    const byFile = await runCli(bin, ['validate', '--format', 'json', file]);
+    assert.equal(byFile.code, 1, bin);
+    assert.deepEqual(at(byFile.stdout), [['jsonl/invalid-utf8', 1, 126, 125]], bin);
+    for (const input of [bytes, gzipSync(bytes)]) {
+      const r = await runCli(bin, ['validate', '--format', 'json', '-'], input);
+      assert.equal(r.code, 1, bin);
+      assert.deepEqual(at(r.stdout), at(byFile.stdout), bin);
+    }
+  }
+});
+
+test('the empty-input finding comes after the findings of the lines it sums up, in streamed and sorted reports', async () => {
+  for (const [stdin, rules] of [
+    [Buffer.from([0xef, 0xbb, 0xbf]), ['jsonl/bom', 'jsonl/empty-input']],
+    ['\n \n', ['jsonl/blank-line', 'jsonl/blank-line', 'jsonl/empty-input']],
+  ] as const) {
+    const json = await runCli('aep', ['validate', '--format', 'json', '-'], stdin);
+    assert.deepEqual(
+      (JSON.parse(json.stdout) as Report).findings.map((f) => f.ruleId),
+      rules,
+    );
+    const text = await runCli('aep', ['validate', '-'], stdin);
+    assert.deepEqual(
+      text.stdout.split('\n').flatMap((l) => l.match(/^<stdin>:[\d:]+ {2}error {2}(\S+)/)?.[1] ?? []),
+      rules,
+    );
+  }
+});
 
 test('no regular expression is compiled from input data (every RegExp constructor in src/ is reviewed)', () => {
   const found: string[] = [];

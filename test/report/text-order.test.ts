@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
 import { textReporter } from '../../src/report/text.ts';
+import { sortFindings } from '../../src/report/util.ts';
 import { FINDINGS, renderValidate } from './helpers.ts';
 
 const f = (line: number, column: number, ruleId: string): Finding =>
@@ -19,6 +20,23 @@ test('text reporter: findings of one line by column, lines in arrival order', ()
     .filter((l) => l.startsWith('a.jsonl:'))
     .map((l) => l.split(/\s+/)[0]);
   assert.deepEqual(locations, ['a.jsonl:12:88', 'a.jsonl:12:532', 'a.jsonl:3:9', 'a.jsonl:13:1']);
+});
+
+test('report order: a finding at no column of a line (its end, the whole input) comes after those at a column', () => {
+  const noColumn = { ...f(1, 1, 'jsonl/empty-input'), column: undefined };
+  const fs = [noColumn, f(1, 126, 'jsonl/invalid-utf8'), f(1, 1, 'jsonl/bom')];
+  assert.deepEqual(
+    sortFindings(fs).map((x) => x.ruleId),
+    ['jsonl/bom', 'jsonl/invalid-utf8', 'jsonl/empty-input'],
+  );
+  let out = '';
+  const r = textReporter({ write: (s: string) => void (out += s) }, { protocol: 'aep', version: '0', color: false });
+  for (const x of fs) r.finding(x);
+  r.finish({ events: 0, inputs: 1, errors: 3, warnings: 0, infos: 0, byRule: {}, omitted: 0 } as never);
+  assert.deepEqual(
+    out.split('\n').flatMap((l) => (l.startsWith('a.jsonl:') ? [l.split(/\s+/)[2]] : [])),
+    ['jsonl/bom', 'jsonl/invalid-utf8', 'jsonl/empty-input'],
+  );
 });
 
 test('text reporter: a held line is written on the next turn of the event loop, before the end', async () => {
