@@ -73,6 +73,7 @@ export const AEP_RULE_IDS = [
   'aep/session-ended',
   'aep/ended-with-open-attention',
   'aep/attention-terminal',
+  'aep/unit-terminal',
   'aep/attention-subject',
   'aep/attention-unknown-request',
   'aep/attention-request-missing',

@@ -196,7 +196,7 @@ test('memory: ended sessions leave a terminal mark and one compact row per close
   const fs = await checkText(jsonl(rows), { onStreamState: (s) => (state = s) });
   const stats = aepStreamStats(state!);
   assert.deepEqual([stats.open, stats.sessions, stats.endedSessions], [0, 0, N]);
-  assert.equal(stats.markers, 3 * N, 'per session: run and request terminal marks, one retired request row');
+  assert.equal(stats.markers, 4 * N, 'per session: run, tool call and request terminal marks, one retired request row');
   const last = fs.filter((f) => f.line === rows.length).map((f) => f.ruleId);
   assert.deepEqual(last.sort(), ['aep/attention-answered-late', 'aep/form-values-unverifiable'], brief(fs));
 });

@@ -119,9 +119,10 @@ test('generated streams with repeats at long distance: the same findings spilled
 });
 
 /**
- * `n` sessions, each started, with a run finished, a pause command acked (a quarter of them only at the end) and an
- * end; past the first third, events about one of the first 60 sessions, far back: a second terminal, a second ack from
- * the session or an impostor, an event after its end, a second end, the command sent again under its id.
+ * `n` sessions, each started, with a run and a tool call finished, a pause command acked (a quarter of them only at the
+ * end) and an end; past the first third, events about one of the first 60 sessions, far back: a second terminal of the
+ * run or the call, a second ack from the session or an impostor, an event after its end, a second end, the command sent
+ * again under its id.
  */
 function lifecycles(n: number, seed: number): string {
   const rnd = prng(seed);
@@ -144,6 +145,7 @@ function lifecycles(n: number, seed: number): string {
   for (let i = 0; i < n; i++) {
     ev(i, `st-${i}`, 'session.started', { data: {} });
     ev(i, `rs-${i}`, 'run.started', { run: 'r1' });
+    ev(i, `tc-${i}`, 'tool.completed', { run: 'r1', data: { tool: { name: 'sh', call_id: `c${i}` } } });
     command(i, `cmd-${i}`);
     if (rnd() < 0.25) late.push(i);
     else ev(i, `ack-${i}`, 'control.accepted', { cause: `cmd-${i}` });
@@ -159,6 +161,8 @@ function lifecycles(n: number, seed: number): string {
     else if (r < 0.5) ev(k, `u-${u++}`, 'run.started', { run: `r${u}` });
     else if (r < 0.55) command(k, `cmd-${k}`);
     else if (r < 0.6) ev(k, `u-${u++}`, 'session.ended', { data: { reason: 'killed' } });
+    else if (r < 0.65)
+      ev(k, `u-${u++}`, 'tool.denied', { data: { tool: { name: 'sh', call_id: `c${k}` }, by: 'policy' } });
   }
   for (const i of late) ev(i, `ack-${i}`, 'control.accepted', { cause: `cmd-${i}` });
   return out.join('\n') + '\n';
@@ -171,5 +175,6 @@ test('generated lifecycles with second terminals and acks, events after an end, 
       'aep/command-second-target',
       'aep/session-ended',
       'aep/ack-exclusive',
+      'aep/unit-terminal',
     ]);
 });

@@ -27,6 +27,15 @@ const MARKER_TYPES = [
   'attention.timeout',
   'control.accepted',
   'control.rejected',
+  'tool.completed',
+  'tool.failed',
+  'tool.denied',
+  'run.step.finished',
+  'delegation.subagent.stopped',
+  'progress.task.completed',
+  'resource.retrieval.requested',
+  'resource.retrieval.returned',
+  'stream.finished',
 ] as const;
 const MARKER_CODE = new Map<string, number>(MARKER_TYPES.map((t, i) => [t, i]));
 /** The u32 columns of a completion mark: where it ended (line, input index) and the {@link MARKER_TYPES} code. */

@@ -18,6 +18,7 @@ import { CompletionMarks } from './markers.ts';
 import type { AepStreamOptions } from './options.ts';
 import { OrderingAnalyzer, type OrderFacts } from './ordering.ts';
 import { StreamAnalyzer, type StreamFacts } from './streams.ts';
+import { UnitAnalyzer, type UnitFacts } from './units.ts';
 
 /** Facts every analyzer after identity shares: the event's scope class (AEP-0001 §5.2) and its mark, decided once. */
 export interface EventKeys {
@@ -31,6 +32,7 @@ export type AepFacts = { ev: AepEvent } & Partial<EventKeys> &
   LifecycleFacts &
   OrderFacts &
   AttentionFacts &
+  UnitFacts &
   FormFacts &
   ControlFacts &
   AssessmentFacts &
@@ -64,6 +66,7 @@ const FACT_BITS = {
   finishedCause: 131072,
   messageCause: 262144,
   answeredLate: 524288,
+  unitTerminal: 1048576,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -90,6 +93,7 @@ class FactsRecord implements AepFacts {
   endedWithOpen: AepFacts['endedWithOpen'] = undefined;
   requested: AepFacts['requested'] = undefined;
   attention: AepFacts['attention'] = undefined;
+  unitTerminal: AepFacts['unitTerminal'] = undefined;
   form: AepFacts['form'] = undefined;
   ack: AepFacts['ack'] = undefined;
   endorsesInvalid: Mark | undefined = undefined;
@@ -119,12 +123,14 @@ export interface AepStreamState {
   readonly options: Readonly<AepStreamOptions>;
   readonly caps: AepCapLog;
   readonly budget: OpenBudget;
-  /** Input names and compact marks of completed work (run and request terminals, acks). */
+  /** Input names and compact marks of completed work (run, request and other unit terminals, acks). */
   readonly marks: CompletionMarks;
   readonly identity: IdentityAnalyzer;
   readonly lifecycle: LifecycleAnalyzer;
   readonly ordering: OrderingAnalyzer;
   readonly attention: AttentionAnalyzer;
+  /** Tool calls, steps, subagents, plan items, retrievals and streams: their terminals. */
+  readonly units: UnitAnalyzer;
   readonly forms: FormValuesAnalyzer;
   readonly control: ControlAnalyzer;
   readonly assessment: AssessmentAnalyzer;
@@ -206,6 +212,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       lifecycle,
       ordering: new OrderingAnalyzer(),
       attention: new AttentionAnalyzer(lifecycle, budget, marks),
+      units: new UnitAnalyzer(marks),
       forms: new FormValuesAnalyzer(),
       control,
       assessment,
@@ -242,6 +249,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.overdue !== undefined ? FACT_BITS.overdue : 0) |
       (f.assessedElsewhere !== undefined ? FACT_BITS.assessedElsewhere : 0) |
       (f.answeredLate !== undefined ? FACT_BITS.answeredLate : 0) |
+      (f.unitTerminal !== undefined ? FACT_BITS.unitTerminal : 0) |
       (f.splitLeak !== undefined ? FACT_BITS.splitLeak : 0) |
       (f.finishedCause !== undefined ? FACT_BITS.finishedCause : 0) |
       (f.messageCause !== undefined ? FACT_BITS.messageCause : 0)
@@ -261,6 +269,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     s.lifecycle.observe(ev, f, known);
     s.ordering.observe(ev, f);
     s.attention.observe(ev, f);
+    s.units.observe(ev, f);
     s.forms.observe(ev, f);
     s.control.observe(ev, f);
     s.assessment.observe(ev, f);

@@ -41,6 +41,12 @@ export interface RequestRecord {
 /** An open request (no terminal yet). */
 export type OpenRequest = RequestRecord & { terminal?: undefined };
 
+/**
+ * The unit kind of a completion mark of a session: `r` run, `q` attention request, and the units of units.ts: `t` tool
+ * call, `s` step, `d` subagent, `k` plan item, `v` retrieval, `m` AEP-0007 stream.
+ */
+export type MarkTag = 'r' | 'q' | 't' | 's' | 'd' | 'k' | 'v' | 'm';
+
 /** What an event of unknown type or link may have closed in its session ({@link SessionRecord.unknownCloses}). */
 export const UNKNOWN_CLOSES = { runs: 1, requests: 2 } as const;
 
@@ -145,8 +151,8 @@ export class SessionRecord implements OpenOwner {
     return { hi: ((this.k1a << 16) | this.k1b) >>> 0, lo: ((this.k0a << 16) | this.k0b) >>> 0 };
   }
 
-  /** The completion-mark key of `tag` (`r` run, `q` request) and `name` in this session. */
-  markKey(tag: 'r' | 'q', name: string): Hash64 {
+  /** The completion-mark key of `tag` and `name` in this session. */
+  markKey(tag: MarkTag, name: string): Hash64 {
     return extendedKey(this.keyWords, tag, [this.source, this.session], name);
   }
 

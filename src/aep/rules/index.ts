@@ -84,6 +84,7 @@ import { streamKind } from './stream-kind.ts';
 import { streamPayload } from './stream-payload.ts';
 import { streamSplitLeak } from './stream-split-leak.ts';
 import { streamSubject } from './stream-subject.ts';
+import { unitTerminal } from './unit-terminal.ts';
 
 /** The schema rules: the metadata of what the schema stage reports (src/aep/schema/). */
 export const AEP_SCHEMA_RULES: readonly RuleMeta[] = Object.values(ENVELOPE_RULES);
@@ -123,6 +124,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   sessionEnded,
   endedWithOpenAttention,
   attentionTerminal,
+  unitTerminal,
   attentionSubject,
   attentionUnknownRequest,
   attentionRequestMissing,
