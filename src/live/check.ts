@@ -10,7 +10,7 @@ import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, type LiveCheck } from './rules.ts';
 import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
-import { type LiveOptions, LiveRun, skip, socketUrl } from './live-run.ts';
+import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl } from './live-run.ts';
 
 export type { LiveOptions } from './live-run.ts';
 
@@ -95,7 +95,8 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
       } else await HTTP_CHECKS[check]!(run);
       if (wanted.has(check) && !run.skipped.includes(check)) run.ran.push(check);
     } catch (e) {
-      if (e instanceof LiveTimeout)
+      if (e instanceof ForeignEndpoint && check !== 'discovery') skip(run, check, e.message);
+      else if (e instanceof LiveTimeout)
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });
       else if (e instanceof LiveConnectError && check !== 'discovery' && run.discovery)
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.message });
