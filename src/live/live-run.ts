@@ -43,6 +43,8 @@ export class LiveRun {
   readonly delivered: string[] = [];
   readonly ran: LiveCheck[] = [];
   readonly skipped: LiveCheck[] = [];
+  /** Why each skipped check was skipped. */
+  readonly reasons = new Map<LiveCheck, string>();
   discovery: Discovery | undefined;
   readonly session = runSession();
   private seq = 0;
@@ -150,6 +152,7 @@ export class LiveRun {
 /** Mark `check` skipped, with why (an info finding). */
 export function skip(run: LiveRun, check: LiveCheck, reason: string): void {
   run.skipped.push(check);
+  run.reasons.set(check, reason);
   run.report('aep/live-skipped', 'skipped', { check, reason });
 }
 
