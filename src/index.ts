@@ -87,6 +87,7 @@ export { decodeOtlp, fromOtlp } from './aep/bridges/otlp-decode.ts';
 export { toOcsf, type OcsfOptions, type OcsfProjection } from './aep/bridges/ocsf.ts';
 export type { BridgeIssue, DecodedEvent, DecodeResult } from './aep/bridges/types.ts';
 export { InvalidFilterError, matches, parseFilter, type AttrFilter } from './aep/attr-match.ts';
-export { checkEndpoint, type LiveOptions, type LiveResult } from './live/check.ts';
+export { checkEndpoint } from './api/live.ts';
+export type { LiveOptions, LiveResult } from './live/check.ts';
 export { LiveConnectError } from './live/client.ts';
 export { LIVE_CHECKS, LIVE_RULES, type LiveCheck, type LiveRule, type LiveRuleId } from './live/rules.ts';

@@ -6,13 +6,16 @@ import { nearestWord } from '../core/nearest.ts';
 import { FORMATS } from '../report/index.ts';
 import type { AepOptions, AhpOptions, Protocol } from './protocols.ts';
 
-/** What an option holds: `strings` is an array of strings; `object` a plain object checked by its own table. */
-type Kind = 'boolean' | 'number' | 'string' | 'strings' | 'object';
+/**
+ * What an option holds: `count` an integer >= 0, `positive-int` an integer >= 1, `positive` a number > 0 (the ranges
+ * the CLI's flags take); `strings` an array of strings; `object` a plain object checked by its own table.
+ */
+export type Kind = 'boolean' | 'count' | 'positive-int' | 'positive' | 'string' | 'strings' | 'object' | 'function';
 
 const AEP: Record<keyof AepOptions, Kind> = {
   strict: 'boolean',
-  maxLineBytes: 'number',
-  maxDepth: 'number',
+  maxLineBytes: 'positive-int',
+  maxDepth: 'positive-int',
   rules: 'strings',
   stream: 'object',
   from: 'string',
@@ -22,34 +25,34 @@ const AEP: Record<keyof AepOptions, Kind> = {
 
 const AHP: Record<keyof AhpOptions, Kind> = {
   strict: 'boolean',
-  maxLineBytes: 'number',
-  maxDepth: 'number',
+  maxLineBytes: 'positive-int',
+  maxDepth: 'positive-int',
   rules: 'strings',
   stream: 'object',
   binding: 'string',
 };
 
 const AEP_STREAM: Record<keyof AepStreamOptions, Kind> = {
-  maxSessions: 'number',
-  maxOpen: 'number',
-  maxIds: 'number',
-  maxStateMb: 'number',
-  ackWindowMs: 'number',
-  spillRows: 'number',
+  maxSessions: 'positive-int',
+  maxOpen: 'positive-int',
+  maxIds: 'positive-int',
+  maxStateMb: 'positive',
+  ackWindowMs: 'positive-int',
+  spillRows: 'positive-int',
   forms: 'string',
   profile: 'string',
 };
 
 const AHP_STREAM: Record<keyof AhpStreamOptions, Kind> = {
-  maxPending: 'number',
-  maxEvents: 'number',
-  maxStateMb: 'number',
-  spillRows: 'number',
+  maxPending: 'positive-int',
+  maxEvents: 'positive-int',
+  maxStateMb: 'positive',
+  spillRows: 'positive-int',
 };
 
 /** Options `validate` and `validateStream` add to a protocol's. */
 export const VALIDATE_OPTIONS: Readonly<Record<string, Kind>> = {
-  maxFindings: 'number',
+  maxFindings: 'count',
   each: 'boolean',
   failFast: 'boolean',
 };
@@ -70,6 +73,9 @@ const REPORT: Record<string, Kind> = {
 };
 
 function holds(kind: Kind, v: unknown): boolean {
+  if (kind === 'count') return Number.isSafeInteger(v) && (v as number) >= 0;
+  if (kind === 'positive-int') return Number.isSafeInteger(v) && (v as number) >= 1;
+  if (kind === 'positive') return typeof v === 'number' && Number.isFinite(v) && v > 0;
   if (kind === 'strings') return Array.isArray(v) && v.every((s) => typeof s === 'string');
   if (kind === 'object') return typeof v === 'object' && v !== null && !Array.isArray(v);
   return typeof v === kind;
@@ -77,14 +83,17 @@ function holds(kind: Kind, v: unknown): boolean {
 
 const WHAT: Readonly<Record<Kind, string>> = {
   boolean: 'true or false',
-  number: 'a number',
+  count: '0 or a positive integer',
+  'positive-int': 'a positive integer',
+  positive: 'a positive number',
+  function: 'a function',
   string: 'a string',
   strings: 'an array of strings',
   object: 'an object',
 };
 
 /** @throws TypeError naming the first key of `options` that `known` lacks, or whose value is of another kind. */
-function checkKeys(options: object, known: Readonly<Record<string, Kind>>, where: string): void {
+export function checkKeys(options: object, known: Readonly<Record<string, Kind>>, where: string): void {
   for (const [key, v] of Object.entries(options)) {
     const kind = Object.hasOwn(known, key) ? known[key] : undefined;
     if (kind === undefined) {
@@ -108,7 +117,8 @@ export function checkOptions(protocol: Protocol, options: unknown, extra: Readon
 
 /** Check the options of `formatReport` / `createReporter`. @throws TypeError */
 export function checkReportOptions(options: unknown): void {
-  if (typeof options !== 'object' || options === null) throw new TypeError('the report options must be an object');
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError("the report options must be an object: { protocol: 'aep' or 'ahp', format }");
   checkKeys(options, REPORT, '');
   const { format, failOn } = options as { format?: unknown; failOn?: unknown };
   if (!(FORMATS as readonly unknown[]).includes(format)) {

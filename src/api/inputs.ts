@@ -46,9 +46,27 @@ async function* fromWeb(s: WebReadableStream): AsyncIterable<Uint8Array | string
   }
 }
 
+/** What a value is, for a message: `the number 42`, `an object`, `null`. */
+function described(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return `the ${typeof v} ${String(v)}`;
+  return Array.isArray(v) ? 'an array' : `a value of type ${typeof v}`;
+}
+
+/** The stream's chunks, each checked to be bytes or text. @throws TypeError naming what another chunk was */
+async function* chunksOf(s: AsyncIterable<unknown>): AsyncIterable<Uint8Array | string> {
+  for await (const chunk of s) {
+    if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))
+      throw new TypeError(
+        `the stream yielded ${described(chunk)}: a stream yields bytes (Uint8Array, Buffer) or strings`,
+      );
+    yield chunk;
+  }
+}
+
 function streamOf(s: StreamInput): () => AsyncIterable<Uint8Array | string> {
   return () =>
-    isWeb(s) && !isAsyncIterable(s) ? fromWeb(s) : isAsyncIterable(s) ? s : fromWeb(s as WebReadableStream);
+    chunksOf(isWeb(s) && !isAsyncIterable(s) ? fromWeb(s) : isAsyncIterable(s) ? s : fromWeb(s as WebReadableStream));
 }
 
 function fileInput(path: string | URL, source: string | undefined): InputSpec {

@@ -26,8 +26,8 @@ export interface ReportOptions {
 
 /** A streaming reporter writing to `output`: call `finding` per finding, then `finish(summary)` once. @throws TypeError for an unknown option or format. */
 export function createReporter(output: Output, options: ReportOptions): Reporter {
-  const spec = protocolDefinition(options.protocol);
   checkReportOptions(options);
+  const spec = protocolDefinition(options.protocol);
   return makeReporter(options.format, output, {
     protocol: spec.name,
     version: VERSION,

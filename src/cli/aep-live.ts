@@ -170,8 +170,18 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
       return EXIT.io;
     }
   }
+  const checks = o.strict
+    ? result.checks.map((c) => ({
+        ...c,
+        errors: c.errors + c.warnings,
+        warnings: 0,
+        ...(c.status === 'passed' && c.warnings ? { status: 'failed' as const } : {}),
+      }))
+    : result.checks;
   const reporter = createReporter(o.format, toFile ?? io.stdout, {
     protocol: 'aep',
+    kind: 'live',
+    checks,
     version: VERSION,
     color: o.color === false || toFile ? false : defaultColor(io),
     quiet: o.quiet,
@@ -180,26 +190,31 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     knownTypes: AEP.knownTypes(),
     sources: [base.href, ...(text ? [source] : [])],
   });
-  if (text)
-    await runInputs(
-      AEP,
-      [
-        {
-          source,
-          framing: 'jsonl',
-          open: async function* () {
-            yield Buffer.from(text);
+  const delivered = !text
+    ? undefined
+    : await runInputs(
+        AEP,
+        [
+          {
+            source,
+            framing: 'jsonl',
+            open: async function* () {
+              yield Buffer.from(text);
+            },
           },
-        },
-      ],
-      {},
-      { finding: (f) => void findings.push(f), ...(reporter.event ? { facts: reporter.event } : {}) },
-    );
+        ],
+        {},
+        { finding: (f) => void findings.push(f), ...(reporter.event ? { facts: reporter.event } : {}) },
+      );
   const r = tallyFindings(
     findings.map((f) => (o.strict && f.severity === 'warning' ? { ...f, severity: 'error' as const } : f)),
     (f) => reporter.finding(f),
   );
-  reporter.finish(r.summary);
+  // the counts are the run's; the statistics (events, lines, bytes, coverage) those of the delivered Events checked
+  const stats = delivered?.summary;
+  reporter.finish(
+    stats ? { ...stats, ...pick(r.summary, ['errors', 'warnings', 'infos', 'byRule', 'omitted']) } : r.summary,
+  );
   if (toFile) {
     const failed = toFile.commit();
     if (failed !== undefined) {
@@ -207,5 +222,16 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
       return EXIT.io;
     }
   }
-  return exitCodeOf(r, o.failOn);
+  const code = exitCodeOf(r, o.failOn);
+  if (code === EXIT.ok && result.ran.length === 0) {
+    io.stderr.write(
+      `aep live: none of the checks asked for ran (${result.skipped.length} skipped): nothing was verified\n`,
+    );
+    return EXIT.incomplete;
+  }
+  return code;
+}
+
+function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 }

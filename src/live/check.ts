@@ -3,6 +3,7 @@
  * check is a rule of src/live/rules.ts; a check the endpoint does not advertise is skipped with its reason, never
  * passed. The Events delivered are returned (`--record FILE`) and checked by the `validate` rules too.
  */
+import type { CheckOutcome } from '../core/check-outcome.ts';
 import type { Finding } from '../core/finding.ts';
 import { LiveConnectError, LiveTimeout } from './client.ts';
 import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
@@ -10,18 +11,38 @@ import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, type LiveCheck } from './rules.ts';
 import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
-import { type LiveOptions, LiveRun, skip, socketUrl } from './live-run.ts';
+import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl } from './live-run.ts';
 
 export type { LiveOptions } from './live-run.ts';
+export type { CheckOutcome } from '../core/check-outcome.ts';
 
 /** What {@link checkEndpoint} found. */
 export interface LiveResult {
   findings: Finding[];
   /** Every Event the endpoint delivered to our subscribers, as its JSON text, in arrival order (each text once). */
   delivered: string[];
-  /** The checks run, and those skipped. */
+  /** The checks run, and those skipped (of those asked for). */
   ran: LiveCheck[];
   skipped: LiveCheck[];
+  /** Every check tried, in order (discovery always), with its status, its skip reason and its findings' counts. */
+  checks: CheckOutcome[];
+}
+
+/** The outcome of `check`, from the findings it added to the run. */
+function outcome(run: LiveRun, check: LiveCheck, own: readonly Finding[], asked: boolean): CheckOutcome {
+  const count = (s: Finding['severity']) =>
+    own.filter((f) => f.severity === s && f.ruleId !== 'aep/live-skipped').length;
+  const errors = count('error');
+  const reason = run.reasons.get(check);
+  return {
+    check,
+    status: reason !== undefined ? 'skipped' : errors > 0 ? 'failed' : 'passed',
+    ...(reason !== undefined ? { reason } : {}),
+    ...(asked ? {} : { implicit: true as const }),
+    errors,
+    warnings: count('warning'),
+    infos: count('info'),
+  };
 }
 
 type CheckFn = (run: LiveRun) => Promise<void>;
@@ -72,9 +93,11 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
     options.checks ?? LIVE_CHECKS.filter((c) => options.destructive || !LIVE_DESTRUCTIVE.has(c)),
   );
   if (options.destructive) for (const c of LIVE_DESTRUCTIVE) wanted.add(c);
+  const checks: CheckOutcome[] = [];
   for (const check of LIVE_CHECKS) {
     if (!wanted.has(check) && check !== 'discovery') continue;
     options.onCheck?.(check);
+    const before = run.findings.length;
     try {
       if (NEEDS_STREAM.has(check) && !run.discovery?.endpoints.stream) {
         skip(run, check, 'the discovery document names no "stream" endpoint (SSE)');
@@ -95,12 +118,15 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
       } else await HTTP_CHECKS[check]!(run);
       if (wanted.has(check) && !run.skipped.includes(check)) run.ran.push(check);
     } catch (e) {
-      if (e instanceof LiveTimeout)
+      if (e instanceof ForeignEndpoint && check !== 'discovery') skip(run, check, e.message);
+      else if (e instanceof LiveTimeout)
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });
       else if (e instanceof LiveConnectError && check !== 'discovery' && run.discovery)
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.message });
       else throw e;
+    } finally {
+      checks.push(outcome(run, check, run.findings.slice(before), wanted.has(check)));
     }
   }
-  return { findings: run.findings, delivered: run.delivered, ran: run.ran, skipped: run.skipped };
+  return { findings: run.findings, delivered: run.delivered, ran: run.ran, skipped: run.skipped, checks };
 }

@@ -43,6 +43,8 @@ export class LiveRun {
   readonly delivered: string[] = [];
   readonly ran: LiveCheck[] = [];
   readonly skipped: LiveCheck[] = [];
+  /** Why each skipped check was skipped. */
+  readonly reasons = new Map<LiveCheck, string>();
   discovery: Discovery | undefined;
   readonly session = runSession();
   private seq = 0;
@@ -58,11 +60,13 @@ export class LiveRun {
     this.findings.push(findingAt(rule, { source: this.base.href, ...(pointer ? { pointer } : {}) }, messageId, args));
   }
 
-  url(path: string, query?: Record<string, string>): URL {
+  /** `path` under the base URL. @throws ForeignEndpoint when it resolves to another origin (never contacted). */
+  url(path: string, query?: Record<string, string>, endpoint?: string): URL {
     const u = new URL(
       path.replace(/^\//, ''),
       this.base.href.endsWith('/') ? this.base : new URL(`${this.base.href}/`),
     );
+    if (originOf(u) !== this.base.origin) throw new ForeignEndpoint(endpoint ?? path, u, this.base);
     for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
     return u;
   }
@@ -88,7 +92,7 @@ export class LiveRun {
   }
 
   post(body: string, type = 'application/json', version = '0.1') {
-    return fetchText(this.url(this.path('events')), {
+    return fetchText(this.url(this.path('events'), undefined, 'events'), {
       ...this.opts,
       method: 'POST',
       headers: { 'content-type': type, 'aep-version': version },
@@ -97,7 +101,7 @@ export class LiveRun {
   }
 
   subscribe(query: Record<string, string>, headers?: Record<string, string>): Promise<SseSubscriber> {
-    return SseSubscriber.open(this.url(this.path('stream'), query), {
+    return SseSubscriber.open(this.url(this.path('stream'), query, 'stream'), {
       ...this.opts,
       ...(headers ? { headers } : {}),
     });
@@ -148,6 +152,7 @@ export class LiveRun {
 /** Mark `check` skipped, with why (an info finding). */
 export function skip(run: LiveRun, check: LiveCheck, reason: string): void {
   run.skipped.push(check);
+  run.reasons.set(check, reason);
   run.report('aep/live-skipped', 'skipped', { check, reason });
 }
 
@@ -155,7 +160,30 @@ export function skip(run: LiveRun, check: LiveCheck, reason: string): void {
 export function socketUrl(run: LiveRun): URL | undefined {
   const p = run.discovery?.endpoints.socket;
   if (!p) return undefined;
-  const u = run.url(p);
-  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  const u = run.url(p, undefined, 'socket');
+  if (u.protocol === 'http:' || u.protocol === 'https:') u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
   return u;
+}
+
+/** A URL's origin with ws: and wss: read as http: and https: (the same server, the same trust). */
+function originOf(u: URL): string {
+  const scheme = u.protocol === 'ws:' ? 'http:' : u.protocol === 'wss:' ? 'https:' : u.protocol;
+  return `${scheme}//${u.host}`;
+}
+
+/**
+ * An endpoint of the discovery document on another origin (scheme, host, port) than the base URL: `aep live`
+ * contacts only the base URL's origin, so the token never leaves it (README §Check a running endpoint).
+ */
+export class ForeignEndpoint extends Error {
+  constructor(
+    readonly endpoint: string,
+    readonly target: URL,
+    base: URL,
+  ) {
+    const what = /^(events|stream|socket)$/.test(endpoint) ? `its "${endpoint}" endpoint` : endpoint;
+    super(
+      `the discovery document names ${what} on another origin (${target.protocol}//${target.host}); aep live contacts only ${base.origin}, the base URL's origin, and sends the token nowhere else`,
+    );
+  }
 }

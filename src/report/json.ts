@@ -56,6 +56,7 @@ export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
         tool: toolOf(ctx),
         sources: [...(ctx.sources ?? [])],
         findings: ITEMS,
+        ...(ctx.checks ? { checks: ctx.checks } : {}),
         summary,
       };
       writeDocumentWithArray(out, doc, 4, (each) => spool.drain((f) => each(orderFinding(f))));
@@ -82,6 +83,7 @@ export function ndjsonReporter(out: Output, ctx: ReportContext): Reporter {
           schemaVersion: JSON_REPORT_VERSION,
           tool: toolOf(ctx),
           sources: [...(ctx.sources ?? [])],
+          ...(ctx.checks ? { checks: ctx.checks } : {}),
           summary,
         }) + '\n',
       );

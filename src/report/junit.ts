@@ -6,7 +6,16 @@ import type { Finding } from '../core/finding.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { FindingSpool } from './spool.ts';
-import { atOrAbove, chunkedOutput, cmpText, findingOrder, formatLocation, xmlEscape as x } from './util.ts';
+import {
+  atOrAbove,
+  checkCounts,
+  checkStatus,
+  chunkedOutput,
+  cmpText,
+  findingOrder,
+  formatLocation,
+  xmlEscape as x,
+} from './util.ts';
 
 function findingLine(f: Finding): string {
   return `${formatLocation(f)} ${f.severity} ${f.ruleId}: ${f.message}${f.pointer ? ` (at ${f.pointer})` : ''}`;
@@ -59,9 +68,13 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
         tests += s.n;
         failures += s.failures;
       }
+      const checks = ctx.checks ?? [];
+      const status = checks.map((c) => checkStatus(c, threshold));
+      tests += checks.length;
+      failures += status.filter((s) => s === 'failed').length;
       const w = chunkedOutput(out);
       w.write(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${ctx.protocol} validate`)}" tests="${tests}" failures="${failures}" errors="0">\n`,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${ctx.protocol} ${ctx.kind === 'live' ? 'live' : 'validate'}`)}" tests="${tests}" failures="${failures}" errors="0">\n`,
       );
       let next = 0;
       // the open testcase: its input and rule, and which of its elements is open
@@ -124,7 +137,25 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
         } else w.write(`\n${x(findingLine(f))}`);
       });
       advanceTo(undefined);
-      w.write(`${sources.length ? '\n' : ''}</testsuites>\n`);
+      if (checks.length) {
+        const n = (s: string) => status.filter((t) => t === s).length;
+        const suite = `${ctx.sources?.[0] ?? '<run>'} checks`;
+        w.write(
+          `${sources.length ? '\n' : ''}  <testsuite name="${x(suite)}" tests="${checks.length}" failures="${n('failed')}" errors="0" skipped="${n('skipped')}">\n`,
+        );
+        checks.forEach((c, i) => {
+          const head = `    <testcase classname="${x(suite)}" name="${x(c.check)}"`;
+          if (status[i] === 'skipped')
+            w.write(`${head}>\n      <skipped message="${x(c.reason ?? '')}"/>\n    </testcase>\n`);
+          else if (status[i] === 'failed')
+            w.write(
+              `${head}>\n      <failure type="${x(c.check)}" message="${x(checkCounts(c))}"/>\n    </testcase>\n`,
+            );
+          else w.write(`${head}/>\n`);
+        });
+        w.write('  </testsuite>');
+      }
+      w.write(`${sources.length || checks.length ? '\n' : ''}</testsuites>\n`);
       w.flush();
     },
   };

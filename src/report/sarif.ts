@@ -186,7 +186,9 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
           {
             tool: { driver: driver(ctx, rules, global) },
             columnKind: 'utf16CodeUnits',
-            invocations: [{ executionSuccessful: true, properties: { summary } }],
+            invocations: [
+              { executionSuccessful: true, properties: { summary, ...(ctx.checks ? { checks: ctx.checks } : {}) } },
+            ],
             results: ITEMS,
           },
         ],

@@ -4,11 +4,12 @@
  * code is written.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
+import type { CheckOutcome } from '../core/check-outcome.ts';
 import { byColumn, type Finding, type Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
 import type { CaseResult, CaseStatus, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, formatLocation, plural } from './util.ts';
+import { atOrAbove, checkCounts, checkStatus, formatLocation, plural } from './util.ts';
 import { visible } from '../core/visible.ts';
 
 export { formatLocation, plural } from './util.ts';
@@ -182,6 +183,39 @@ function reached(s: Summary, threshold: Severity): boolean {
       : s.errors + s.warnings + s.infos > 0;
 }
 
+/**
+ * `aep live`'s checks, compact: a count line, the passed ones on one line, a line per failed one (its findings'
+ * counts) and per reason of the skipped ones; with `quiet`, the count line and the failed ones.
+ */
+function checkLines(
+  checks: readonly CheckOutcome[],
+  chalk: ChalkInstance,
+  threshold: Severity,
+  quiet?: boolean,
+): string {
+  const by = { passed: [] as CheckOutcome[], failed: [] as CheckOutcome[], skipped: [] as CheckOutcome[] };
+  for (const c of checks) by[checkStatus(c, threshold)].push(c);
+  const ran = checks.filter((c) => c.status !== 'skipped' && !c.implicit).length;
+  const head =
+    ran === 0
+      ? chalk.yellow(`checks: none asked for ran (${by.skipped.length} skipped): nothing was verified`)
+      : `checks: ${by.passed.length} passed, ${by.failed.length} failed, ${by.skipped.length} skipped`;
+  const lines = [head];
+  if (ran === 0 && by.passed.length)
+    lines.push(`  ${chalk.dim('read')}     ${by.passed.map((c) => c.check).join(', ')}`);
+  else if (!quiet && by.passed.length)
+    lines.push(
+      `  ${chalk.green('passed')}   ${by.passed.map((c) => c.check + (checkCounts(c) ? ` (${checkCounts(c)})` : '')).join(', ')}`,
+    );
+  for (const c of by.failed) lines.push(`  ${chalk.red('failed')}   ${c.check} (${checkCounts(c)})`);
+  // checks skipped for one reason share a line
+  const why = new Map<string, string[]>();
+  for (const c of by.skipped) why.set(c.reason ?? '', [...(why.get(c.reason ?? '') ?? []), c.check]);
+  if (!quiet)
+    for (const [reason, names] of why) lines.push(`  ${chalk.dim('skipped')}  ${names.join(', ')}: ${oneLine(reason)}`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** Create the text reporter for `validate`. With `ctx.quiet`, findings below `ctx.failOn` are not printed. */
 export function textReporter(out: Output, ctx: ReportContext): Reporter {
   const chalk = makeChalk(ctx.color);
@@ -248,6 +282,7 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
     finish(s) {
       flush();
       if (lastSource !== undefined) out.write('\n');
+      if (ctx.checks) out.write(checkLines(ctx.checks, chalk, threshold, ctx.quiet));
       const failed = reached(s, threshold);
       out.write(`${failed ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${summaryLine(s)}\n`);
       if (!ctx.quiet) out.write(statisticsLines(s, chalk, ctx.width));

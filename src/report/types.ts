@@ -1,4 +1,5 @@
 /** Reporters render findings or case verdicts; they never decide exit codes nor touch the process. */
+import type { CheckOutcome } from '../core/check-outcome.ts';
 import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';
@@ -17,8 +18,10 @@ export interface Output {
 /** Context a reporter may need. */
 export interface ReportContext {
   protocol: string;
-  /** What produced the findings, as JSON reports name it (`kind`): `validate` (default), `pin-verify` or `pin-refresh`. */
-  kind?: 'validate' | 'pin-verify' | 'pin-refresh';
+  /** What produced the findings, as JSON reports name it (`kind`): `validate` (default), `pin-verify`, `pin-refresh` or `live`. */
+  kind?: 'validate' | 'pin-verify' | 'pin-refresh' | 'live';
+  /** `aep live`: what became of each check (text lists them, json and sarif carry them, junit a testcase each). */
+  checks?: readonly CheckOutcome[];
   version: string;
   color: boolean;
   /** Print only what is at or above `failOn` (fixtures: failing cases); the summary always. */

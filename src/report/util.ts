@@ -1,5 +1,6 @@
 /** Reporter helpers: deterministic finding order, XML escaping, plural words. */
-import { byColumn, severityAtLeast, type Finding } from '../core/finding.ts';
+import type { CheckOutcome } from '../core/check-outcome.ts';
+import { byColumn, severityAtLeast, type Finding, type Severity } from '../core/finding.ts';
 import type { Output } from './types.ts';
 import { visible } from '../core/visible.ts';
 
@@ -99,4 +100,24 @@ export function wrapText(text: string, width: number): string[] {
   }
   lines.push(cur);
   return lines;
+}
+
+/** A check's status for a report at `threshold` (`--fail-on`): failed when one of its findings is at or above it. */
+export function checkStatus(c: CheckOutcome, threshold: Severity): 'passed' | 'failed' | 'skipped' {
+  if (c.status === 'skipped') return 'skipped';
+  const worst = c.errors ? 'error' : c.warnings ? 'warning' : c.infos ? 'info' : undefined;
+  return worst && atOrAbove(worst, threshold) ? 'failed' : 'passed';
+}
+
+/** `1 error, 2 warnings` of a check's findings (empty when none). */
+export function checkCounts(c: CheckOutcome): string {
+  const parts = [
+    [c.errors, 'error'],
+    [c.warnings, 'warning'],
+    [c.infos, 'info'],
+  ] as const;
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, w]) => plural(n, w))
+    .join(', ');
 }

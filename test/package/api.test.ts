@@ -245,7 +245,18 @@ test('an unknown or mistyped option is a TypeError naming it, in every entry poi
     'an array of strings',
   );
   typed(() => validateStream('aep', AEP_BROKEN, { strict: 'yes' as never }), 'strict', 'true or false');
-  typed(() => createSession('ahp', { stream: { maxPending: '5' as never } }), 'stream.maxPending', 'a number');
+  typed(
+    () => createSession('ahp', { stream: { maxPending: '5' as never } }),
+    'stream.maxPending',
+    'a positive integer',
+  );
+  // the ranges the CLI's flags take: --max-findings 0 is allowed, -1 is not (nor a fraction)
+  typed(() => validateStream('aep', AEP_BROKEN, { maxFindings: -1 }), 'maxFindings', '0 or a positive integer');
+  typed(() => validateStream('aep', AEP_BROKEN, { maxFindings: 1.5 }), 'maxFindings', '0 or a positive integer');
+  validateStream('aep', AEP_BROKEN, { maxFindings: 0 });
+  typed(() => createSession('aep', { maxDepth: 0 }), 'maxDepth', 'a positive integer');
+  typed(() => checkEvent('aep', {}, { stream: { maxStateMb: -1 } }), 'stream.maxStateMb', 'a positive number');
+  await assert.rejects(validate('aep', [{ text: '' }], { maxFindings: -1 }), /option maxFindings must be/);
   assert.throws(() => validateStream('aep', AEP_BROKEN, 7 as never), /options must be an object/);
   const { findings, summary } = await validate('aep', AEP_BROKEN, { stream: { maxIds: 5 }, each: undefined });
   assert.ok(findings.length > 0);
@@ -260,6 +271,27 @@ test('an unknown or mistyped option is a TypeError naming it, in every entry poi
     () => formatReport(findings, summary, { protocol: 'aep', format: 'json', failOn: 'warn' as never }),
     /failOn must be one of error, warning, info/,
   );
+  assert.throws(
+    () => (formatReport as (f: unknown, s: unknown) => string)(findings, summary),
+    /^TypeError: the report options must be an object: \{ protocol: 'aep' or 'ahp', format \}$/,
+  );
+  assert.throws(() => formatReport(findings, summary, { format: 'json' } as never), /unknown protocol undefined/);
+});
+
+test('a stream chunk that is neither bytes nor text is named as received', async () => {
+  const of = (v: unknown) =>
+    ({
+      stream: (async function* () {
+        yield v;
+      })(),
+    }) as never;
+  await assert.rejects(
+    validate('aep', of(42)),
+    /cannot read <input>: the stream yielded the number 42: a stream yields bytes/,
+  );
+  await assert.rejects(validate('aep', of({ a: 1 })), /yielded a value of type object/);
+  await assert.rejects(validate('aep', of(null)), /yielded null/);
+  assert.equal((await validate('aep', of('{}\n'))).summary.events, 1);
 });
 
 test('reporters render findings and a summary as the CLI does', async () => {

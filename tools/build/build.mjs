@@ -213,6 +213,8 @@ const lazyBuiltins = {
 // which caches no ES module's compiled code; code-cache.cjs is that loader, for the bins
 rmSync(join(DIST, 'cli'), { recursive: true, force: true });
 const { build } = await import('esbuild');
+/** Where esbuild breaks a bundle's line (at the next place it can: a long string literal stays whole). */
+const LINE_LIMIT = 120;
 const cjs = {
   bundle: true,
   format: 'cjs',
@@ -224,6 +226,8 @@ const cjs = {
   // less to parse at each start (comments, whitespace); names stay, so stack traces read
   minifyWhitespace: true,
   minifySyntax: true,
+  // short lines: an uncaught error prints its source line, which would otherwise be a wall of code
+  lineLimit: LINE_LIMIT,
   plugins: [lazyBuiltins],
   // the WebSocket client of `aep live` stays a dependency loaded on first use: it requires its own optional
   // native helpers and Node built-ins by their bare names, which a bundle would carry into every start
@@ -262,6 +266,7 @@ await build({
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,
+  lineLimit: LINE_LIMIT,
   logLevel: 'warning',
   banner: { js: '// the library, bundled from src/index.ts by tools/build/build.mjs' },
 });

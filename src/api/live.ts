@@ -1,0 +1,52 @@
+/** `checkEndpoint` as the library exports it: its options checked as every entry point's are (check-options.ts). */
+import { nearestWord } from '../core/nearest.ts';
+import { checkEndpoint as check, type LiveOptions, type LiveResult } from '../live/check.ts';
+import { LIVE_CHECKS } from '../live/rules.ts';
+import { checkKeys, type Kind } from './check-options.ts';
+
+const LIVE: Record<keyof LiveOptions, Kind> = {
+  token: 'string',
+  checks: 'strings',
+  destructive: 'boolean',
+  identity: 'string',
+  timeoutMs: 'positive',
+  control: 'object',
+  onCheck: 'function',
+};
+
+const CONTROL: Record<keyof NonNullable<LiveOptions['control']>, Kind> = {
+  session: 'string',
+  ackWindowMs: 'positive',
+  accepts: 'string',
+  undeclared: 'string',
+  cancelRun: 'string',
+  source: 'string',
+};
+
+/** Check the options of {@link checkEndpoint}. @throws TypeError naming the option or check, and the nearest known name */
+export function checkLiveOptions(options: unknown): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError('the options must be an object');
+  checkKeys(options, LIVE, '');
+  const o = options as LiveOptions;
+  if (o.control !== undefined) checkKeys(o.control, CONTROL, 'control.');
+  for (const c of o.checks ?? [])
+    if (!(LIVE_CHECKS as readonly string[]).includes(c)) {
+      const near = nearestWord(c, LIVE_CHECKS, true);
+      throw new TypeError(
+        `unknown check ${JSON.stringify(c)} in option checks${near ? ` (did you mean ${near}?)` : ''}: one of ${LIVE_CHECKS.join(', ')}`,
+      );
+    }
+  if (o.identity !== undefined && o.identity !== 'strict' && o.identity !== 'floor')
+    throw new TypeError(`option identity must be "strict" or "floor", not ${JSON.stringify(o.identity)}`);
+}
+
+/**
+ * Check the endpoint at `base` (an http: or https: URL) over the AEP-0003 bindings (README §Check a running endpoint).
+ * @throws TypeError for an unknown or mistyped option or check; LiveConnectError when the endpoint cannot be reached.
+ */
+export async function checkEndpoint(base: string | URL, options?: LiveOptions): Promise<LiveResult> {
+  checkLiveOptions(options);
+  return check(base, options);
+}

@@ -1,0 +1,105 @@
+// `aep live`'s reports say which checks ran, passed, failed or were skipped (and why): text lists them compactly,
+// json and ndjson carry them (kind "live", schemas/report.schema.json), sarif in its invocation's properties, junit a
+// testcase each; the summary counts the delivered Events checked; a run in which no check asked for ran is no pass.
+// Every server listens on 127.0.0.1 only and stops inside its test.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { runCli } from '../cli/helpers.ts';
+import { startEndpoint } from './endpoint.ts';
+
+const TIMEOUT = '5000';
+const CHECKS = 'discovery,ingest,fanout,hello,roster,control-ack';
+
+test('aep live lists its checks in every report, and the summary counts the delivered Events', async () => {
+  const ep = await startEndpoint('no-socket');
+  try {
+    const text = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS]);
+    assert.equal(text.code, 0, text.stderr + text.stdout);
+    assert.match(text.stdout, /^checks: 3 passed, 0 failed, 3 skipped$/m);
+    assert.match(text.stdout, /^ {2}passed {3}discovery, ingest, fanout$/m);
+    assert.match(
+      text.stdout,
+      /^ {2}skipped {2}hello, roster, control-ack: the discovery document names no "socket" endpoint \(WebSocket\)$/m,
+    );
+    assert.match(text.stdout, /^✔ \d+ events, 0 errors, 0 warnings, \d+ infos$/m);
+    const quiet = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '-q']);
+    assert.match(quiet.stdout, /^checks: 3 passed, 0 failed, 3 skipped\n✔/m);
+
+    const json = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'json']);
+    const doc = JSON.parse(json.stdout) as {
+      kind: string;
+      checks: { check: string; status: string }[];
+      summary: { events: number; lines: number };
+    };
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'));
+    const validate = new Ajv2020({ strict: false }).compile(schema);
+    assert.ok(validate(doc), JSON.stringify(validate.errors));
+    assert.equal(doc.kind, 'live');
+    assert.deepEqual(
+      doc.checks.map((c) => `${c.check} ${c.status}`),
+      ['discovery passed', 'ingest passed', 'fanout passed', 'hello skipped', 'roster skipped', 'control-ack skipped'],
+    );
+    assert.ok(doc.summary.events > 0, 'the delivered Events are counted');
+    assert.equal(doc.summary.events, doc.summary.lines);
+
+    const sarif = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'sarif']);
+    const props = JSON.parse(sarif.stdout).runs[0].invocations[0].properties;
+    assert.equal(props.checks.length, 6);
+    assert.ok(props.summary.events > 0);
+
+    const junit = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'junit']);
+    assert.match(junit.stdout, /<testsuites name="aep live" tests="\d+" failures="0"/);
+    assert.match(junit.stdout, /<testsuite name="[^"]+ checks" tests="6" failures="0" errors="0" skipped="3">/);
+    assert.match(junit.stdout, /<testcase classname="[^"]+ checks" name="fanout"\/>/);
+    assert.match(
+      junit.stdout,
+      /name="hello">\n {6}<skipped message="the discovery document names no &quot;socket&quot;/,
+    );
+
+    const nd = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'ndjson']);
+    const last = JSON.parse(nd.stdout.trim().split('\n').at(-1)!);
+    assert.equal(last.kind, 'summary');
+    assert.equal(last.checks.length, 6);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('aep live: a failed check is listed as failed; when no check asked for ran, nothing was verified (exit 2)', async () => {
+  const ep = await startEndpoint('no-socket');
+  try {
+    const none = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', 'hello,roster']);
+    assert.equal(none.code, 2);
+    assert.match(
+      none.stdout,
+      /^checks: none asked for ran \(2 skipped\): nothing was verified\n {2}read {5}discovery\n/m,
+    );
+    assert.equal(none.stderr, 'aep live: none of the checks asked for ran (2 skipped): nothing was verified\n');
+  } finally {
+    await ep.close();
+  }
+  const broken = await startEndpoint('ingest-200');
+  try {
+    const r = await runCli('aep', [
+      'live',
+      broken.url,
+      '--timeout',
+      TIMEOUT,
+      '--checks',
+      'ingest',
+      '--format',
+      'junit',
+    ]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /name="ingest">\n {6}<failure type="ingest" message="\d+ errors?"\/>/);
+    const text = await runCli('aep', ['live', broken.url, '--timeout', TIMEOUT, '--checks', 'ingest']);
+    assert.match(
+      text.stdout,
+      /^checks: 1 passed, 1 failed, 0 skipped\n {2}passed {3}discovery\n {2}failed {3}ingest \(\d+ errors?\)$/m,
+    );
+  } finally {
+    await broken.close();
+  }
+});
