@@ -1,6 +1,6 @@
 /** What the buffer checks of `aep live` share: the run they see ({@link BufferRun}) and their socket and post helpers. */
 import type { MessageArgs } from '../core/message.ts';
-import { type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber, WsPeer } from './client.ts';
+import { BinaryFrame, type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber, WsPeer } from './client.ts';
 import type { LiveCheck, LiveRuleId } from './rules.ts';
 
 /** An Event or frame as parsed JSON. */
@@ -43,9 +43,10 @@ export async function postAll(run: BufferRun, evs: Ev[]): Promise<void> {
 export const isFrame = (type: string, id?: string) => (f: unknown) =>
   !!f && typeof f === 'object' && (f as Ev).type === type && (id === undefined || (f as Ev).id === id);
 
-/** A frame as named in a finding (`nothing` when none came). */
-export function describeFrame(f: unknown): string {
-  if (f === undefined) return 'nothing';
+/** A frame as named in a finding (`nothing` when none came; `closed`: the connection closed before one did). */
+export function describeFrame(f: unknown, closed = false): string {
+  if (f === undefined) return closed ? 'nothing (the connection closed)' : 'nothing';
+  if (f instanceof BinaryFrame) return `a binary frame of ${f.bytes} bytes (AEP-0003 §3.5 #2: rejected in 0.1)`;
   if (f && typeof f === 'object') {
     const o = f as Ev;
     return `a ${JSON.stringify(String(o.type))} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
