@@ -3,7 +3,7 @@
  * frame types. They see the run through {@link SocketRun}, the part of src/live/check.ts's run they need.
  */
 import type { MessageArgs } from '../core/message.ts';
-import { describeFrame } from './buffer-run.ts';
+import { describeFrame, helloAwaited } from './buffer-run.ts';
 import { LiveTimeout, WsPeer } from './client.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -62,7 +62,7 @@ async function greeted(run: SocketRun, url: URL): Promise<WsPeer> {
   ws.send(HELLO);
   if ((await ws.next(0, isFrame('hello'), run.opts.timeoutMs)) === undefined) {
     ws.close();
-    throw new LiveTimeout('the hello answer');
+    throw new LiveTimeout(helloAwaited(ws));
   }
   return ws;
 }

@@ -245,6 +245,37 @@ test('aep live: the recorded Events go through the validate rules; TLS failure i
   }
 });
 
+test('aep live: multi-line data is one finding a message and one record line an Event; bad data is one invalid-json', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const record = join(mkdtempSync(join(tmpdir(), 'ac-live-')), 'delivered.jsonl');
+  const multi = await startEndpoint('sse-multiline-data');
+  try {
+    const args = ['live', multi.url, '--timeout', String(TIMEOUT), '--checks', 'fanout', '--record', record];
+    const r = await runCli('aep', args);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout.match(/aep\/live-fanout +An SSE message carries its Event on \d+ data: lines/g)?.length, 3);
+    assert.doesNotMatch(r.stdout, /jsonl\//);
+    // each Event one line: the breaks between its data: lines became spaces
+    const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
+    assert.equal(lines.length, 3);
+    for (const l of lines) assert.equal((JSON.parse(l) as { aep: string }).aep, '0.1');
+  } finally {
+    await multi.close();
+  }
+  const bad = await startEndpoint('sse-bad-json');
+  try {
+    const r = await runCli('aep', ['live', bad.url, '--timeout', String(TIMEOUT), '--checks', 'fanout']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /aep\/live-fanout +An SSE message has data: "\{not json"/);
+    assert.equal(r.stdout.match(/<delivered>:\d+:\d+ +error +jsonl\/invalid-json/g)?.length, 1, r.stdout);
+  } finally {
+    await bad.close();
+  }
+});
+
 test('aep explain knows every live rule, with its citation, description and cases; aep rules --verb live lists them', async () => {
   const { runCli } = await import('../cli/helpers.ts');
   for (const rule of LIVE_RULES) {
