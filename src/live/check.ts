@@ -82,6 +82,10 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
         skip(run, check, run.discovery ? 'the discovery document names no "stream" endpoint (SSE)' : noDiscovery);
         continue;
       }
+      if (check === 'roster' && !run.discovery) {
+        skip(run, check, noDiscovery);
+        continue;
+      }
       const socketCheck = SOCKET_CHECKS[check];
       if (socketCheck) {
         const ws = socketUrl(run);

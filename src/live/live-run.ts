@@ -130,15 +130,12 @@ export class LiveRun {
     const sub = await SseSubscriber.open(this.url(path, query), { ...this.opts, ...(headers ? { headers } : {}) });
     if (sub.status === 200 && /^text\/event-stream\s*(;|$)/i.test(sub.contentType.trim())) return sub;
     sub.close();
-    const type = sub.contentType || 'none';
-    const key = `${sub.status} ${type}`;
+    const type = sub.contentType;
+    const key = `${sub.status} ${JSON.stringify(type)}`;
     const first = !this.streamAnswers.has(key);
     this.streamAnswers.add(key);
     if (first) this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check: this.check });
-    throw new StreamFailed(
-      `GET ${path} was answered ${sub.status} ${type}, not a text/event-stream (aep/live-fanout)`,
-      first,
-    );
+    throw new StreamFailed(`GET ${path} was answered ${key}, not 200 text/event-stream (aep/live-fanout)`, first);
   }
 
   private readonly parsed = new WeakMap<SseMessage, Record<string, unknown> | null>();
