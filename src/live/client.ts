@@ -97,10 +97,7 @@ export function fetchText(
   });
 }
 
-/**
- * Splits text arriving in chunks into lines at CRLF, CR or LF, in linear time; an unfinished line longer than
- * {@link BODY_LIMIT} stops it. A CR that ends a chunk ends its line; an LF opening the next chunk is then its pair.
- */
+/** Lines of chunked text at CRLF, CR or LF in linear time (a CR ending a chunk pairs with an LF opening the next). */
 export class LineReader {
   private parts: string[] = [];
   private size = 0;
@@ -130,10 +127,7 @@ export class LineReader {
   }
 }
 
-/**
- * A delivered text as one JSONL line: each line break becomes a space. A multi-line `data:` (or frame) breaks its
- * JSON only between tokens, where a space is the same JSON whitespace, so every other byte stays as delivered.
- */
+/** A delivered text as one JSONL line: a line break (JSON whitespace between tokens) becomes a space (README). */
 export const oneLine = (text: string) => text.replace(/[\r\n]/g, ' ');
 
 /** One SSE message: its fields as received. */

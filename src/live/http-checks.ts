@@ -36,7 +36,6 @@ function firstDeliveries<T extends { ev: Record<string, unknown> }>(all: T[]): T
   });
 }
 
-/** The start of a text, for a finding. */
 const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
 
 /** The Event without extension attributes: a relay MAY add them (AEP-0001 §4.2 floor). */

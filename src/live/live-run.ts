@@ -37,11 +37,7 @@ function runSession(): string {
   return `live_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e9).toString(36)}`;
 }
 
-/**
- * A subscription to the SSE stream was not a `text/event-stream` 200 (AEP-0003 §3.3; WHATWG SSE fails such a
- * connection): `first` when this run had not reported that answer yet (then the check ran and failed; else it is
- * skipped with {@link reason}).
- */
+/** A subscription not answered 200 `text/event-stream`; `first` when this run reported it (else: skip, `reason`). */
 export class StreamFailed extends Error {
   constructor(
     readonly reason: string,
@@ -51,7 +47,6 @@ export class StreamFailed extends Error {
   }
 }
 
-/** `text` parsed when it is a JSON object, else undefined. */
 function asObject(text: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(text);
@@ -169,10 +164,7 @@ export class LiveRun {
 
   private readonly cut = new WeakSet<SseSubscriber>();
 
-  /**
-   * Keep what `sub` delivered: this run's Events of `session`, and any data that is no JSON object (whose session
-   * cannot be told) for the validate rules to name; a line cut at the length limit is reported here, once.
-   */
+  /** Keep `sub`'s Events of `session` and its data that is no JSON object; report a line cut at the limit, once. */
   keep(sub: SseSubscriber, session = this.session): void {
     for (const m of sub.messages) if (this.object(m)?.session === session || !this.object(m)) this.record(m.data);
     if (sub.lineTooLong && !this.cut.has(sub)) {
