@@ -126,7 +126,7 @@ export class LiveRun {
     if (sub.status === 200 && /^text\/event-stream\s*(;|$)/i.test(sub.contentType.trim())) return sub;
     sub.close();
     const type = sub.contentType;
-    const key = `${sub.status} ${JSON.stringify(type)}`;
+    const key = `${sub.status} with Content-Type ${JSON.stringify(type)}`;
     const first = !this.streamAnswers.has(key);
     this.streamAnswers.add(key);
     if (first) this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check: this.check });
