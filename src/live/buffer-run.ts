@@ -1,6 +1,6 @@
 /** What the buffer checks of `aep live` share: the run they see ({@link BufferRun}) and their socket and post helpers. */
 import type { MessageArgs } from '../core/message.ts';
-import { type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber, WsPeer } from './client.ts';
+import { BinaryFrame, type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber, WsPeer } from './client.ts';
 import type { LiveCheck, LiveRuleId } from './rules.ts';
 
 /** An Event or frame as parsed JSON. */
@@ -43,9 +43,10 @@ export async function postAll(run: BufferRun, evs: Ev[]): Promise<void> {
 export const isFrame = (type: string, id?: string) => (f: unknown) =>
   !!f && typeof f === 'object' && (f as Ev).type === type && (id === undefined || (f as Ev).id === id);
 
-/** A frame as named in a finding (`nothing` when none came). */
-export function describeFrame(f: unknown): string {
-  if (f === undefined) return 'nothing';
+/** A frame as named in a finding (`nothing` when none came; `closed`: the connection closed before one did). */
+export function describeFrame(f: unknown, closed = false): string {
+  if (f === undefined) return closed ? 'nothing (the connection closed)' : 'nothing';
+  if (f instanceof BinaryFrame) return `a binary frame of ${f.bytes} bytes, which AEP-0003 §3.5 #2 reserves`;
   if (f && typeof f === 'object') {
     const o = f as Ev;
     return `a ${JSON.stringify(String(o.type))} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
@@ -65,10 +66,16 @@ export async function greeted(run: BufferRun, url: URL, role: 'consumer' | 'emit
   });
   if ((await ws.next(0, isFrame('hello'), run.opts.timeoutMs)) === undefined) {
     ws.close();
-    throw new LiveTimeout('the hello answer');
+    throw new LiveTimeout(helloAwaited(ws));
   }
   return ws;
 }
+
+/** What a greeting that got no hello waited for (a binary frame that came instead is named). */
+export const helloAwaited = (ws: WsPeer) =>
+  ws.frames.some((f) => f instanceof BinaryFrame)
+    ? 'the hello answer; a binary frame came instead (AEP-0003 §3.5 #2)'
+    : 'the hello answer';
 
 /** Subscribe on a greeted socket; the answer frame to `id` (undefined on timeout). */
 export async function wsSubscribe(run: BufferRun, ws: WsPeer, frame: Ev, session = run.session): Promise<unknown> {

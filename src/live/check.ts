@@ -11,7 +11,7 @@ import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, type LiveCheck } from './rules.ts';
 import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
-import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl } from './live-run.ts';
+import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl, StreamFailed } from './live-run.ts';
 
 export type { LiveOptions } from './live-run.ts';
 export type { CheckOutcome } from '../core/check-outcome.ts';
@@ -98,16 +98,26 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
     if (!wanted.has(check) && check !== 'discovery') continue;
     options.onCheck?.(check);
     const before = run.findings.length;
+    run.check = check;
+    const noDiscovery = 'discovery failed (aep/live-discovery), so no endpoint is known';
     try {
       if (NEEDS_STREAM.has(check) && !run.discovery?.endpoints.stream) {
-        skip(run, check, 'the discovery document names no "stream" endpoint (SSE)');
+        skip(run, check, run.discovery ? 'the discovery document names no "stream" endpoint (SSE)' : noDiscovery);
+        continue;
+      }
+      if (check === 'roster' && !run.discovery) {
+        skip(run, check, noDiscovery);
         continue;
       }
       const socketCheck = SOCKET_CHECKS[check];
       if (socketCheck) {
         const ws = socketUrl(run);
         if (!ws) {
-          skip(run, check, 'the discovery document names no "socket" endpoint (WebSocket)');
+          skip(
+            run,
+            check,
+            run.discovery ? 'the discovery document names no "socket" endpoint (WebSocket)' : noDiscovery,
+          );
           continue;
         }
         const reason = await socketCheck(run, ws);
@@ -122,8 +132,11 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
       else if (e instanceof LiveTimeout)
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });
       else if (e instanceof LiveConnectError && check !== 'discovery' && run.discovery)
-        run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.message });
-      else throw e;
+        run.report('aep/live-timeout', 'lost', { check, reason: e.reason ?? e.message });
+      else if (e instanceof StreamFailed) {
+        if (!e.first) skip(run, check, e.reason);
+        else if (wanted.has(check)) run.ran.push(check);
+      } else throw e;
     } finally {
       checks.push(outcome(run, check, run.findings.slice(before), wanted.has(check)));
     }

@@ -11,6 +11,8 @@ import type WebSocket from 'ws';
 export class LiveConnectError extends Error {
   /** The HTTP status that refused a WebSocket upgrade, when one did. */
   status?: number;
+  /** What happened, without the origin (`connection refused`, `the connection was reset or closed`). */
+  reason?: string;
 }
 
 /** A check waited longer than its timeout; `waiting` says for what. */
@@ -20,12 +22,16 @@ export class LiveTimeout extends Error {
   }
 }
 
-/** One HTTP answer. */
+/** One HTTP answer; `truncated` when the body exceeded {@link BODY_LIMIT} (the rest was not read). */
 export interface HttpAnswer {
   status: number;
   headers: IncomingMessage['headers'];
   body: string;
+  truncated?: boolean;
 }
+
+/** The most bytes of a body, or of one SSE line, read (4 MiB). */
+export const BODY_LIMIT = 1 << 22;
 
 /** Options every request takes. */
 export interface WireOptions {
@@ -39,13 +45,17 @@ function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectError {
       ? 'connection refused'
       : e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
         ? `host not found (${e.code})`
-        : /certificate|SSL|TLS/i.test(`${e.code ?? ''} ${e.message}`)
-          ? `TLS failure (${e.code ?? e.message})`
-          : (e.code ?? e.message);
-  return new LiveConnectError(`cannot reach ${url.origin}: ${what}`);
+        : e.code === 'ECONNRESET' || e.code === 'EPIPE'
+          ? 'the connection was reset or closed'
+          : /certificate|SSL|TLS/i.test(`${e.code ?? ''} ${e.message}`)
+            ? `TLS failure (${e.code ?? e.message})`
+            : (e.code ?? e.message);
+  const err = new LiveConnectError(`cannot reach ${url.origin}: ${what}`);
+  err.reason = what;
+  return err;
 }
 
-/** One request; the whole body read (at most 4 MiB). @throws LiveConnectError, LiveTimeout */
+/** One request; the whole body read (at most {@link BODY_LIMIT}, then `truncated`). @throws LiveConnectError, LiveTimeout */
 export function fetchText(
   url: URL,
   opts: WireOptions & { method?: string; headers?: Record<string, string>; body?: string },
@@ -68,7 +78,11 @@ export function fetchText(
       let size = 0;
       res.on('data', (b: Buffer) => {
         size += b.length;
-        if (size <= 1 << 22) parts.push(b);
+        if (size <= BODY_LIMIT) return void parts.push(b);
+        clearTimeout(timer);
+        req.destroy();
+        const head = Buffer.concat(parts).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: head, truncated: true });
       });
       res.on('end', () => {
         clearTimeout(timer);
@@ -82,6 +96,39 @@ export function fetchText(
     req.end(opts.body);
   });
 }
+
+/** Lines of chunked text at CRLF, CR or LF in linear time (a CR ending a chunk pairs with an LF opening the next). */
+export class LineReader {
+  private parts: string[] = [];
+  private size = 0;
+  private afterCr = false;
+
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  /** Feed one chunk; false when the unfinished line has grown past the limit (nothing more should be read). */
+  push(chunk: string): boolean {
+    const breaks = /\r\n?|\n/g;
+    let from = this.afterCr && chunk.startsWith('\n') ? 1 : 0;
+    this.afterCr = false;
+    breaks.lastIndex = from;
+    for (let m = breaks.exec(chunk); m; m = breaks.exec(chunk)) {
+      const line = this.parts.length ? this.parts.join('') + chunk.slice(from, m.index) : chunk.slice(from, m.index);
+      this.parts = [];
+      this.size = 0;
+      from = breaks.lastIndex;
+      this.afterCr = m[0] === '\r' && from === chunk.length;
+      this.onLine(line);
+    }
+    if (from < chunk.length) {
+      this.parts.push(chunk.slice(from));
+      this.size += chunk.length - from;
+    }
+    return this.size <= BODY_LIMIT;
+  }
+}
+
+/** A delivered text as one JSONL line: a line break (JSON whitespace between tokens) becomes a space (README). */
+export const oneLine = (text: string) => text.replace(/[\r\n]/g, ' ');
 
 /** One SSE message: its fields as received. */
 export interface SseMessage {
@@ -99,7 +146,10 @@ export class SseSubscriber {
   private waiters: (() => void)[] = [];
   private req: ReturnType<typeof httpRequest> | undefined;
   status = 0;
+  contentType = '';
   ended = false;
+  /** A line ran past {@link BODY_LIMIT} without a line break: the stream was closed there. */
+  lineTooLong = false;
 
   /** Open `GET url` as `text/event-stream`; resolves once the answer's head arrived. @throws LiveConnectError, LiveTimeout */
   static open(url: URL, opts: WireOptions & { headers?: Record<string, string> }): Promise<SseSubscriber> {
@@ -125,37 +175,13 @@ export class SseSubscriber {
       req.on('response', (res) => {
         clearTimeout(timer);
         sub.status = res.statusCode ?? 0;
-        let buf = '';
-        let cur: SseMessage = { data: '' };
-        let hasData = false;
+        sub.contentType = String(res.headers['content-type'] ?? '');
+        const lines = new LineReader((line) => sub.line(line));
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
-          buf += chunk;
-          let nl = buf.search(/\r\n|\r|\n/);
-          while (nl !== -1) {
-            const line = buf.slice(0, nl);
-            buf = buf.slice(nl + (buf[nl] === '\r' && buf[nl + 1] === '\n' ? 2 : 1));
-            if (line === '') {
-              if (hasData) sub.push(cur);
-              cur = { data: '' };
-              hasData = false;
-            } else if (line.startsWith(':')) {
-              sub.comments.push(line.slice(1).trimStart());
-              sub.commentsAt.push(sub.messages.length);
-              sub.wake();
-            } else {
-              const colon = line.indexOf(':');
-              const field = colon === -1 ? line : line.slice(0, colon);
-              let value = colon === -1 ? '' : line.slice(colon + 1);
-              if (value.startsWith(' ')) value = value.slice(1);
-              if (field === 'data') {
-                cur.data = hasData ? `${cur.data}\n${value}` : value;
-                hasData = true;
-              } else if (field === 'event') cur.event = value;
-              else if (field === 'id') cur.id = value;
-            }
-            nl = buf.search(/\r\n|\r|\n/);
-          }
+          if (lines.push(chunk)) return;
+          sub.lineTooLong = true;
+          sub.close();
         });
         res.on('end', () => sub.finish());
         res.on('error', () => sub.finish());
@@ -165,9 +191,33 @@ export class SseSubscriber {
     });
   }
 
-  private push(m: SseMessage): void {
-    this.messages.push(m);
-    this.wake();
+  private cur: SseMessage = { data: '' };
+  private hasData = false;
+
+  /** One line of the stream (WHATWG SSE: a blank line dispatches, `:` a comment, else `field: value`). */
+  private line(line: string): void {
+    if (line === '') {
+      if (this.hasData) {
+        this.messages.push(this.cur);
+        this.wake();
+      }
+      this.cur = { data: '' };
+      this.hasData = false;
+    } else if (line.startsWith(':')) {
+      this.comments.push(line.slice(1).trimStart());
+      this.commentsAt.push(this.messages.length);
+      this.wake();
+    } else {
+      const colon = line.indexOf(':');
+      const field = colon === -1 ? line : line.slice(0, colon);
+      let value = colon === -1 ? '' : line.slice(colon + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      if (field === 'data') {
+        this.cur.data = this.hasData ? `${this.cur.data}\n${value}` : value;
+        this.hasData = true;
+      } else if (field === 'event') this.cur.event = value;
+      else if (field === 'id') this.cur.id = value;
+    }
   }
 
   private wake(): void {
@@ -205,7 +255,12 @@ export class SseSubscriber {
   }
 }
 
-/** A WebSocket peer that keeps every text frame it receives as JSON (or the raw text). */
+/** A binary frame as kept among a peer's frames (AEP-0003 §3.5 #2: reserved, rejected in 0.1). */
+export class BinaryFrame {
+  constructor(readonly bytes: number) {}
+}
+
+/** A WebSocket peer that keeps every text frame it receives as JSON (or the raw text), a binary one as {@link BinaryFrame}. */
 export class WsPeer {
   readonly frames: unknown[] = [];
   /** Each frame's text as received, at the same index as in {@link frames}. */
@@ -215,7 +270,12 @@ export class WsPeer {
 
   private constructor(private readonly ws: WebSocket) {
     ws.on('message', (data, binary) => {
-      if (binary) return;
+      if (binary) {
+        const n = Array.isArray(data) ? data.reduce((a, b) => a + b.length, 0) : (data as Buffer).byteLength;
+        this.frames.push(new BinaryFrame(n));
+        this.texts.push('');
+        return this.wake();
+      }
       const text = data.toString();
       this.texts.push(text);
       try {
@@ -246,7 +306,13 @@ export class WsPeer {
       });
       const peer = new WsPeer(ws);
       ws.once('open', () => resolve(peer));
-      ws.once('error', (e: NodeJS.ErrnoException) => reject(connectError(url, e)));
+      ws.once('error', (e: NodeJS.ErrnoException) =>
+        reject(
+          /handshake has timed out/i.test(e.message)
+            ? new LiveTimeout(`the WebSocket handshake at ${url.pathname}`)
+            : connectError(url, e),
+        ),
+      );
       ws.once('unexpected-response', (req, res) => {
         req.destroy();
         const e = new LiveConnectError(`the WebSocket upgrade at ${url.pathname} was answered ${res.statusCode}`);

@@ -124,13 +124,16 @@ export async function controlNoRoute(run: ControlRun, url: URL): Promise<string 
     type,
     async ({ s, cmd, from, decision }) => {
       const answer = asFrame(decision);
-      if (answer?.type !== 'error' || answer.code !== 'no-route')
-        run.report('aep/live-control-no-route', 'frame', { got: describe(answer), ms: s.window });
+      // a control.rejected Event is the refusal entering the session: 'history' below names it
+      if (!answer) run.report('aep/live-control-no-route', 'none', { ms: s.window });
+      else if (answer.type === 'control.accepted') run.report('aep/live-control-no-route', 'accepted');
+      else if (answer.type === 'error' ? answer.code !== 'no-route' : answer.type !== 'control.rejected')
+        run.report('aep/live-control-no-route', 'frame', { got: describe(decision) });
       await s.barrier();
       const entered = s.ws.frames
         .slice(from)
         .map(asFrame)
-        .find((f) => f && f.cause === cmd.id && String(f.type).includes('.'));
+        .find((f) => f && f.cause === cmd.id && String(f.type).includes('.') && f.type !== 'control.accepted');
       if (entered) run.report('aep/live-control-no-route', 'history', { type: String(entered.type) });
       return undefined;
     },

@@ -39,7 +39,10 @@ export const CONTROL_RULES: readonly LiveRule[] = [
     spec: 'AEP-0004 §4 #2; §7; §8',
     messages: {
       frame:
-        'A command to a session with no live claimant was answered {got} within {ms} ms, not an error frame with its id as cause and code "no-route".',
+        'A command to a session with no live claimant was answered {got}, not an error frame with its id as cause and code "no-route".',
+      none: 'A command to a session with no live claimant got no answer within {ms} ms, not an error frame with its id as cause and code "no-route".',
+      accepted:
+        'A command to a session with no live claimant was acked control.accepted; nothing claims the session, so the relay refuses it with an error frame with code "no-route".',
       history:
         'The refusal of a command to a session with no live claimant entered that session as a {type} Event; a relay-behalf refusal is a connection-scoped error frame only.',
     },

@@ -1,6 +1,6 @@
 /** What the control checks of `aep live` share: their options, the run they see, frame tests, and the {@link Sender}. */
 import type { MessageArgs } from '../core/message.ts';
-import { LiveTimeout, WsPeer } from './client.ts';
+import { BinaryFrame, LiveTimeout, oneLine, WsPeer } from './client.ts';
 import type { LiveRuleId } from './rules.ts';
 
 /** The control options of {@link ControlRun} (`--control-*`, `--ack-window`). */
@@ -57,6 +57,7 @@ export const isAckEvent = (id: string) => (f: unknown) => {
 
 /** A frame as named in a finding. */
 export function describe(f: unknown): string {
+  if (f instanceof BinaryFrame) return 'a binary frame';
   const o = asFrame(f);
   if (!o) return f === undefined ? 'nothing' : 'a frame that is not a JSON object';
   if (o.type === 'error') return `an error frame with code ${JSON.stringify(String(o.code))}`;
@@ -191,7 +192,7 @@ export class Sender {
     const seen = new Set(this.run.delivered);
     for (const [i, f] of this.ws.frames.entries()) {
       const o = asFrame(f);
-      const text = this.ws.texts[i]!;
+      const text = oneLine(this.ws.texts[i]!);
       if (o && String(o.type).includes('.') && ids.has(String(o.cause)) && !seen.has(text)) {
         seen.add(text);
         this.run.delivered.push(text);

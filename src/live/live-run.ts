@@ -2,7 +2,7 @@
 import type { Finding } from '../core/finding.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { findingAt } from '../core/rule.ts';
-import { type SseMessage, SseSubscriber, fetchText } from './client.ts';
+import { BODY_LIMIT, oneLine, type SseMessage, SseSubscriber, fetchText } from './client.ts';
 import type * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck, type LiveRuleId } from './rules.ts';
 
@@ -37,6 +37,25 @@ function runSession(): string {
   return `live_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e9).toString(36)}`;
 }
 
+/** A subscription not answered 200 `text/event-stream`; `first` when this run reported it (else: skip, `reason`). */
+export class StreamFailed extends Error {
+  constructor(
+    readonly reason: string,
+    readonly first: boolean,
+  ) {
+    super(reason);
+  }
+}
+
+function asObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One run of `aep live`: what the checks share and report into. */
 export class LiveRun {
   readonly findings: Finding[] = [];
@@ -46,6 +65,8 @@ export class LiveRun {
   /** Why each skipped check was skipped. */
   readonly reasons = new Map<LiveCheck, string>();
   discovery: Discovery | undefined;
+  /** The check running now (named in findings about a shared binding). */
+  check: LiveCheck = 'discovery';
   readonly session = runSession();
   private seq = 0;
   private n = 0;
@@ -100,40 +121,63 @@ export class LiveRun {
     });
   }
 
-  subscribe(query: Record<string, string>, headers?: Record<string, string>): Promise<SseSubscriber> {
-    return SseSubscriber.open(this.url(this.path('stream'), query, 'stream'), {
+  private readonly streamAnswers = new Set<string>();
+
+  /** An SSE subscription; one not answered 200 `text/event-stream` is reported and closed. @throws StreamFailed */
+  async subscribe(query: Record<string, string>, headers?: Record<string, string>): Promise<SseSubscriber> {
+    const path = this.path('stream');
+    const sub = await SseSubscriber.open(this.url(path, query, 'stream'), {
       ...this.opts,
       ...(headers ? { headers } : {}),
     });
+    if (sub.status === 200 && /^text\/event-stream\s*(;|$)/i.test(sub.contentType.trim())) return sub;
+    sub.close();
+    const type = sub.contentType;
+    const key = `${sub.status} with Content-Type ${JSON.stringify(type)}`;
+    const first = !this.streamAnswers.has(key);
+    this.streamAnswers.add(key);
+    if (first) this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check: this.check });
+    throw new StreamFailed(`GET ${path} was answered ${key}, not 200 text/event-stream (aep/live-fanout)`, first);
+  }
+
+  private readonly parsed = new WeakMap<SseMessage, Record<string, unknown> | null>();
+
+  /** A message's data as a JSON object (parsed once), else undefined. */
+  object(m: SseMessage): Record<string, unknown> | undefined {
+    let v = this.parsed.get(m);
+    if (v === undefined) this.parsed.set(m, (v = asObject(m.data) ?? null));
+    return v ?? undefined;
   }
 
   /** This run's Events (of `session`) among an SSE subscriber's messages, parsed. */
   mine(sub: SseSubscriber, session = this.session): { m: SseMessage; ev: Record<string, unknown> }[] {
     const out: { m: SseMessage; ev: Record<string, unknown> }[] = [];
     for (const m of sub.messages) {
-      let ev: unknown;
-      try {
-        ev = JSON.parse(m.data);
-      } catch {
-        continue;
-      }
-      if (ev && typeof ev === 'object' && (ev as Record<string, unknown>).session === session)
-        out.push({ m, ev: ev as Record<string, unknown> });
+      const ev = this.object(m);
+      if (ev?.session === session) out.push({ m, ev });
     }
     return out;
   }
 
   private readonly seen = new Set<string>();
 
-  /** Keep one delivered Event text, once: copies several of our subscriptions got are not redeliveries. */
+  /** Keep one delivered Event text as one line, once: copies several of our subscriptions got are not redeliveries. */
   record(text: string): void {
-    if (this.seen.has(text)) return;
-    this.seen.add(text);
-    this.delivered.push(text);
+    const line = oneLine(text);
+    if (this.seen.has(line)) return;
+    this.seen.add(line);
+    this.delivered.push(line);
   }
 
+  private readonly cut = new WeakSet<SseSubscriber>();
+
+  /** Keep `sub`'s Events of `session` and its data that is no JSON object; report a line cut at the limit, once. */
   keep(sub: SseSubscriber, session = this.session): void {
-    for (const { m } of this.mine(sub, session)) this.record(m.data);
+    for (const m of sub.messages) if (this.object(m)?.session === session || !this.object(m)) this.record(m.data);
+    if (sub.lineTooLong && !this.cut.has(sub)) {
+      this.cut.add(sub);
+      this.report('aep/live-fanout', 'lineTooLong', { mib: BODY_LIMIT >> 20, check: this.check });
+    }
   }
 
   capabilities(): Record<string, unknown> {

@@ -64,9 +64,11 @@ export async function eviction(run: BufferRun): Promise<void> {
     run.keep(sub, own.session);
     const k = sub.comments.findIndex((c) => c.startsWith(`replay-exhausted ${own.session} `));
     const pos = k === -1 ? undefined : /(\d+):(\d+)\s*$/.exec(sub.comments[k]!);
+    // `i` counts every message, as commentsAt does, not only this session's
+    const at = new Map(sub.messages.map((m, i) => [m, i]));
     judge(
       'the from parameter',
-      run.mine(sub, own.session).map(({ ev }, i) => ({ seq: ev.seq as number, i })),
+      run.mine(sub, own.session).map(({ m, ev }) => ({ seq: ev.seq as number, i: at.get(m)! })),
       k === -1 ? undefined : { at: sub.commentsAt[k]!, epoch: Number(pos?.[1] ?? -1), seq: Number(pos?.[2] ?? -1) },
     );
   } finally {

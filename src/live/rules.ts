@@ -20,6 +20,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
       status: 'GET {path} answered {status}, not 200 with the discovery document.',
       contentType: 'GET {path} answered with Content-Type {type:json}, not application/json.',
       notJson: 'GET {path} did not answer a JSON object.',
+      tooLarge: 'GET {path} answered a body larger than {mib} MiB, more than this check reads.',
+      endpoint: 'The discovery document names the {name} endpoint {got}, which is no http(s) URL or path.',
       member: 'The discovery document has no {member} ({expected}).',
     },
   },
@@ -50,7 +52,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     messages: {
       status: 'A POST of an Event without "id" was answered {status}, not 400.',
       body: 'The 400 answer has no "error": "invalid-event".',
-      delivered: 'The Event without "id" was refused yet delivered to a subscriber.',
+      delivered: 'The Event without "id" was {how} and delivered to a subscriber.',
     },
   },
   {
@@ -64,14 +66,22 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-fanout',
     severity: 'error',
     description:
-      'Events ingested by POST reach an SSE subscriber in their order: `event:` the type, `id:` {session}:{epoch}:{seq}, `data:` the Event on one line.',
+      'Events ingested by POST reach an SSE subscriber in their order: a 200 text/event-stream answer, each message with `event:` the type, `id:` {session}:{epoch}:{seq}, `data:` the Event on one line.',
+    detail:
+      'A redelivered Event (the same source and id again) is legal (AEP-0003 §5, §7): order and coverage count its first delivery. A subscription answered otherwise than 200 text/event-stream is not read (WHATWG SSE fails the connection), and the stream checks after it that get the same answer are skipped. A line longer than 4 MiB closes the subscription.',
     spec: 'AEP-0003 §3.3 #1-2; §3.2 #1',
     messages: {
       missing: 'The SSE subscriber received {got} of the {want} Events posted (timeout {ms} ms).',
+      ended: 'The SSE stream ended after {got} of the {want} Events posted.',
       order: 'The SSE subscriber received the posted Events out of their order (batch order is preserved).',
       eventField: 'An SSE message has event: {got:json}, not the Event type {want:json}.',
       idField: 'An SSE message has id: {got:json}, not {want:json} ({session}:{epoch}:{seq}).',
-      data: 'An SSE message data: is not one AEP Event as JSON.',
+      data: 'An SSE message carries its Event on {n} data: lines, not one (it is recorded as one line).',
+      notEvent: 'An SSE message has data: {got:json}, which is not an AEP Event as JSON.',
+      stream:
+        'GET {path} (the {check} check) was answered {status} with Content-Type {type:json}, not 200 text/event-stream; its messages were not read.',
+      lineTooLong:
+        'An SSE line ran past {mib} MiB without a line break (the {check} check); the subscription was closed there.',
     },
   },
   {
@@ -217,9 +227,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
   {
     id: 'aep/live-timeout',
     severity: 'error',
-    description: 'A check waited longer than --timeout for the endpoint: the check is named.',
+    description:
+      'A check waited longer than --timeout for the endpoint, or lost its connection to it: the check is named.',
     spec: 'agent-conformance (README §aep live)',
-    messages: { timeout: 'The {check} check got no answer within {ms} ms ({waiting}).' },
+    messages: {
+      timeout: 'The {check} check got no answer within {ms} ms ({waiting}).',
+      lost: 'The {check} check lost its connection to the endpoint: {reason}.',
+    },
   },
   {
     id: 'aep/live-skipped',

@@ -3,6 +3,7 @@
  * frame types. They see the run through {@link SocketRun}, the part of src/live/check.ts's run they need.
  */
 import type { MessageArgs } from '../core/message.ts';
+import { describeFrame, helloAwaited } from './buffer-run.ts';
 import { LiveTimeout, WsPeer } from './client.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -22,15 +23,6 @@ const isFrame = (type: string, id?: string) => (f: unknown) =>
   (f as Record<string, unknown>).type === type &&
   (id === undefined || (f as Record<string, unknown>).id === id);
 
-function describeFrame(f: unknown): string {
-  if (f === undefined) return 'nothing';
-  if (f && typeof f === 'object') {
-    const o = f as Record<string, unknown>;
-    return `a ${JSON.stringify(String(o.type))} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
-  }
-  return 'a frame that is not a JSON object';
-}
-
 const HELLO = {
   type: 'hello',
   versions: ['0.1'],
@@ -45,7 +37,7 @@ export async function hello(run: SocketRun, url: URL): Promise<void> {
   try {
     ws.send(HELLO);
     const h = await ws.next(0, () => true, run.opts.timeoutMs);
-    if (!isFrame('hello')(h)) run.report('aep/live-hello', 'noHello', { got: describeFrame(h) });
+    if (!isFrame('hello')(h)) run.report('aep/live-hello', 'noHello', { got: describeFrame(h, ws.closed) });
     else {
       const v = (h as { versions?: unknown }).versions;
       if (!Array.isArray(v) || v.length !== 1 || v[0] !== '0.1')
@@ -59,7 +51,7 @@ export async function hello(run: SocketRun, url: URL): Promise<void> {
     bare.send({ type: 'subscribe', id: 'early', filter: {} });
     const e = await bare.next(0, () => true, run.opts.timeoutMs);
     if (!isFrame('error')(e) || (e as { code?: unknown }).code !== 'hello-required')
-      run.report('aep/live-hello', 'helloRequired', { got: describeFrame(e) });
+      run.report('aep/live-hello', 'helloRequired', { got: describeFrame(e, bare.closed) });
   } finally {
     bare.close();
   }
@@ -70,7 +62,7 @@ async function greeted(run: SocketRun, url: URL): Promise<WsPeer> {
   ws.send(HELLO);
   if ((await ws.next(0, isFrame('hello'), run.opts.timeoutMs)) === undefined) {
     ws.close();
-    throw new LiveTimeout('the hello answer');
+    throw new LiveTimeout(helloAwaited(ws));
   }
   return ws;
 }
@@ -87,7 +79,7 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
       run.opts.timeoutMs,
     );
     if (!isFrame('error', 'bad-1')(e) || !CLOSED_SUBSCRIBE_CODES.has(String((e as { code?: unknown }).code)))
-      run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(e) });
+      run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(e, ws.closed) });
     if (ws.closed) return run.report('aep/live-subscribe-refusal', 'closed');
     const at = ws.frames.length;
     ws.send({ type: 'subscribe', id: 'good-1', filter: { session: [run.session] } });

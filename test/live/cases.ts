@@ -15,6 +15,8 @@ export interface LiveCase {
   rules: LiveRuleId[];
   destructive?: boolean;
   control?: boolean;
+  /** What one finding of the case says (its message, for a variant whose rule has several). */
+  says?: RegExp;
 }
 
 /** Every broken variant of the test endpoint, with the rules it fails. */
@@ -22,7 +24,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'no-discovery', rules: ['aep/live-discovery', 'aep/live-skipped'] },
   { variant: 'no-well-known', rules: ['aep/live-well-known'] },
   { variant: 'no-version-gate', rules: ['aep/live-version-gate'] },
-  { variant: 'accepts-invalid', rules: ['aep/live-invalid-envelope'] },
+  {
+    variant: 'accepts-invalid',
+    rules: ['aep/live-invalid-envelope'],
+    says: /The Event without "id" was accepted \(202\) and delivered/,
+  },
   { variant: 'ingest-200', rules: ['aep/live-ingest'] },
   { variant: 'sse-no-id', rules: ['aep/live-fanout'] },
   // it would also fail byte-identity, which compares the same Events' bytes: run without the opt-in checks
@@ -42,9 +48,58 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'exhausted-late', rules: ['aep/live-eviction'], destructive: true },
   { variant: 'reserializes', rules: ['aep/live-byte-identity'], destructive: true },
   { variant: 'hangs', rules: ['aep/live-timeout', 'aep/live-skipped'] },
+  // the first subscription reports the answer; the stream checks after it are skipped with it as the reason
+  {
+    variant: 'sse-500',
+    rules: ['aep/live-fanout', 'aep/live-skipped'],
+    says: /GET \/stream \(the invalid-envelope check\) was answered 500 with Content-Type "text\/event-stream", not 200 text\/event-stream/,
+  },
+  {
+    variant: 'sse-text-plain',
+    rules: ['aep/live-fanout', 'aep/live-skipped'],
+    says: /was answered 200 with Content-Type "text\/plain", not 200 text\/event-stream/,
+  },
+  { variant: 'sse-multiline-data', rules: ['aep/live-fanout'], says: /carries its Event on \d+ data: lines, not one/ },
+  {
+    variant: 'sse-bad-json',
+    rules: ['aep/live-fanout'],
+    says: /has data: "\{not json", which is not an AEP Event as JSON/,
+  },
+  {
+    variant: 'sse-long-line',
+    rules: ['aep/live-fanout'],
+    says: /An SSE line ran past 4 MiB without a line break \(the fanout check\)/,
+  },
+  { variant: 'sse-ends', rules: ['aep/live-fanout'], says: /The SSE stream ended after 1 of the 3 Events posted/ },
+  {
+    variant: 'discovery-huge',
+    rules: ['aep/live-discovery', 'aep/live-skipped'],
+    says: /GET \/events answered a body larger than 4 MiB/,
+  },
+  {
+    variant: 'resets-version-gate',
+    rules: ['aep/live-timeout'],
+    says: /The version-gate check lost its connection to the endpoint: the connection was reset or closed/,
+  },
+  {
+    variant: 'hello-binary',
+    rules: ['aep/live-hello'],
+    says: /answered to hello is not a hello \(a binary frame of \d+ bytes/,
+  },
   { variant: 'no-socket', rules: ['aep/live-skipped'] },
   { variant: 'control-unauthenticated', rules: ['aep/live-control-auth-gate'], control: true },
-  { variant: 'control-no-route-event', rules: ['aep/live-control-no-route'], control: true },
+  {
+    variant: 'control-no-route-event',
+    rules: ['aep/live-control-no-route'],
+    control: true,
+    says: /entered that session as a control\.rejected Event/,
+  },
+  {
+    variant: 'control-no-route-accepted',
+    rules: ['aep/live-control-no-route'],
+    control: true,
+    says: /was acked control\.accepted; nothing claims the session/,
+  },
   { variant: 'control-slow-ack', rules: ['aep/live-control-ack'], control: true },
   { variant: 'control-dedupe-fresh', rules: ['aep/live-control-dedupe'], control: true },
   { variant: 'control-accepts-undeclared', rules: ['aep/live-control-unsupported'], control: true },

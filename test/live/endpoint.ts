@@ -42,7 +42,17 @@ export type Broken =
   | 'control-slow-ack'
   | 'control-dedupe-fresh'
   | 'control-accepts-undeclared'
-  | 'control-cancel-uncaused';
+  | 'control-cancel-uncaused'
+  | 'control-no-route-accepted'
+  | 'sse-500'
+  | 'sse-text-plain'
+  | 'sse-multiline-data'
+  | 'sse-bad-json'
+  | 'sse-long-line'
+  | 'sse-ends'
+  | 'discovery-huge'
+  | 'resets-version-gate'
+  | 'hello-binary';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -53,6 +63,24 @@ export const CONTROL_RUN = 'ctl_run_1';
 export const HELLO_ACK_WINDOW_MS = 400;
 /** How late `control-slow-ack` acks a declared command (past a short test window, within the test timeout). */
 export const SLOW_ACK_MS = 700;
+
+/** How much `sse-long-line` and `discovery-huge` send without a line break (past the checker's 4 MiB limit). */
+export const OVERSIZE = 5 << 20;
+
+/** Write `head`, `OVERSIZE` bytes of `fill`, then `tail` to `res` (bounded; honours backpressure; stops once closed). */
+function oversize(res: ServerResponse, fill: string, tail: string, head = ''): void {
+  res.write(head);
+  const chunk = fill.repeat(1 << 16);
+  let left = OVERSIZE;
+  const more = () => {
+    while (left > 0 && !res.destroyed) {
+      left -= chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', more);
+    }
+    if (!res.destroyed) res.end(tail);
+  };
+  more();
+}
 
 /** The replay buffer depth the endpoint advertises (global, across sessions). */
 export const BUFFER = 1000;
@@ -207,10 +235,13 @@ export async function startEndpoint(
       const p = positionOf(gone);
       if (p) evicted.set(p.session, p);
     }
-    for (const s of subs) deliver(s, ev);
+    for (const s of subs) {
+      deliver(s, ev);
+      if (opts.redeliver) deliver(s, ev);
+    }
   };
   const textOf = (ev: Ev) => (broken !== 'reserializes' && raw.get(ev)) || JSON.stringify(ev);
-  // at-least-once: `redeliver` replays each Event twice, which is legal (AEP-0003 §7)
+  // at-least-once: `redeliver` delivers and replays each Event twice, which is legal (AEP-0003 §5, §7)
   const replayOne = (sub: Sub, ev: Ev) => {
     deliver(sub, ev);
     if (opts.redeliver) deliver(sub, ev);
@@ -276,6 +307,7 @@ export async function startEndpoint(
       if (broken === 'no-well-known' && url.pathname !== '/events') return json(res, 404, { error: 'not-found' });
       if (broken === 'no-discovery') return json(res, 404, { error: 'not-found' });
       res.writeHead(200, { 'content-type': 'application/json' });
+      if (broken === 'discovery-huge') return oversize(res, ' ', discovery);
       return res.end(discovery);
     }
     if (req.method === 'POST' && url.pathname === '/events') {
@@ -283,6 +315,7 @@ export async function startEndpoint(
       req.on('data', (b: Buffer) => parts.push(b));
       req.on('end', () => {
         const version = String(req.headers['aep-version'] ?? '');
+        if (broken === 'resets-version-gate' && version.split('.')[0] !== '0') return req.socket.destroy();
         if (broken !== 'no-version-gate' && version.split('.')[0] !== '0') return json(res, 426, { versions: ['0.1'] });
         const text = Buffer.concat(parts).toString('utf8');
         const lines = String(req.headers['content-type']).startsWith('application/x-ndjson')
@@ -319,13 +352,26 @@ export async function startEndpoint(
         return json(res, 400, { error: 'invalid-filter' });
       }
       const capture = url.searchParams.get('capture') ?? undefined;
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.writeHead(broken === 'sse-500' ? 500 : 200, {
+        'content-type': broken === 'sse-text-plain' ? 'text/plain' : 'text/event-stream',
+        'cache-control': 'no-cache',
+      });
       const send = (ev: Ev) => {
+        if (res.writableEnded) return;
         const p = positionOf(ev);
         const id = p ? `${p.session}:${p.epoch}:${p.seq}` : undefined;
-        res.write(
-          `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : ''}data: ${textOf(ev)}\n\n`,
-        );
+        const head = `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : ''}`;
+        // the fanout check's second Event (its data.phase "fanout") is the one these variants break
+        if ((ev.data as Ev | undefined)?.phase === 'fanout') {
+          if (broken === 'sse-bad-json') return void res.write(`${head}data: {not json\n\n`);
+          if (broken === 'sse-ends') return void res.end();
+          if (broken === 'sse-long-line') return oversize(res, 'x', '\n\n', `${head}data: `);
+        }
+        const text =
+          broken === 'sse-multiline-data'
+            ? JSON.stringify(JSON.parse(textOf(ev)), null, 1).replace(/\n/g, '\ndata: ')
+            : textOf(ev);
+        res.write(`${head}data: ${text}\n\n`);
       };
       const sub: Sub = {
         filter,
@@ -359,6 +405,7 @@ export async function startEndpoint(
     broken,
   );
   const wss = new WebSocketServer({ noServer: true });
+  let binary = 0;
   server.on('upgrade', (req, socket, head) => {
     if (broken === 'no-socket' || new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/socket')
       return socket.destroy();
@@ -379,6 +426,18 @@ export async function startEndpoint(
         if (!authed && broken !== 'control-unauthenticated') return refuse('unauthorized');
         if (f.session === CONTROL_SESSION) return target.command(f);
         // §4 #2: no live claimant; the refusal is a connection-scoped frame, never a session Event (§8)
+        if (broken === 'control-no-route-accepted')
+          return frame({
+            aep: '0.1',
+            id: `relay-${String(f.id)}`,
+            type: 'control.accepted',
+            time: new Date().toISOString(),
+            source: 'aep://test/relay',
+            agent: 'test-relay',
+            session: f.session,
+            cause: f.id,
+            data: {},
+          });
         if (broken === 'control-no-route-event')
           return ingestOne({
             ...f,
@@ -405,6 +464,10 @@ export async function startEndpoint(
             return ws.close();
           }
           hello = f;
+          const identity = (f.identity ?? {}) as Ev;
+          // the hello check's own connection (the first consumer greeting as agent-conformance)
+          if (broken === 'hello-binary' && identity.agent === 'agent-conformance' && f.role === 'consumer' && !binary++)
+            return ws.send(Buffer.from(JSON.stringify({ type: 'hello', versions: ['0.1'] })), { binary: true });
           return frame({
             type: 'hello',
             versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],

@@ -14,6 +14,7 @@ import { LIVE_CASES } from './cases.ts';
 import { BUFFER, startEndpoint } from './endpoint.ts';
 
 const TIMEOUT = 5000;
+const show = (fs: { ruleId: string; message: string }[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
 const errors = (fs: { ruleId: string; severity: string }[]) =>
   [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
 
@@ -40,18 +41,17 @@ test('the compliant endpoint passes every check, the destructive ones too, and i
   }
 });
 
-test('a replay that redelivers each Event (at-least-once, AEP-0003 §7) is no gap and no finding', async () => {
+test('an endpoint that delivers and replays each Event twice (at-least-once, AEP-0003 §5, §7) passes every check', async () => {
   const ep = await startEndpoint(undefined, { redeliver: true });
   try {
-    const r = await checkEndpoint(ep.url, {
-      timeoutMs: TIMEOUT,
-      checks: ['resume', 'replay-all', 'eviction'],
-    });
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, destructive: true });
     assert.deepEqual(
-      r.findings.map((f) => `${f.ruleId}: ${f.message}`),
+      r.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => `${f.ruleId}: ${f.message}`),
       [],
     );
-    assert.deepEqual(r.ran, ['resume', 'replay-all', 'eviction']);
+    assert.deepEqual(r.skipped, CONTROL_CHECKS.slice(1));
+    // each text once: the copies are one delivery in the record
+    assert.equal(new Set(r.delivered).size, r.delivered.length);
   } finally {
     await ep.close();
   }
@@ -73,7 +73,7 @@ test('by default the destructive checks do not run; named in checks they do', as
   }
 });
 
-for (const { variant, rules, destructive } of LIVE_CASES.filter((c) => !c.control)) {
+for (const { variant, rules, destructive, says } of LIVE_CASES.filter((c) => !c.control)) {
   const errorRules = rules.filter((id) => LIVE_RULES.find((r) => r.id === id)!.severity !== 'info');
   test(`a broken endpoint (${variant}) reports ${rules.join(' and ')} and no other error`, async () => {
     const ep = await startEndpoint(variant);
@@ -89,7 +89,16 @@ for (const { variant, rules, destructive } of LIVE_CASES.filter((c) => !c.contro
           r.findings.some((f) => f.ruleId === id),
           `${id} reported`,
         );
-      if (variant === 'no-discovery') assert.ok(r.skipped.includes('fanout') && r.skipped.includes('hello'));
+      if (says)
+        assert.ok(
+          r.findings.some((f) => says.test(f.message)),
+          `${says} in\n${show(r.findings)}`,
+        );
+      if (variant === 'no-discovery' || variant === 'discovery-huge') {
+        assert.ok(r.skipped.includes('fanout') && r.skipped.includes('hello'));
+        assert.match(show(r.findings), /fanout check was skipped: discovery failed \(aep\/live-discovery\)/);
+      }
+      if (variant === 'sse-500') assert.ok(r.ran.includes('invalid-envelope') && r.skipped.includes('fanout'));
       if (variant === 'no-socket') assert.ok(r.skipped.includes('hello') && r.skipped.includes('roster'));
     } finally {
       await ep.close();
@@ -233,6 +242,37 @@ test('aep live: the recorded Events go through the validate rules; TLS failure i
     assert.match(r.stdout, /aep\/live-timeout +The discovery check got no answer within 300 ms \(GET \/events\)/);
   } finally {
     await slow.close();
+  }
+});
+
+test('aep live: multi-line data is one finding a message and one record line an Event; bad data is one invalid-json', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const record = join(mkdtempSync(join(tmpdir(), 'ac-live-')), 'delivered.jsonl');
+  const multi = await startEndpoint('sse-multiline-data');
+  try {
+    const args = ['live', multi.url, '--timeout', String(TIMEOUT), '--checks', 'fanout', '--record', record];
+    const r = await runCli('aep', args);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout.match(/aep\/live-fanout +An SSE message carries its Event on \d+ data: lines/g)?.length, 3);
+    assert.doesNotMatch(r.stdout, /jsonl\//);
+    // each Event one line: the breaks between its data: lines became spaces
+    const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
+    assert.equal(lines.length, 3);
+    for (const l of lines) assert.equal((JSON.parse(l) as { aep: string }).aep, '0.1');
+  } finally {
+    await multi.close();
+  }
+  const bad = await startEndpoint('sse-bad-json');
+  try {
+    const r = await runCli('aep', ['live', bad.url, '--timeout', String(TIMEOUT), '--checks', 'fanout']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /aep\/live-fanout +An SSE message has data: "\{not json"/);
+    assert.equal(r.stdout.match(/<delivered>:\d+:\d+ +error +jsonl\/invalid-json/g)?.length, 1, r.stdout);
+  } finally {
+    await bad.close();
   }
 });
 
