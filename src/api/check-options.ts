@@ -6,10 +6,7 @@ import { nearestWord } from '../core/nearest.ts';
 import { FORMATS } from '../report/index.ts';
 import type { AepOptions, AhpOptions, Protocol } from './protocols.ts';
 
-/**
- * What an option holds: `count` an integer >= 0, `positive-int` an integer >= 1, `positive` a number > 0 (the ranges
- * the CLI's flags take); `strings` an array of strings; `object` a plain object checked by its own table.
- */
+/** What an option holds: `count` int >= 0, `positive-int` int >= 1, `positive` > 0 (the CLI flags' ranges). */
 export type Kind = 'boolean' | 'count' | 'positive-int' | 'positive' | 'string' | 'strings' | 'object' | 'function';
 
 const AEP: Record<keyof AepOptions, Kind> = {

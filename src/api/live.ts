@@ -42,10 +42,7 @@ export function checkLiveOptions(options: unknown): void {
     throw new TypeError(`option identity must be "strict" or "floor", not ${JSON.stringify(o.identity)}`);
 }
 
-/**
- * Check the endpoint at `base` (an http: or https: URL) over the AEP-0003 bindings (README §Check a running endpoint).
- * @throws TypeError for an unknown or mistyped option or check; LiveConnectError when the endpoint cannot be reached.
- */
+/** Check the http(s) endpoint `base` (README §Check a running endpoint). @throws TypeError, LiveConnectError */
 export async function checkEndpoint(base: string | URL, options?: LiveOptions): Promise<LiveResult> {
   checkLiveOptions(options);
   return check(base, options);

@@ -83,10 +83,7 @@ export function noteEmpty(reporter: Reporter, seen: { empty: boolean }): (f: Fin
   };
 }
 
-/**
- * The one closing line of every stream verb whose input holds no event (empty, or only blank lines): no
- * count after it (`validate` exits 1 too).
- */
+/** The one closing line of a stream verb whose input has no line but blank ones (`validate` exits 1 too). */
 export const EMPTY_INPUT_LINE = 'aep: the input holds no event (jsonl/empty-input above), so nothing was written\n';
 
 /**

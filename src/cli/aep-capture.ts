@@ -1,7 +1,6 @@
 /**
- * `aep redact` (AEP-0003 §9.4) and `aep downlevel --ceiling` (AEP-0001 §8.2; `--redact`, §8.2(e)): events to stdout,
- * findings of refused lines to stderr. Exit 1 when a line was refused, an error was found or the input was empty; when
- * the reader goes away, on what was read so far.
+ * `aep redact` (AEP-0003 §9.4) and `aep downlevel --ceiling` (AEP-0001 §8.2, §8.2(e)): events to stdout, findings to
+ * stderr; exit 1 on a refused line, an error or an empty input (README §Exit codes).
  */
 import { EXIT } from '../core/exit.ts';
 import { homedir } from 'node:os';

@@ -41,10 +41,7 @@ export interface RequestRecord {
 /** An open request (no terminal yet). */
 export type OpenRequest = RequestRecord & { terminal?: undefined };
 
-/**
- * The unit kind of a completion mark of a session: `r` run, `q` attention request, and the units of units.ts: `t` tool
- * call, `s` step, `d` subagent, `k` plan item, `v` retrieval, `m` AEP-0007 stream.
- */
+/** A completion mark's unit: `r` run, `q` request; units.ts: `t` tool call, `s` step, `d` subagent, `k` task, `v` retrieval, `m` stream. */
 export type MarkTag = 'r' | 'q' | 't' | 's' | 'd' | 'k' | 'v' | 'm';
 
 /** What an event of unknown type or link may have closed in its session ({@link SessionRecord.unknownCloses}). */

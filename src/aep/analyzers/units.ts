@@ -1,8 +1,6 @@
 /**
- * The lifecycle units of AEP-0002 §2 convention 1 besides runs, sessions and attention requests (lifecycle.ts,
- * attention.ts): tool calls, steps, subagents, plan items, retrievals and, under `--profile aep-0007`, streams. A
- * unit's first terminal leaves a completion mark keyed by the unit within its emitter session (all epochs), so a
- * second one is found in the memory of the marks table (convention 5). README §AEP-0002 says how each unit is keyed.
+ * AEP-0002 §2 lifecycle units beyond runs, sessions and attention requests: a unit's first terminal leaves a completion
+ * mark keyed within its emitter session, so a second is found (convention 5; keys in README §AEP-0002).
  */
 import type { Mark } from '../../core/mark.ts';
 import { isObj } from '../../core/value.ts';
