@@ -41,7 +41,7 @@ export interface RequestRecord {
 /** An open request (no terminal yet). */
 export type OpenRequest = RequestRecord & { terminal?: undefined };
 
-/** A completion mark's unit: `r` run, `q` request; units.ts: `t` tool call, `s` step, `d` subagent, `k` task, `v` retrieval, `m` stream. */
+/** A completion mark's unit: `r` run, `q` request; units.ts: `t` tool call, `s` step, `d` subagent, `k` task, etc. */
 export type MarkTag = 'r' | 'q' | 't' | 's' | 'd' | 'k' | 'v' | 'm';
 
 /** What an event of unknown type or link may have closed in its session ({@link SessionRecord.unknownCloses}). */
