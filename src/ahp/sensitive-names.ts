@@ -120,7 +120,6 @@ export function nameWords(text: string): string[] {
 }
 
 // names and titles repeat from message to message: their verdicts are kept, a bounded number of them; '' for none
-// (TextMemo asks `has` after a `get` that gives undefined, a second lookup for the usual verdict)
 const askedByName = new TextMemo<string>(4096);
 const askedByUrlName = new TextMemo<string>(4096);
 const askedOfName = (text: string): string => askedOf(text, false) ?? '';

@@ -71,6 +71,8 @@ const MAX_MASKS = 1024;
 /** A selected stream rule with its context and gate: `on` fact names (no `presence`) or the mask `bits` of them. */
 interface StreamEntry<F, S> {
   rule: FactRule<F, S>;
+  /** `rule.onEvent`: rules are objects of many shapes, entries of one (a monomorphic load a call). */
+  onEvent: FactRule<F, S>['onEvent'];
   ctx: RuleContext;
   on: readonly string[] | undefined;
   bits: number;
@@ -79,6 +81,8 @@ interface StreamEntry<F, S> {
 /** A selected per-event rule with its context. */
 export interface EventEntry<E extends ParsedEvent> {
   rule: EventRule<E>;
+  /** `rule.check` (as {@link StreamEntry.onEvent}). */
+  check: EventRule<E>['check'];
   ctx: RuleContext;
 }
 
@@ -108,7 +112,9 @@ export class Engine<E extends ParsedEvent, F, S> {
     const bind = (rule: RuleMeta): RuleContext => ({
       report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)),
     });
-    this.eventRules = eventRules.filter((r) => isSelected(selection, r.id)).map((rule) => ({ rule, ctx: bind(rule) }));
+    this.eventRules = eventRules
+      .filter((r) => isSelected(selection, r.id))
+      .map((rule) => ({ rule, check: rule.check, ctx: bind(rule) }));
     for (const { rule } of this.eventRules)
       for (const t of rule.types ?? []) if (!this.byType.has(t)) this.byType.set(t, this.eventRulesFor(t));
     this.untyped = this.eventRules.filter((r) => r.rule.types === undefined);
@@ -127,6 +133,7 @@ export class Engine<E extends ParsedEvent, F, S> {
       .filter((r) => isSelected(selection, r.id) && (r.onEvent || r.onEnd))
       .map((rule) => ({
         rule,
+        onEvent: rule.onEvent,
         ctx: bind(rule),
         on: factBits ? undefined : rule.on,
         bits: factBits ? bitsOf(rule) : 0,
@@ -154,11 +161,12 @@ export class Engine<E extends ParsedEvent, F, S> {
     if (rules.length === 0) return;
     this.current = event;
     try {
-      for (const { rule, ctx } of rules) {
+      for (let k = 0; k < rules.length; k++) {
+        const entry = rules[k]!;
         try {
-          rule.check(event, ctx);
+          entry.check.call(entry.rule, event, entry.ctx);
         } catch (e) {
-          this.onCrash(new RuleCrashError(rule.id, `${event.source}:${event.line}`, e, event));
+          this.onCrash(new RuleCrashError(entry.rule.id, `${event.source}:${event.line}`, e, event));
         }
       }
     } finally {
@@ -182,16 +190,17 @@ export class Engine<E extends ParsedEvent, F, S> {
       const present = facts as Record<string, unknown>;
       const rules = this.model.presence ? this.rulesFor(this.model.presence(facts)) : this.onEventRules;
       for (let k = 0; k < rules.length; k++) {
-        const { rule, ctx, on } = rules[k]!;
+        const entry = rules[k]!;
+        const on = entry.on;
         if (on !== undefined) {
           let i = 0;
           while (i < on.length && present[on[i]!] === undefined) i++;
           if (i === on.length) continue;
         }
         try {
-          rule.onEvent!(facts, ctx, this.model.state);
+          entry.onEvent!.call(entry.rule, facts, entry.ctx, this.model.state);
         } catch (e) {
-          this.onCrash(new RuleCrashError(rule.id, `${event.source}:${event.line}`, e, event));
+          this.onCrash(new RuleCrashError(entry.rule.id, `${event.source}:${event.line}`, e, event));
         }
       }
     } finally {
