@@ -92,6 +92,7 @@ export const AEP_RULE_IDS = [
   'aep/message-cause',
   'aep/stream-fact-missing',
   'aep/ack-cause',
+  'aep/ack-cause-not-command',
   'aep/ack-exclusive',
   'aep/ack-window',
   'aep/ack-overdue',

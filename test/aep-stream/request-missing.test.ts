@@ -21,6 +21,13 @@ const answer = (seq: number | undefined, over: Record<string, unknown> = {}) =>
   event('attention.answered', seq, { subject: 'q', data: { answer: { option: 'ok' } }, ...over });
 const started = (seq: number, over: Record<string, unknown> = {}) =>
   event('session.started', seq, { data: {}, ...over });
+const routed = () =>
+  event('attention.routed', undefined, {
+    subject: 'q',
+    source: 'aep://router/agent/r',
+    agent: 'r',
+    data: { surface: 'slack' },
+  });
 const status = (seq: number, over: Record<string, unknown> = {}) =>
   event('progress.status', seq, { data: { phase: 'working' }, ...over });
 
@@ -130,18 +137,19 @@ const ROWS: Row[] = [
     events: [started(0, { source: OTHER_SOURCE }), answer(3)],
     want: 'info',
   },
-  // foreign followers name the session only: never provable
+  // a foreign attention.routed: judged against the one emitter of the session it addresses, as a respond is
+  { name: 'foreign attention.routed, session from its start', events: [started(0), routed()], want: 'error' },
   {
-    name: 'foreign attention.routed',
-    events: [
-      started(0),
-      event('attention.routed', undefined, {
-        subject: 'q',
-        source: 'aep://router/agent/r',
-        agent: 'r',
-        data: { surface: 'slack' },
-      }),
-    ],
+    name: 'foreign attention.routed naming a tool.requested of the session',
+    events: [started(0), event('tool.requested', 1, { id: 'q', data: { tool: { name: 'shell' } } }), routed()],
+    want: 'error',
+  },
+  { name: 'foreign attention.routed, request present', events: [started(0), ask(1), routed()], want: 'none' },
+  { name: 'foreign attention.routed, mid-session', events: [status(4), routed()], want: 'info' },
+  { name: 'foreign attention.routed after a gap', events: [started(0), status(2), routed()], want: 'info' },
+  {
+    name: 'foreign attention.routed, two emitters of the session name',
+    events: [started(0), started(0, { source: OTHER_SOURCE }), routed()],
     want: 'info',
   },
   // state the analyzers forgot keeps the info

@@ -37,8 +37,8 @@ export interface AttentionFacts {
   /** The request this `attention.requested` recorded (open, or closed when its terminal came first). */
   requested?: RequestRecord;
   /**
-   * `fromStart`: the link is missing in a session the input provably holds from its start. `targetFromStart`: a
-   * `control.attention.respond`'s link is missing and the one emitter of the session it addresses is held from its start.
+   * `fromStart`: the link is missing in a session the input provably holds from its start. `targetFromStart`: a foreign
+   * follower's (respond, routed) link is missing and the one emitter of the session it addresses is held from its start.
    */
   attention?: {
     subject: string | undefined;
@@ -81,7 +81,7 @@ export class AttentionAnalyzer {
       subject === undefined ? MISSING : rec ? this.linkOwn(rec, subject) : this.linkForeign(session, subject);
     const a: AttentionFacts['attention'] = { subject, link };
     if (rec?.fromStart && subject !== undefined && link.status === 'missing') a.fromStart = true;
-    else if (type === 'control.attention.respond' && subject !== undefined && link.status === 'missing') {
+    else if (!rec && subject !== undefined && link.status === 'missing') {
       const target = this.lifecycle.emittersOf(session);
       if (target?.fromStart && target.nextEmitter === undefined) a.targetFromStart = true;
     }

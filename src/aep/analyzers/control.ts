@@ -1,7 +1,7 @@
 /**
  * The control analyzer (AEP-0004 §2-§7): unacked and overdue commands, the first ack decision per `(ack source, cause)`,
  * a command's first target (§4.5) and expected outcome (§6), text answers (AEP-0008); an ack of no command in the input
- * is no finding (a command is a foreign event, §2.2).
+ * is no finding (a command is a foreign event, §2.2) unless its cause names the emitter's own event.
  */
 import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -13,7 +13,8 @@ import type { AttentionFacts } from './attention.ts';
 import type { OpenBudget } from './budget.ts';
 import type { FormFacts } from './form-values.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
-import type { Completion, CompletionMarks, InputNames } from './markers.ts';
+import type { AepIdTable } from './id-table.ts';
+import type { Completion, CompletionMarks } from './markers.ts';
 
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
@@ -81,8 +82,13 @@ export interface ControlFacts {
   rejectedMatched?: { command: Mark; option: string };
   /** Commands to this event's session still unacked although this event of the target is past their ack window. */
   overdue?: PendingCommand[];
-  /** `lateByMs`: how far past the ack window the ack's `time` is, when both times parse. */
-  ack?: { cause: string | undefined; prior?: Completion; command?: { at: Mark; type: string; lateByMs?: number } };
+  /** `lateByMs`: past the ack window, when both times parse; `own`: no command, `cause` names the emitter's own event. */
+  ack?: {
+    cause: string | undefined;
+    prior?: Completion;
+    command?: { at: Mark; type: string; lateByMs?: number };
+    own?: Mark;
+  };
   /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
   endorsesInvalid?: Mark;
 }
@@ -132,7 +138,7 @@ export class ControlAnalyzer implements StateHolder {
     private readonly lifecycle: LifecycleAnalyzer,
     private readonly budget: OpenBudget,
     private readonly marks: CompletionMarks,
-    private readonly names: InputNames,
+    private readonly names: AepIdTable,
     spillRows?: number,
   ) {
     this.targets = new ReplacingSpillTable({ u32: TARGET_U32.count, f64: TARGET_F64.count, memRows: spillRows });
@@ -204,18 +210,17 @@ export class ControlAnalyzer implements StateHolder {
           ack.command.lateByMs = t - cmd.timeMs - this.ackWindowMs;
         this.rememberTarget(textKey(ck!), rec.sourceKey(), facts.at, cmd.at);
         this.decided(ev, cmd, facts);
-      } else if (ck !== undefined && this.targets.size > 0) {
+      } else if (ck !== undefined) {
         const t = this.targets;
-        const s = t.slot(textKey(ck));
-        const src = s === undefined ? undefined : rec.sourceKey();
-        if (
-          s !== undefined &&
-          (t.getU(s, TARGET_U32.sourceHi) !== src!.hi || t.getU(s, TARGET_U32.sourceLo) !== src!.lo)
-        )
+        const s = t.size > 0 ? t.slot(textKey(ck)) : undefined;
+        const src = rec.sourceKey();
+        if (s !== undefined && (t.getU(s, TARGET_U32.sourceHi) !== src.hi || t.getU(s, TARGET_U32.sourceLo) !== src.lo))
           facts.secondTarget = {
             first: this.markAt(s, TARGET_U32.atLine, TARGET_U32.atFile, TARGET_F64.atByte),
             command: this.markAt(s, TARGET_U32.commandLine, TARGET_U32.commandFile, TARGET_F64.commandByte),
           };
+        const own = s === undefined && !ack.prior ? this.names.get(rec.idKey(cause!)) : undefined;
+        if (own) ack.own = { file: this.names.fileName(own.file), line: own.line };
       }
     }
     if (cmd?.invalid) {

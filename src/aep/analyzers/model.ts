@@ -187,7 +187,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       lifecycle,
       budget,
       marks,
-      identity.names,
+      identity.idTable,
       options.spillRows,
     );
     const assessment = new AssessmentAnalyzer(identity.names, options.spillRows);

@@ -4,6 +4,7 @@ import { AEP_BRIDGE_RULES } from '../bridges/rules.ts';
 import type { AepEvent } from '../event.ts';
 import { ENVELOPE_RULES } from '../schema/rules.ts';
 import { ackCause } from './ack-cause.ts';
+import { ackCauseNotCommand } from './ack-cause-not-command.ts';
 import { ackExclusive } from './ack-exclusive.ts';
 import { ackWindow } from './ack-window.ts';
 import { absenceUnverifiable } from './absence-unverifiable.ts';
@@ -144,6 +145,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   messageCause,
   streamFactMissing,
   ackCause,
+  ackCauseNotCommand,
   ackExclusive,
   ackWindow,
   ackOverdue,

@@ -17,7 +17,14 @@ export const respondRequestMissing = defineStreamRule({
   on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const a = f.attention;
-    if (!a?.targetFromStart || a.subject === undefined || a.link.status !== 'missing' || f.unreadable) return;
+    if (
+      !a?.targetFromStart ||
+      f.ev.type === 'attention.routed' ||
+      a.subject === undefined ||
+      a.link.status !== 'missing' ||
+      f.unreadable
+    )
+      return;
     ctx.report({ pointer: '/subject', args: { subject: a.subject } });
   },
 });
