@@ -160,5 +160,7 @@ function valueAt(v: unknown, path: readonly string[]): { has: boolean; value?: u
 
 /** The `content` of a parsed MCP elicitation answer. */
 function answerOf(body: ElicitationBody): { has: boolean; value?: unknown } {
-  return body.status === 'parsed' && own(body.value, 'content') ? { has: true, value: body.value.content } : { has: false };
+  return body.status === 'parsed' && own(body.value, 'content')
+    ? { has: true, value: body.value.content }
+    : { has: false };
 }
