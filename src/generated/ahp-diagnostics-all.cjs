@@ -6333,13 +6333,29 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
-if(!valid2){
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.error === undefined) && (missing2 = "error")){
 const err2 = {};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
@@ -6356,12 +6372,12 @@ vErrors = null;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-const err3 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema154.allOf[0].not,parentSchema:schema154.allOf[0],data};
+const err4 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema154.allOf[0].not,parentSchema:schema154.allOf[0],data};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err4];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err4);
 }
 errors++;
 }
@@ -6378,17 +6394,7 @@ vErrors = null;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema154.required,parentSchema:schema154,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.call === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "call"},message:"must have required property '"+"call"+"'",schema:schema154.required,parentSchema:schema154,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6397,8 +6403,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.tool === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema154.required,parentSchema:schema154,data};
+if(data.call === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "call"},message:"must have required property '"+"call"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6407,8 +6413,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.path === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema154.required,parentSchema:schema154,data};
+if(data.tool === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6417,15 +6423,25 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(data.type !== undefined){
-let data0 = data.type;
-if("tool.before" !== data0){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool.before"},message:"must be equal to constant",schema:"tool.before",parentSchema:schema154.properties.type,data:data0};
+if(data.path === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if("tool.before" !== data0){
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool.before"},message:"must be equal to constant",schema:"tool.before",parentSchema:schema154.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -6446,18 +6462,7 @@ if(data.path !== undefined){
 let data3 = data.path;
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-const err9 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.type,parentSchema:schema156,data:data3};
+const err10 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6467,14 +6472,25 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
+const err11 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.type,parentSchema:schema156,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }

@@ -3771,6 +3771,17 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.error === undefined) && (missing2 = "error")){
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+}
 }
 if(!valid2){
 errors++;
@@ -3787,26 +3798,15 @@ errors = _errs3;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if(((((data.type === undefined) && (missing2 = "type")) || ((data.call === undefined) && (missing2 = "call"))) || ((data.tool === undefined) && (missing2 = "tool"))) || ((data.path === undefined) && (missing2 = "path"))){
+let missing3;
+if(((((data.type === undefined) && (missing3 = "type")) || ((data.call === undefined) && (missing3 = "call"))) || ((data.tool === undefined) && (missing3 = "tool"))) || ((data.path === undefined) && (missing3 = "path"))){
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs10 = errors;
+const _errs11 = errors;
 if("tool.before" !== data.type){
 return false;
-}
-var valid3 = _errs10 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data.call !== undefined){
-const _errs11 = errors;
-if(!(validate71(data.call))){
-errors++;
 }
 var valid3 = _errs11 === errors;
 }
@@ -3814,9 +3814,9 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.tool !== undefined){
+if(data.call !== undefined){
 const _errs12 = errors;
-if(!(validate83(data.tool))){
+if(!(validate71(data.call))){
 errors++;
 }
 var valid3 = _errs12 === errors;
@@ -3825,11 +3825,22 @@ else {
 var valid3 = true;
 }
 if(valid3){
+if(data.tool !== undefined){
+const _errs13 = errors;
+if(!(validate83(data.tool))){
+errors++;
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
 if(data.path !== undefined){
 let data3 = data.path;
-const _errs13 = errors;
 const _errs14 = errors;
-if(errors === _errs14){
+const _errs15 = errors;
+if(errors === _errs15){
 if(typeof data3 === "string"){
 if(data3.length === 0){
 return false;
@@ -3839,7 +3850,7 @@ else {
 return false;
 }
 }
-var valid3 = _errs13 === errors;
+var valid3 = _errs14 === errors;
 }
 else {
 var valid3 = true;

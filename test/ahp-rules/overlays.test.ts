@@ -177,7 +177,14 @@ describe('overlays', () => {
       obsOf('tool.before', { tool: { name: 'x', input: '{"a":1}', origin: 'native' } }),
       'ahp/overlay',
       '/params/event/tool/input',
-    );
+    ); // an observed tool.before is a proposal: every resolved-outcome member belongs to tool.after (observation-disposition.md)
+    for (const resolved of [
+      { outcome: 'denied' },
+      { execution: { status: 'executed' } },
+      { error: { class: 'tool', message: 'exit status 1' } },
+    ])
+      invalid(obsOf('tool.before', resolved), 'ahp/overlay', '/params/event');
+    valid(obsOf('tool.after', { outcome: 'error', error: { class: 'tool', message: 'exit status 1' } }));
   });
   test('MCP tool descriptors', () => {
     const mcp = (connection: object) => ({

@@ -13,6 +13,16 @@ const DENY = { type: 'deny', reason: 'Blocked by policy.' };
 const failure = (id: string, parent: string, policy: string): Obj =>
   ev(id, 'hook.failure', { parentEventId: parent, failure: { backendId: 'com.example.policy', reason: 'x', policy } });
 
+/** A `tool.batch.after` whose second entry is the call of `b1`, with `entry` over its executed `ok` outcome. */
+const batchAfter = (entry: Obj): Obj =>
+  ev('t1', 'tool.batch.after', {
+    batch: { id: 'batch_1', callIds: ['c-x', 'c-b1'] },
+    calls: [
+      { call: { id: 'c-x' }, outcome: 'ok', execution: { status: 'executed' } },
+      { call: { id: 'c-b1' }, outcome: 'ok', execution: { status: 'executed' }, ...entry },
+    ],
+  });
+
 /** How a before is settled: the lines after its request, and whether that refuses it. */
 const SETTLEMENTS: Array<{ name: string; lines: Obj[]; refused: boolean }> = [
   { name: 'deny', lines: [ok('b1', [DENY])], refused: true },
@@ -40,6 +50,17 @@ const SHOWINGS: Array<{ name: string; line: Obj; ran: boolean }> = [
     ),
     ran: false,
   },
+  { name: 'executed batch entry', line: observe(batchAfter({ execution: { status: 'executed' } })), ran: true },
+  {
+    name: 'ok supplied batch entry',
+    line: observe(batchAfter({ execution: { status: 'skipped', reason: 'supplied_result' } })),
+    ran: true,
+  },
+  {
+    name: 'denied batch entry',
+    line: observe(batchAfter({ outcome: 'denied', execution: { status: 'skipped', reason: 'policy' } })),
+    ran: false,
+  },
 ];
 
 test('a refused call that runs is a finding, every settlement by every showing', async () => {
@@ -49,6 +70,19 @@ test('a refused call that runs is a finding, every settlement by every showing',
       const got = await runRule('ahp/denied-call-ran', lines);
       assert.equal(got.length, s.refused && w.ran ? 1 : 0, `${s.name} / ${w.name}: ${got.join(', ')}`);
     }
+});
+
+test('a refused call in a batch is found at its entry', async () => {
+  const lines = [intercept(toolBefore('b1'), { effects: ['deny'] }), ok('b1', [DENY])];
+  assert.deepEqual(await runRule('ahp/denied-call-ran', [...lines, observe(batchAfter({}))]), [
+    'error:ahp/denied-call-ran@3/params/event/calls/1/execution/status',
+  ]);
+  const supplied = batchAfter({ execution: { status: 'skipped', reason: 'supplied_result' } });
+  assert.deepEqual(await runRule('ahp/denied-call-ran', [...lines, observe(supplied)]), [
+    'error:ahp/denied-call-ran@3/params/event/calls/1/outcome',
+  ]);
+  const failed = [intercept(toolBefore('b1'), { effects: ['deny'] }), fail('b1'), observe(batchAfter({}))];
+  assert.deepEqual(brief(await check(failed)), ['info:ahp/failure-policy-unverifiable@3/params/event/calls/1']);
 });
 
 test('an error without a named policy is the info, never the error', async () => {

@@ -32,12 +32,20 @@ const FAILED_POS = 1;
 /** How a call of a refused operation shows that it ran. */
 export type RanAs = 'progress' | 'executed' | 'ok';
 
+/** A refused call that ran: its before, the refusal, how it ran and (in a `tool.batch.after`) its `calls` index. */
+export interface CallRan {
+  before: Mark;
+  at: Mark;
+  ran: RanAs;
+  entry?: number;
+}
+
 /** Decision facts of the first occurrence of an event. */
 export interface DecisionFacts {
-  /** A `tool.after` or `tool.progress` showing that a denied call ran. */
-  deniedCallRan?: { before: Mark; deniedAt: Mark; ran: RanAs };
-  /** A call that ran after an operational failure whose failure policy the stream does not show. */
-  failedCallRan?: { before: Mark; failedAt: Mark; ran: RanAs };
+  /** Calls of a `tool.after`, `tool.progress` or `tool.batch.after` showing that a denied call ran. */
+  deniedCallRan?: CallRan[];
+  /** Calls that ran after an operational failure whose failure policy the stream does not show. */
+  failedCallRan?: CallRan[];
   /** A `tool.after` or `tool.progress` naming a `tool.before` of another call as its parent. */
   callMismatch?: { before: Mark };
   /** A `parentEventId` that names a call id (`own`: the event's own), not an event. */
@@ -54,10 +62,10 @@ function callIdOf(ev: Obj): string | undefined {
   return isObj(call) && typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
 }
 
-/** How `ev` (a tool.after or tool.progress) shows its call ran, or undefined. */
-function ranAs(ev: Obj): RanAs | undefined {
+/** How `ev` (a tool.after, tool.progress or `tool.batch.after` entry) shows its call ran, or undefined. */
+function ranAs(ev: Obj, entry: boolean): RanAs | undefined {
   if (ev.type === 'tool.progress') return 'progress';
-  if (ev.type !== 'tool.after') return undefined;
+  if (!entry && ev.type !== 'tool.after') return undefined;
   if (isObj(ev.execution) && ev.execution.status === 'executed') return 'executed';
   return ev.outcome === 'ok' ? 'ok' : undefined;
 }
@@ -137,6 +145,7 @@ export class Decisions implements StateHolder {
     }
     if (ev.parentEventId !== undefined && ev.parentEventId !== ev.id) this.parented(scope, facts);
     if (type === 'tool.after' || type === 'tool.progress') this.toolResult(scope, facts);
+    else if (type === 'tool.batch.after' && Array.isArray(ev.calls)) this.batchResult(scope, ev.calls, facts);
     else if (type === 'hook.failure' && isObj(ev.failure)) {
       // a fail-closed operational failure denies the operation; fail-open continues (base/failure.md §Failure policy)
       const ps = scope.parentSlot();
@@ -211,14 +220,28 @@ export class Decisions implements StateHolder {
       const call = callIdOf(ev);
       bs = this.beforeOfCall(call === undefined ? undefined : scope.idKey(call));
     }
+    this.ran(bs, ev, facts);
+  }
+
+  /** Facts of the `calls` of a `tool.batch.after`, each resolved call found by its call id (execution-payloads.md). */
+  private batchResult(scope: MessageScope, calls: readonly unknown[], facts: DecisionFacts): void {
+    for (let i = 0; i < calls.length; i++) {
+      const c = calls[i];
+      const call = isObj(c) ? callIdOf(c) : undefined;
+      if (call !== undefined) this.ran(this.beforeOfCall(scope.idKey(call)), c as Obj, facts, i);
+    }
+  }
+
+  /** A refusal of the before of row `bs` that the call `ev` shows ran, into `facts`. */
+  private ran(bs: number | undefined, ev: Obj, facts: DecisionFacts, entry?: number): void {
     if (bs === undefined) return;
-    const ran = ranAs(ev);
+    const ran = ranAs(ev, entry !== undefined);
     if (ran === undefined) return;
     const deniedAt = this.deniedAt(bs);
-    if (deniedAt) facts.deniedCallRan = { before: this.rows.markAt(bs), deniedAt, ran };
-    else {
-      const failedAt = this.failedAt(bs);
-      if (failedAt) facts.failedCallRan = { before: this.rows.markAt(bs), failedAt, ran };
-    }
+    const at = deniedAt ?? this.failedAt(bs);
+    if (at === undefined) return;
+    const hit: CallRan = { before: this.rows.markAt(bs), at, ran, entry };
+    if (deniedAt) (facts.deniedCallRan ??= []).push(hit);
+    else (facts.failedCallRan ??= []).push(hit);
   }
 }

@@ -28,6 +28,8 @@ export interface PairFacts {
   sessionMismatch?: 'other' | 'absent';
   /** `unknown`: an earlier user.elicitation.request with the parent's id from another source. */
   otherSource?: Mark;
+  /** `request`: an earlier result (another event) of the same request that answered it otherwise. */
+  answered?: Mark;
 }
 
 /** The answer of an accepted form result checked against the request's form. */

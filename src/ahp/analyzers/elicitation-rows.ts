@@ -3,6 +3,7 @@
  * `session.id` print of its first occurrence; whether an event's mode was reported; the digest of the last answer
  * checked against the form. Bits of the flags word and two tables keyed by the event, forgotten with its row.
  */
+import type { Mark } from '../../core/mark.ts';
 import { CompactTable } from '../../core/table.ts';
 import type { FormVerdict } from './elicitation-facts.ts';
 import type { EventRows } from './event-rows.ts';
@@ -36,6 +37,9 @@ export class ElicitationRows {
   private readonly extras: CompactTable;
   /** The 64-bit digest of the last answer checked against the form. */
   private readonly answers: CompactTable;
+  /** A request's first result: its ElicitResult's digest (0, 0: not parsed), its action's name code, and its place. */
+  private readonly answered: number;
+  private readonly firsts: CompactTable;
 
   constructor(private readonly identity: EventIdentity) {
     const rows = (this.rows = identity.rows);
@@ -46,6 +50,34 @@ export class ElicitationRows {
     this.extraBits = this.session | (7 << this.formShift);
     this.extras = rows.attach(new CompactTable({ u32: 2, f64: 0, load: 2 }), this.extraBits);
     this.answers = rows.attach(new CompactTable({ u32: 2, f64: 0, load: 2 }), this.answerChecked);
+    this.answered = 1 << rows.claim();
+    this.firsts = rows.attach(new CompactTable({ u32: 3, f64: 1 }), this.answered);
+  }
+
+  /**
+   * The first result `r` of the request of row `s` when it is another answer than `r` (another action, or another parsed
+   * ElicitResult); the first result is recorded when none is.
+   */
+  otherAnswer(s: number, r: { body?: readonly [number, number]; action: unknown; at: Mark }): Mark | undefined {
+    const t = this.firsts;
+    const k = this.rows.keyAt(s);
+    const action = typeof r.action === 'string' ? this.identity.nameCode(r.action) : 0;
+    if (!this.rows.has(s, this.answered)) {
+      this.rows.set(s, this.answered);
+      const x = t.add(k);
+      t.setU(x, 0, r.body?.[0] ?? 0);
+      t.setU(x, 1, r.body?.[1] ?? 0);
+      t.setU(x, 2, action);
+      t.setF(x, 0, this.rows.budget.pos(r.at));
+      return undefined;
+    }
+    const x = t.slot(k)!;
+    const a = t.getU(x, 2);
+    const hi = t.getU(x, 0);
+    const lo = t.getU(x, 1);
+    const otherAction = a !== 0 && action !== 0 && a !== action;
+    const otherBody = r.body !== undefined && (hi | lo) !== 0 && (hi !== r.body[0] || lo !== r.body[1]);
+    return otherAction || otherBody ? this.rows.budget.markAt(t.getF(x, 0)) : undefined;
   }
 
   /** The form verdict kept for the elicitation request of row `s` (undefined: none recorded). */

@@ -225,6 +225,12 @@ export class Elicitation implements StateHolder {
         const theirs = this.rowsOf.sessionPrint(ps);
         if (theirs !== undefined && mine !== theirs)
           facts.pair.sessionMismatch = mine === undefined ? 'absent' : 'other';
+        // one elicitation/create has one ElicitResult (MCP 2025-11-25 elicitation): a second, different one contradicts it
+        const body = scope.body();
+        const words = body.status === 'parsed' ? valueWords(body.value) : undefined;
+        const el = isObj(ev.elicitation) ? ev.elicitation : {};
+        const first = this.rowsOf.otherAnswer(ps, { body: words, action: el.action, at: scope.at });
+        if (first) facts.pair.answered = first;
         // the request is answered: a later result without a parent is not taken for its answer
         const sig = signature(ev);
         if (this.openRequests.get(sig)?.key === keyNumber(scope.parentKey!)) this.openRequests.delete(sig);

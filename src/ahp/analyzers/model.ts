@@ -174,7 +174,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       }
       decisions.observeEvent(scope, e);
       elicitation.observeEvent(scope, e);
-      if (msg.kind === 'observe-notification') observations.observed(ev, scope.key, e);
+      const sc = scope;
+      if (msg.kind === 'observe-notification') observations.observed(ev, sc.key, () => sc.body(), e);
       facts.event = e;
     }
     if (msg.kind === 'observe-notification') correlation.notification(at);

@@ -4,22 +4,56 @@
  */
 import { type Hash64, textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
-import { isObj, type Obj } from '../../core/value.ts';
+import { isObj, own, type Obj } from '../../core/value.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
 import { LIST_TARGETS as LIST_MEMBERS } from './edit-context.ts';
+import type { ElicitationBody } from '../elicitation-body.ts';
 
 /** Observation facts of an observed event. */
 export interface ObservationFacts {
-  /** The observation carries what a rejected response's modify would have produced. */
-  leak?: { member: string; response: Mark };
+  /** Members of the observation carrying what a rejected response's modify would have produced. */
+  leak?: Array<{ member: string; response: Mark }>;
 }
 
-/** A rejected response's would-be list for one event. */
-interface Discarded {
-  member: string;
+/** Where each non-list modify target's value is in an event of each type (capability-auth.md; interaction-payloads.md). */
+const OBJECT_MEMBERS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['tool.before input', ['tool', 'input']],
+  ['tool.permission.request input', ['tool', 'input']],
+  ['workspace.change.before workspace', ['workspace', 'change']],
+  ['user.message.inbound prompt', ['message', 'messages']],
+  ['user.message.outbound content', ['message', 'messages']],
+  ['user.elicitation.result content', ['elicitation', 'result', 'text']],
+]);
+
+/** The event members of the modify targets at `type`: target -> member path. */
+function membersOf(type: string): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  const list = LIST_MEMBERS.get(type);
+  if (list) out.set(list[0], [list[1]]);
+  for (const [k, path] of OBJECT_MEMBERS) if (k.startsWith(`${type} `)) out.set(k.slice(type.length + 1), path);
+  return out;
+}
+
+/** A rejected response's would-be value of one target of one event. */
+interface Would {
+  path: readonly string[];
   digest: string;
+}
+
+/** A rejected response's would-be values for one event. */
+interface Discarded {
+  would: Would[];
   response: Mark;
+}
+
+/** `value` applied by `op` over `cur`: a list replaced or appended to, an object replaced or shallow-merged. */
+function applied(op: unknown, cur: unknown, value: unknown): unknown {
+  if (Array.isArray(cur) !== Array.isArray(value) || (!Array.isArray(value) && !isObj(value))) return undefined;
+  if (op === 'replace') return value;
+  if (op !== 'merge') return undefined;
+  if (Array.isArray(value)) return [...(cur as unknown[]), ...value];
+  return isObj(cur) ? { ...cur, ...value } : undefined;
 }
 
 /** Canonical JSON of `v` (object members sorted): equal JSON values give equal text. */
@@ -60,7 +94,7 @@ export class Observations implements StateHolder {
     return true;
   }
 
-  /** A matched response with `effects` to the intercepted event `eventKey`: rejected keeps its list modify. */
+  /** A matched response with `effects` to the intercepted event `eventKey`: rejected keeps what its modifies would give. */
   response(
     effects: readonly unknown[],
     accepted: boolean,
@@ -74,35 +108,59 @@ export class Observations implements StateHolder {
       if (this.discarded.size > 0) this.discarded.delete(keyOf(eventKey));
       return;
     }
-    const target = LIST_MEMBERS.get(type);
-    const list = target && current ? current[target[0]] : undefined;
-    if (!target || !Array.isArray(list)) return;
-    let would: unknown[] | undefined;
+    if (!current) return;
+    const members = membersOf(type);
+    const values = new Map<string, unknown>();
     for (const e of effects) {
-      if (!isObj(e) || e.type !== 'modify' || e.target !== target[0] || !Array.isArray(e.value)) continue;
-      if (e.operation === 'replace') would = e.value;
-      else if (e.operation === 'merge') would = [...(would ?? list), ...e.value];
+      if (!isObj(e) || e.type !== 'modify' || typeof e.target !== 'string' || !members.has(e.target)) continue;
+      if (!own(current, e.target) && !values.has(e.target)) continue;
+      const next = applied(e.operation, values.has(e.target) ? values.get(e.target) : current[e.target], e.value);
+      if (next !== undefined) values.set(e.target, next);
     }
-    if (!would) return;
-    const digest = digestOf(would);
-    if (digest === digestOf(list)) return; // the edit changes nothing: no leak can be told
+    const would: Would[] = [];
+    for (const [t, v] of values) {
+      const digest = digestOf(v);
+      // an edit that changes nothing cannot be told from the intercepted value: no leak is judged
+      if (digest !== digestOf(current[t])) would.push({ path: members.get(t)!, digest });
+    }
+    if (would.length === 0) return;
     const max = this.budget.opts.maxEvents;
     if (this.discarded.size >= max) {
       this.budget.noteCap('maxEvents', max, at);
       const oldest = this.discarded.keys().next();
       if (!oldest.done) this.discarded.delete(oldest.value);
     }
-    if (max > 0) this.discarded.set(keyOf(eventKey), { member: target[1], digest, response: at });
+    if (max > 0) this.discarded.set(keyOf(eventKey), { would, response: at });
   }
 
-  /** Facts of an observation of the event `ev` (key `eventKey`) into `facts`; the record is released. */
-  observed(ev: Obj, eventKey: Hash64 | undefined, facts: ObservationFacts): void {
+  /** Facts of an observation of the event `ev` (key `eventKey`, elicitation body `body`) into `facts`; the record is released. */
+  observed(ev: Obj, eventKey: Hash64 | undefined, body: () => ElicitationBody, facts: ObservationFacts): void {
     if (eventKey === undefined || this.discarded.size === 0) return;
     const key = keyOf(eventKey);
     const d = this.discarded.get(key);
     if (!d) return;
     this.discarded.delete(key);
-    if (Object.hasOwn(ev, d.member) && digestOf(ev[d.member]) === d.digest)
-      facts.leak = { member: d.member, response: d.response };
+    for (const w of d.would) {
+      const found = w.path[w.path.length - 1] === 'text' ? answerOf(body()) : valueAt(ev, w.path);
+      if (found.has && digestOf(found.value) === w.digest)
+        (facts.leak ??= []).push({ member: w.path.join('/'), response: d.response });
+    }
   }
+}
+
+/** The value at `path` in `v`, if every step is an own member. */
+function valueAt(v: unknown, path: readonly string[]): { has: boolean; value?: unknown } {
+  let at = v;
+  for (const k of path) {
+    if (!isObj(at) || !own(at, k)) return { has: false };
+    at = at[k];
+  }
+  return { has: true, value: at };
+}
+
+/** The `content` of a parsed MCP elicitation answer. */
+function answerOf(body: ElicitationBody): { has: boolean; value?: unknown } {
+  return body.status === 'parsed' && own(body.value, 'content')
+    ? { has: true, value: body.value.content }
+    : { has: false };
 }

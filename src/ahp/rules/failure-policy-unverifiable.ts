@@ -15,10 +15,11 @@ export const failurePolicyUnverifiable = defineAhpStreamRule({
   },
   on: ['failedCallRan'],
   onEvent(facts, ctx) {
-    const d = facts.event?.failedCallRan;
-    if (!d) return;
-    const before = markLocation(d.before);
-    const failed = markLocation(d.failedAt);
-    ctx.report({ pointer: '/params/event', args: { before, failed }, related: [before, failed] });
+    for (const d of facts.event?.failedCallRan ?? []) {
+      const before = markLocation(d.before);
+      const failed = markLocation(d.at);
+      const pointer = d.entry === undefined ? '/params/event' : `/params/event/calls/${d.entry}`;
+      ctx.report({ pointer, args: { before, failed }, related: [before, failed] });
+    }
   },
 });

@@ -15,15 +15,16 @@ export const observationUnverifiable = defineAhpStreamRule({
   },
   on: ['leak'],
   onEvent(facts, ctx, state) {
-    const l = facts.event?.leak;
     const u = state.unreadable;
-    if (!l || !u || !mayFollow(u, l.response)) return;
-    const response = markLocation(l.response, '/result/effects');
-    const unreadable = markLocation(u);
-    ctx.report({
-      pointer: `/params/event/${l.member}`,
-      args: { member: l.member, response, unreadable },
-      related: [unreadable, response],
-    });
+    for (const l of facts.event?.leak ?? []) {
+      if (!u || !mayFollow(u, l.response)) return;
+      const response = markLocation(l.response, '/result/effects');
+      const unreadable = markLocation(u);
+      ctx.report({
+        pointer: `/params/event/${l.member}`,
+        args: { member: l.member.replaceAll('/', '.'), response, unreadable },
+        related: [unreadable, response],
+      });
+    }
   },
 });
