@@ -216,8 +216,9 @@ export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClas
   const o = ev.value;
   contentFound = undefined;
   for (const k in o) {
+    if (UNSCREENED.has(k)) continue;
     const v = o[k];
-    if (UNSCREENED.has(k) || (typeof v === 'string' && !CONTENT_SCREEN.test(v))) continue;
+    if (typeof v === 'string' && !CONTENT_SCREEN.test(v)) continue;
     contentPii = !ev.type.startsWith('assessment.');
     contentAt = envelopeAt;
     envelopeAt.keys[0] = k;
