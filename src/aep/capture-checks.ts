@@ -17,6 +17,7 @@ import {
 import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
+import { AEP_CORE_ATTRIBUTES } from './bridges/types.ts';
 import { homePathIn } from './redact.ts';
 import { captureTreeFor } from './schema/validators.ts';
 
@@ -203,11 +204,39 @@ export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClas
   return out;
 }
 
+/** Envelope members screened as metadata-level: `subject` and the extension attributes (AEP-0001 §5.4). */
+const UNSCREENED = new Set(AEP_CORE_ATTRIBUTES.filter((k) => k !== 'subject'));
+
+/**
+ * {@link metadataContentOf} for the envelope: `subject` and each extension attribute travel at every capture, `none`
+ * included (AEP-0001 §8.2), so at `none` to `redacted` their strings, at any depth, are screened as metadata-level.
+ */
+export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClass)[] {
+  if (CAPTURE_RANK[ev.capture] > CAPTURE_RANK.redacted) return NO_CONTENT;
+  const o = ev.value;
+  contentFound = undefined;
+  for (const k in o) {
+    if (UNSCREENED.has(k)) continue;
+    const v = o[k];
+    if (typeof v === 'string' && !CONTENT_SCREEN.test(v)) continue;
+    contentPii = !ev.type.startsWith('assessment.');
+    contentAt = envelopeAt;
+    envelopeAt.keys[0] = k;
+    visitContent(v, undefined, 1);
+    contentAt = dataAt;
+  }
+  const out = contentFound ?? NO_CONTENT;
+  contentFound = undefined;
+  return out;
+}
+
 const NO_CONTENT: readonly (string | DetectorClass)[] = [];
 // the walk's state (it runs synchronously): no closure and no path object an event
 let contentPii = false;
 let contentFound: (string | DetectorClass)[] | undefined;
-const contentAt = new GatedPath('/data');
+const dataAt = new GatedPath('/data');
+const envelopeAt = new GatedPath('');
+let contentAt = dataAt;
 
 function visitContent(v: unknown, node: CaptureNode | undefined, depth: number): void {
   if (depth > 64) return;

@@ -233,14 +233,15 @@ export function lineFingerprint(s: string): number {
 }
 
 /**
- * Whether the value at `pointer` of the read-back `firstLine` equals `current` (canonical JSON unless identical);
- * `undefined` when the line is gone, changed since `fingerprint`, or holds nothing at `pointer`.
+ * Whether the value at `pointer` of the read-back `firstLine` equals `current` (canonical JSON of each `view`, unless
+ * identical); `undefined` when the line is gone, changed since `fingerprint`, or holds nothing at `pointer`.
  */
 export function sameAsReadBack(
   firstLine: string | undefined,
   fingerprint: number,
   current: ExactJson & { text: string },
   pointer = '',
+  view: (v: unknown) => unknown = (v) => v,
 ): boolean | undefined {
   if (firstLine === undefined || lineFingerprint(firstLine) !== fingerprint) return undefined;
   if (firstLine === current.text) return true;
@@ -248,7 +249,7 @@ export function sameAsReadBack(
   const first = parsed.ok ? getAt(parsed.value, pointer) : undefined;
   if (!parsed.ok || first === undefined) return undefined;
   return (
-    canonicalJson({ value: first, bigIntegers: parsed.bigIntegers }, pointer) ===
-    canonicalJson({ value: getAt(current.value, pointer), bigIntegers: current.bigIntegers }, pointer)
+    canonicalJson({ value: view(first), bigIntegers: parsed.bigIntegers }, pointer) ===
+    canonicalJson({ value: view(getAt(current.value, pointer)), bigIntegers: current.bigIntegers }, pointer)
   );
 }

@@ -4,9 +4,29 @@ import { sipHashNarrow, sipHi, sipLo } from '../../core/siphash.ts';
 
 export { canonicalJson, type ExactJson, type Hash64 };
 
-/** The 64-bit digest of an event's canonical content ({@link textKey} of its canonical JSON). */
+/** The 64-bit digest of an event's canonical content ({@link textKey} of its {@link eventText}). */
 export function contentHash(ev: ExactJson): Hash64 {
-  return textKey(canonicalJson(ev));
+  return textKey(eventText(ev.value, ev.bigIntegers));
+}
+
+/**
+ * `value` without the attributes that hold their stated default (AEP-0001 §5.1: `epoch` 0, `severity` `info`, `capture`
+ * `metadata`), so copies that write a default out and leave it out compare equal; `value` itself when none does.
+ */
+export function withoutDefaults(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const v = value as Record<string, unknown>;
+  if (v.epoch !== 0 && v.severity !== 'info' && v.capture !== 'metadata') return value;
+  const out = { ...v };
+  if (out.epoch === 0) delete out.epoch;
+  if (out.severity === 'info') delete out.severity;
+  if (out.capture === 'metadata') delete out.capture;
+  return out;
+}
+
+/** The canonical JSON of an event with its defaults applied ({@link withoutDefaults}): what copies are compared by. */
+export function eventText(value: unknown, bigIntegers: ExactJson['bigIntegers']): string {
+  return canonicalJson({ value: withoutDefaults(value), bigIntegers });
 }
 
 /** The 64-bit key of an `(source, id)` pair ({@link pairKey}: the id hashed under a key derived from the source). */

@@ -2,7 +2,6 @@
  * Down-leveled copies for the identity analyzer (AEP-0001 §8.2(b)): the canonical texts of a first copy at each capture
  * below its own, and which repeats may be compared that way.
  */
-import { canonicalJson as canonicalText } from '../../core/canonical.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
 import { AEP_CORE_ATTRIBUTES } from '../bridges/types.ts';
 import { downlevelEvent } from '../downlevel.ts';
@@ -10,6 +9,7 @@ import { type AepEvent, CAPTURE_RANK } from '../event.ts';
 import type { Redactor } from '../redact.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import type { FormFieldSpec } from '../forms.ts';
+import { eventText } from './canonical.ts';
 
 /** The core attribute names (AEP-0001 §5.1); any other envelope member is an extension attribute (§5.4). */
 export const CORE_NAMES: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
@@ -41,7 +41,7 @@ export function downlevelTexts(
     if (CAPTURE_RANK[level] >= rank) continue;
     const r = downlevelEvent(value, level, level === 'redacted' ? { redact: redactor, profile } : { profile });
     const big = r.capture === level ? keptBigIntegers(r.event, bigIntegers) : undefined;
-    if (big) out.set(level, canonicalText({ value: r.event, bigIntegers: big }));
+    if (big) out.set(level, eventText(r.event, big));
   }
   return out;
 }
@@ -72,8 +72,8 @@ export function formCopyText(
   if (bigIntegers.some((b) => b.pointer.startsWith('/data/'))) return undefined;
   const withForm = downlevelEvent(value, 'metadata', { form, profile });
   if (withForm.capture !== 'metadata') return undefined;
-  const text = canonicalText({ value: withForm.event, bigIntegers });
-  const formless = canonicalText({ value: downlevelEvent(value, 'metadata', { profile }).event, bigIntegers });
+  const text = eventText(withForm.event, bigIntegers);
+  const formless = eventText(downlevelEvent(value, 'metadata', { profile }).event, bigIntegers);
   return text === formless ? undefined : text;
 }
 
@@ -88,10 +88,7 @@ export function downlevelable(ev: AepEvent): boolean {
   return !ev.rejected && (u === undefined || (ev.type !== '' && !u.has('capture') && !u.has('data')));
 }
 
-/** The canonical text of a repeat with its capture default written out (AEP-0001 §5.1: absent is `metadata`). */
+/** The canonical text of a repeat with its defaults applied (AEP-0001 §5.1). */
 export function copyText(ev: AepEvent, value: Record<string, unknown> = ev.value): string {
-  return canonicalText({
-    value: 'capture' in value ? value : { ...value, capture: 'metadata' },
-    bigIntegers: ev.bigIntegers,
-  });
+  return eventText(value, ev.bigIntegers);
 }

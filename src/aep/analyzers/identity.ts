@@ -8,11 +8,11 @@ import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonic
 import { markOf, type Mark } from '../../core/mark.ts';
 import { attr, type AepEvent } from '../event.ts';
 import type { AepCapLog } from './budget.ts';
-import { contentHash, idKeyHash } from './canonical.ts';
+import { contentHash, eventText, idKeyHash, withoutDefaults } from './canonical.ts';
 import type { InputNames } from './markers.ts';
 import type { SessionRecord } from './session.ts';
 import { SpillTable } from '../../core/spill-table.ts';
-import { canonicalJson as canonicalText, textKey } from '../../core/canonical.ts';
+import { textKey } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
 import { downlevelEvent, RequestForms } from '../downlevel.ts';
 import { CAPTURE_RANK } from '../event.ts';
@@ -209,11 +209,7 @@ export class IdentityAnalyzer {
       const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
       if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
         return undefined;
-      const value = parsed.value as Record<string, unknown>;
-      firstText = canonicalText({
-        value: 'capture' in value ? value : { ...value, capture: 'metadata' },
-        bigIntegers: parsed.bigIntegers,
-      });
+      firstText = eventText(parsed.value, parsed.bigIntegers);
     }
     const form = this.forms.formOf(ev.value);
     for (const level of LOWER) {
@@ -227,22 +223,14 @@ export class IdentityAnalyzer {
         const r = downlevelEvent(ev.value, level, opts);
         const big = r.capture === level ? keptBigIntegers(r.event, ev.bigIntegers) : undefined;
         if (!big) continue;
-        const text = canonicalText({ value: r.event, bigIntegers: big });
+        const text = eventText(r.event, big);
         if (firstText !== undefined) {
           if (text === firstText) return level;
           continue;
         }
         if (first.kind !== 'digest') continue;
-        // a first copy at `metadata` may leave `capture` out (AEP-0001 §5.1: absent is `metadata`)
-        const texts = [text];
-        if (level === 'metadata') {
-          const { capture: _, ...bare } = r.event;
-          texts.push(canonicalText({ value: bare, bigIntegers: big }));
-        }
-        for (const t of texts) {
-          const h = textKey(t);
-          if (h.hi === first.content.hi && h.lo === first.content.lo) return level;
-        }
+        const h = textKey(text);
+        if (h.hi === first.content.hi && h.lo === first.content.lo) return level;
       }
     }
     return undefined;
@@ -259,7 +247,7 @@ export class IdentityAnalyzer {
     if (first.kind !== 'digest') return false;
     const r = downlevelEvent(ev.value, 'none', { profile: this.profile });
     const bigIntegers = ev.bigIntegers.filter((b) => !b.pointer.startsWith('/data/'));
-    const h = textKey(canonicalText({ value: r.event, bigIntegers }));
+    const h = textKey(eventText(r.event, bigIntegers));
     return h.hi === first.content.hi && h.lo === first.content.lo;
   }
 
@@ -379,6 +367,7 @@ export class IdentityAnalyzer {
       const c = contentHash(ev);
       return c.hi === first.content.hi && c.lo === first.content.lo;
     }
-    return sameAsReadBack(this.rereaders.get(first.file)?.(first.byteOffset), first.fingerprint, ev);
+    const line = this.rereaders.get(first.file)?.(first.byteOffset);
+    return sameAsReadBack(line, first.fingerprint, ev, '', withoutDefaults);
   }
 }

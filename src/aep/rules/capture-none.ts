@@ -6,6 +6,8 @@ export const captureNone = defineEventRule({
   id: 'aep/capture-none',
   severity: 'error',
   description: 'An event with capture "none" carries no payload content.',
+  detail:
+    'An empty data ({}) carries none and passes, as an absent one: AEP-0002 §5.1 rule 1 omits every member above the capture, at "none" all of them.',
   spec: 'AEP-0001 §8.2',
   messages: {
     payload:

@@ -2,26 +2,34 @@ import { defineEventRule } from '../../core/engine.ts';
 import { CLASS_DESCRIPTIONS } from '../../core/secrets.ts';
 import type { DetectorClass } from '../../core/secrets.ts';
 import type { AepEvent } from '../event.ts';
-import { metadataContentOf } from '../capture-checks.ts';
+import { envelopeContentOf, metadataContentOf } from '../capture-checks.ts';
 
 /** An error: "Adapters MUST NOT smuggle content through metadata-level fields" (AEP-0003 §9 item 2). */
 export const metadataContent = defineEventRule({
   id: 'aep/metadata-content',
   severity: 'error',
   description:
-    'At capture "metadata" or "redacted", no metadata-level payload member holds a secret, credential, email address or phone number.',
+    'At capture "metadata" or "redacted", no metadata-level payload member, and up to "redacted" no subject or extension attribute, holds a secret, credential, email address or phone number.',
   detail:
-    'Metadata-level means annotated metadata, or unannotated: metadata carries structure, never content (AEP-0001 §8.2; AEP-0003 §9 item 2). A type without capture annotations is all metadata-level at capture "metadata". In assessment.* payloads only secrets count: AEP-0009 makes identifying content in their metadata tokens a SHOULD (aep/assessment-label-text, a warning).',
+    'Metadata-level means annotated metadata, or unannotated: metadata carries structure, never content (AEP-0001 §8.2; AEP-0003 §9 item 2). A type without capture annotations is all metadata-level at capture "metadata". The envelope travels at every capture (AEP-0001 §8.2), so subject and extension attributes (§5.4) are metadata-level at none too; the other core attributes are identifiers and are not screened. In assessment.* payloads only secrets count: AEP-0009 makes identifying content in their metadata tokens a SHOULD (aep/assessment-label-text, a warning).',
   spec: 'AEP-0003 §9 item 2; AEP-0001 §8.2',
   messages: {
     content:
       'Field {field} is a metadata-level member but holds {found}; adapters must not smuggle content through metadata-level fields (AEP-0003 §9.2).',
+    envelope:
+      'Envelope attribute {field} travels at every capture level but holds {found}; adapters must not smuggle content through metadata-level fields (AEP-0003 §9.2).',
   },
   check(ev: AepEvent, ctx) {
-    const found = metadataContentOf(ev);
-    for (let i = 0; i < found.length; i += 2) {
-      const field = found[i]!;
-      ctx.report({ pointer: field, args: { field, found: CLASS_DESCRIPTIONS[found[i + 1] as DetectorClass] } });
+    for (const messageId of ['content', 'envelope'] as const) {
+      const found = messageId === 'content' ? metadataContentOf(ev) : envelopeContentOf(ev);
+      for (let i = 0; i < found.length; i += 2) {
+        const field = found[i]!;
+        ctx.report({
+          pointer: field,
+          messageId,
+          args: { field, found: CLASS_DESCRIPTIONS[found[i + 1] as DetectorClass] },
+        });
+      }
     }
   },
 });

@@ -9,7 +9,7 @@ export const redelivery = defineStreamRule({
   description:
     'An event repeated under the same (source, id), exactly or down-leveled (in either order), with or without extension attributes a relay added, is redelivery: reported and counted once.',
   detail:
-    'A copy may arrive after its down-leveled copy (AEP-0001 §7 rule 2: a second relay, a buffered replay). AEP-0001 §4.2: a relay "MAY add extension attributes" and preserves the ones it got.',
+    'Copies are compared with the stated defaults applied (AEP-0001 §5.1: epoch 0, severity info, capture metadata written out or left out), member order and whitespace aside. A copy may arrive after its down-leveled copy (AEP-0001 §7 rule 2: a second relay, a buffered replay). AEP-0001 §4.2: a relay "MAY add extension attributes" and preserves the ones it got.',
   spec: 'AEP-0001 §7.4, §8.2(b); AEP-0002 §2 convention 5; AEP-0004 §3',
   messages: {
     exact:

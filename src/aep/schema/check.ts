@@ -5,6 +5,7 @@ import type { FindingSink, Location } from '../../core/finding.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
 import { isUri } from '../../core/schema/formats.ts';
+import { isObj } from '../../core/value.ts';
 import { CAPTURE_RANK, type AepEvent } from '../event.ts';
 import type { AepCaptureLevel } from './registry.ts';
 import { envelopeSurelyValid } from './envelope-fast.ts';
@@ -192,7 +193,8 @@ function checked(
     report(sink, ev, R.typeReserved, '/type', 'reserved', { type });
   let payloadValid = !untrusted?.has('data');
   const data = payloadValid ? v.data : undefined;
-  if (data !== undefined && entry) {
+  // at capture `none` every member is above the level (AEP-0002 §5.1 rule 1): an empty `data` owes none, as an absent one
+  if (data !== undefined && entry && !(v.capture === 'none' && isObj(data) && Object.keys(data).length === 0)) {
     const pv = info.payload;
     if (pv && !pv(data)) {
       payloadValid = false;
