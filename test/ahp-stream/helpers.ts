@@ -159,7 +159,11 @@ export const CAPS: Record<string, Obj> = {
   },
   'config.change.before': { effects: ['deny', 'message'] },
   'user.elicitation.request': { effects: ['deny', 'return', 'message'], elicitation: { form: {} } },
-  'user.elicitation.result': { effects: ['modify', 'message'], modify: { content: { replace: true, merge: true } } },
+  'user.elicitation.result': {
+    effects: ['modify', 'message'],
+    modify: { content: { replace: true, merge: true } },
+    elicitation: { form: {} },
+  },
   'user.message.outbound': {
     effects: ['deny', 'modify', 'message'],
     modify: { content: { replace: true, merge: true } },

@@ -580,3 +580,12 @@ test('an HTTP response body needs no request in the input (AHP-HTTP-001: the exc
     'info:ahp/response-uncorrelated@1/id',
   ]);
 });
+
+test('an intercept request whose capabilities have no elicitation member grants no mode', async () => {
+  const bare = intercept(elicRequest('r1'), { effects: ['deny'] });
+  assert.deepEqual(brief(await check([bare, ok('r1')])), [
+    'error:ahp/elicitation-mode-not-advertised@1/params/event/elicitation/mode',
+  ]);
+  const granted = intercept(elicRequest('r1'), { effects: ['deny'], elicitation: { form: {} } });
+  assert.deepEqual(brief(await check([granted, ok('r1')])), []);
+});

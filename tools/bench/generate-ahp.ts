@@ -110,7 +110,7 @@ export function generateAhp(path: string, opts: AhpGenOptions): { bytes: number;
       s,
       id,
       `${env(s, id, 'user.elicitation.request')},"elicitation":{"server":"deploy-tools","mode":"form","request":${text(id + '-req', ELICIT_REQUEST)}}`,
-      '{"effects":["deny","message"]}',
+      '{"effects":["deny","message"],"elicitation":{"form":{}}}',
     );
   };
   const elicitResult: Step = (s) => {
@@ -119,7 +119,7 @@ export function generateAhp(path: string, opts: AhpGenOptions): { bytes: number;
       s,
       id,
       `${env(s, id, 'user.elicitation.result')},"parentEventId":"${s.parent}","elicitation":{"server":"deploy-tools","mode":"form","action":"accept","result":${text(id + '-res', ELICIT_RESULT)}}`,
-      '{"effects":["modify","message"],"modify":{"content":{"replace":true,"merge":true}}}',
+      '{"effects":["modify","message"],"modify":{"content":{"replace":true,"merge":true}},"elicitation":{"form":{}}}',
     );
   };
   const modifyResponse: Step = (s) =>

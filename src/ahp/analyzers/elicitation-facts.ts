@@ -51,6 +51,8 @@ export interface ModeFacts {
   advertised: string[];
   by: 'request' | 'manifest';
   at?: Mark;
+  /** No `elicitation` member at all (absent means no mode: interaction-payloads.md §MCP elicitation binding). */
+  absent?: boolean;
 }
 
 /** Elicitation facts of an event. */

@@ -1,6 +1,6 @@
 /** The event identity analyzer's row layout and control prints (identity.ts). */
 import { pairKey, type Hash64 } from '../../core/canonical.ts';
-import { isObj, type Obj } from '../../core/value.ts';
+import { isObj, own, type Obj } from '../../core/value.ts';
 import { fnv32, valueDigest } from './digest.ts';
 
 /** Where a message holds its event. */
@@ -20,6 +20,7 @@ export const CONTROL_FIELDS = [
   'task.id',
   'task.operation',
   'workspace.kind',
+  'rest of the event',
 ] as const;
 
 /** The identity analyzer's u32 columns of an event row (event-rows.ts), the control metadata as one digest. */
@@ -88,8 +89,73 @@ export function controlPrintInto(ev: Obj, fp: number[] | Uint32Array): number {
     fieldPrint(fp, 8, el?.action) |
     fieldPrint(fp, 9, task?.id) |
     fieldPrint(fp, 10, task?.operation) |
-    fieldPrint(fp, 11, ws?.kind)
+    fieldPrint(fp, 11, ws?.kind) |
+    restPrint(fp, 12, ev)
   );
+}
+
+/**
+ * What may differ between views of one event (base/failure.md §Duplicate delivery and retries; content-upload.md):
+ * content parts and lists, projected opaque JSON (`native`, `input`), and modify targets' values.
+ */
+const VIEW_MEMBERS = new Set(['native', 'input', 'change', 'items', 'messages', 'parts', 'instructions', 'summary']);
+/** Members of the control fields' objects printed on their own ({@link CONTROL_FIELDS}). */
+const CONTROL_SUB: ReadonlyMap<string, readonly string[]> = new Map([
+  ['session', ['id']],
+  ['turn', ['id']],
+  ['call', ['id']],
+  ['task', ['id', 'operation']],
+  ['workspace', ['kind']],
+  ['elicitation', ['server', 'mode', 'action', 'request', 'result']],
+]);
+const TOP_SKIP = new Set(['id', 'source', 'type', 'time', 'parentEventId']);
+/** Member names' fingerprints (names repeat from event to event; at most 4096 kept). */
+const keyPrints = new Map<string, number>();
+function mix(k: string, v: number): number {
+  let kp = keyPrints.get(k);
+  if (kp === undefined) {
+    kp = fnv32(k, 0x6b);
+    if (keyPrints.size < 4096) keyPrints.set(k, kp);
+  }
+  return Math.imul(kp ^ v, 0x9e3779b1) ^ (v >>> 15);
+}
+
+/** An order-independent print of the event's members outside {@link VIEW_MEMBERS} and the control fields. */
+function restPrint(fp: number[] | Uint32Array, i: number, ev: Obj): number {
+  let h = 0;
+  for (const k in ev) {
+    if (TOP_SKIP.has(k)) continue;
+    const v = ev[k];
+    const sub = CONTROL_SUB.get(k);
+    if (sub !== undefined && isObj(v)) h = (h + mix(k, objPrint(v, 1, sub))) | 0;
+    else if (!VIEW_MEMBERS.has(k)) h = (h + mix(k, jsonPrint(v, 1))) | 0;
+  }
+  fp[i] = h >>> 0;
+  return 1 << i;
+}
+
+function objPrint(o: Obj, depth: number, skip?: readonly string[]): number {
+  let h = 0x2f;
+  for (const k in o) {
+    const v = o[k];
+    if (VIEW_MEMBERS.has(k) || (skip !== undefined && skip.includes(k))) continue;
+    if (typeof v === 'object' && Array.isArray(v) && isPart(v[0])) continue;
+    h = (h + mix(k, jsonPrint(v, depth + 1))) | 0;
+  }
+  return h;
+}
+
+/** A content part or message (a selection view). */
+const isPart = (v: unknown): boolean => isObj(v) && (own(v, 'selection') || Array.isArray(v.parts));
+
+function jsonPrint(v: unknown, depth: number): number {
+  if (typeof v === 'string') return fnv32(v, 0x73);
+  if (v === null || typeof v !== 'object') return fnv32(typeof v + String(v));
+  if (depth > 32) return fnv32(valueDigest(v));
+  if (!Array.isArray(v)) return objPrint(v as Obj, depth);
+  let h = 0x5b;
+  for (const x of v) h = Math.imul(h ^ jsonPrint(x, depth + 1), 0x01000193);
+  return h;
 }
 
 /** {@link controlPrintInto} as a new print (for the rare paths and tests). */

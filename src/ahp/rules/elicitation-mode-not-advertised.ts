@@ -14,8 +14,12 @@ export const elicitationModeNotAdvertised = defineAhpStreamRule({
       "Elicitation mode {mode:json} is not advertised: the request's `capabilities.elicitation` grants only {modes}; an adapter emits only the modes it advertises.",
     requestEmpty:
       "Elicitation mode {mode:json} is not advertised: the request's `capabilities.elicitation` is an empty elicitation object, which grants no mode; an adapter emits only the modes it advertises.",
+    requestAbsent:
+      "Elicitation mode {mode:json} is not advertised: the request's `capabilities` has no `elicitation` member, and absent modes are unsupported; an adapter emits only the modes it advertises.",
     manifest:
       'Elicitation mode {mode:json} is not advertised: the capabilities manifest on {manifest} grants only {modes}; an adapter emits only the modes it advertises.',
+    manifestAbsent:
+      'Elicitation mode {mode:json} is not advertised: the capabilities manifest on {manifest} has no `elicitation` member for this event, and absent modes are unsupported; an adapter emits only the modes it advertises.',
     manifestEmpty:
       'Elicitation mode {mode:json} is not advertised: the capabilities manifest on {manifest} is an empty elicitation object, which grants no mode; an adapter emits only the modes it advertises.',
   },
@@ -30,12 +34,12 @@ export const elicitationModeNotAdvertised = defineAhpStreamRule({
       m.by === 'request'
         ? markLocation(
             { file: msg.source, line: msg.line, byteOffset: msg.byteOffset },
-            '/params/capabilities/elicitation',
+            m.absent ? '/params/capabilities' : '/params/capabilities/elicitation',
           )
         : markLocation(m.at!);
     ctx.report({
       pointer: '/params/event/elicitation/mode',
-      messageId: `${m.by}${m.advertised.length ? '' : 'Empty'}`,
+      messageId: `${m.by}${m.advertised.length ? '' : m.absent ? 'Absent' : 'Empty'}`,
       args: {
         mode: m.mode,
         modes: m.advertised.map((x) => JSON.stringify(x)).join(' and '),

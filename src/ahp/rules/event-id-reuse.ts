@@ -12,22 +12,22 @@ const MESSAGES = {
   retryFields:
     'This intercept request re-sends the event of {prior} with different content ({fields} differ); a retry reuses the event id, JSON-RPC id and event contents exactly.',
   metadata:
-    'This event reuses the id of {prior} with different control metadata; a retry or another view of the same event keeps them.',
+    'This event reuses the id of {prior} with different control metadata or members outside its content views; a retry or another view of the same event keeps them.',
   metadataField:
-    'This event reuses the id of {prior} with different control metadata ({fields} differs); a retry or another view of the same event keeps them.',
+    'This event reuses the id of {prior} with different control metadata or members ({fields} differs); a retry or another view of the same event keeps them.',
   metadataFields:
-    'This event reuses the id of {prior} with different control metadata ({fields} differ); a retry or another view of the same event keeps them.',
+    'This event reuses the id of {prior} with different control metadata or members ({fields} differ); a retry or another view of the same event keeps them.',
 } as const;
 
 /**
- * An event may come again as an exact retry (AHP-CORE-004) or another view (content may differ by accepted edits,
- * control metadata may not); identical means the same JSON value.
+ * An event may come again as an exact retry (AHP-CORE-004) or another view: only content parts, `native`, `input` and
+ * modify targets may differ (selection, projection, accepted edits); identical means the same JSON value.
  */
 export const eventIdReuse = defineAhpStreamRule({
   id: 'ahp/event-id-reuse',
   severity: 'error',
   description:
-    'An event id is reused by the same source only by an identical intercept retry or another view of the same event (same type and control metadata).',
+    'An event id is reused by the same source only by an identical intercept retry or another view of the same event (which may differ only in content parts, native, input and modify targets).',
   detail: 'Also cited: base/failure.md §Duplicate delivery and retries (AHP-CORE-004); observation-disposition.md.',
   spec: 'AHP base/events.md §Common event fields',
   messages: MESSAGES,
