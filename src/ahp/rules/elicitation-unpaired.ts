@@ -6,9 +6,9 @@ export const elicitationUnpaired = defineAhpStreamRule({
   id: 'ahp/elicitation-unpaired',
   severity: 'error',
   description:
-    "A user.elicitation.result's parentEventId names the user.elicitation.request it answers (a missing parentEventId is ahp/elicitation-uncorrelated), and no second result of another event answers that request otherwise.",
+    "A user.elicitation.result's parentEventId names the user.elicitation.request it answers, and no second result of another event answers that request otherwise.",
   detail:
-    'A second result (another event id) with another `action`, or another parsed ElicitResult, for the same request contradicts the first: an MCP elicitation/create is answered by one ElicitResult (MCP 2025-11-25 client elicitation §Response Actions). A repeat of the same event is a retry or another view (base/failure.md §Duplicate delivery and retries) and is not judged here. Also cited: task-workspace-lineage.md §Lineage and actual changes.',
+    'A missing parentEventId is ahp/elicitation-uncorrelated. A second result (another event id) with another `action`, or another parsed ElicitResult, for the same request contradicts the first: an MCP elicitation/create is answered by one ElicitResult (MCP 2025-11-25 client elicitation §Response Actions). A repeat of the same event is a retry or another view (base/failure.md §Duplicate delivery and retries) and is not judged here. Also cited: task-workspace-lineage.md §Lineage and actual changes.',
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: {
     notRequest:
