@@ -17,7 +17,6 @@ import {
 import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
-import { AEP_CORE_ATTRIBUTES } from './bridges/types.ts';
 import { homePathIn } from './redact.ts';
 import { captureTreeFor } from './schema/validators.ts';
 
@@ -204,8 +203,31 @@ export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClas
   return out;
 }
 
-/** Envelope members screened as metadata-level: `subject` and the extension attributes (AEP-0001 §5.4). */
-const UNSCREENED = new Set(AEP_CORE_ATTRIBUTES.filter((k) => k !== 'subject'));
+/** Whether envelope member `k` is screened as metadata-level: `subject` and the extension attributes (AEP-0001 §5.4). */
+export function screened(k: string): boolean {
+  // a switch of literals compares interned names; the event's keys are interned by JSON.parse
+  switch (k) {
+    case 'aep':
+    case 'id':
+    case 'type':
+    case 'time':
+    case 'source':
+    case 'agent':
+    case 'session':
+    case 'run':
+    case 'step':
+    case 'seq':
+    case 'epoch':
+    case 'cause':
+    case 'severity':
+    case 'capture':
+    case 'traceparent':
+    case 'data':
+      return false;
+    default:
+      return true;
+  }
+}
 
 /**
  * {@link metadataContentOf} for the envelope: `subject` and each extension attribute travel at every capture, `none`
@@ -216,7 +238,7 @@ export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClas
   const o = ev.value;
   contentFound = undefined;
   for (const k in o) {
-    if (UNSCREENED.has(k)) continue;
+    if (!screened(k)) continue;
     const v = o[k];
     if (typeof v === 'string' && !CONTENT_SCREEN.test(v)) continue;
     contentPii = !ev.type.startsWith('assessment.');

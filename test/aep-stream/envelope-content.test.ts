@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { AEP_CORE_ATTRIBUTES } from '../../src/aep/bridges/types.ts';
+import { screened } from '../../src/aep/capture-checks.ts';
 import { event, runRule } from './helpers.ts';
 
 const at = (capture: string, over: Record<string, unknown>, type = 'run.started') =>
@@ -50,4 +52,9 @@ test('not at full (verbatim, as for payloads), and no PII in assessment.* (AEP-0
   assert.deepEqual(await runRule('aep/metadata-content', [assessment({ acmenote: 'password=hunter2' })]), [
     'error:aep/metadata-content@1/acmenote',
   ]);
+});
+
+test('the envelope screen skips exactly the core attributes but subject (AEP-0001 §5.1)', () => {
+  for (const k of AEP_CORE_ATTRIBUTES) assert.equal(screened(k), k === 'subject', k);
+  for (const k of ['acmenote', 'x', 'datax', 'Type']) assert.equal(screened(k), true, k);
 });

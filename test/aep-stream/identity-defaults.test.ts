@@ -104,3 +104,15 @@ test('a down-leveled copy that leaves out the defaults its first copy wrote is a
     );
   }
 });
+
+test('at capture none an empty data and an absent one are the same copy; a data with members is not', async () => {
+  const bare = event('tool.completed', 0, { id: 'd-none', capture: 'none' });
+  for (const [a, b] of [
+    [bare, { ...bare, data: {} }],
+    [{ ...bare, data: {} }, bare],
+  ]) {
+    assert.deepEqual(await bothRoutes(jsonl([a, b])), ['aep/redelivery@2']);
+  }
+  const other = await bothRoutes(jsonl([bare, { ...bare, data: { tool: { name: 'x' } } }]));
+  assert.ok(other.includes('aep/id-collision@2'), other.join(', '));
+});

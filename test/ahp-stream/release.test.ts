@@ -101,13 +101,19 @@ test('after release, a second response is still a duplicate; a further result 25
   ]);
   assert.deepEqual(
     brief(near.findings),
-    ['error:ahp/elicitation-content-schema@3/params/event/elicitation/result/text'],
+    [
+      'error:ahp/elicitation-unpaired@3/params/event/elicitation',
+      'error:ahp/elicitation-content-schema@3/params/event/elicitation/result/text',
+    ],
     'a nearby further result is still checked against the form',
   );
   const farBroken = await checkWithState([...lines, observe(elicResult('far', 'q0', { content: { name: 'api' } }))]);
   assert.deepEqual(
     brief(farBroken.findings),
-    [`error:ahp/elicitation-content-schema@${lines.length + 1}/params/event/elicitation/result/text`],
+    [
+      `error:ahp/elicitation-unpaired@${lines.length + 1}/params/event/elicitation`,
+      `error:ahp/elicitation-content-schema@${lines.length + 1}/params/event/elicitation/result/text`,
+    ],
     'the default budget keeps all 257 checked forms',
   );
   assert.equal(farBroken.held.recentForms, 257);

@@ -63,7 +63,7 @@ test('on a terminal: findings wrapped to the columns, rule ids not dimmed; piped
     /^examples\/ahp\/session-broken\.jsonl:1:104 {2}error {2}jsonl\/carriage-return\n {4}Line ends with CRLF/m,
   );
   const heads = tty.stdout.split('\n').filter((l) => l.includes('session-broken.jsonl:'));
-  assert.equal(heads.length, 19);
+  assert.equal(heads.length, 20);
   for (const l of heads) assert.doesNotMatch(l, /\x1b\[2m(jsonl|ahp)\//, `a rule id is dimmed: ${JSON.stringify(l)}`);
   assert.match(
     plain,
@@ -71,7 +71,7 @@ test('on a terminal: findings wrapped to the columns, rule ids not dimmed; piped
   );
   const piped = await runCli('ahp', ['validate', 'examples/ahp/session-broken.jsonl']);
   const findings = piped.stdout.split('\n').filter((l) => l.startsWith('examples/'));
-  assert.equal(findings.length, 19);
+  assert.equal(findings.length, 20);
   for (const l of findings) assert.match(l, /^\S+:\d+:\d+ {2}(error|warning|info) {2}\S+ {2}.+ {2}\[[^\]]+\]$/);
   assert.doesNotMatch(piped.stdout, /found at the end/);
 });

@@ -11,17 +11,25 @@ export function contentHash(ev: ExactJson): Hash64 {
 
 /**
  * `value` without the attributes that hold their stated default (AEP-0001 §5.1: `epoch` 0, `severity` `info`, `capture`
- * `metadata`), so copies that write a default out and leave it out compare equal; `value` itself when none does.
+ * `metadata`) and without an empty `data` at `none` (README: as an absent one), so such copies compare equal.
  */
 export function withoutDefaults(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const v = value as Record<string, unknown>;
-  if (v.epoch !== 0 && v.severity !== 'info' && v.capture !== 'metadata') return value;
+  const emptyAtNone = v.capture === 'none' && isEmptyObject(v.data);
+  if (v.epoch !== 0 && v.severity !== 'info' && v.capture !== 'metadata' && !emptyAtNone) return value;
   const out = { ...v };
+  if (emptyAtNone) delete out.data;
   if (out.epoch === 0) delete out.epoch;
   if (out.severity === 'info') delete out.severity;
   if (out.capture === 'metadata') delete out.capture;
   return out;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  for (const _ in v) return false;
+  return true;
 }
 
 /** The canonical JSON of an event with its defaults applied ({@link withoutDefaults}): what copies are compared by. */

@@ -205,12 +205,24 @@ function isModifyOperations(v: unknown): boolean {
   );
 }
 
+/** `elicitation` of capabilities (capabilities.schema.json): the optional `form` and `url` mode objects. */
+function isElicitationModes(v: unknown): boolean {
+  return (
+    isObj(v) &&
+    only(v, 'form', 'url') &&
+    (v.form === undefined || isObj(v.form)) &&
+    (v.url === undefined || isObj(v.url))
+  );
+}
+
 /**
  * `params.capabilities` of an intercept of type `type`: `effects` (unique, bounded) and the `modify` block it needs; a
  * tool.before's list holds `deny` (AHP-CAP-002; messages.schema.json `interceptParams`), else the validator decides.
  */
 function capabilitiesPass(caps: unknown, tt: TypeTables, type: string): boolean {
-  if (!isObj(caps) || !only(caps, 'effects', 'modify')) return false;
+  if (!isObj(caps) || !only(caps, 'effects', 'modify', 'elicitation')) return false;
+  const modes = caps.elicitation;
+  if (modes !== undefined && !(type.startsWith('user.elicitation.') && isElicitationModes(modes))) return false;
   const list = caps.effects;
   const allowed = tt.effects;
   if (!Array.isArray(list) || !allowed) return false;
