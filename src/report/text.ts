@@ -9,7 +9,7 @@ import { byColumn, type Finding, type Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
 import type { CaseResult, CaseStatus, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, checkCounts, checkStatus, formatLocation, plural } from './util.ts';
+import { atOrAbove, checkCounts, checkStatus, formatLocation, plural, shownPointer } from './util.ts';
 import { visible } from '../core/visible.ts';
 
 export { formatLocation, plural } from './util.ts';
@@ -157,7 +157,7 @@ export function wrappedFinding(
     { text: f.severity, style: sev[f.severity], gap: 2 },
     { text: f.ruleId, style: plain, gap: 2 },
   ];
-  if (f.pointer) head.push({ text: f.pointer, style: (s) => chalk.dim(s), gap: 2 });
+  if (f.pointer) head.push({ text: shownPointer(f.pointer), style: (s) => chalk.dim(s), gap: 2 });
   const body: Word[] = oneLine(messageWithRelated(f))
     .split(' ')
     .filter((w) => w !== '')
@@ -232,7 +232,7 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
       lateSaid = false;
     }
     if (ctx.width === undefined) {
-      const ptr = f.pointer ? `  ${chalk.dim(f.pointer)}` : '';
+      const ptr = f.pointer ? `  ${chalk.dim(shownPointer(f.pointer))}` : '';
       // the citation last and dimmed: where the spec says so, without crowding the message
       out.write(
         `${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${f.ruleId}  ${oneLine(messageWithRelated(f))}${ptr}  ${chalk.dim(`[${f.spec}]`)}\n`,
@@ -342,7 +342,7 @@ export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureRep
       if (c.status === 'fail' || c.status === 'deviation') {
         for (const f of c.findings ?? []) {
           out.write(
-            `      ${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${f.ruleId}  ${oneLine(f.message)}${f.pointer ? `  ${chalk.dim(f.pointer)}` : ''}\n`,
+            `      ${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${f.ruleId}  ${oneLine(f.message)}${f.pointer ? `  ${chalk.dim(shownPointer(f.pointer))}` : ''}\n`,
           );
         }
         if (c.omittedFindings)

@@ -50,6 +50,14 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** A JSON Pointer as text shows it: past 160 characters its middle segments are elided (`/a/b/c/…(n more)…/y/z`). */
+export function shownPointer(p: string): string {
+  if (p.length <= 160) return p;
+  const parts = p.split('/');
+  if (parts.length <= 8) return p;
+  return `${parts.slice(0, 4).join('/')}/…(${parts.length - 7} more)…/${parts.slice(-3).join('/')}`;
+}
+
 /** `source:line:column` (parts that are unknown are left out). */
 export function formatLocation(f: Pick<Finding, 'source' | 'line' | 'column'>): string {
   // a file name may hold a newline or an escape sequence: one finding stays one line, and nothing reaches the terminal
