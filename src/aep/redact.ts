@@ -4,6 +4,7 @@
  */
 import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
 import type { CaptureNode } from './capture.ts';
+import { screened } from './capture-checks.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
 import { AEP_0007, subprofileCaptureTree } from './subprofile.ts';
@@ -25,6 +26,10 @@ export interface Redactor {
   text(s: string): string;
   /** Redact a JSON value (a deep copy; non-string leaves untouched, credential-named members dropped to the mark). */
   value(v: unknown): unknown;
+  /** Rule (b) alone: the configured names' assignment values and the configured values (same string when none). */
+  configured?(s: string): string;
+  /** True when `key` is a configured secret name (rule b, case-insensitive). */
+  secretName?(key: string): boolean;
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -84,10 +89,8 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const homeOn = opts.home !== false;
   const pii = opts.pii !== false;
 
-  const text = (s: string): string => {
-    // (a) secrets and credentials
-    let out = settle(s, false);
-    // (b) configured names and values
+  const configured = (s: string): string => {
+    let out = s;
     if (namesRe) {
       const ms: SecretMatch[] = [];
       namesRe.lastIndex = 0;
@@ -100,7 +103,12 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
       out = replaceMatches(out, ms, SECRET_MARK);
     }
     // a configured value is replaced wherever it occurs, but never inside a mark already written
-    if (valuesRe) out = outsideMarks(out, (t) => t.replace(valuesRe, SECRET_MARK));
+    return valuesRe ? outsideMarks(out, (t) => t.replace(valuesRe, SECRET_MARK)) : out;
+  };
+
+  const text = (s: string): string => {
+    // (a) secrets and credentials, then (b) configured names and values
+    let out = configured(settle(s, false));
     // (c) home paths
     if (homeOn) {
       if (homeRe) out = outsideMarks(out, (t) => t.replace(homeRe, '~'));
@@ -119,7 +127,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     for (const [k, x] of Object.entries(v)) o[k] = isCredentialName(k, nameSet) ? markStrings(x) : value(x);
     return o;
   };
-  return { text, value };
+  return { text, value, configured, secretName: (k) => nameSet.has(normName(k)) };
 }
 
 /** Most passes of {@link settle}; a text still flagged after them is replaced whole (never reached in practice). */
@@ -291,18 +299,51 @@ export function redactEvent(
   r: Redactor,
   profile?: string,
 ): Record<string, unknown> {
-  const capture = event.capture;
-  if ((capture !== 'redacted' && capture !== 'full') || event.data === undefined || typeof event.type !== 'string')
-    return event as Record<string, unknown>;
-  const tree = hopCaptureTree(event.type, profile);
-  // without annotations no member can be told apart as structure: every string is treated as
-  // redacted-gated text (redacting more than the floor is allowed, AEP-0003 §9.4)
-  const red = tree ? redactGated(event.data, tree, r) : redactAll(event.data, r);
-  const lowered = capture === 'full' && red !== event.data;
-  // at `redacted` (declared or now honoured) no `full` member stays: the capture verbs never pass one on below `full`
-  const data = lowered || capture === 'redacted' ? withoutFull(red, tree) : red;
-  if (data === event.data) return event as Record<string, unknown>;
+  let capture = event.capture;
+  let data = event.data;
+  if ((capture === 'redacted' || capture === 'full') && data !== undefined && typeof event.type === 'string') {
+    const tree = hopCaptureTree(event.type, profile);
+    // without annotations no member can be told apart as structure: every string is treated as
+    // redacted-gated text (redacting more than the floor is allowed, AEP-0003 §9.4)
+    const red = tree ? redactGated(data, tree, r) : redactAll(data, r);
+    if (capture === 'full' && red !== data) capture = 'redacted';
+    // at `redacted` (declared or now honoured) no `full` member stays: the capture verbs never pass one on below `full`
+    data = capture === 'redacted' ? withoutFull(red, tree) : red;
+  }
+  const envelope = capture === 'none' || capture === 'metadata' || capture === 'redacted';
+  let changed = false;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(event)) out[k] = k === 'data' ? data : k === 'capture' ? 'redacted' : v;
+  for (const [k, v] of Object.entries(event)) {
+    const w = k === 'data' ? data : k === 'capture' ? capture : envelope && screened(k) ? envelopeValue(v, k, r) : v;
+    if (w !== v) changed = true;
+    out[k] = w;
+  }
+  if (!changed) return event as Record<string, unknown>;
   return out;
+}
+
+/**
+ * `subject` or an extension attribute through `r` as a metadata-level member (AEP-0003 §9 item 2): a string holding
+ * content through the pipeline, any other through rule (b); a configured name's value marked; same when unchanged.
+ */
+function envelopeValue(v: unknown, key: string | number, r: Redactor): unknown {
+  if (typeof key === 'string' && r.secretName?.(key)) {
+    const m = markStrings(v);
+    return sameJson(m, v) ? v : m;
+  }
+  if (typeof v === 'string') {
+    if (typeof key === 'string' && key.endsWith('_digest')) return v;
+    const out = holdsContent(v) ? r.text(v) : (r.configured?.(v) ?? v);
+    return out === v ? v : out;
+  }
+  if (v === null || typeof v !== 'object') return v;
+  const arr = Array.isArray(v);
+  const out: Record<string, unknown> | unknown[] = arr ? [] : {};
+  let changed = false;
+  for (const [k, x] of Object.entries(v)) {
+    const y = envelopeValue(x, arr ? Number(k) : k, r);
+    if (y !== x) changed = true;
+    (out as Record<string, unknown>)[k] = y;
+  }
+  return changed ? out : v;
 }

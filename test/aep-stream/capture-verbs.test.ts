@@ -133,6 +133,38 @@ test('aep redact | validate --strict: no finding the input did not have for a re
   );
 });
 
+test('aep redact | validate: secrets in subject and extension attributes at none, metadata and redacted are removed', async () => {
+  const stream = fc.array(
+    fc.tuple(fc.constantFrom('none', 'metadata', 'redacted'), fc.constantFrom(...SECRETS), fc.constantFrom(...SECRETS)),
+    { minLength: 1, maxLength: 6 },
+  );
+  await fc.assert(
+    fc.asyncProperty(stream, async (events) => {
+      const text = events
+        .map(([capture, s, t], i) =>
+          line('progress.status', i, capture, capture === 'none' ? undefined : { percent: 5 }, {
+            subject: s,
+            acmenote: t,
+            acmex: { deep: [s, { k: t }] },
+          }),
+        )
+        .join('\n');
+      const before = (await validate('aep', { text })).findings;
+      const kept = new Set(before.filter((f) => !CONTENT.has(f.ruleId)).map(key));
+      const red = await runCli('aep', ['redact', '--home', '/home/alice', '-'], `${text}\n`);
+      assert.equal(red.stdout.split('\n').length, events.length + 1, red.stderr);
+      const after = (await validate('aep', { text: red.stdout })).findings;
+      assert.deepEqual(
+        after.filter((f) => !kept.has(key(f))).map((f) => `${key(f)}: ${f.message}`),
+        [],
+        red.stdout,
+      );
+      assert.deepEqual(after.filter((f) => f.ruleId === 'aep/metadata-content').map(key), [], red.stdout);
+    }),
+    { numRuns: runs(30) },
+  );
+});
+
 test('the trial stream: redact sets capture redacted on what it redacted at full, and passes validate --strict', async () => {
   const session = readFileSync(join(REPO, 'examples/aep/session.jsonl'), 'utf8').replace(
     '"capture":"redacted","data":{"kind":"form","prompt":"Choose release settings"',
