@@ -1,3 +1,8 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { AepStreamState } from '../../src/aep/analyzers/model.ts';
 import type { AepStreamOptions } from '../../src/aep/analyzers/options.ts';
 import type { AepRuleId as AnyAepRuleId } from '../../src/generated/rule-ids.ts';
@@ -41,6 +46,26 @@ export async function checkText(text: string | Uint8Array, opts: RunOptions = {}
     opts,
   );
   return findings;
+}
+
+let routesDir: string | undefined;
+/** `rule@line` of the non-info findings of `text` as a file (read back) and as stdin (digests); asserted equal. */
+export async function bothRoutes(text: string): Promise<string[]> {
+  if (routesDir === undefined) {
+    const d = (routesDir = mkdtempSync(join(tmpdir(), 'aep-routes-')));
+    process.once('exit', () => rmSync(d, { recursive: true, force: true }));
+  }
+  const p = join(routesDir, `in-${++n}.jsonl`);
+  writeFileSync(p, text);
+  const onFile: Finding[] = [];
+  await runPipeline(
+    openInputs([p], {} as CliIO, () => 'jsonl'),
+    aepDriver(),
+    (f) => onFile.push(f),
+  );
+  const onStdin = await checkText(text, { source: p });
+  assert.deepEqual(onFile, onStdin, 'file and stdin give the same findings');
+  return onFile.filter((f) => f.severity !== 'info').map((f) => `${f.ruleId}@${f.line}`);
 }
 
 /** Events as JSONL text, one compact line each, final newline. */

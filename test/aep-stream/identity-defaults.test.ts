@@ -4,43 +4,9 @@
  * the stdin (digest) route alike, in either order, exact or down-leveled.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { openInputs, type CliIO } from '../../src/cli/common.ts';
+import { test } from 'node:test';
 import { downlevelEvent } from '../../src/aep/downlevel.ts';
-import type { Finding } from '../../src/core/finding.ts';
-import type { InputSpec } from '../../src/core/pipeline.ts';
-import { brief, event, jsonl } from './helpers.ts';
-import { aepDriver, runPipeline } from '../run.ts';
-
-const dir = mkdtempSync(join(tmpdir(), 'aep-defaults-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-
-async function check(inputs: InputSpec[]): Promise<Finding[]> {
-  const out: Finding[] = [];
-  await runPipeline(inputs, aepDriver(), (f) => out.push(f));
-  return out;
-}
-
-/** Findings of `text` as a file (read back) and as stdin (digests); asserted equal. */
-async function bothRoutes(text: string): Promise<string[]> {
-  const p = join(dir, `in-${++n}.jsonl`);
-  writeFileSync(p, text);
-  const onFile = await check(openInputs([p], {} as CliIO, () => 'jsonl'));
-  const onStdin = await check([
-    {
-      source: p,
-      open: async function* () {
-        yield text;
-      },
-    },
-  ]);
-  assert.deepEqual(onFile, onStdin, 'file and stdin give the same findings');
-  return onFile.filter((f) => f.severity !== 'info').map((f) => `${f.ruleId}@${f.line}`);
-}
+import { bothRoutes, brief, checkText, event, jsonl } from './helpers.ts';
 
 const DEFAULTS: Record<string, Record<string, unknown>> = {
   epoch: { epoch: 0 },
@@ -88,20 +54,7 @@ test('a down-leveled copy that leaves out the defaults its first copy wrote is a
   ]) {
     const text = jsonl([a, b]);
     const fs = await bothRoutes(text);
-    assert.deepEqual(
-      fs,
-      ['aep/redelivery@2'],
-      brief(
-        await check([
-          {
-            source: 's',
-            open: async function* () {
-              yield text;
-            },
-          },
-        ]),
-      ),
-    );
+    assert.deepEqual(fs, ['aep/redelivery@2'], brief(await checkText(text, { source: 's' })));
   }
 });
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { downlevelEvent } from '../../src/aep/downlevel.ts';
 import type { AepStreamState } from '../../src/aep/analyzers/model.ts';
-import { brief, checkText, event, jsonl, runRule, type RunOptions } from './helpers.ts';
+import { bothRoutes, brief, checkText, event, jsonl, runRule, type RunOptions } from './helpers.ts';
 
 const RULE = 'aep/unit-terminal';
 const OTHER = { source: 'aep://unit-host/agent/unit/session/u_2', session: 'u_2' };
@@ -166,6 +166,44 @@ test("another event under the first terminal's own (source, id) is aep/id-collis
     ['aep/id-collision@2', 'aep/seq-regression@2', `${RULE}@3`],
   );
 });
+
+/** Runs, attention requests and sessions: events up to a first terminal, the copy under its (source, id), another terminal. */
+const OWN_COPY: { unit: string; rule: string; before: unknown[]; copy: (seq: number, id: string) => unknown }[] = [
+  {
+    unit: 'run',
+    rule: 'aep/run-terminal',
+    before: [event('session.started', 0), event('run.started', 1, { run: 'r1' })],
+    copy: (seq, id) =>
+      seq % 2
+        ? event('run.failed', seq, { id, run: 'r1', data: { reason: 'error' } })
+        : event('run.finished', seq, { id, run: 'r1' }),
+  },
+  {
+    unit: 'attention request',
+    rule: 'aep/attention-terminal',
+    before: [event('attention.requested', 0, { id: 'q1', data: { kind: 'auth', prompt: 'unit requests auth' } })],
+    copy: (seq, id) =>
+      seq % 2
+        ? event('attention.timeout', seq, { id, subject: 'q1' })
+        : event('attention.resolved', seq, { id, subject: 'q1', data: { resolution: 'answered' } }),
+  },
+  {
+    unit: 'session',
+    rule: 'aep/session-ended',
+    before: [event('session.started', 0)],
+    copy: (seq, id) => event('session.ended', seq, { id, data: seq % 2 ? { reason: 'error' } : {} }),
+  },
+];
+
+for (const u of OWN_COPY) {
+  test(`${u.unit}: a copy under the first terminal's (source, id) is aep/id-collision only, on both routes`, async () => {
+    const n = u.before.length;
+    const first = u.copy(n, 'own');
+    for (const copy of [u.copy(n + 1, 'own'), { ...(first as object), seq: n + 1 }])
+      assert.deepEqual(await bothRoutes(jsonl([...u.before, first, copy])), [`aep/id-collision@${n + 2}`]);
+    assert.deepEqual(await bothRoutes(jsonl([...u.before, first, u.copy(n + 1, 'other')])), [`${u.rule}@${n + 2}`]);
+  });
+}
 
 test('units are kept across epochs and past the end of their session', async () => {
   const restarted = { ...failed(0, 'c1'), epoch: 1 };

@@ -7,6 +7,7 @@ import type { Mark } from '../../core/mark.ts';
 import { attr, CAPTURE_RANK, type AepEvent } from '../event.ts';
 import { optionSetOf } from '../text-answer.ts';
 import type { OpenBudget } from './budget.ts';
+import { copiesAt, type IdentityFacts } from './identity.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { ClosedRequest, Completion, CompletionMarks } from './markers.ts';
 import { UNKNOWN_CLOSES, type OpenRequest, type RequestRecord, type SessionRecord } from './session.ts';
@@ -59,7 +60,10 @@ export class AttentionAnalyzer {
     private readonly marks: CompletionMarks,
   ) {}
 
-  observe(ev: AepEvent, facts: AttentionFacts & Pick<LifecycleFacts, 'session' | 'endsSession'> & { at: Mark }): void {
+  observe(
+    ev: AepEvent,
+    facts: AttentionFacts & IdentityFacts & Pick<LifecycleFacts, 'session' | 'endsSession'> & { at: Mark },
+  ): void {
     const rec = facts.session;
     const type = ev.type;
     if (rec && facts.endsSession) {
@@ -93,15 +97,16 @@ export class AttentionAnalyzer {
         : r
           ? undefined
           : this.marks.get(rec.markKey('q', subject));
-      if (prior) facts.answeredLate = prior;
+      if (prior && !copiesAt(facts, prior.at)) facts.answeredLate = prior;
     }
     if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
       // every request terminal leaves a compact mark; an open request closes
       const r = rec.peekRequest(subject);
       const mk = r ? r.mark : rec.markKey('q', subject);
       const prior = r?.terminal ? { at: r.terminal, type: r.terminalType! } : r ? undefined : this.marks.get(mk);
-      if (prior) a.priorTerminal = prior;
-      else {
+      if (prior) {
+        if (!copiesAt(facts, prior.at)) a.priorTerminal = prior;
+      } else {
         this.marks.put(mk, facts.at, type, ev);
         if (r) {
           r.terminal = facts.at;

@@ -61,6 +61,12 @@ export interface IdentityFacts {
   withheldCopy?: 'this' | 'first' | 'both';
 }
 
+/** Whether this event is another copy under the `(source, id)` of the event at `at`: one event to a consumer that dedupes (AEP-0001 §7 rule 4). */
+export function copiesAt(facts: IdentityFacts, at: Mark): boolean {
+  const first = facts.collision ?? facts.unverifiable;
+  return first !== undefined && first.line === at.line && first.file === at.file;
+}
+
 /** `(source, id)` identity and dedupe for one run. */
 export class IdentityAnalyzer {
   private readonly ids: AepIdTable;

@@ -6,6 +6,7 @@ import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
 import { attr, counterOf, exactInteger, nextCounter, type AepEvent, type AepScope, type Counter } from '../event.ts';
 import type { AepCapLog, OpenBudget } from './budget.ts';
+import { copiesAt, type IdentityFacts } from './identity.ts';
 import { tupleKeyWords } from './canonical.ts';
 import type { CompletionMarks, InputNames } from './markers.ts';
 import { ReplacingSpillTable } from '../../core/spill-replacing.ts';
@@ -109,7 +110,11 @@ export class LifecycleAnalyzer {
   }
 
   /** `known`: the record {@link peek} found for the event's `(source, session)`, if any. */
-  observe(ev: AepEvent, facts: LifecycleFacts & { scope: AepScope; at: Mark }, known?: SessionRecord): void {
+  observe(
+    ev: AepEvent,
+    facts: LifecycleFacts & IdentityFacts & { scope: AepScope; at: Mark },
+    known?: SessionRecord,
+  ): void {
     const session = attr(ev, 'session');
     if (session === undefined || facts.scope !== 'session') return;
     const seq = exactInteger(ev, '/seq');
@@ -149,8 +154,9 @@ export class LifecycleAnalyzer {
         // completed: the run leaves the session and only a compact terminal mark stays
         const mk = r ? r.mark : rec.markKey('r', run);
         const prior = r ? undefined : this.marks.get(mk);
-        if (prior) facts.runTerminal = { run, prior: prior.at, priorType: prior.type };
-        else {
+        if (prior) {
+          if (!copiesAt(facts, prior.at)) facts.runTerminal = { run, prior: prior.at, priorType: prior.type };
+        } else {
           this.marks.put(mk, facts.at, type, ev);
           if (r) {
             rec.runs.delete(run);
@@ -161,8 +167,9 @@ export class LifecycleAnalyzer {
     }
 
     if (type === 'session.ended') {
-      if (rec.ended) facts.sessionEnded = rec.ended;
-      else {
+      if (rec.ended) {
+        if (!copiesAt(facts, rec.ended)) facts.sessionEnded = rec.ended;
+      } else {
         rec.ended = facts.at;
         facts.endsSession = true;
       }

@@ -5,7 +5,7 @@
 import type { Mark } from '../../core/mark.ts';
 import { isObj } from '../../core/value.ts';
 import { attr, type AepEvent } from '../event.ts';
-import type { IdentityFacts } from './identity.ts';
+import { copiesAt, type IdentityFacts } from './identity.ts';
 import type { CompletionMarks } from './markers.ts';
 import type { MarkTag, SessionRecord } from './session.ts';
 
@@ -145,9 +145,7 @@ export class UnitAnalyzer {
       this.marks.put(k, facts.at, type, ev);
       return;
     }
-    // a copy of the first terminal's own (source, id) is one event to a consumer that dedupes (AEP-0001 §7 rule 4)
-    const copyOf = facts.collision ?? facts.unverifiable;
-    if (copyOf !== undefined && copyOf.line === prior.at.line && copyOf.file === prior.at.file) return;
+    if (copiesAt(facts, prior.at)) return;
     const t: UnitTerminal = { unit, key: id.key, pointer: id.pointer, prior: prior.at, priorType: prior.type };
     if (id.run !== undefined) t.run = id.run;
     facts.unitTerminal = t;

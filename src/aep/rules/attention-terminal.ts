@@ -7,6 +7,8 @@ export const attentionTerminal = defineStreamRule({
   id: 'aep/attention-terminal',
   severity: 'error',
   description: 'An attention request reaches at most one terminal (attention.resolved or attention.timeout).',
+  detail:
+    "A copy under the first terminal's own (source, id) is one event to a consumer that dedupes: aep/id-collision (or aep/redelivery) judges it, never this rule.",
   spec: 'AEP-0002 §2 convention 5, §7',
   messages: {
     second:

@@ -7,6 +7,8 @@ export const sessionEnded = defineStreamRule({
   id: 'aep/session-ended',
   severity: 'error',
   description: 'A session has at most one distinct session.ended.',
+  detail:
+    "A copy under the first terminal's own (source, id) is one event to a consumer that dedupes: aep/id-collision (or aep/redelivery) judges it, never this rule.",
   spec: 'AEP-0002 §2 convention 5',
   messages: {
     second:
