@@ -17,6 +17,7 @@ import {
 import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
+import { screened } from './envelope-members.ts';
 import { homePathIn } from './redact.ts';
 import { captureTreeFor } from './schema/validators.ts';
 
@@ -201,32 +202,6 @@ export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClas
   const out = contentFound ?? NO_CONTENT;
   contentFound = undefined;
   return out;
-}
-
-/** Whether envelope member `k` is screened as metadata-level: `subject` and the extension attributes (AEP-0001 §5.4). */
-export function screened(k: string): boolean {
-  // a switch of literals compares interned names; the event's keys are interned by JSON.parse
-  switch (k) {
-    case 'aep':
-    case 'id':
-    case 'type':
-    case 'time':
-    case 'source':
-    case 'agent':
-    case 'session':
-    case 'run':
-    case 'step':
-    case 'seq':
-    case 'epoch':
-    case 'cause':
-    case 'severity':
-    case 'capture':
-    case 'traceparent':
-    case 'data':
-      return false;
-    default:
-      return true;
-  }
 }
 
 /**

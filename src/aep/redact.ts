@@ -4,7 +4,7 @@
  */
 import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
 import type { CaptureNode } from './capture.ts';
-import { screened } from './capture-checks.ts';
+import { screened } from './envelope-members.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
 import { AEP_0007, subprofileCaptureTree } from './subprofile.ts';

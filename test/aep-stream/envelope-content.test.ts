@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AEP_CORE_ATTRIBUTES } from '../../src/aep/bridges/types.ts';
-import { screened } from '../../src/aep/capture-checks.ts';
+import { screened } from '../../src/aep/envelope-members.ts';
 import { event, runRule } from './helpers.ts';
 
 const at = (capture: string, over: Record<string, unknown>, type = 'run.started') =>
