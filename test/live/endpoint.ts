@@ -6,7 +6,7 @@
  * bytes they came in unless a ceiling rewrites them. `broken` names one way to break it, so each broken variant fails
  * exactly one check.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { matches, parseFilter, type AttrFilter } from '../../src/aep/attr-match.ts';
@@ -549,6 +549,14 @@ export async function startEndpoint(
     });
   });
 
+  return listenLocal(server, wss);
+}
+
+/** Listen on 127.0.0.1 (a free port); `close` ends the sockets and both servers. */
+export async function listenLocal(
+  server: Server,
+  wss: WebSocketServer,
+): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {

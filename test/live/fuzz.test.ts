@@ -5,12 +5,12 @@
 // among the garbage, and listens on 127.0.0.1 only; every run is bounded by a short timeout.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { WebSocketServer } from 'ws';
 import { checkEndpoint } from '../../src/live/check.ts';
 import { LiveConnectError } from '../../src/live/client.ts';
 import { LIVE_RULES } from '../../src/live/rules.ts';
+import { listenLocal } from './endpoint.ts';
 
 const SEEDS = 16;
 const TIMEOUT = 150;
@@ -135,17 +135,7 @@ async function startFuzz(seed: number) {
       });
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
+  return listenLocal(server, wss);
 }
 
 const KNOWN = new Set<string>(LIVE_RULES.map((r) => r.id));
