@@ -107,6 +107,7 @@ export const AEP_RULE_IDS = [
   'aep/assessment-target-mismatch',
   'aep/assessment-run',
   'aep/assessment-cause',
+  'aep/citation-cause',
   'aep/assessment-label-text',
   'aep/respond-via-control',
   'aep/respond-invalid-accepted',

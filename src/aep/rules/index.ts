@@ -10,6 +10,7 @@ import { ackWindow } from './ack-window.ts';
 import { absenceUnverifiable } from './absence-unverifiable.ts';
 import { ackOverdue } from './ack-overdue.ts';
 import { assessmentCause } from './assessment-cause.ts';
+import { citationCause } from './citation-cause.ts';
 import { assessmentLabelText } from './assessment-label-text.ts';
 import { assessmentRun } from './assessment-run.ts';
 import { assessmentTargetId } from './assessment-target-id.ts';
@@ -160,6 +161,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   assessmentTargetMismatch,
   assessmentRun,
   assessmentCause,
+  citationCause,
   assessmentLabelText,
   respondViaControl,
   respondInvalidAccepted,
