@@ -15,6 +15,9 @@ const assess = (type: string, data: unknown, over: Record<string, unknown> = {})
 const ROWS: { name: string; data: unknown; type?: string; over?: Record<string, unknown>; want: string[] }[] = [
   { name: 'the defined members only', data: { 'gen_ai.evaluation.name': 'relevance', evaluator: 'j:v1' }, want: [] },
   { name: 'a target_* name', data: { target_event: 'x-9' }, want: ['/data/target_event'] },
+  { name: 'a targetRef name', data: { targetRef: 'x-9' }, want: ['/data/targetRef'] },
+  // a property of the judged work named with target is no id (never rejected by analogy)
+  { name: 'target_language, target_score', data: { target_language: 'de', target_score: 0.8 }, want: [] },
   { name: 'a member repeating cause', data: { assessed: 'rf' }, want: ['/data/assessed'] },
   { name: 'a member repeating run', data: { of: 'r1' }, type: 'feedback.received', want: ['/data/of'] },
   {
