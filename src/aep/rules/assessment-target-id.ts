@@ -10,7 +10,7 @@ export const assessmentTargetId = defineEventRule({
   description:
     'An assessment payload carries no separate response or target id: the envelope (run, session, cause) is the link.',
   detail:
-    'AEP-0009 §2: "A payload MUST NOT introduce a separate response/target id". A member of the payload, or of one object inside it, whose name reads as a target id (its letters end in "id" after a word naming assessed work, e.g. gen_ai.response.id, target_id, run_id, event_id, or begin with target) is reported, and so is a member AEP-0009 does not define whose string value repeats the envelope\'s cause or run (the target id itself).',
+    'AEP-0009 §2: "A payload MUST NOT introduce a separate response/target id". A member of the payload, or of one object inside it, whose name reads as a target id (its letters end in "id" after a word naming assessed work, e.g. gen_ai.response.id, target_id, run_id, event_id, or target with a reference word: target_event, targetRef) is reported, and so is a member AEP-0009 does not define whose string value repeats the envelope\'s cause or run (the target id itself).',
   spec: 'AEP-0009 §2, §6',
   messages: {
     member:
