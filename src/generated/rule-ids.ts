@@ -81,6 +81,7 @@ export const AEP_RULE_IDS = [
   'aep/attention-cause',
   'aep/attention-severity',
   'aep/stream-subject',
+  'aep/stream-id-reused',
   'aep/message-id',
   'aep/stream-kind',
   'aep/stream-payload',

@@ -82,6 +82,7 @@ import { streamDeltaSeverity } from './stream-delta-severity.ts';
 import { streamDeltaText } from './stream-delta-text.ts';
 import { streamFactMissing } from './stream-fact-missing.ts';
 import { streamFinishedCause } from './stream-finished-cause.ts';
+import { streamIdReused } from './stream-id-reused.ts';
 import { streamKind } from './stream-kind.ts';
 import { streamPayload } from './stream-payload.ts';
 import { streamSplitLeak } from './stream-split-leak.ts';
@@ -135,6 +136,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   attentionSeverity,
   // AEP-0007 (--profile aep-0007)
   streamSubject,
+  streamIdReused,
   messageId,
   streamKind,
   streamPayload,
