@@ -47,7 +47,7 @@ export async function resume(run: BufferRun): Promise<void> {
       });
   };
   const sse = async (how: string, query: Record<string, string>, headers: Record<string, string>) => {
-    const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session] }), ...query }, headers);
+    const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }), ...query }, headers);
     try {
       const marker = run.event();
       await run.post(JSON.stringify(marker));
@@ -100,7 +100,7 @@ export async function replayAll(run: BufferRun): Promise<void> {
     if (got.some((s, i) => i > 0 && s < got[i - 1]!))
       run.report('aep/live-replay-all', 'order', { how, got: got.join(', ') });
   };
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: [own.session] }), from: 'all' });
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: own.session }), from: 'all' });
   try {
     const marker = own.event();
     await run.post(JSON.stringify(marker));

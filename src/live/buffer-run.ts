@@ -1,6 +1,7 @@
 /** What the buffer checks of `aep live` share: the run they see ({@link BufferRun}) and their socket and post helpers. */
 import type { MessageArgs } from '../core/message.ts';
-import { BinaryFrame, type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber, WsPeer } from './client.ts';
+import { type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber } from './client.ts';
+import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveCheck, LiveRuleId } from './rules.ts';
 
 /** An Event or frame as parsed JSON. */
@@ -80,7 +81,7 @@ export const helloAwaited = (ws: WsPeer) =>
 /** Subscribe on a greeted socket; the answer frame to `id` (undefined on timeout). */
 export async function wsSubscribe(run: BufferRun, ws: WsPeer, frame: Ev, session = run.session): Promise<unknown> {
   const at = ws.frames.length;
-  ws.send({ type: 'subscribe', filter: { session: [session] }, ...frame });
+  ws.send({ type: 'subscribe', filter: { session: session }, ...frame });
   return ws.next(at, (f) => !!f && typeof f === 'object' && (f as Ev).id === frame.id, run.opts.timeoutMs);
 }
 

@@ -1,6 +1,7 @@
 /** What the control checks of `aep live` share: their options, the run they see, frame tests, and the {@link Sender}. */
 import type { MessageArgs } from '../core/message.ts';
-import { BinaryFrame, LiveTimeout, oneLine, WsPeer } from './client.ts';
+import { LiveTimeout, oneLine } from './client.ts';
+import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
 /** The control options of {@link ControlRun} (`--control-*`, `--ack-window`). */
@@ -128,7 +129,7 @@ export class Sender {
         run.opts.control?.ackWindowMs ??
         (typeof declared === 'number' && declared > 0 ? declared : CONTROL_DEFAULTS.ackWindowMs);
       const at = ws.frames.length;
-      ws.send({ type: 'subscribe', id: 'ctl', filter: { session: [session] } });
+      ws.send({ type: 'subscribe', id: 'ctl', filter: { session: session } });
       const ok = asFrame(await ws.next(at, (f) => asFrame(f)?.id === 'ctl', run.opts.timeoutMs));
       if (ok?.type === 'subscribed') return s;
       ws.close();

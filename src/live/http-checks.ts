@@ -45,7 +45,7 @@ function withoutExtensions(ev: Record<string, unknown>): Record<string, unknown>
 
 /** An endpoint the discovery document names, when it resolves to a URL of a scheme in `schemes`. */
 function endpointOf(run: LiveRun, name: string, v: unknown, schemes: RegExp): string | undefined {
-  if (v === undefined) return undefined;
+  if (v === undefined || v === null) return undefined;
   try {
     if (typeof v === 'string' && schemes.test(run.url(v).protocol)) return v;
   } catch (e) {
@@ -61,7 +61,7 @@ function endpointOf(run: LiveRun, name: string, v: unknown, schemes: RegExp): st
 export async function discovery(run: LiveRun): Promise<void> {
   const path = '/events';
   const r = await fetchText(run.url(path), run.opts);
-  if (r.status !== 200) return run.report('aep/live-discovery', 'status', { path, status: r.status });
+  if (!ok(r.status)) return run.report('aep/live-discovery', 'status', { path, status: r.status });
   if (r.truncated) return run.report('aep/live-discovery', 'tooLarge', { path, mib: BODY_LIMIT >> 20 });
   const type = String(r.headers['content-type'] ?? '');
   if (!/^application\/json\b/i.test(type)) run.report('aep/live-discovery', 'contentType', { path, type });
@@ -90,9 +90,14 @@ export async function discovery(run: LiveRun): Promise<void> {
     capabilities:
       d.capabilities && typeof d.capabilities === 'object' ? (d.capabilities as Record<string, unknown>) : {},
   };
-  const wk = await fetchText(run.url('/.well-known/aep'), run.opts).catch(() => undefined);
-  if (wk?.status !== 200) run.report('aep/live-well-known', 'missing', { status: wk?.status ?? 'nothing' });
+  // the SHOULD is for origin-root deployments only
+  if (run.base.pathname.replace(/\/+$/, '') !== '') return;
+  const wk = await fetchText(new URL('/.well-known/aep', run.base.origin), run.opts).catch(() => undefined);
+  if (!wk || !ok(wk.status)) run.report('aep/live-well-known', 'missing', { status: wk?.status ?? 'nothing' });
 }
+
+/** A 2xx status that carries a body (204 and 205 carry none). */
+const ok = (status: number) => status >= 200 && status < 300 && status !== 204 && status !== 205;
 
 /** AEP-0003 §3.2 #2: a POST of an unsupported protocol version is refused. */
 export async function versionGate(run: LiveRun): Promise<void> {
@@ -110,7 +115,7 @@ export async function versionGate(run: LiveRun): Promise<void> {
 export async function invalidEnvelope(run: LiveRun): Promise<void> {
   // a stream that fails is aep/live-fanout's finding; the refusal is still checked without it
   const sub = run.discovery?.endpoints.stream
-    ? await run.subscribe({ filter: JSON.stringify({ session: [run.session] }) }).catch((e: unknown) => {
+    ? await run.subscribe({ filter: JSON.stringify({ session: run.session }) }).catch((e: unknown) => {
         if (e instanceof StreamFailed) return undefined;
         throw e;
       })
@@ -156,7 +161,7 @@ export async function ingest(run: LiveRun): Promise<void> {
 
 /** AEP-0003 §3.3 #1-2: Events ingested by POST reach an SSE subscriber in order, unaltered (AEP-0001 §4.2). */
 export async function fanout(run: LiveRun): Promise<void> {
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session] }) });
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }) });
   try {
     const sent = [run.event(), run.event('progress.status', { data: { phase: 'fanout' } }), run.event()];
     await run.post(JSON.stringify(sent[0]));
@@ -211,7 +216,7 @@ export async function fanout(run: LiveRun): Promise<void> {
 /** AEP-0003 §6.2: a subscription filter delivers only the Events it selects. */
 export async function filter(run: LiveRun): Promise<void> {
   const type = 'error.raised';
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session], type: [type] }) });
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session, type }) });
   try {
     const other = run.event();
     const match = run.event(type, { data: { code: 'probe', fatal: false } });
@@ -233,7 +238,7 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
   if (Array.isArray(levels) && !levels.includes('metadata'))
     return skip(run, 'capture-ceiling', 'the endpoint does not list "metadata" in capabilities.capture');
   const ceiling = 'metadata';
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session] }), capture: ceiling });
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }), capture: ceiling });
   try {
     // redacted-gated text that a metadata ceiling removes (AEP-0002 §5.4 progress.status `message`)
     const ev = run.event('progress.status', {

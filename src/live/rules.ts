@@ -14,10 +14,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-discovery',
     severity: 'error',
     description:
-      'GET {base}/events returns the discovery document: 200, application/json, an `aep` array naming "0.1" and an `endpoints` object.',
+      'GET {base}/events returns the discovery document: 2xx, application/json, an `aep` array naming "0.1" and an `endpoints` object.',
     spec: 'AEP-0003 §3.4',
     messages: {
-      status: 'GET {path} answered {status}, not 200 with the discovery document.',
+      status: 'GET {path} answered {status}, not 2xx with the discovery document.',
       contentType: 'GET {path} answered with Content-Type {type:json}, not application/json.',
       notJson: 'GET {path} did not answer a JSON object.',
       tooLarge: 'GET {path} answered a body larger than {mib} MiB, more than this check reads.',
@@ -82,6 +82,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
         'GET {path} (the {check} check) was answered {status} with Content-Type {type:json}, not 200 text/event-stream; its messages were not read.',
       lineTooLong:
         'An SSE line ran past {mib} MiB without a line break (the {check} check); the subscription was closed there.',
+      capped:
+        'An SSE subscription passed {count} messages or {mib} MiB (the {check} check), more than any check asks for; the subscription was closed there.',
     },
   },
   {
@@ -98,8 +100,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description: 'A subscription with an attr-match filter receives exactly the Events that match it.',
     spec: 'AEP-0003 §6.2; §3.3 #1',
     messages: {
-      extra: 'A subscriber with filter {"type":["{type}"]} received a {got} Event.',
-      missing: 'A subscriber with filter {"type":["{type}"]} did not receive the matching Event.',
+      extra: 'A subscriber with filter {"type":"{type}"} received a {got} Event.',
+      missing: 'A subscriber with filter {"type":"{type}"} did not receive the matching Event.',
     },
   },
   {
@@ -181,13 +183,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-byte-identity',
     severity: 'error',
     description:
-      'Opt-in: a delivered Event is the Event ingested, byte for byte (--identity strict, the default) or at the AEP-0001 §4.2 floor (--identity floor).',
+      'Opt-in: a delivered Event is the Event ingested, at the AEP-0001 §4.2 floor (--identity floor, the default) or byte for byte (--identity strict).',
     detail:
-      'It posts large Events, so it runs only when named in --checks or with --destructive. At the floor, the core context attributes are unaltered and only extension attributes may be added.',
+      'It posts large Events, so it runs only when named in --checks or with --destructive. At the floor, the core context attributes and data are unaltered (a re-serialization is legal) and only extension attributes may be added.',
     spec: 'AEP-0001 §4.2; AEP-0003 Abstract',
     messages: {
       bytes: 'The Event {id:json} was delivered by {how} with other bytes than posted (first difference at byte {at}).',
-      floor: 'The Event {id:json} was delivered by {how} with a core attribute altered (at {pointer}).',
+      floor: 'The Event {id:json} was delivered by {how} with a core attribute or its data altered (at {pointer}).',
       missing: 'The Event {id:json} was not delivered by {how}.',
     },
   },
@@ -228,11 +230,12 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-timeout',
     severity: 'error',
     description:
-      'A check waited longer than --timeout for the endpoint, or lost its connection to it: the check is named.',
+      'A check waited longer than --timeout for the endpoint, lost its connection to it, or closed it at a limit of the checker (a frame past 4 MiB): the check is named.',
     spec: 'agent-conformance (README §aep live)',
     messages: {
       timeout: 'The {check} check got no answer within {ms} ms ({waiting}).',
       lost: 'The {check} check lost its connection to the endpoint: {reason}.',
+      limit: 'The {check} check closed a connection: the endpoint sent {what}, more than this checker reads.',
     },
   },
   {

@@ -4,7 +4,8 @@
  */
 import type { MessageArgs } from '../core/message.ts';
 import { describeFrame, helloAwaited } from './buffer-run.ts';
-import { LiveTimeout, WsPeer } from './client.ts';
+import { LiveTimeout } from './client.ts';
+import { WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
 /** What a socket check reads and reports through. */
@@ -82,7 +83,7 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
       run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(e, ws.closed) });
     if (ws.closed) return run.report('aep/live-subscribe-refusal', 'closed');
     const at = ws.frames.length;
-    ws.send({ type: 'subscribe', id: 'good-1', filter: { session: [run.session] } });
+    ws.send({ type: 'subscribe', id: 'good-1', filter: { session: run.session } });
     const ok = await ws.next(
       at,
       (f) => !!f && typeof f === 'object' && (f as Record<string, unknown>).id === 'good-1',

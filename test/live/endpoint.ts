@@ -204,15 +204,29 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
   };
 }
 
+/** The base path of the `literal` endpoint (its URL ends in it, with a trailing slash). */
+const LITERAL_BASE = '/aep';
+
 /**
  * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
  * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401; `redeliver` replays every Event
- * twice (at-least-once, still compliant).
+ * twice (at-least-once, still compliant). `literal` takes every latitude the spec text leaves, still compliant: a base
+ * path, endpoints named by absolute URL, relative path and base-prefixed path, extra members in documents and frames,
+ * media types with parameters, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
+ * before `event:`, no space after the colons, unknown frame types after hello, and WebSocket pings.
  */
 export async function startEndpoint(
   broken?: Broken,
-  opts: { control?: boolean; authenticatedOnly?: boolean; redeliver?: boolean } = {},
+  opts: { control?: boolean; authenticatedOnly?: boolean; redeliver?: boolean; literal?: boolean } = {},
 ): Promise<Endpoint> {
+  const literal = !!opts.literal;
+  // the route of a request: its path under the base, without a trailing slash
+  const route = (path: string) => {
+    if (!literal) return path;
+    if (path !== LITERAL_BASE && !path.startsWith(`${LITERAL_BASE}/`)) return '/not-here';
+    return path.slice(LITERAL_BASE.length).replace(/\/+$/, '') || '/';
+  };
+  let origin = '';
   const buffer: Ev[] = [];
   // the highest position evicted per session: a resume before it predates the buffer
   const evicted = new Map<string, Position>();
@@ -281,42 +295,48 @@ export async function startEndpoint(
     !Array.isArray(ev) &&
     ['aep', 'id', 'type', 'time', 'source', 'agent'].every((k) => typeof (ev as Ev)[k] === 'string');
 
-  const discovery = JSON.stringify({
-    aep: ['0.1'],
-    role: 'collector',
-    endpoints: { events: '/events', stream: '/stream', ...(broken === 'no-socket' ? {} : { socket: '/socket' }) },
-    capabilities: {
-      filters: ['attr-match'],
-      replay: { buffer: BUFFER, all: true },
-      capture: ['none', 'metadata', 'redacted'],
-      roster: {},
-      'x-unknown-capability': { ignored: true },
-      ...(opts.control === false ? {} : { control: { accepts: [] } }),
-    },
-  });
+  const discovery = () =>
+    JSON.stringify({
+      aep: ['0.1'],
+      role: 'collector',
+      ...(literal ? { name: 'a spec-literal collector', links: { spec: 'AEP-0003' } } : {}),
+      endpoints: literal
+        ? { events: `${origin}${LITERAL_BASE}/events`, stream: 'stream', socket: `${LITERAL_BASE}/socket/` }
+        : { events: '/events', stream: '/stream', ...(broken === 'no-socket' ? {} : { socket: '/socket' }) },
+      capabilities: {
+        filters: ['attr-match'],
+        replay: { buffer: BUFFER, all: true },
+        capture: ['none', 'metadata', 'redacted'],
+        roster: {},
+        'x-unknown-capability': { ignored: true },
+        ...(opts.control === false ? {} : { control: { accepts: [] } }),
+      },
+    });
 
   const json = (res: ServerResponse, status: number, body?: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
+    res.writeHead(status, { 'Content-Type': literal ? 'application/json; charset=utf-8' : 'application/json' });
     res.end(body === undefined ? undefined : JSON.stringify(body));
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (req.method === 'GET' && (url.pathname === '/events' || url.pathname === '/.well-known/aep')) {
+    const path = route(url.pathname);
+    if (req.method === 'GET' && (path === '/events' || url.pathname === '/.well-known/aep')) {
       if (broken === 'hangs') return;
-      if (broken === 'no-well-known' && url.pathname !== '/events') return json(res, 404, { error: 'not-found' });
+      if (broken === 'no-well-known' && path !== '/events') return json(res, 404, { error: 'not-found' });
       if (broken === 'no-discovery') return json(res, 404, { error: 'not-found' });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      if (broken === 'discovery-huge') return oversize(res, ' ', discovery);
-      return res.end(discovery);
+      res.writeHead(200, { 'content-type': literal ? 'application/json;charset=UTF-8' : 'application/json' });
+      if (broken === 'discovery-huge') return oversize(res, ' ', discovery());
+      return res.end(discovery());
     }
-    if (req.method === 'POST' && url.pathname === '/events') {
+    if (req.method === 'POST' && path === '/events') {
       const parts: Buffer[] = [];
       req.on('data', (b: Buffer) => parts.push(b));
       req.on('end', () => {
         const version = String(req.headers['aep-version'] ?? '');
         if (broken === 'resets-version-gate' && version.split('.')[0] !== '0') return req.socket.destroy();
-        if (broken !== 'no-version-gate' && version.split('.')[0] !== '0') return json(res, 426, { versions: ['0.1'] });
+        if (broken !== 'no-version-gate' && version.split('.')[0] !== '0')
+          return json(res, 426, { versions: ['0.1'], ...(literal ? { detail: `unsupported ${version}` } : {}) });
         const text = Buffer.concat(parts).toString('utf8');
         const lines = String(req.headers['content-type']).startsWith('application/x-ndjson')
           ? text.split('\n').filter((l) => l.trim() !== '')
@@ -334,11 +354,11 @@ export async function startEndpoint(
           events.push([ev as Ev, l]);
         }
         for (const [ev, l] of events) ingestOne(ev, l);
-        json(res, broken === 'ingest-200' ? 200 : 202);
+        json(res, broken === 'ingest-200' ? 200 : 202, literal ? { accepted: events.length } : undefined);
       });
       return;
     }
-    if (req.method === 'GET' && url.pathname === '/stream') {
+    if (req.method === 'GET' && path === '/stream') {
       let filter: AttrFilter;
       let from: 'all' | Position[] | undefined;
       try {
@@ -353,13 +373,24 @@ export async function startEndpoint(
       }
       const capture = url.searchParams.get('capture') ?? undefined;
       res.writeHead(broken === 'sse-500' ? 500 : 200, {
-        'content-type': broken === 'sse-text-plain' ? 'text/plain' : 'text/event-stream',
+        'content-type':
+          broken === 'sse-text-plain'
+            ? 'text/plain'
+            : literal
+              ? 'Text/Event-Stream; charset=utf-8'
+              : 'text/event-stream',
         'cache-control': 'no-cache',
       });
+      // WHATWG SSE: a leading BOM is ignored, CRLF ends a line as LF does, comments and unknown fields are skipped
+      if (literal) res.write('\uFEFF');
       const send = (ev: Ev) => {
         if (res.writableEnded) return;
         const p = positionOf(ev);
         const id = p ? `${p.session}:${p.epoch}:${p.seq}` : undefined;
+        if (literal)
+          return void res.write(
+            `${id ? `id:${id}\r\n` : ''}: between the fields\r\nretry: 1000\r\nevent:${String(ev.type)}\r\nx-field: ignored\r\ndata:${textOf(ev)}\r\n\r\n`,
+          );
         const head = `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : ''}`;
         // the fanout check's second Event (its data.phase "fanout") is the one these variants break
         if ((ev.data as Ev | undefined)?.phase === 'fanout') {
@@ -379,7 +410,7 @@ export async function startEndpoint(
         send,
       };
       const exhausted = (session: string, e: Position) =>
-        res.write(`: replay-exhausted ${session} ${e.epoch}:${e.seq}\n\n`);
+        res.write(`: replay-exhausted ${session} ${e.epoch}:${e.seq}${literal ? '\r\n\r\n' : '\n\n'}`);
       const m = /^(.*):(\d+):(\d+)$/.exec(String(req.headers['last-event-id'] ?? ''));
       if (from) replay(sub, from, exhausted, broken === 'sse-from-inclusive');
       else if (m)
@@ -391,7 +422,7 @@ export async function startEndpoint(
         );
       subs.add(sub);
       req.on('close', () => subs.delete(sub));
-      res.write(': ping\n\n');
+      res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n');
       return;
     }
     json(res, 404, { error: 'not-found' });
@@ -407,7 +438,7 @@ export async function startEndpoint(
   const wss = new WebSocketServer({ noServer: true });
   let binary = 0;
   server.on('upgrade', (req, socket, head) => {
-    if (broken === 'no-socket' || new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/socket')
+    if (broken === 'no-socket' || route(new URL(req.url ?? '/', 'http://127.0.0.1').pathname) !== '/socket')
       return socket.destroy();
     const authed = req.headers.authorization === `Bearer ${CONTROL_TOKEN}`;
     if (!authed && opts.authenticatedOnly) {
@@ -468,17 +499,25 @@ export async function startEndpoint(
           // the hello check's own connection (the first consumer greeting as agent-conformance)
           if (broken === 'hello-binary' && identity.agent === 'agent-conformance' && f.role === 'consumer' && !binary++)
             return ws.send(Buffer.from(JSON.stringify({ type: 'hello', versions: ['0.1'] })), { binary: true });
-          return frame({
+          frame({
             type: 'hello',
             versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
             role: 'both',
+            ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
             capabilities: {
               filters: ['attr-match'],
               replay: { buffer: BUFFER, all: true },
               roster: {},
               control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
+              ...(literal ? { experimental: { 'x-literal': true } } : {}),
             },
           });
+          // unknown frame types are for the peer to ignore (AEP-0003 §2); a WebSocket ping is answered by `ws`
+          if (literal) {
+            frame({ type: 'x-literal-notice', note: 'an unknown frame type' });
+            ws.ping();
+          }
+          return;
         }
         if (typeof f.type === 'string' && f.type.includes('.')) {
           if (COMMAND.test(f.type)) return command(f);
@@ -521,7 +560,7 @@ export async function startEndpoint(
             ...(capture ? { capture: capture as AepCaptureLevel } : {}),
             send: (ev) => ws.send(textOf(ev)),
           };
-          frame({ type: 'subscribed', id: f.id });
+          frame({ type: 'subscribed', id: f.id, ...(literal ? { filter: f.filter ?? {} } : {}) });
           if (from)
             replay(
               sub,
@@ -549,7 +588,9 @@ export async function startEndpoint(
     });
   });
 
-  return listenLocal(server, wss);
+  const ep = await listenLocal(server, wss);
+  origin = ep.url;
+  return literal ? { ...ep, url: `${ep.url}${LITERAL_BASE}/` } : ep;
 }
 
 /** Listen on 127.0.0.1 (a free port); `close` ends the sockets and both servers. */
