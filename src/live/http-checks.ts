@@ -240,10 +240,11 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
   const ceiling = 'metadata';
   const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }), capture: ceiling });
   try {
-    // redacted-gated text that a metadata ceiling removes (AEP-0002 §5.4 progress.status `message`)
-    const ev = run.event('progress.status', {
+    // redacted-gated text that a metadata ceiling removes (AEP-0002 run.started `prompt`)
+    const ev = run.event('run.started', {
+      run: `${run.session}-ceiling`,
       capture: 'redacted',
-      data: { phase: 'ceiling', message: 'checking the capture ceiling' },
+      data: { trigger: 'user', prompt: 'checking the capture ceiling' },
     });
     await run.post(JSON.stringify(ev));
     await sub.until(() => run.mine(sub).some((x) => x.ev.id === ev.id), run.opts.timeoutMs);
