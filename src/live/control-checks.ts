@@ -73,8 +73,9 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
     try {
       anon = await WsPeer.open(url, { timeoutMs: run.opts.timeoutMs });
     } catch (e) {
-      // refused at the upgrade: nothing, control included, flows
-      if (e instanceof LiveConnectError && (e.status === 401 || e.status === 403)) return undefined;
+      // refused at the upgrade (an HTTP answer, or the connection closed): nothing, control included, flows
+      if (e instanceof LiveConnectError && (e.status !== undefined || /reset or closed/.test(e.reason ?? '')))
+        return undefined;
       throw e;
     }
     // with a target named, an authenticated observer of its session sees whether the probe reached it

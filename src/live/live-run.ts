@@ -104,7 +104,7 @@ export class LiveRun {
   /** `path` under the base URL. @throws ForeignEndpoint when it resolves to another origin (never contacted). */
   url(path: string, query?: Record<string, string>, endpoint?: string): URL {
     const u = new URL(baseRelative(this.base, path), this.base.href.endsWith('/') ? this.base : `${this.base.href}/`);
-    if (originOf(u) !== this.base.origin) throw new ForeignEndpoint(endpoint ?? path, u, this.base);
+    if (originOf(u) !== originOf(this.base)) throw new ForeignEndpoint(endpoint ?? path, u, this.base);
     for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
     return u;
   }
@@ -243,7 +243,9 @@ function baseRelative(base: URL, path: string): string {
 /** A URL's origin with ws: and wss: read as http: and https: (the same server, the same trust). */
 function originOf(u: URL): string {
   const scheme = u.protocol === 'ws:' ? 'http:' : u.protocol === 'wss:' ? 'https:' : u.protocol;
-  return `${scheme}//${u.host}`;
+  // the loopback names are one machine: a token sent to either never leaves it
+  const host = /^(localhost|127\.0\.0\.1|\[::1\])$/i.test(u.hostname) ? 'loopback' : u.hostname;
+  return `${scheme}//${host}:${u.port}`;
 }
 
 /**

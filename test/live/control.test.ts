@@ -106,14 +106,16 @@ test('without --ack-window the window is the one the endpoint declares at hello'
   }
 });
 
-test('an endpoint that refuses an unauthenticated WebSocket upgrade passes the authentication gate', async () => {
-  const ep = await startEndpoint(undefined, { authenticatedOnly: true });
-  try {
-    const r = await checkEndpoint(ep.url, OPTIONS);
-    assert.deepEqual(r.findings, [], show(r.findings));
-    assert.ok(r.ran.includes('control-auth-gate'));
-  } finally {
-    await ep.close();
+test('an endpoint that refuses an unauthenticated WebSocket upgrade (401, or closing it) passes the authentication gate', async () => {
+  for (const refusal of [true, 'reset'] as const) {
+    const ep = await startEndpoint(undefined, { authenticatedOnly: refusal });
+    try {
+      const r = await checkEndpoint(ep.url, OPTIONS);
+      assert.deepEqual(r.findings, [], show(r.findings));
+      assert.ok(r.ran.includes('control-auth-gate'));
+    } finally {
+      await ep.close();
+    }
   }
 });
 

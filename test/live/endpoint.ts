@@ -209,7 +209,7 @@ const LITERAL_BASE = '/aep';
 
 /**
  * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
- * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401; `redeliver` replays every Event
+ * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401 (`reset`: closes the connection); `redeliver` replays every Event
  * twice (at-least-once, still compliant). `literal` takes every latitude the spec text leaves, still compliant: a base
  * path, endpoints named by absolute URL, relative path and base-prefixed path, extra members in documents and frames,
  * media types with parameters, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
@@ -217,7 +217,7 @@ const LITERAL_BASE = '/aep';
  */
 export async function startEndpoint(
   broken?: Broken,
-  opts: { control?: boolean; authenticatedOnly?: boolean; redeliver?: boolean; literal?: boolean } = {},
+  opts: { control?: boolean; authenticatedOnly?: boolean | 'reset'; redeliver?: boolean; literal?: boolean } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
   // the route of a request: its path under the base, without a trailing slash
@@ -441,6 +441,7 @@ export async function startEndpoint(
     if (broken === 'no-socket' || route(new URL(req.url ?? '/', 'http://127.0.0.1').pathname) !== '/socket')
       return socket.destroy();
     const authed = req.headers.authorization === `Bearer ${CONTROL_TOKEN}`;
+    if (!authed && opts.authenticatedOnly === 'reset') return socket.destroy();
     if (!authed && opts.authenticatedOnly) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
       return;
