@@ -4,6 +4,7 @@
  */
 import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
+import { describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
 import { BODY_LIMIT, fetchText } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
 
@@ -213,7 +214,7 @@ export async function fanout(run: LiveRun): Promise<void> {
   }
 }
 
-/** AEP-0003 §6.2: a subscription filter delivers only the Events it selects. */
+/** AEP-0003 §6.2: a subscription filter delivers only the Events it selects, and one naming `data` is refused. */
 export async function filter(run: LiveRun): Promise<void> {
   const type = 'error.raised';
   const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session, type }) });
@@ -229,6 +230,24 @@ export async function filter(run: LiveRun): Promise<void> {
     if (!got.some((ev) => ev.id === match.id)) run.report('aep/live-filter', 'missing', { type });
   } finally {
     sub.close();
+  }
+  // §6.2 #1 fails closed on a key that is not filterable; the WebSocket gives the refusal its shape (§6.5)
+  let url: URL | undefined;
+  try {
+    url = run.socket();
+  } catch (e) {
+    if (e instanceof ForeignEndpoint) return;
+    throw e;
+  }
+  if (!url) return;
+  const ws = await greeted(run, url, 'consumer');
+  try {
+    const id = 'fail-closed-1';
+    const answer = await wsSubscribe(run, ws, { id, filter: { session: run.session, data: 'x' } });
+    if (!isFrame('error', id)(answer) || (answer as { code?: unknown }).code !== 'invalid-filter')
+      run.report('aep/live-filter', 'failOpen', { got: describeFrame(answer, ws.closed) });
+  } finally {
+    ws.close();
   }
 }
 

@@ -97,9 +97,12 @@ export const LIVE_RULES: readonly LiveRule[] = [
   {
     id: 'aep/live-filter',
     severity: 'error',
-    description: 'A subscription with an attr-match filter receives exactly the Events that match it.',
-    spec: 'AEP-0003 §6.2; §3.3 #1',
+    description:
+      'A subscription with an attr-match filter receives exactly the Events that match it; a filter naming a key that is not filterable (`data`) is refused invalid-filter.',
+    spec: 'AEP-0003 §6.2; §3.3 #1; §6.5',
     messages: {
+      failOpen:
+        'A WebSocket subscribe whose filter names "data" (not filterable) was answered {got}, not an error frame with code "invalid-filter" (fail closed).',
       extra: 'A subscriber with filter {"type":"{type}"} received a {got} Event.',
       missing: 'A subscriber with filter {"type":"{type}"} did not receive the matching Event.',
     },
@@ -197,13 +200,15 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-hello',
     severity: 'error',
     description:
-      'Over the WebSocket binding, a hello is answered by hello selecting exactly one version ("0.1"); any other first frame gets an error frame with code "hello-required".',
+      'Over the WebSocket binding, a hello is answered by hello selecting exactly one version ("0.1"), or version-unsupported; any other first frame gets an error frame with code "hello-required".',
     spec: 'AEP-0003 §3.5 #1; §4 #1',
     messages: {
       noHello: 'The first frame answered to hello is not a hello ({got}).',
       versions: 'The hello answer selects {count} versions, not exactly ["0.1"].',
       helloRequired:
         'A first frame other than hello was answered {got}, not an error frame with code "hello-required".',
+      versionUnsupported:
+        'A hello offering only version "99.0" was answered {got}, not an error frame with code "version-unsupported" and its versions.',
     },
   },
   {
@@ -221,9 +226,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
   {
     id: 'aep/live-unknown-frame',
     severity: 'error',
-    description: 'An unknown frame type is ignored: the connection stays open and a ping is still answered pong.',
-    spec: 'AEP-0003 §2; §3.5 #5',
-    messages: { closed: 'After an unknown frame type the connection {got}, instead of ignoring it.' },
+    description:
+      'An unknown capability key in hello and an unknown frame type are ignored: hello is answered, the connection stays open and a ping is still answered pong.',
+    spec: 'AEP-0003 §2; §3.5 #5; §4 #4',
+    messages: {
+      closed: 'After an unknown frame type the connection {got}, instead of ignoring it.',
+      capability: 'A hello with an unknown capability key got no hello answer; unknown capability keys are ignored.',
+    },
   },
   ...CONTROL_RULES,
   {

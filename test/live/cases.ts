@@ -44,6 +44,21 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'ws-from-inclusive', rules: ['aep/live-resume'] },
   { variant: 'replay-all-exhausted', rules: ['aep/live-replay-all'] },
   { variant: 'hello-two-versions', rules: ['aep/live-hello'] },
+  {
+    variant: 'hello-any-version',
+    rules: ['aep/live-hello'],
+    says: /offering only version "99\.0" was answered a "hello" frame/,
+  },
+  {
+    variant: 'rejects-unknown-capability',
+    rules: ['aep/live-unknown-frame'],
+    says: /A hello with an unknown capability key got no hello answer/,
+  },
+  {
+    variant: 'filter-fail-open',
+    rules: ['aep/live-filter'],
+    says: /filter names "data" \(not filterable\) was answered a "subscribed" frame/,
+  },
   { variant: 'closes-on-refusal', rules: ['aep/live-subscribe-refusal'] },
   { variant: 'closes-on-unknown-frame', rules: ['aep/live-unknown-frame'] },
   { variant: 'roster-synthesizes', rules: ['aep/live-roster'] },

@@ -52,7 +52,10 @@ export type Broken =
   | 'sse-ends'
   | 'discovery-huge'
   | 'resets-version-gate'
-  | 'hello-binary';
+  | 'hello-binary'
+  | 'hello-any-version'
+  | 'rejects-unknown-capability'
+  | 'filter-fail-open';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -495,6 +498,20 @@ export async function startEndpoint(
             frame({ type: 'error', code: 'hello-required' });
             return ws.close();
           }
+          // AEP-0003 §4 #1: no version in common is refused; §4 #4: unknown capability keys are ignored
+          const offered = Array.isArray(f.versions) ? f.versions : [];
+          if (!offered.includes('0.1') && broken !== 'hello-any-version') {
+            frame({ type: 'error', code: 'version-unsupported', versions: ['0.1'] });
+            return ws.close();
+          }
+          const known = ['emits', 'capture', 'control', 'replay', 'filters', 'roster', 'experimental'];
+          if (
+            broken === 'rejects-unknown-capability' &&
+            Object.keys(f.capabilities ?? {}).some((k) => !known.includes(k))
+          ) {
+            frame({ type: 'error', code: 'unknown-capability' });
+            return ws.close();
+          }
           hello = f;
           const identity = (f.identity ?? {}) as Ev;
           // the hello check's own connection (the first consumer greeting as agent-conformance)
@@ -548,8 +565,13 @@ export async function startEndpoint(
           let filter: AttrFilter;
           const from = f.from === undefined ? undefined : parseFrom(f.from);
           try {
-            filter = parseFilter(f.filter ?? {});
             if (f.from !== undefined && !from) throw new Error('malformed from');
+            try {
+              filter = parseFilter(f.filter ?? {});
+            } catch (e) {
+              if (broken !== 'filter-fail-open') throw e;
+              filter = parseFilter({});
+            }
           } catch {
             frame({ type: 'error', id: f.id, code: 'invalid-filter', detail: 'malformed filter or from' });
             if (broken === 'closes-on-refusal') ws.close();
