@@ -1,4 +1,5 @@
 /** What the buffer checks of `aep live` share: the run they see ({@link BufferRun}) and their socket and post helpers. */
+import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber } from './client.ts';
 import { BinaryFrame, WsPeer } from './ws-peer.ts';
@@ -6,6 +7,14 @@ import type { LiveCheck, LiveRuleId } from './rules.ts';
 
 /** An Event or frame as parsed JSON. */
 export type Ev = Record<string, unknown>;
+
+const CORE: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
+
+/** The Event's core attributes, the AEP-0001 §5.1 defaults applied: a relay MAY add extension attributes (§4.2). */
+export function coreOf(ev: Ev): Ev {
+  const core = Object.fromEntries(Object.entries(ev).filter(([k]) => CORE.has(k)));
+  return { epoch: 0, severity: 'info', capture: 'metadata', ...core };
+}
 
 /** What a buffer check reads and reports through (the part of src/live/check.ts's run it needs). */
 export interface BufferRun {

@@ -2,9 +2,8 @@
  * The HTTP and SSE checks of `aep live` (AEP-0003 §3.2-§3.4, §6.2, §6.4): discovery, the version gate, envelope
  * refusal, ingest, fan-out, filters and the capture ceiling.
  */
-import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
-import { describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
+import { coreOf, describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
 import { BODY_LIMIT, fetchText } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
 
@@ -26,8 +25,6 @@ function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
   return at;
 }
 
-const CORE_ATTRIBUTES: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
-
 /** Each Event at its first delivery: a redelivery of the same (source, id) is legal (AEP-0003 §5, §7). */
 function firstDeliveries<T extends { ev: Record<string, unknown> }>(all: T[]): T[] {
   const seen = new Set<string>();
@@ -38,11 +35,6 @@ function firstDeliveries<T extends { ev: Record<string, unknown> }>(all: T[]): T
 }
 
 const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
-
-/** The Event without extension attributes: a relay MAY add them (AEP-0001 §4.2 floor). */
-function withoutExtensions(ev: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(ev).filter(([k]) => CORE_ATTRIBUTES.has(k)));
-}
 
 /** An endpoint the discovery document names, when it resolves to a URL of a scheme in `schemes`. */
 function endpointOf(run: LiveRun, name: string, v: unknown, schemes: RegExp): string | undefined {
@@ -205,7 +197,7 @@ export async function fanout(run: LiveRun): Promise<void> {
           seq: 'seq',
         });
       if (m.data.includes('\n')) run.report('aep/live-fanout', 'data', { n: m.data.split('\n').length });
-      const pointer = firstDifference(withoutExtensions(ev), want);
+      const pointer = firstDifference(coreOf(ev), coreOf(want));
       if (pointer !== undefined)
         run.report('aep/live-delivery-identity', 'changed', { id: String(want.id), pointer: pointer || '""' }, pointer);
     }
@@ -275,10 +267,7 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
     if ((rank[at] ?? 9) > rank[ceiling]!) return run.report('aep/live-capture-ceiling', 'above', { ceiling, got: at });
     // what the ceiling governs (capture and payload); other rewrites are aep/live-delivery-identity's
     const want = downlevelEvent(ev, ceiling).event;
-    const pointer = firstDifference(
-      { capture: got.capture, data: got.data },
-      { capture: want.capture, data: want.data },
-    );
+    const pointer = firstDifference({ capture: at, data: got.data }, { capture: want.capture, data: want.data });
     if (pointer !== undefined)
       run.report('aep/live-capture-ceiling', 'payload', { ceiling, pointer: pointer || '""' }, pointer);
   } finally {

@@ -119,11 +119,10 @@ function firstByte(a: string, b: string): number {
   return i;
 }
 
-/** The first core attribute or `data` that differs, as canonical JSON. */
+/** The first core attribute (`data` included, defaults applied) that differs, as canonical JSON. */
 function coreDifference(got: Ev, want: Ev): string | undefined {
-  for (const k of [...CORE, 'data']) {
-    if (JSON.stringify(canon(got[k])) !== JSON.stringify(canon(want[k]))) return `/${k}`;
-  }
+  const [a, b] = [buffer.coreOf(got), buffer.coreOf(want)];
+  for (const k of CORE) if (JSON.stringify(canon(a[k])) !== JSON.stringify(canon(b[k]))) return `/${k}`;
   return undefined;
 }
 

@@ -215,6 +215,7 @@ const LITERAL_BASE = '/aep';
  * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401 (`reset`: closes the connection); `redeliver` replays every Event
  * twice (at-least-once, still compliant). `literal` takes every latitude the spec text leaves, still compliant: a base
  * path, endpoints named by absolute URL, relative path and base-prefixed path, extra members in documents and frames,
+ * Events re-serialized with an extension attribute and the §5.1 defaults stated,
  * media types with parameters, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
  * before `event:`, no space after the colons, unknown frame types after hello, and WebSocket pings.
  */
@@ -242,6 +243,8 @@ export async function startEndpoint(
     if (s.capture) out = broken === 'up-levels' ? { ...ev, capture: 'full' } : downlevelEvent(ev, s.capture).event;
     if (s.capture && broken === 'keeps-content') out = { ...out, data: ev.data };
     if (broken === 'rewrites') out = { ...out, time: '2000-01-01T00:00:00Z' };
+    // a relay MAY add extension attributes (AEP-0001 §4.2), and stating a default changes no value (§5.1)
+    if (literal) out = { epoch: 0, severity: 'info', ...out, literalhop: 'relay-a' };
     s.send(out);
   };
   const ingestOne = (ev: Ev, text?: string) => {
