@@ -203,6 +203,8 @@ export class SseSubscriber {
     });
   }
 
+  /** Hears each message as it is dispatched. */
+  onMessage: ((m: SseMessage) => void) | undefined;
   private cur: SseMessage = { data: '' };
   private hasData = false;
 
@@ -218,6 +220,7 @@ export class SseSubscriber {
     if (line === '') {
       if (this.hasData) {
         this.messages.push(this.cur);
+        this.onMessage?.(this.cur);
         this.wake();
       }
       this.cur = { data: '' };

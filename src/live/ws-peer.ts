@@ -39,14 +39,7 @@ export class WsPeer {
         this.texts.push('');
         return this.wake();
       }
-      const text = data.toString();
-      this.texts.push(text);
-      try {
-        this.frames.push(JSON.parse(text));
-      } catch {
-        this.frames.push(text);
-      }
-      this.wake();
+      this.inject(data.toString());
     });
     ws.on('close', () => {
       this.closed = true;
@@ -108,6 +101,17 @@ export class WsPeer {
     const w = this.waiters;
     this.waiters = [];
     for (const f of w) f();
+  }
+
+  /** Keep `text` as a text frame received (also an Event the same peer saw on another binding). */
+  inject(text: string): void {
+    this.texts.push(text);
+    try {
+      this.frames.push(JSON.parse(text));
+    } catch {
+      this.frames.push(text);
+    }
+    this.wake();
   }
 
   /** Send one frame as JSON. */

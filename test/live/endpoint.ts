@@ -136,6 +136,7 @@ function parseFrom(v: unknown): 'all' | Position[] | undefined {
 }
 
 const COMMAND = /^(control\.|x\.[^.]+\.control\.)/;
+const TARGET_SOURCE = 'aep://test/agent/target';
 
 /**
  * The one connected control target, claiming {@link CONTROL_SESSION} (AEP-0004 §7): it declares
@@ -153,7 +154,7 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
     id: `tgt-${seq}`,
     type,
     time: new Date().toISOString(),
-    source: 'aep://test/agent/target',
+    source: TARGET_SOURCE,
     agent: 'test-target',
     session: CONTROL_SESSION,
     seq: seq++,
@@ -213,7 +214,7 @@ const LITERAL_BASE = '/aep';
 /**
  * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
  * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401 (`reset`: closes the connection); `redeliver` replays every Event
- * twice (at-least-once, still compliant). `literal` takes every latitude the spec text leaves, still compliant: a base
+ * twice (at-least-once, still compliant); `acksOnStreamOnly` fans the target's Events out on SSE only. `literal` takes every latitude the spec text leaves, still compliant: a base
  * path, endpoints named by absolute URL, relative path and base-prefixed path, extra members in documents and frames,
  * Events re-serialized with an extension attribute and the §5.1 defaults stated,
  * media types with parameters, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
@@ -221,7 +222,13 @@ const LITERAL_BASE = '/aep';
  */
 export async function startEndpoint(
   broken?: Broken,
-  opts: { control?: boolean; authenticatedOnly?: boolean | 'reset'; redeliver?: boolean; literal?: boolean } = {},
+  opts: {
+    control?: boolean;
+    authenticatedOnly?: boolean | 'reset';
+    redeliver?: boolean;
+    literal?: boolean;
+    acksOnStreamOnly?: boolean;
+  } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
   // the route of a request: its path under the base, without a trailing slash
@@ -584,7 +591,9 @@ export async function startEndpoint(
           const sub: Sub = {
             filter,
             ...(capture ? { capture: capture as AepCaptureLevel } : {}),
-            send: (ev) => ws.send(textOf(ev)),
+            send: (ev) => {
+              if (!opts.acksOnStreamOnly || ev.source !== TARGET_SOURCE) ws.send(textOf(ev));
+            },
           };
           frame({ type: 'subscribed', id: f.id, ...(literal ? { filter: f.filter ?? {} } : {}) });
           if (from)
