@@ -194,10 +194,11 @@ export async function roster(run: BufferRun): Promise<void> {
     );
     if (!isFrame('error', 'roster-emitter')(refusal) || (refusal as Ev).code !== 'unauthorized')
       run.report('aep/live-roster', 'emitter', { got: describeFrame(refusal) });
-    const pingAt = emitter.frames.length;
-    emitter.send({ type: 'ping', t: 2 });
-    if ((await emitter.next(pingAt, isFrame('pong'), run.opts.timeoutMs)) === undefined)
-      run.report('aep/live-roster', 'closed');
+    // the connection survives: a second request is refused in-band too
+    const againAt = emitter.frames.length;
+    emitter.send({ type: 'roster', id: 'roster-emitter-2' });
+    const again = (f: unknown) => !!f && typeof f === 'object' && (f as Ev).id === 'roster-emitter-2';
+    if ((await emitter.next(againAt, again, run.opts.timeoutMs)) === undefined) run.report('aep/live-roster', 'closed');
 
     emitter.close();
     const after = await poll((es) => ours(es).length === 0);

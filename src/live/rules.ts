@@ -227,8 +227,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-unknown-frame',
     severity: 'error',
     description:
-      'An unknown capability key in hello and an unknown frame type are ignored: hello is answered, the connection stays open and a ping is still answered pong.',
-    spec: 'AEP-0003 §2; §3.5 #5; §4 #4',
+      'An unknown capability key in hello and an unknown frame type are ignored: hello is answered, the connection stays open and a subscribe after it is still answered.',
+    spec: 'AEP-0003 §2; §4 #4; §6.5',
     messages: {
       closed: 'After an unknown frame type the connection {got}, instead of ignoring it.',
       capability: 'A hello with an unknown capability key got no hello answer; unknown capability keys are ignored.',

@@ -105,7 +105,7 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
   }
 }
 
-/** AEP-0003 §2, §4 #4: an unknown capability key and an unknown frame type are ignored (a ping is still answered). */
+/** AEP-0003 §2, §4 #4: an unknown capability key and an unknown frame type are ignored (a subscribe is still answered). */
 export async function unknownFrame(run: SocketRun, url: URL): Promise<void> {
   const future = { ...HELLO, capabilities: { 'x-agent-conformance-probe': { ignored: true } } };
   const ws = await greeted(run, url, future).catch((e: unknown) => {
@@ -115,11 +115,16 @@ export async function unknownFrame(run: SocketRun, url: URL): Promise<void> {
   if (!ws) return;
   try {
     ws.send({ type: 'x-agent-conformance-probe', note: 'an unknown frame type, to be ignored' });
+    // a subscribe is answered (§6.5), where a ping's pong is only described (§3.5 #5)
     const at = ws.frames.length;
-    ws.send({ type: 'ping', t: 1 });
-    const pong = await ws.next(at, isFrame('pong'), run.opts.timeoutMs);
-    if (pong === undefined)
-      run.report('aep/live-unknown-frame', 'closed', { got: ws.closed ? 'closed' : 'stopped answering ping' });
+    ws.send({ type: 'subscribe', id: 'after-unknown', filter: { session: run.session } });
+    const answer = await ws.next(
+      at,
+      (f) => !!f && typeof f === 'object' && (f as { id?: unknown }).id === 'after-unknown',
+      run.opts.timeoutMs,
+    );
+    if (answer === undefined)
+      run.report('aep/live-unknown-frame', 'closed', { got: ws.closed ? 'closed' : 'stopped answering a subscribe' });
   } finally {
     ws.close();
   }
