@@ -209,7 +209,9 @@ export class Sender {
     const at = this.ws.frames.length;
     const t = nextCount();
     this.ws.send({ type: 'ping', t });
-    await this.ws.next(at, (f) => asFrame(f)?.type === 'pong' && asFrame(f)?.t === t, this.run.opts.timeoutMs);
+    // a pong is only described (AEP-0003 §3.5 #5): without one, a grace of at most 2 s
+    const ms = Math.min(this.run.opts.timeoutMs, 2000);
+    await this.ws.next(at, (f) => asFrame(f)?.type === 'pong' && asFrame(f)?.t === t, ms);
   }
 
   /** The distinct frames from `from` that `pick` accepts (compared as canonical JSON), each as first received. */

@@ -214,7 +214,7 @@ const LITERAL_BASE = '/aep';
 /**
  * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
  * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401 (`reset`: closes the connection); `redeliver` replays every Event
- * twice (at-least-once, still compliant); `acksOnStreamOnly` fans the target's Events out on SSE only. `literal` takes every latitude the spec text leaves, still compliant: a base
+ * twice (at-least-once, still compliant); `acksOnStreamOnly` fans the target's Events out on SSE only; `noPong` leaves pings unanswered. `literal` takes every latitude the spec text leaves, still compliant: a base
  * path, endpoints named by absolute URL, relative path and base-prefixed path, extra members in documents and frames,
  * Events re-serialized with an extension attribute and the §5.1 defaults stated,
  * media types with parameters, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
@@ -228,6 +228,7 @@ export async function startEndpoint(
     redeliver?: boolean;
     literal?: boolean;
     acksOnStreamOnly?: boolean;
+    noPong?: boolean;
   } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
@@ -566,7 +567,7 @@ export async function startEndpoint(
           }
           return ingestOne(f, text);
         }
-        if (f.type === 'ping') return frame({ type: 'pong', t: f.t });
+        if (f.type === 'ping') return opts.noPong ? undefined : frame({ type: 'pong', t: f.t });
         if (f.type === 'roster') {
           if (hello.role === 'emitter') return frame({ type: 'error', id: f.id, code: 'unauthorized' });
           return frame({ type: 'roster', id: f.id, entries: [...claims.values()].flat() });
