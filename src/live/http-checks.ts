@@ -173,7 +173,7 @@ export async function fanout(run: LiveRun): Promise<void> {
       run.report('aep/live-fanout', 'notEvent', { got: excerpt(data) });
     const recv = got();
     if (recv.length < sent.length)
-      return sub.ended && !sub.lineTooLong
+      return sub.ended && !sub.lineTooLong && !sub.capped
         ? run.report('aep/live-fanout', 'ended', { got: recv.length, want: sent.length })
         : run.report('aep/live-fanout', 'missing', { got: recv.length, want: sent.length, ms: run.opts.timeoutMs });
     if (recv.map(({ ev }) => ev.id).join('\n') !== sent.map((e) => e.id).join('\n'))
