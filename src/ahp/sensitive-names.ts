@@ -152,6 +152,31 @@ function urlParamNames(u: URL): string[] {
   return names;
 }
 
+/**
+ * The credential the shared detector (src/core/secrets.ts) sees in URL `text`, as a phrase, or undefined: in the text
+ * as written, or in a percent-decoded query or fragment parameter (`?ref=Bearer%20...`); a parameter's name alone is
+ * {@link urlSecrets}' question. Email addresses are PII, not credentials (`login_hint`), and random-looking PKCE
+ * `code_challenge`, `state` and `nonce` values have no credential shape.
+ */
+export function urlCredentialIn(text: string): string | undefined {
+  let m = credentialIn(text);
+  if (!m) {
+    let u: URL | undefined;
+    try {
+      u = new URL(text);
+    } catch {
+      u = undefined; // not a URL: the text as written was read
+    }
+    const frag = u?.hash.slice(1) ?? '';
+    const params = u ? [...u.searchParams, ...(frag.includes('=') ? new URLSearchParams(frag) : [])] : [];
+    for (const [k, v] of params) {
+      m = credentialIn(v === '' ? k : `${k}=${v}`);
+      if (m) break;
+    }
+  }
+  return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
+}
+
 /** What secrets a parsed URL carries, as phrases for a message (never the values). */
 export function urlSecrets(u: URL): string[] {
   const out: string[] = [];

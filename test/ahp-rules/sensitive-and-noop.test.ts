@@ -61,8 +61,36 @@ describe('sensitive elicitation and no-op changes', () => {
       0,
     );
     const url = (u: string) => req({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }, 'url');
-    warned(url('https://u:p@x.example/a?token=1&step=2'), 'ahp/elicitation-url-secret', 2);
+    warned(url('https://deploy@x.example/a?otp=1&step=2'), 'ahp/elicitation-url-secret', 2);
     warned(url('https://x.example/a?step=2&max_tokens=5'), 'ahp/elicitation-url-secret', 0);
+  });
+  test('an elicitation URL: a credential the detector sees is an error, under any parameter name (issue 43)', () => {
+    const url = (u: string) => req({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }, 'url');
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.${btoa('{"sub":"1234567890"}').replace(/=+$/, '')}.SflKxwRJSMeKKF2QT4fwpMeJf36P`;
+    const q = encodeURIComponent;
+    // one error per URL and no name warning beside it: the URL gets one answer
+    for (const u of [
+      `https://x.example/a?ref=${jwt}`,
+      `https://x.example/a#${jwt}`,
+      `https://x.example/a?ctx=${q('Bearer abcDEF12345678xyz')}`,
+      `https://x.example/a?next=${q('https://u:s3cretPw@db.example/x')}`,
+      `https://x.example/a?k=ghp_${'a1B2'.repeat(9)}`,
+      'https://u:p4ssw0rd@x.example/a?token=1&step=2',
+      'https://x.example/a?access_token=x&sig=y',
+    ])
+      exposed(url(u), 1);
+    // an email login hint is PII, not a credential; PKCE and OAuth values have no credential shape
+    exposed(
+      url(
+        `https://auth.example/authorize?response_type=code&client_id=abc&redirect_uri=${q('https://x.example/cb')}` +
+          '&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256' +
+          '&state=xyzABC123def&nonce=n-0S6_WzA2Mj&login_hint=alice%40example.com',
+      ),
+      0,
+    );
+    exposed(url('https://auth.example/authorize?login_hint=alice@example.com&token_type=bearer&max_tokens=5'), 0);
+    // the same credential in a form request's message is not this rule's (model-visible text is not read)
+    exposed(req({ mode: 'form', message: jwt, requestedSchema: { type: 'object', properties: {} } }, 'form'), 0);
   });
   test('a credential in an MCP descriptor or in the event source', () => {
     const mcp = (connection: unknown) =>
