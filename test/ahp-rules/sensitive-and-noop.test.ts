@@ -12,6 +12,8 @@ const { validate, valid, invalid, stdio } = ruleRows([
   'ahp/overlay',
   'ahp/elicitation-form-sensitive',
   'ahp/elicitation-url-secret',
+  'ahp/elicitation-url-insecure',
+  'ahp/elicitation-form-link',
   'ahp/config-after-unchanged',
   'ahp/change-after-noop',
   'ahp/file-change-noop',
@@ -91,6 +93,58 @@ describe('sensitive elicitation and no-op changes', () => {
     exposed(url('https://auth.example/authorize?login_hint=alice@example.com&token_type=bearer&max_tokens=5'), 0);
     // the same credential in a form request's message is not this rule's (model-visible text is not read)
     exposed(req({ mode: 'form', message: jwt, requestedSchema: { type: 'object', properties: {} } }, 'form'), 0);
+  });
+  test('a URL elicitation uses https, plain http only to loopback (MCP §Safe URL Handling #4)', () => {
+    const url = (u: string) => req({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }, 'url');
+    const loopback = ['localhost:8080', 'app.localhost', '127.0.0.1', '127.9.0.1:3000', '[::1]'];
+    const remote = ['x.example', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '[::2]'];
+    // the relation: a warning exactly when the scheme is not https and not plain http to a loopback host
+    for (const [scheme, host, expected] of [
+      ...loopback.flatMap((h) => [
+        ['https', h, 0],
+        ['http', h, 0],
+        ['ftp', h, 1],
+      ]),
+      ...remote.flatMap((h) => [
+        ['https', h, 0],
+        ['HTTP', h, 1],
+        ['ws', h, 1],
+      ]),
+    ] as const)
+      warned(url(`${scheme}://${host}/cb`), 'ahp/elicitation-url-insecure', expected);
+    warned(url('javascript:alert(1)'), 'ahp/elicitation-url-insecure', 1);
+    warned(url('vscode://ext/auth'), 'ahp/elicitation-url-insecure', 1);
+  });
+  test('a form request shows no link (MCP §Safe URL Handling #3); its values are answers, not read', () => {
+    const form = (message: string, properties: unknown) =>
+      req({ message, requestedSchema: { type: 'object', properties } }, 'form');
+    const link = 'see https://x.example/doc';
+    warned(form(link, {}), 'ahp/elicitation-form-link', 1);
+    warned(
+      form('m', {
+        a: { type: 'string', title: link, description: link },
+        b: { type: 'string', oneOf: [{ const: 'x', title: link }] },
+        c: { type: 'array', items: { anyOf: [{ const: 'x', title: link }] } },
+        d: { type: 'string', enum: ['x'], enumNames: [link] },
+      }),
+      'ahp/elicitation-form-link',
+      5,
+    );
+    warned(
+      form('Your account at example.com; reply over HTTP or https', {
+        a: { type: 'string', format: 'uri', default: 'https://x.example' },
+        b: { type: 'string', enum: ['https://x.example'] },
+        c: { type: 'string', oneOf: [{ const: 'https://x.example', title: 'X' }] },
+      }),
+      'ahp/elicitation-form-link',
+      0,
+    );
+    // a URL request's own message is not a form's
+    warned(
+      req({ mode: 'url', message: link, url: 'https://x.example', elicitationId: 'e' }, 'url'),
+      'ahp/elicitation-form-link',
+      0,
+    );
   });
   test('a credential in an MCP descriptor or in the event source', () => {
     const mcp = (connection: unknown) =>
