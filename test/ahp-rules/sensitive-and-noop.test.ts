@@ -99,18 +99,19 @@ describe('sensitive elicitation and no-op changes', () => {
     const loopback = ['localhost:8080', 'app.localhost', '127.0.0.1', '127.9.0.1:3000', '[::1]'];
     const remote = ['x.example', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '[::2]'];
     // the relation: a warning exactly when the scheme is not https and not plain http to a loopback host
-    for (const [scheme, host, expected] of [
-      ...loopback.flatMap((h) => [
+    const rows: [string, string, number][] = [
+      ...loopback.flatMap((h): [string, string, number][] => [
         ['https', h, 0],
         ['http', h, 0],
         ['ftp', h, 1],
       ]),
-      ...remote.flatMap((h) => [
+      ...remote.flatMap((h): [string, string, number][] => [
         ['https', h, 0],
         ['HTTP', h, 1],
         ['ws', h, 1],
       ]),
-    ] as const)
+    ];
+    for (const [scheme, host, expected] of rows)
       warned(url(`${scheme}://${host}/cb`), 'ahp/elicitation-url-insecure', expected);
     warned(url('javascript:alert(1)'), 'ahp/elicitation-url-insecure', 1);
     warned(url('vscode://ext/auth'), 'ahp/elicitation-url-insecure', 1);
