@@ -198,7 +198,8 @@ const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 /**
  * The credential `text` carries, as a phrase (never the value): URL userinfo or a credential-named parameter when a
- * URL (`asUrl`, or it reads as one), else a credential-shaped value (src/core/secrets.ts); or undefined.
+ * URL (`asUrl`, or it reads as one), else a credential-shaped value (src/core/secrets.ts; in a URL also in a
+ * percent-decoded parameter, {@link urlCredentialIn}); or undefined.
  */
 export function secretIn(text: string, asUrl: boolean): string | undefined {
   if (asUrl || URL_WITH_AUTHORITY.test(text)) {
@@ -210,6 +211,7 @@ export function secretIn(text: string, asUrl: boolean): string | undefined {
     }
     const found = u ? urlSecrets(u) : [];
     if (found.length) return found[0];
+    if (u) return urlCredentialIn(text);
   }
   const m = credentialIn(text);
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;

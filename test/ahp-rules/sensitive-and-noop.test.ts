@@ -174,6 +174,12 @@ describe('sensitive elicitation and no-op changes', () => {
     );
     exposed(mcp({ transport: 'http', url: 'https://mcp.example/sse?max_tokens=5&token_type=bearer' }), 0);
     exposed(obsOf('tool.before', { source: 'https://h.example/agent?access_token=x' }), 1);
+    // a percent-decoded parameter value is read as in an elicitation URL, under any name
+    exposed(obsOf('tool.before', { source: 'https://h.example/agent?ctx=Bearer%20abcDEF12345678xyz' }), 1);
+    exposed(
+      mcp({ transport: 'http', url: `https://mcp.example/sse?ctx=${encodeURIComponent('password=hunter2x')}` }),
+      1,
+    );
     exposed(obsOf('tool.before', { source: 'urn:uuid:6d1f2c3a-0b4e-4c7a-9e21-5f8a7b6c4d30' }), 0);
   });
   test('a secret in native metadata, extensions, a reason or a deny reason; an unknown currency', () => {
