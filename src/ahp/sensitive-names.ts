@@ -152,6 +152,31 @@ function urlParamNames(u: URL): string[] {
   return names;
 }
 
+/**
+ * The credential the shared detector (src/core/secrets.ts) sees in URL `text`, as a phrase, or undefined: in the text
+ * as written, or in a percent-decoded query or fragment parameter (`?ref=Bearer%20...`); a parameter's name alone is
+ * {@link urlSecrets}' question. Email addresses are PII, not credentials (`login_hint`), and random-looking PKCE
+ * `code_challenge`, `state` and `nonce` values have no credential shape.
+ */
+export function urlCredentialIn(text: string): string | undefined {
+  let m = credentialIn(text);
+  if (!m) {
+    let u: URL | undefined;
+    try {
+      u = new URL(text);
+    } catch {
+      u = undefined; // not a URL: the text as written was read
+    }
+    const frag = u?.hash.slice(1) ?? '';
+    const params = u ? [...u.searchParams, ...(frag.includes('=') ? new URLSearchParams(frag) : [])] : [];
+    for (const [k, v] of params) {
+      m = credentialIn(v === '' ? k : `${k}=${v}`);
+      if (m) break;
+    }
+  }
+  return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
+}
+
 /** What secrets a parsed URL carries, as phrases for a message (never the values). */
 export function urlSecrets(u: URL): string[] {
   const out: string[] = [];
@@ -173,7 +198,8 @@ const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 /**
  * The credential `text` carries, as a phrase (never the value): URL userinfo or a credential-named parameter when a
- * URL (`asUrl`, or it reads as one), else a credential-shaped value (src/core/secrets.ts); or undefined.
+ * URL (`asUrl`, or it reads as one), else a credential-shaped value (src/core/secrets.ts; in a URL also in a
+ * percent-decoded parameter, {@link urlCredentialIn}); or undefined.
  */
 export function secretIn(text: string, asUrl: boolean): string | undefined {
   if (asUrl || URL_WITH_AUTHORITY.test(text)) {
@@ -185,6 +211,7 @@ export function secretIn(text: string, asUrl: boolean): string | undefined {
     }
     const found = u ? urlSecrets(u) : [];
     if (found.length) return found[0];
+    if (u) return urlCredentialIn(text);
   }
   const m = credentialIn(text);
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;

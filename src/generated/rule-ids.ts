@@ -197,6 +197,8 @@ export const AHP_RULE_IDS = [
   'ahp/elicitation-content',
   'ahp/elicitation-form-sensitive',
   'ahp/elicitation-url-secret',
+  'ahp/elicitation-url-insecure',
+  'ahp/elicitation-form-link',
   'ahp/config-after-unchanged',
   'ahp/change-after-noop',
   'ahp/file-change-noop',

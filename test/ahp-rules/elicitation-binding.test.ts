@@ -100,6 +100,14 @@ describe('MCP elicitation binding', () => {
       P,
     );
     assert.deepEqual(inner(issues).sort(), ['', '/url']);
+    // "MUST contain a valid URL": an http(s) URI that no URL parser takes (no host, a port beyond 65535, a host
+    // ending in a number that is no IPv4 address) is invalid; a valid one passes; other schemes are URIs alone
+    const url = (u: string) =>
+      reqEvent(JSON.stringify({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }), 'url');
+    for (const u of ['https://', 'http://', 'https://x.example:65536/', 'https://999.1.1.1/'])
+      assert.deepEqual(inner(invalid(url(u), 'ahp/elicitation-body', P)), ['/url'], u);
+    for (const u of ['https://x.example:65535/a?b#c', 'https://10.0.0.1/', 'https://[::1]:8443/', 'urn:example:flow'])
+      valid(url(u));
     invalid(
       reqEvent(JSON.stringify({ mode: 'FORM', message: 'm', requestedSchema: { type: 'object', properties: {} } })),
       'ahp/elicitation-body',

@@ -130,6 +130,24 @@ describe('overlays', () => {
       issues.map((i) => [i.ruleId, i.severity, i.pointer]),
       [['ahp/attention-shape', 'warning', '/params/event/attention/message']],
     );
+    // the prose's singular part: a list of one or none passes (the upstream catalogue fixture has empty lists), two warn
+    for (const [n, expected] of [
+      [0, 0],
+      [1, 0],
+      [2, 1],
+      [3, 1],
+    ]) {
+      const parts = Array.from({ length: n }, (_, i) => ({ ...text(`p${i}`), id: `t${i}` }));
+      const several = validate(obsOf('user.attention', { attention: { kind: 'idle', message: parts, title: parts } }));
+      assert.ok(isAhpValid(several), show(several));
+      assert.deepEqual(
+        several.map((i) => [i.ruleId, i.severity, i.pointer]),
+        ['message', 'title']
+          .slice(0, expected * 2)
+          .map((m) => ['ahp/attention-shape', 'warning', `/params/event/attention/${m}/1`]),
+        show(several),
+      );
+    }
     invalid(
       obsOf('user.attention', { attention: { kind: 'idle', message: 'Waiting.', title: [] } }),
       'ahp/content-part',

@@ -12,6 +12,8 @@ const { validate, valid, invalid, stdio } = ruleRows([
   'ahp/overlay',
   'ahp/elicitation-form-sensitive',
   'ahp/elicitation-url-secret',
+  'ahp/elicitation-url-insecure',
+  'ahp/elicitation-form-link',
   'ahp/config-after-unchanged',
   'ahp/change-after-noop',
   'ahp/file-change-noop',
@@ -61,8 +63,89 @@ describe('sensitive elicitation and no-op changes', () => {
       0,
     );
     const url = (u: string) => req({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }, 'url');
-    warned(url('https://u:p@x.example/a?token=1&step=2'), 'ahp/elicitation-url-secret', 2);
+    warned(url('https://deploy@x.example/a?otp=1&step=2'), 'ahp/elicitation-url-secret', 2);
     warned(url('https://x.example/a?step=2&max_tokens=5'), 'ahp/elicitation-url-secret', 0);
+  });
+  test('an elicitation URL: a credential the detector sees is an error, under any parameter name (issue 43)', () => {
+    const url = (u: string) => req({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }, 'url');
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.${btoa('{"sub":"1234567890"}').replace(/=+$/, '')}.SflKxwRJSMeKKF2QT4fwpMeJf36P`;
+    const q = encodeURIComponent;
+    // one error per URL and no name warning beside it: the URL gets one answer
+    for (const u of [
+      `https://x.example/a?ref=${jwt}`,
+      `https://x.example/a#${jwt}`,
+      `https://x.example/a?ctx=${q('Bearer abcDEF12345678xyz')}`,
+      `https://x.example/a?next=${q('https://u:s3cretPw@db.example/x')}`,
+      `https://x.example/a?k=ghp_${'a1B2'.repeat(9)}`,
+      'https://u:p4ssw0rd@x.example/a?token=1&step=2',
+      'https://x.example/a?access_token=x&sig=y',
+    ])
+      exposed(url(u), 1);
+    // an email login hint is PII, not a credential; PKCE and OAuth values have no credential shape
+    exposed(
+      url(
+        `https://auth.example/authorize?response_type=code&client_id=abc&redirect_uri=${q('https://x.example/cb')}` +
+          '&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256' +
+          '&state=xyzABC123def&nonce=n-0S6_WzA2Mj&login_hint=alice%40example.com',
+      ),
+      0,
+    );
+    exposed(url('https://auth.example/authorize?login_hint=alice@example.com&token_type=bearer&max_tokens=5'), 0);
+    // the same credential in a form request's message is not this rule's (model-visible text is not read)
+    exposed(req({ mode: 'form', message: jwt, requestedSchema: { type: 'object', properties: {} } }, 'form'), 0);
+  });
+  test('a URL elicitation uses https, plain http only to loopback (MCP §Safe URL Handling #4)', () => {
+    const url = (u: string) => req({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }, 'url');
+    const loopback = ['localhost:8080', 'app.localhost', '127.0.0.1', '127.9.0.1:3000', '[::1]'];
+    const remote = ['x.example', 'localhost.example.com', '128.0.0.1', '10.0.0.1', '[::2]'];
+    // the relation: a warning exactly when the scheme is not https and not plain http to a loopback host
+    const rows: [string, string, number][] = [
+      ...loopback.flatMap((h): [string, string, number][] => [
+        ['https', h, 0],
+        ['http', h, 0],
+        ['ftp', h, 1],
+      ]),
+      ...remote.flatMap((h): [string, string, number][] => [
+        ['https', h, 0],
+        ['HTTP', h, 1],
+        ['ws', h, 1],
+      ]),
+    ];
+    for (const [scheme, host, expected] of rows)
+      warned(url(`${scheme}://${host}/cb`), 'ahp/elicitation-url-insecure', expected);
+    warned(url('javascript:alert(1)'), 'ahp/elicitation-url-insecure', 1);
+    warned(url('vscode://ext/auth'), 'ahp/elicitation-url-insecure', 1);
+  });
+  test('a form request shows no link (MCP §Safe URL Handling #3); its values are answers, not read', () => {
+    const form = (message: string, properties: unknown) =>
+      req({ message, requestedSchema: { type: 'object', properties } }, 'form');
+    const link = 'see https://x.example/doc';
+    warned(form(link, {}), 'ahp/elicitation-form-link', 1);
+    warned(
+      form('m', {
+        a: { type: 'string', title: link, description: link },
+        b: { type: 'string', oneOf: [{ const: 'x', title: link }] },
+        c: { type: 'array', items: { anyOf: [{ const: 'x', title: link }] } },
+        d: { type: 'string', enum: ['x'], enumNames: [link] },
+      }),
+      'ahp/elicitation-form-link',
+      5,
+    );
+    warned(
+      form('Your account at example.com; reply over HTTP or https', {
+        a: { type: 'string', format: 'uri', default: 'https://x.example' },
+        b: { type: 'string', enum: ['https://x.example'] },
+        c: { type: 'string', oneOf: [{ const: 'https://x.example', title: 'X' }] },
+      }),
+      'ahp/elicitation-form-link',
+      0,
+    );
+    // a URL request's own message is not a form's
+    warned(
+      req({ mode: 'url', message: link, url: 'https://x.example', elicitationId: 'e' }, 'url'),
+      'ahp/elicitation-form-link',
+      0,
+    );
   });
   test('a credential in an MCP descriptor or in the event source', () => {
     const mcp = (connection: unknown) =>
@@ -91,6 +174,12 @@ describe('sensitive elicitation and no-op changes', () => {
     );
     exposed(mcp({ transport: 'http', url: 'https://mcp.example/sse?max_tokens=5&token_type=bearer' }), 0);
     exposed(obsOf('tool.before', { source: 'https://h.example/agent?access_token=x' }), 1);
+    // a percent-decoded parameter value is read as in an elicitation URL, under any name
+    exposed(obsOf('tool.before', { source: 'https://h.example/agent?ctx=Bearer%20abcDEF12345678xyz' }), 1);
+    exposed(
+      mcp({ transport: 'http', url: `https://mcp.example/sse?ctx=${encodeURIComponent('password=hunter2x')}` }),
+      1,
+    );
     exposed(obsOf('tool.before', { source: 'urn:uuid:6d1f2c3a-0b4e-4c7a-9e21-5f8a7b6c4d30' }), 0);
   });
   test('a secret in native metadata, extensions, a reason or a deny reason; an unknown currency', () => {

@@ -1,16 +1,16 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { checksOf, parsedObject } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
-import { urlSecrets } from '../sensitive-names.ts';
+import { urlCredentialIn, urlSecrets } from '../sensitive-names.ts';
 
-/** `ahp/elicitation-url-secret`: parameter values are never read or printed. */
+/** `ahp/elicitation-url-secret`: parameter values are never printed. */
 export const elicitationUrlSecret = defineEventRule({
   id: 'ahp/elicitation-url-secret',
   severity: 'warning',
   description:
     "A URL elicitation's `url` carries no secret: userinfo or a query or fragment parameter whose name asks for a credential is a warning.",
   detail:
-    'Userinfo is `user:password@`; a credential parameter name is one the form heuristic of ahp/elicitation-form-sensitive matches, plus `key`, `sig` and `signature` of keyed or signed URLs, since the URL is shown, logged and must not be pre-authenticated. A name heuristic, hence a warning; parameter values are never read or printed. Also cited: MCP 2025-11-25 elicitation §Safe URL Handling.',
+    'Userinfo is `user:password@`; a credential parameter name is one the form heuristic of ahp/elicitation-form-sensitive matches, plus `key`, `sig` and `signature` of keyed or signed URLs, since the URL is shown, logged and must not be pre-authenticated. A name heuristic, hence a warning; a URL in which the credential detector finds a value is the error of ahp/credential-exposed instead, and no value is printed. Also cited: MCP 2025-11-25 elicitation §Safe URL Handling.',
   spec: 'AHP interaction-payloads.md §MCP elicitation binding',
   quote: 'without exposing secrets in logs',
   messages: {
@@ -23,6 +23,8 @@ export const elicitationUrlSecret = defineEventRule({
     if (c?.checks.kind !== 'request') return;
     const value = parsedObject(c.checks);
     if (value?.mode !== 'url' || typeof value.url !== 'string') return;
+    // a credential the shared detector sees is ahp/credential-exposed's error: one URL, one answer (issue 43)
+    if (urlCredentialIn(value.url)) return;
     let u: URL;
     try {
       u = new URL(value.url);

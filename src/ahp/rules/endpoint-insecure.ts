@@ -1,6 +1,7 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
+import { isLoopback } from '../loopback.ts';
 import { registrationHooks, type AhpMessage } from '../message.ts';
 
 /** The rule's templates, shared with the helpers that report for it. */
@@ -10,12 +11,6 @@ const MESSAGES = {
 } as const;
 
 const PLAIN_HTTP = /^http:\/\//i;
-
-/** Whether `host` (a WHATWG URL hostname) names the local machine: `localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`. */
-function isLoopback(host: string): boolean {
-  const h = host.toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '[::1]';
-}
 
 /** Report `url` at `pointer` when it is plain HTTP to a host that is not loopback. */
 function check(url: unknown, pointer: string, member: string, ctx: RuleContext<typeof MESSAGES>): void {

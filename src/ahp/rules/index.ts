@@ -38,6 +38,7 @@ import { elicitationBody } from './elicitation-body.ts';
 import { elicitationContent } from './elicitation-content.ts';
 import { elicitationContentSchema } from './elicitation-content-schema.ts';
 import { elicitationContentUnverifiable } from './elicitation-content-unverifiable.ts';
+import { elicitationFormLink } from './elicitation-form-link.ts';
 import { elicitationFormSensitive } from './elicitation-form-sensitive.ts';
 import { elicitationModeMismatch } from './elicitation-mode-mismatch.ts';
 import { elicitationModeNotAdvertised } from './elicitation-mode-not-advertised.ts';
@@ -48,6 +49,7 @@ import { elicitationSessionMismatch } from './elicitation-session-mismatch.ts';
 import { elicitationSourceMismatch } from './elicitation-source-mismatch.ts';
 import { elicitationUncorrelated } from './elicitation-uncorrelated.ts';
 import { elicitationUnpaired } from './elicitation-unpaired.ts';
+import { elicitationUrlInsecure } from './elicitation-url-insecure.ts';
 import { elicitationUrlSecret } from './elicitation-url-secret.ts';
 import { eventIdReuse } from './event-id-reuse.ts';
 import { eventIdUnverifiable } from './event-id-unverifiable.ts';
@@ -97,6 +99,8 @@ export const AHP_RULES = [
   elicitationContent,
   elicitationFormSensitive,
   elicitationUrlSecret,
+  elicitationUrlInsecure,
+  elicitationFormLink,
   configAfterUnchanged,
   changeAfterNoop,
   fileChangeNoop,

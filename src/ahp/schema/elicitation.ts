@@ -81,6 +81,26 @@ function fieldVariant(s: unknown): string | undefined {
   }
 }
 
+const WEB_SCHEME = /^https?:/i;
+
+/**
+ * False for an http(s) `url` that RFC 3986 admits but no URL parser does (MCP "MUST contain a valid URL"): an empty
+ * host (`https://`), a port beyond 65535, a host that is no valid IPv4 address though it ends in a number.
+ */
+function isWebUrl(url: unknown): boolean {
+  if (typeof url !== 'string' || !WEB_SCHEME.test(url)) return true;
+  try {
+    return new URL(url).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The problem of a URL request whose `url` passes the schema's `uri` format but is no valid web URL. */
+function webUrlProblems(value: unknown): BodyProblem[] {
+  return isObj(value) && value.mode === 'url' && !isWebUrl(value.url) ? [problem('/url', 'schema.web-url')] : [];
+}
+
 /** A problem at `inner` of the body, worded by template `messageId` of `ahp/elicitation-body`. */
 const problem = (inner: string, messageId: string, args: BodyProblem['args'] = {}): BodyProblem => ({
   inner,
@@ -93,7 +113,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
   const reg = ahpSchemas();
   const check = reg.mcpCheck(def);
   if (!check) return [problem('', 'noDefinition', { def })];
-  if (check(value)) return [];
+  if (check(value)) return def === 'request' ? webUrlProblems(value) : [];
   // the diagnostic validators are built on the first failure only
   const root = reg.mcpValidator(def)!;
   const out: BodyProblem[] = [];
@@ -148,6 +168,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
   v(value);
   const fieldPath = /^\/requestedSchema\/properties\/[^/]+/;
   fromErrors(v.errors, value, '', (e) => fieldPath.test(e.instancePath));
+  if (variant === 'ElicitRequestURLParams' && !out.some((p) => p.inner === '/url')) out.push(...webUrlProblems(value));
   const rs = value.requestedSchema;
   if (variant === 'ElicitRequestFormParams' && isObj(rs) && isObj(rs.properties)) {
     const prim = reg.mcpCheck('PrimitiveSchemaDefinition');
