@@ -368,6 +368,28 @@ test('-o over a regular file keeps its mode (and, as root, its owner), also when
   assert.deepEqual(readdirSync(dir), ['report.json']);
 });
 
+test('-o over a file with hard links writes its inode, so every name sees the report; a failed run leaves it', async (t) => {
+  const dir = tempDir(t, 'ac-out-hard-');
+  const report = join(dir, 'report.json');
+  const other = join(dir, 'artifacts-report.json');
+  writeFileSync(report, 'previous');
+  chmodSync(report, 0o640);
+  linkSync(report, other);
+  const ino = statSync(report).ino;
+  for (const verb of [['validate', '-f', 'json'], ['redact']]) {
+    const plain = await runCli('aep', [...verb, 'examples/aep/session.jsonl']);
+    assert.equal((await runCli('aep', [...verb, 'examples/aep/session.jsonl', '-o', report])).code, plain.code);
+    assert.equal(statSync(report).ino, ino, `${verb[0]}: the same inode`);
+    assert.equal(statSync(report).nlink, 2);
+    assert.equal(readFileSync(other, 'utf8'), plain.stdout, `${verb[0]}: the other name sees the report`);
+    assert.equal(statSync(report).mode & 0o777, 0o640);
+  }
+  writeFileSync(report, 'previous');
+  assert.equal((await runCli('aep', ['validate', join(dir, 'missing.jsonl'), '-o', report])).code, 2);
+  assert.equal(readFileSync(other, 'utf8'), 'previous');
+  assert.deepEqual(readdirSync(dir).sort(), ['artifacts-report.json', 'report.json'], 'no temporary left');
+});
+
 test('-o FIFO writes into the FIFO for its reader, which stays a FIFO (validate and the stream verbs)', async (t) => {
   const dir = tempDir(t, 'ac-out-fifo-');
   const fifo = join(dir, 'pipe');
