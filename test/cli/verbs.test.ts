@@ -147,6 +147,14 @@ describe('fixtures on the AHP manifest: --require-all and a summary of cases (it
     assert.match(r.stdout, /✔ \d+ cases: \d+ passed, 0 failed/);
     assert.doesNotMatch(r.stdout, /case runs:|known event types exercised/);
   });
+  it('a case file that is a folder or cannot be read is a harness error (exit 2), never a crash', async (t) => {
+    const m = manifestDir(t);
+    mkdirSync(join(m.dir, 'stdio', 'absent.valid.jsonl'));
+    const r = await runCli('ahp', ['fixtures', m.dir]);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stdout, /stdio\.absent\.valid[^\n]*\n\s+Cannot read the case file: it is a folder\./);
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+  });
   it('--require-all makes an absent case fail the run', async (t) => {
     const m = manifestDir(t);
     const r = await runCli('ahp', ['fixtures', m.dir, '--require-all']);
