@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -167,6 +167,28 @@ describe('fixtures on the AHP manifest: --require-all and a summary of cases (it
     };
     assert.equal(json.summary.counts.fail, 1);
     assert.equal(json.summary.counts.skip, 0);
+  });
+});
+
+describe('fixtures: the summary mark is a pass only when the exit code is', () => {
+  it('a run that checked no case (every file absent, or only a folder not run) is marked as failing, text and html', async (t) => {
+    // the AHP manifest with its one present case file removed: every case skipped
+    const m = manifestDir(t);
+    rmSync(join(m.dir, 'stdio', 'warned.valid.jsonl'));
+    // our layout with its one case in a subfolder: not run
+    const ours = tempDir(t, 'ac-verbs-nothing-');
+    mkdirSync(join(ours, 'pass', 'sub'), { recursive: true });
+    cpSync(join(REPO, 'conformance/aep/pass/aep.version.jsonl'), join(ours, 'pass', 'sub', 'aep.version.jsonl'));
+    for (const [bin, dir] of [
+      ['ahp', m.dir],
+      ['aep', ours],
+    ] as const) {
+      const r = await runCli(bin, ['fixtures', dir]);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stdout, /^✖ \d+ cases?: 0 passed/m, bin);
+      const html = await runCli(bin, ['fixtures', dir, '-f', 'html']);
+      assert.match(html.stdout, /class="verdict fail">✖ no case was checked/, bin);
+    }
   });
 });
 
