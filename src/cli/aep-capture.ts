@@ -153,20 +153,27 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     .option(...OUTPUT_OPTION);
   addRedactFlags(redact).action(async (files: string[], raw: RedactFlags & { output?: string }) => {
     const r = createRedactor(redactOptionsOf(raw, io));
-    setExit(
-      (
-        await runFilter(
-          files,
-          captureStep((ev) => {
-            const out = redactEvent(ev, r, raw.profile);
-            return out === ev ? undefined : out;
-          }),
-          io,
-          { ...profileOf(raw), invalid: true, onRefused: notWritten(io) },
-          raw.output,
-        )
-      ).code,
+    const n = { events: 0, redacted: 0, lowered: 0 };
+    const { code, empty, stopped } = await runFilter(
+      files,
+      captureStep((ev) => {
+        const out = redactEvent(ev, r, raw.profile);
+        n.events++;
+        if (out === ev) return undefined;
+        n.redacted++;
+        if (ev.capture === 'full' && out.capture === 'redacted') n.lowered++;
+        return out;
+      }),
+      io,
+      { ...profileOf(raw), invalid: true, onRefused: notWritten(io) },
+      raw.output,
     );
+    // what was replaced, as `aep convert` counts what it left out; not after a line that already ended the run
+    if (!empty && !stopped && !io.writeFailed?.() && (code !== EXIT.io || n.events > 0))
+      io.stderr.write(
+        `aep redact: ${n.redacted} of ${n.events} event${n.events === 1 ? '' : 's'} redacted; ${n.lowered} lowered from full to redacted (AEP-0003 §9 item 5)\n`,
+      );
+    setExit(code);
   });
 
   const downlevel = program

@@ -1,11 +1,13 @@
 /**
  * `-o FILE`: a regular file (or a new one) is written to a temporary beside it and renamed over it only when the run
- * completed, keeping its mode and owner, so a failed or interrupted run leaves the previous report; a link is followed;
+ * completed, keeping its mode and owner, so a failed or interrupted run leaves the previous report (a file with other
+ * hard links gets the temporary's bytes copied in, so that its inode and every name stay); a symbolic link is followed;
  * a device or FIFO is written through. FILE may not be an input (same device and inode) or the log would be replaced.
  */
 import {
   closeSync,
   constants,
+  copyFileSync,
   fchmodSync,
   fchownSync,
   lstatSync,
@@ -154,8 +156,11 @@ function openReplacing(path: string, old: Stats | undefined): ReportFile {
     forget();
     throw e;
   }
+  // a file with other hard links keeps its inode, so every name sees the report (as with `>`): the finished
+  // temporary is copied into it, not renamed over it, and a failed run still leaves it as it was
+  const linked = old !== undefined && old.nlink > 1;
   return descriptorFile(fd, (failed) => {
-    if (failed === undefined) renameSync(tmp, path);
+    if (failed === undefined) (linked ? copyFileSync : renameSync)(tmp, path);
     forget();
   });
 }

@@ -3,7 +3,8 @@
  * digests and the re-extraction; writes outside staging only with `adopt` (temporaries renamed into place, pin.json
  * last). AHP interaction-payloads §Pinned upstream maintenance (review before adopting).
  */
-import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { ConformanceError } from '../core/errors.ts';
 import type { Finding } from '../core/finding.ts';
@@ -244,15 +245,29 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
   }
 
   const writes: Array<{ target: string; data: string | Uint8Array }> = [];
+  const kept: string[] = [];
   for (const source of pin.sources) {
     const bytes = downloaded.get(source.name) as Buffer;
     const target = join(opts.dir, source.name);
     const local = await readIfExists(target);
-    if (!local?.equals(bytes)) writes.push({ target, data: bytes });
+    if (local?.equals(bytes)) continue;
+    writes.push({ target, data: bytes });
+    // a local copy that is neither the pinned nor the downloaded bytes was put there by someone: kept, never lost
+    const localSha = local && sha256Hex(local);
+    if (localSha && localSha !== source.sha256) {
+      const aside = `${target}.local-${localSha.slice(0, 12)}`;
+      await copyFile(target, aside, constants.COPYFILE_EXCL).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EEXIST') throw e;
+      });
+      kept.push(
+        `${source.name}: the local copy (sha256 ${localSha}, neither pinned nor downloaded) is kept as ${aside}`,
+      );
+    }
   }
   if (newExtraction !== undefined && extractionChanged) writes.push({ target: opts.extraction, data: newExtraction });
   if (newDigests.size > 0) writes.push({ target: join(opts.dir, PIN_FILE), data: rewrittenPin(pin, newDigests) });
   await replaceFiles(writes);
+  lines.push(...kept);
   lines.push(
     writes.length === 0
       ? `Result: ${changed ? 'CHANGED' : 'no change'}; nothing needed writing.`

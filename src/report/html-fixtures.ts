@@ -26,7 +26,8 @@ export function fixtureHtmlReporter(out: Output, ctx: ReportContext): FixtureRep
     finish(s: FixtureSummary) {
       const w = chunkedOutput(out);
       const title = `${ctx.protocol.toUpperCase()} fixture run`;
-      const bad = s.counts.fail + s.counts.error > 0;
+      const nothing = s.counts.pass + s.counts.deviation === 0;
+      const bad = s.counts.fail + s.counts.error > 0 || nothing;
       const bySev: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
       const byRule: Record<string, number> = {};
       for (const c of cases)
@@ -39,7 +40,7 @@ export function fixtureHtmlReporter(out: Output, ctx: ReportContext): FixtureRep
         `<div class="count"><b>${NUMBER.format(n)}</b><span>${label}</span></div>`;
       w.write(
         `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(s.dir)} · layout ${esc(s.layout)}</div>
-<div class="verdict ${bad ? 'fail' : 'pass'}">${bad ? '✖ fails' : s.counts.skip ? '◐ passes what ran' : '✔ passes'}</div>
+<div class="verdict ${bad ? 'fail' : 'pass'}">${bad ? (nothing && s.counts.fail + s.counts.error === 0 ? '✖ no case was checked' : '✖ fails') : s.counts.skip ? '◐ passes what ran' : '✔ passes'}</div>
 <div class="counts">${box(s.total, 'cases')}${box(s.counts.pass, 'passed')}${box(s.counts.fail, 'failed')}${box(s.counts.skip, 'skipped')}${box(s.counts.deviation, 'known deviations')}${box(s.counts.error, 'harness errors')}</div></header>\n`,
       );
       const statuses = (Object.keys(STATUS_MARK) as CaseStatus[]).filter((st) => cases.some((c) => c.status === st));

@@ -3,6 +3,8 @@
  * in html.ts write the body.
  */
 
+import { createRequire } from 'node:module';
+
 /** Escape text for an HTML element or a double-quoted attribute. */
 export function htmlEscape(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -109,6 +111,18 @@ apply();
 })();
 `;
 
+let scriptHash: string | undefined;
+
+/**
+ * The CSP source of the one script: its digest, not 'unsafe-inline', so that markup an escaping slip let into the page
+ * could not run a script of its own (node:crypto through require: the CLI bundles load it only for an html report).
+ */
+function scriptSource(): string {
+  const crypto = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  scriptHash ??= crypto.createHash('sha256').update(SCRIPT).digest('base64');
+  return `'sha256-${scriptHash}'`;
+}
+
 /** The page head up to `<body>`: title, charset, a content policy that allows no network request, style. */
 export function pageHead(title: string): string {
   return `<!DOCTYPE html>
@@ -116,7 +130,7 @@ export function pageHead(title: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src ${scriptSource()}; img-src data:">
 <meta name="generator" content="agent-conformance">
 <title>${htmlEscape(title)}</title>
 <style>${STYLE}</style>

@@ -350,7 +350,8 @@ export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureRep
       }
     },
     finish(s) {
-      const bad = s.counts.fail + s.counts.error > 0;
+      // a run that checked no case fails (exit 2) whatever it skipped: never the mark of a pass
+      const bad = s.counts.fail + s.counts.error > 0 || s.counts.pass + s.counts.deviation === 0;
       // a run that skipped cases passed only what it ran: a different mark and colour, and how to require them all
       const skipped = s.counts.skip > 0;
       const mark = bad ? chalk.red.bold('✖') : skipped ? chalk.yellow.bold('◐') : chalk.green.bold('✔');

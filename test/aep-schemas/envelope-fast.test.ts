@@ -4,8 +4,6 @@
  * the upstream corpus and one-member mutations of each (delete, change the type, add).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +20,7 @@ import { envelopeValidator } from '../../src/aep/schema/validators.ts';
 import { typeInfo } from '../../src/aep/schema/type-info.ts';
 import { CORPUS_DIR, eventsOfFile, jsonFiles } from './helpers.ts';
 import { needShared, SHARED } from '../shared.ts';
+import { tempDir } from '../temp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -102,20 +101,16 @@ test('envelope fast path: never accepts what the schema rejects (conformance cas
   assert.ok(r.fast > 1000 && r.fast < r.total, `${r.fast} of ${r.total} on the fast path`);
 });
 
-test('envelope fast path: every generated bench event takes it; no mutation of one is wrongly accepted', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'envelope-fast-'));
-  try {
-    const path = join(dir, 'aep.jsonl');
-    generateAep(path, { events: 3000, concurrency: 40, seed: 7 });
-    const events = eventsOf(path).filter((e) => 'aep' in e);
-    assert.equal(events.length, 3000);
-    // the path answers once the print is read (before, the first PRINT_AFTER envelopes go to the validator)
-    assert.ok(envelopeFastOn());
-    for (const ev of events) assert.equal(envelopeSurelyValid(ev), true, JSON.stringify(ev));
-    check(events.slice(0, 400), 'bench');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('envelope fast path: every generated bench event takes it; no mutation of one is wrongly accepted', (t) => {
+  const dir = tempDir(t, 'envelope-fast-');
+  const path = join(dir, 'aep.jsonl');
+  generateAep(path, { events: 3000, concurrency: 40, seed: 7 });
+  const events = eventsOf(path).filter((e) => 'aep' in e);
+  assert.equal(events.length, 3000);
+  // the path answers once the print is read (before, the first PRINT_AFTER envelopes go to the validator)
+  assert.ok(envelopeFastOn());
+  for (const ev of events) assert.equal(envelopeSurelyValid(ev), true, JSON.stringify(ev));
+  check(events.slice(0, 400), 'bench');
 });
 
 test('envelope fast path: the upstream corpus and its mutations', (t) => {

@@ -5,8 +5,6 @@
  * one-member mutations of each (delete, change the type, add), and values deeper than its recursion.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +15,7 @@ import { captureTreeFor, knownAepTypes } from '../../src/aep/schema/validators.t
 import { childPointer } from '../../src/core/pointer.ts';
 import { CORPUS_DIR, eventsOfFile, jsonFiles } from './helpers.ts';
 import { needShared, SHARED } from '../shared.ts';
+import { tempDir } from '../temp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -110,17 +109,13 @@ test('gated walk: the plain walk over the conformance cases, examples and their 
   assert.ok(check(events, 'conformance') > 100);
 });
 
-test('gated walk: the plain walk over generated bench events', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gated-walk-'));
-  try {
-    const path = join(dir, 'aep.jsonl');
-    generateAep(path, { events: 3000, concurrency: 40, seed: 11 });
-    const events = eventsOf(path);
-    assert.ok(check(events, 'bench', false) > 1000);
-    check(events.slice(0, 200), 'bench mutation');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('gated walk: the plain walk over generated bench events', (t) => {
+  const dir = tempDir(t, 'gated-walk-');
+  const path = join(dir, 'aep.jsonl');
+  generateAep(path, { events: 3000, concurrency: 40, seed: 11 });
+  const events = eventsOf(path);
+  assert.ok(check(events, 'bench', false) > 1000);
+  check(events.slice(0, 200), 'bench mutation');
 });
 
 test('gated walk: the upstream corpus and its mutations', (t) => {

@@ -265,3 +265,45 @@ test('a line whose payload or capture could hide content is copied conservativel
     ],
   );
 });
+
+test('aep redact closes with what it replaced: the events whose line changed, and those lowered from full', async () => {
+  const ev = (id: string, capture: string, text: string) =>
+    JSON.stringify({
+      aep: '0.1',
+      id,
+      type: 'tool.completed',
+      time: '2026-11-30T10:00:00Z',
+      source: 'aep://h/agent/a/session/s',
+      agent: 'a',
+      session: 's',
+      run: 'r1',
+      seq: Number(id.slice(1)),
+      capture,
+      data: { tool: { name: 'sh', call_id: `c${id}` }, result_redacted: text },
+    });
+  const lines = [
+    ev('e1', 'full', 'export TOKEN=abc'),
+    ev('e2', 'redacted', 'mail bob@example.com'),
+    ev('e3', 'full', 'nothing secret'),
+    ev('e4', 'redacted', 'ls -la'),
+  ];
+  const r = await runCli('aep', ['redact', '-'], `${lines.join('\n')}\n`);
+  assert.equal(r.code, 0, r.stderr);
+  const out = r.stdout.trimEnd().split('\n');
+  // the counts are a relation of input and output, not numbers of their own
+  const changed = out.filter((l, i) => l !== lines[i]).length;
+  const lowered = out.filter(
+    (l, i) => JSON.parse(lines[i]!).capture === 'full' && JSON.parse(l).capture === 'redacted',
+  );
+  assert.equal(changed, 2);
+  assert.equal(lowered.length, 1);
+  assert.equal(
+    r.stderr,
+    `aep redact: ${changed} of ${lines.length} events redacted; ${lowered.length} lowered from full to redacted (AEP-0003 §9 item 5)\n`,
+  );
+  // the same line when the output goes to a file; none for an input with no event (its own line says so)
+  const plain = await runCli('aep', ['redact', 'examples/aep/session.jsonl']);
+  assert.match(plain.stderr, /^aep redact: 0 of 9 events redacted; 0 lowered/);
+  const empty = await runCli('aep', ['redact', '-'], '');
+  assert.doesNotMatch(empty.stderr, /aep redact:/);
+});

@@ -4,10 +4,9 @@
  * `aep/redelivery` warnings: each copy is recognised as the copy it is, and nothing else sees it.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { downlevelStream } from '../../src/aep/downlevel.ts';
 import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
@@ -18,11 +17,11 @@ import { runAepFilter } from '../../src/run/aep-filter.ts';
 import { aepDriver, runPipeline } from '../run.ts';
 import { brief } from './helpers.ts';
 import { sweep } from '../scale.ts';
+import { fileTempDir } from '../temp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CEILINGS: readonly AepCaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];
-const dir = mkdtempSync(join(tmpdir(), 'aep-downlevel-relation-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('aep-downlevel-relation-');
 const noIO = {} as CliIO;
 
 /** The passing cases (bridge cases are read --from elsewhere) and the clean examples. */

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { AepStreamState } from '../../src/aep/analyzers/model.ts';
@@ -10,6 +9,7 @@ import type { RuleSelection } from '../../src/core/engine.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { aepDriver, runPipeline } from '../run.ts';
 import { SHARED, sharedPath } from '../shared.ts';
+import { processTempDir } from '../temp.ts';
 
 /** The upstream AEP fixture corpus; it may be absent (test/shared.ts). */
 export const CORPUS_DIR = sharedPath(SHARED.aepCorpus);
@@ -51,10 +51,7 @@ export async function checkText(text: string | Uint8Array, opts: RunOptions = {}
 let routesDir: string | undefined;
 /** `rule@line` of the non-info findings of `text` as a file (read back) and as stdin (digests); asserted equal. */
 export async function bothRoutes(text: string): Promise<string[]> {
-  if (routesDir === undefined) {
-    const d = (routesDir = mkdtempSync(join(tmpdir(), 'aep-routes-')));
-    process.once('exit', () => rmSync(d, { recursive: true, force: true }));
-  }
+  routesDir ??= processTempDir('aep-routes-');
   const p = join(routesDir, `in-${++n}.jsonl`);
   writeFileSync(p, text);
   const onFile: Finding[] = [];

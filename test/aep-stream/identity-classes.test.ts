@@ -5,10 +5,9 @@
  * paths (a regular file read back, a stream kept as digests).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import type { CaptureNode } from '../../src/aep/capture.ts';
 import { downlevelEvent } from '../../src/aep/downlevel.ts';
 import { scopeOf } from '../../src/aep/event.ts';
@@ -18,6 +17,7 @@ import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { aepDriver, runPipeline } from '../run.ts';
 import { checkText, event, jsonl } from './helpers.ts';
+import { fileTempDir } from '../temp.ts';
 
 const ids = (fs: { ruleId: string; line?: number }[]) =>
   fs.filter((f) => f.ruleId.startsWith('aep/id-') || f.ruleId === 'aep/redelivery').map((f) => `${f.ruleId}@${f.line}`);
@@ -68,8 +68,7 @@ test('a refused copy repeated exactly is a redelivery, and counted by no other r
 
 // ---- down-leveled redelivery (AEP-0001 §8.2(b), §7 rule 2) ----
 
-const dir = mkdtempSync(join(tmpdir(), 'aep-downlevel-id-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('aep-downlevel-id-');
 let files = 0;
 const noIO = {} as CliIO;
 const SECRET_TEXT = 'password=hunter2 see /home/alice/notes';

@@ -6,10 +6,9 @@
  * folder, and hold the verdicts equal to the in-memory path, which compares SHA-256 digests.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
@@ -17,9 +16,9 @@ import { readLineAt, type InputSpec } from '../../src/core/pipeline.ts';
 import { brief, event, jsonl } from './helpers.ts';
 import { aepDriver, runPipeline } from '../run.ts';
 import { runs } from '../scale.ts';
+import { fileTempDir } from '../temp.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'aep-reread-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('aep-reread-');
 let n = 0;
 const noIO = {} as CliIO;
 

@@ -4,12 +4,12 @@
  * findings the rule the case is about. `golden/golden.jsonl` gives nothing above info.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { brief, checkText, CORPUS_DIR, jsonl } from './helpers.ts';
 import { needShared, SHARED } from '../shared.ts';
+import { tempDir } from '../temp.ts';
 
 /** Case name -> the rule that must report it. */
 const EXPECTED_RULE: Readonly<Record<string, string>> = {
@@ -67,28 +67,24 @@ test('invalid/cases.json: every case is rejected by the rule it is about', async
   if (!needShared(t, SHARED.aepCorpus)) return;
   const cases = loadCases();
   assert.ok(cases.length >= 35, `expected at least 35 invalid cases, got ${cases.length}`);
-  const dir = mkdtempSync(join(tmpdir(), 'aep-invalid-'));
-  try {
-    for (const [i, c] of cases.entries()) {
-      await t.test(c.name, async () => {
-        const want = EXPECTED_RULE[c.name];
-        assert.ok(want, `no expected rule listed for case ${JSON.stringify(c.name)}: add it to the table`);
-        const events = c.events ?? [c.event];
-        const file = join(dir, `case-${i}.jsonl`);
-        writeFileSync(file, jsonl(events));
-        const findings = await checkText(readFileSync(file), { source: file });
-        assert.ok(
-          findings.some((f) => f.severity === 'error'),
-          `no error: ${brief(findings)}`,
-        );
-        assert.ok(
-          findings.some((f) => f.ruleId === want && f.severity === 'error'),
-          `expected an error from ${want}, got ${brief(findings)}`,
-        );
-      });
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const dir = tempDir(t, 'aep-invalid-');
+  for (const [i, c] of cases.entries()) {
+    await t.test(c.name, async () => {
+      const want = EXPECTED_RULE[c.name];
+      assert.ok(want, `no expected rule listed for case ${JSON.stringify(c.name)}: add it to the table`);
+      const events = c.events ?? [c.event];
+      const file = join(dir, `case-${i}.jsonl`);
+      writeFileSync(file, jsonl(events));
+      const findings = await checkText(readFileSync(file), { source: file });
+      assert.ok(
+        findings.some((f) => f.severity === 'error'),
+        `no error: ${brief(findings)}`,
+      );
+      assert.ok(
+        findings.some((f) => f.ruleId === want && f.severity === 'error'),
+        `expected an error from ${want}, got ${brief(findings)}`,
+      );
+    });
   }
 });
 

@@ -7,10 +7,9 @@
  * stream (digests).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { downlevelEvent } from '../../src/aep/downlevel.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import type { InputSpec } from '../../src/core/pipeline.ts';
@@ -18,9 +17,9 @@ import { aepDriver, runPipeline } from '../run.ts';
 import { sweep } from '../scale.ts';
 import { jsonlFiles, sameSpilled } from '../spill-routes.ts';
 import { prng } from '../../tools/bench/generate-aep.ts';
+import { fileTempDir } from '../temp.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'aep-spill-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('aep-spill-');
 
 /** Every finding of `inputs()` as one JSON text, with the identity tables spilling past `spillRows` rows. */
 async function report(inputs: () => InputSpec[], spillRows?: number): Promise<string> {

@@ -6,10 +6,9 @@
  * and hold the findings equal to the in-memory path, which compares SHA-256 digests.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
@@ -19,9 +18,9 @@ import { AHP_CORPUS_DIR, brief, intercept, observe, ok, REPO_DIR, toolBefore } f
 import { ahpDriver, runPipeline } from '../run.ts';
 import { needShared, SHARED } from '../shared.ts';
 import { runs, sweep } from '../scale.ts';
+import { fileTempDir } from '../temp.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'ahp-reread-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('ahp-reread-');
 let n = 0;
 
 function file(text: string): string {
@@ -201,7 +200,8 @@ async function sameOnFileAndInMemory(label: string, messages: readonly unknown[]
 test('property: repeated events with one control member deleted, retyped or added name the same fields whether the first line is read back or kept (conformance cases, generated bench messages)', async (t) => {
   for (const d of ['pass', 'fail'])
     await sameOnFileAndInMemory(`conformance/ahp/${d}`, sweep(t, messagesIn(join(REPO_DIR, 'conformance/ahp', d))));
-  const benchDir = mkdtempSync(join(dir, 'bench-'));
+  const benchDir = join(dir, 'bench');
+  mkdirSync(benchDir);
   generateAhp(join(benchDir, 'bench.jsonl'), { messages: 3000, concurrency: 40, seed: 7 });
   await sameOnFileAndInMemory('generated bench messages', sweep(t, messagesIn(benchDir)));
 });

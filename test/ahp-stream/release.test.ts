@@ -6,14 +6,14 @@
  * State sizes are read through the run's analyzers (the driver's `onStreamState`).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import type { AhpStreamState } from '../../src/ahp/analyzers/model.ts';
 import type { AhpStreamOptions } from '../../src/ahp/analyzers/options.ts';
 import { brief, check, elicRequest, elicResult, intercept, observe, ok, runRule, toolBefore } from './helpers.ts';
+import { tempDir } from '../temp.ts';
 
 /** Held-state counts read from the analyzers of a finished run. */
 interface HeldState {
@@ -57,31 +57,27 @@ async function checkWithState(
 // a hundred times the 300 interleaved sessions of the generator: enough for release to show
 const MESSAGES = 30_000;
 
-test('a long valid generated stream: no finding but open-at-end, pending released, forms released, rows compact', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ahp-release-'));
-  try {
-    const file = join(dir, 'stream.jsonl');
-    generateAhp(file, { messages: MESSAGES });
-    const lines = readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((l) => l !== '');
-    assert.ok(lines.length >= MESSAGES * 0.9, `generated ${lines.length} lines`);
-    const { findings, held } = await checkWithState(lines);
-    const other = findings.filter((f) => f.ruleId !== 'ahp/open-at-end' || f.severity !== 'info');
-    assert.deepEqual(brief(other), []);
-    // open work only: at most one request per interleaved session is pending at once (300 sessions)
-    assert.ok(held.pendingPeak <= 300, `pending peaked at ${held.pendingPeak}`);
-    assert.ok(held.pending <= 300, `pending at end ${held.pending}`);
-    // every form whose answer arrived was released (the generator answers each request right away)
-    assert.ok(held.schemas <= 300, `forms held at end ${held.schemas}`);
-    // checked forms are kept for further results, within the memory budget
-    assert.ok(held.bytes <= held.budget, `state ${held.bytes} bytes over the budget ${held.budget}`);
-    // completed work: compact rows only, at most one per event / answered id of the stream
-    assert.ok(held.events <= lines.length && held.answered <= lines.length, JSON.stringify(held));
-    assert.equal(held.unresolved, 0);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('a long valid generated stream: no finding but open-at-end, pending released, forms released, rows compact', async (t) => {
+  const dir = tempDir(t, 'ahp-release-');
+  const file = join(dir, 'stream.jsonl');
+  generateAhp(file, { messages: MESSAGES });
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  assert.ok(lines.length >= MESSAGES * 0.9, `generated ${lines.length} lines`);
+  const { findings, held } = await checkWithState(lines);
+  const other = findings.filter((f) => f.ruleId !== 'ahp/open-at-end' || f.severity !== 'info');
+  assert.deepEqual(brief(other), []);
+  // open work only: at most one request per interleaved session is pending at once (300 sessions)
+  assert.ok(held.pendingPeak <= 300, `pending peaked at ${held.pendingPeak}`);
+  assert.ok(held.pending <= 300, `pending at end ${held.pending}`);
+  // every form whose answer arrived was released (the generator answers each request right away)
+  assert.ok(held.schemas <= 300, `forms held at end ${held.schemas}`);
+  // checked forms are kept for further results, within the memory budget
+  assert.ok(held.bytes <= held.budget, `state ${held.bytes} bytes over the budget ${held.budget}`);
+  // completed work: compact rows only, at most one per event / answered id of the stream
+  assert.ok(held.events <= lines.length && held.answered <= lines.length, JSON.stringify(held));
+  assert.equal(held.unresolved, 0);
 });
 
 test('after release, a second response is still a duplicate; a further result 257 forms later is still checked; beyond the memory budget it is reported cannot-verify, never passed', async () => {

@@ -7,10 +7,9 @@
  * same rows and attached entries at the end.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
 import type { InputSpec } from '../../src/core/pipeline.ts';
 import type { AhpStreamState } from '../../src/ahp/analyzers/model.ts';
@@ -19,9 +18,9 @@ import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
 import { sweep } from '../scale.ts';
 import { jsonlFiles, sameSpilled } from '../spill-routes.ts';
+import { fileTempDir } from '../temp.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'ahp-spill-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const dir = fileTempDir('ahp-spill-');
 
 /** The entries of the tables attached to the event rows (they go with their row, spilled or not). */
 type Attached = { attached: { table: { size: number } }[] };

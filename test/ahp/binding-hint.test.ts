@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { bindingHint } from '../../src/ahp/binding-hint.ts';
 import { runCli } from '../cli/helpers.ts';
+import { tempDir } from '../temp.ts';
 
 const message = fc.record(
   {
@@ -38,11 +39,9 @@ test('bindingHint: JSONL of two or more objects names stdio as a document, a pre
 });
 
 test('a capture saved as .json, and a pretty-printed body on stdin: one finding naming the binding to use', async (t) => {
-  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const { tmpdir } = await import('node:os');
-  const dir = mkdtempSync(join(tmpdir(), 'ac-hint-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'ac-hint-');
   const capture = join(dir, 'capture.json');
   writeFileSync(capture, '{"jsonrpc":"2.0","method":"hooks/observe"}\n{"jsonrpc":"2.0","method":"hooks/observe"}\n');
   const asBody = await runCli('ahp', ['validate', '-f', 'json', capture]);

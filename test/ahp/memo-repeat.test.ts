@@ -5,8 +5,7 @@
  * one depth limit is not clean under a smaller one; an answer clean against one form is checked again against another.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseElicitationBody } from '../../src/ahp/schema/elicitation.ts';
@@ -14,32 +13,29 @@ import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import { filesUnder, observeLine, REPO_DIR, runStdio } from './helpers.ts';
 import { optionalShared, SHARED } from '../shared.ts';
 import { sweep } from '../scale.ts';
+import { tempDir } from '../temp.ts';
 
 const brief = (fs: readonly { ruleId: string; pointer?: string; line?: number; message: string }[]) =>
   fs.map((f) => `${f.line}:${f.ruleId}:${f.pointer}:${f.message}`);
 
 test('every stream gives the same findings cold and with warm memos', async (t) => {
   const upstream = optionalShared(t, SHARED.ahpCorpus);
-  const dir = mkdtempSync(join(tmpdir(), 'ahp-memo-'));
-  try {
-    const generated = join(dir, 'gen.jsonl');
-    generateAhp(generated, { messages: 3000, seed: 5 });
-    const paths = [
-      ...filesUnder(join(REPO_DIR, 'conformance/ahp')),
-      ...filesUnder(join(REPO_DIR, 'examples/ahp')),
-      ...(upstream ? filesUnder(upstream) : []),
-    ].filter((p) => p.endsWith('.jsonl'));
-    assert.ok(paths.length > 100);
-    for (const p of [generated, ...sweep(t, paths)]) {
-      const text = readFileSync(p, 'utf8');
-      const cold = brief(await runStdio(text));
-      assert.deepEqual(brief(await runStdio(text)), cold, p);
-      // the stream twice in one run: the second copy meets every memo of the run warm (repeats are findings of their own)
-      const twice = brief(await runStdio(text.endsWith('\n') ? text + text : text));
-      assert.deepEqual(brief(await runStdio(text.endsWith('\n') ? text + text : text)), twice, p);
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const dir = tempDir(t, 'ahp-memo-');
+  const generated = join(dir, 'gen.jsonl');
+  generateAhp(generated, { messages: 3000, seed: 5 });
+  const paths = [
+    ...filesUnder(join(REPO_DIR, 'conformance/ahp')),
+    ...filesUnder(join(REPO_DIR, 'examples/ahp')),
+    ...(upstream ? filesUnder(upstream) : []),
+  ].filter((p) => p.endsWith('.jsonl'));
+  assert.ok(paths.length > 100);
+  for (const p of [generated, ...sweep(t, paths)]) {
+    const text = readFileSync(p, 'utf8');
+    const cold = brief(await runStdio(text));
+    assert.deepEqual(brief(await runStdio(text)), cold, p);
+    // the stream twice in one run: the second copy meets every memo of the run warm (repeats are findings of their own)
+    const twice = brief(await runStdio(text.endsWith('\n') ? text + text : text));
+    assert.deepEqual(brief(await runStdio(text.endsWith('\n') ? text + text : text)), twice, p);
   }
 });
 

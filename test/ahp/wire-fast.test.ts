@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fastWirePass, handEnvelopeOn } from '../../src/ahp/schema/wire-fast.ts';
@@ -9,6 +7,7 @@ import { isObj } from '../../src/core/value.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR } from './helpers.ts';
 import { needShared, SHARED } from '../shared.ts';
+import { tempDir } from '../temp.ts';
 
 const files = filesUnder;
 const values = jsonValuesOf;
@@ -89,34 +88,30 @@ function assertFastSound(all: unknown[], what: string): { fast: number; checked:
   return { fast, checked };
 }
 
-test('wire fast pass: never accepts what the whole validator refuses, on generated traffic and its one-member mutations', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wire-fast-'));
-  try {
-    const path = join(dir, 'ahp.jsonl');
-    generateAhp(path, { messages: 3000, seed: 11 });
-    const all = values(path);
-    assert.ok(
-      all.every((v) => isObj(v) && fastWirePass(v)),
-      'the fast pass takes every generated message',
-    );
-    // one of each shape (method, event type, capabilities, result) for the mutations
-    const seen = new Set<string>();
-    const shapes = all.filter((v) => {
-      const o = v as {
-        method?: unknown;
-        params?: { event?: { type?: unknown }; capabilities?: unknown };
-        result?: { effects?: { type?: unknown }[] };
-      };
-      const k = JSON.stringify([o.method, o.params?.event?.type, o.params?.capabilities, o.result?.effects?.[0]?.type]);
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    });
-    const { fast, checked } = assertFastSound(shapes, 'generated');
-    assert.ok(fast > 500 && checked > 2000, `fast ${fast} of ${checked}`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('wire fast pass: never accepts what the whole validator refuses, on generated traffic and its one-member mutations', (t) => {
+  const dir = tempDir(t, 'wire-fast-');
+  const path = join(dir, 'ahp.jsonl');
+  generateAhp(path, { messages: 3000, seed: 11 });
+  const all = values(path);
+  assert.ok(
+    all.every((v) => isObj(v) && fastWirePass(v)),
+    'the fast pass takes every generated message',
+  );
+  // one of each shape (method, event type, capabilities, result) for the mutations
+  const seen = new Set<string>();
+  const shapes = all.filter((v) => {
+    const o = v as {
+      method?: unknown;
+      params?: { event?: { type?: unknown }; capabilities?: unknown };
+      result?: { effects?: { type?: unknown }[] };
+    };
+    const k = JSON.stringify([o.method, o.params?.event?.type, o.params?.capabilities, o.result?.effects?.[0]?.type]);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  const { fast, checked } = assertFastSound(shapes, 'generated');
+  assert.ok(fast > 500 && checked > 2000, `fast ${fast} of ${checked}`);
 });
 
 test('wire fast pass: events get the hand envelope check (the envelope is the one ENVELOPE_PRINT names)', () => {

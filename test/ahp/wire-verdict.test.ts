@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fastWirePass } from '../../src/ahp/schema/wire-fast.ts';
@@ -9,6 +8,7 @@ import { isAhpValid, validateAhpMessage } from '../../src/run/ahp-message.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR } from './helpers.ts';
 import { needShared, SHARED } from '../shared.ts';
+import { tempDir } from '../temp.ts';
 
 const files = filesUnder;
 const values = jsonValuesOf;
@@ -46,21 +46,17 @@ test('wire verdict: the dispatched oneOf gives the whole oneOf verdict on every 
   assert.ok(n > 1000, `only ${n} values checked`);
 });
 
-test('wire verdict: the same on generated traffic (the bench generator) and its variants', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'wire-verdict-'));
-  try {
-    const path = join(dir, 'ahp.jsonl');
-    generateAhp(path, { messages: 3000, seed: 7 });
-    const all = values(path);
-    assert.equal(all.length, 3000);
-    assert.ok(
-      all.every((v) => wireVerdict(v)),
-      'the generated traffic is valid',
-    );
-    assertSame(all, 'generated');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('wire verdict: the same on generated traffic (the bench generator) and its variants', (t) => {
+  const dir = tempDir(t, 'wire-verdict-');
+  const path = join(dir, 'ahp.jsonl');
+  generateAhp(path, { messages: 3000, seed: 7 });
+  const all = values(path);
+  assert.equal(all.length, 3000);
+  assert.ok(
+    all.every((v) => wireVerdict(v)),
+    'the generated traffic is valid',
+  );
+  assertSame(all, 'generated');
 });
 
 test('wire verdict: the same on the upstream AHP corpus and its variants', (t) => {

@@ -5,12 +5,12 @@
  * checks the same contract through the real bins.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fixtureSample, runCli as run } from './helpers.ts';
 import { needShared, SHARED, sharedPath } from '../shared.ts';
+import { tempDir } from '../temp.ts';
 
 const AEP_CORPUS = sharedPath(SHARED.aepCorpus);
 const AHP_MANIFEST = sharedPath(SHARED.ahpCorpus);
@@ -44,8 +44,7 @@ test('validate: --fail-on and --strict move the threshold', async () => {
 });
 
 test('validate: --max-findings, --quiet, --output, --format json|sarif|junit|github', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-cli-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'ac-cli-');
   const many = GOOD + BAD_TIME + BAD_TIME.replace('"e2"', '"e4"') + BAD_TIME.replace('"e2"', '"e5"');
   const capped = await run('aep', ['validate', '--max-findings', '1', '-'], many);
   assert.equal(capped.code, 1, 'counting continues past the cap');
@@ -98,8 +97,7 @@ test('fixtures: conformance/aep exits 0; verdict mismatch 1; unknown layout and 
   const ours = await run('aep', ['fixtures', 'conformance/aep', '--quiet']);
   assert.equal(ours.code, 0, ours.stdout + ours.stderr);
   assert.match(ours.stdout, /✔ \d+ cases: \d+ passed, 0 failed, 0 skipped \(file absent\), 0 known deviations\n$/);
-  const dir = mkdtempSync(join(tmpdir(), 'ac-cli-fx-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'ac-cli-fx-');
   assert.equal((await run('aep', ['fixtures', dir])).code, 2, 'no known layout');
   writeFileSync(join(dir, 'dev.json'), '{"not":"a list"}');
   assert.equal((await run('aep', ['fixtures', 'conformance/aep', '--deviations', join(dir, 'dev.json')])).code, 2);

@@ -2,11 +2,11 @@
 // trace or change the exit code the run earns.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { tempDir } from '../temp.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -21,18 +21,18 @@ function runClosingStdout(args: string[]): Promise<{ code: number | null; stderr
   });
 }
 
-test('a closed stdout pipe ends quietly and keeps the exit code (findings: 1)', async () => {
+test('a closed stdout pipe ends quietly and keeps the exit code (findings: 1)', async (t) => {
   // far more output than a pipe buffer holds, so writes continue after the reader is gone
-  const file = join(mkdtempSync(join(tmpdir(), 'epipe-')), 'many.jsonl');
+  const file = join(tempDir(t, 'epipe-'), 'many.jsonl');
   writeFileSync(file, '{"not":"an event"}\n'.repeat(20_000));
   const r = await runClosingStdout(['bin/aep.js', 'validate', '--no-progress', file]);
   assert.equal(r.code, 1);
   assert.doesNotMatch(r.stderr, /EPIPE|Error|at /);
 });
 
-test('ahp validate: a closed stdout pipe keeps the exit code of the whole input (findings: 1, clean: 0)', async () => {
+test('ahp validate: a closed stdout pipe keeps the exit code of the whole input (findings: 1, clean: 0)', async (t) => {
   // validate reads on to the end of its input: its verdict is the whole stream's, whatever the reader took
-  const file = join(mkdtempSync(join(tmpdir(), 'epipe-')), 'many.jsonl');
+  const file = join(tempDir(t, 'epipe-'), 'many.jsonl');
   writeFileSync(file, readFileSync(join(root, 'examples/ahp/session-broken.jsonl'), 'utf8').repeat(300));
   const broken = await runClosingStdout(['bin/ahp.js', 'validate', '--no-progress', file]);
   assert.equal(broken.code, 1);

@@ -3,14 +3,13 @@
  * {@link CliIO}: the same program, verbs, exit codes and output as the bins, without a process
  * per run. The few tests that need a real process (EPIPE, the bin entry) spawn one instead.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { aepCli } from '../../src/cli/aep.ts';
 import { ahpCli } from '../../src/cli/ahp.ts';
 import { main, type CliIO } from '../../src/cli/program.ts';
+import { fileTempDir } from '../temp.ts';
 
 /** Repository root; relative paths in tests are taken from here (as the spawned bins were). */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -58,8 +57,7 @@ export async function runCli(
  * output files, exit codes on a broken write), not of the verdict of every case, which test/fixture-runner checks.
  */
 export function fixtureSample(protocol: 'aep' | 'ahp', n = 3): string {
-  const dir = mkdtempSync(join(tmpdir(), `ac-${protocol}-sample-`));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = fileTempDir(`ac-${protocol}-sample-`);
   for (const group of ['pass', 'fail']) {
     const from = join(REPO, 'conformance', protocol, group);
     mkdirSync(join(dir, group));

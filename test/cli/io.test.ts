@@ -13,7 +13,6 @@ import {
   existsSync,
   linkSync,
   lstatSync,
-  mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -23,7 +22,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { validate } from '../../src/api/validate.ts';
@@ -33,6 +31,7 @@ import { main, type CliIO } from '../../src/cli/program.ts';
 import { messageWithRelated } from '../../src/report/text.ts';
 import { fixtureSample, REPO, runCli } from './helpers.ts';
 import { explainDateTime } from '../../src/core/schema/formats.ts';
+import { tempDir } from '../temp.ts';
 
 test('a single-document input over --max-line-bytes is jsonl/line-too-long, never a clean pass', async () => {
   // 3 MiB of one JSON object, read as one HTTP body from stdin, under a 1 MiB cap
@@ -143,8 +142,8 @@ test('a directory as input points at `fixtures DIR`; validate on a terminal says
   }
 });
 
-test('--each: every input its own stream with its own summary line; default per binding (documents alone, JSONL one stream)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-each-'));
+test('--each: every input its own stream with its own summary line; default per binding (documents alone, JSONL one stream)', async (t) => {
+  const dir = tempDir(t, 'ac-each-');
   const reuse = readFileSync('conformance/ahp/fail/ahp.event-id-reuse.jsonl', 'utf8').split('\n');
   writeFileSync(join(dir, 'a.jsonl'), reuse[0] + '\n');
   writeFileSync(join(dir, 'b.jsonl'), reuse[1] + '\n');
@@ -275,8 +274,8 @@ test('ndjson streams: a finding is written before the input has ended', async ()
   assert.doesNotMatch(seenBeforeEnd, /"kind":"summary"/);
 });
 
-test('-o naming an input is refused (also through a symbolic or hard link); the report is renamed into place only on success', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-out-'));
+test('-o naming an input is refused (also through a symbolic or hard link); the report is renamed into place only on success', async (t) => {
+  const dir = tempDir(t, 'ac-out-');
   const log = join(dir, 'log.jsonl');
   const original = readFileSync('examples/aep/session.jsonl');
   writeFileSync(log, original);
@@ -317,8 +316,8 @@ test('-o naming an input is refused (also through a symbolic or hard link); the 
   assert.deepEqual(readdirSync(dir).sort(), before);
 });
 
-test('-o through a symbolic link writes the file it names, which keeps its mode; the link stays a link', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-out-link-'));
+test('-o through a symbolic link writes the file it names, which keeps its mode; the link stays a link', async (t) => {
+  const dir = tempDir(t, 'ac-out-link-');
   const real = join(dir, 'real.txt');
   writeFileSync(real, 'previous');
   chmodSync(real, 0o600);
@@ -350,8 +349,8 @@ test('-o through a symbolic link writes the file it names, which keeps its mode;
   );
 });
 
-test('-o over a regular file keeps its mode (and, as root, its owner), also when the run fails', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-out-mode-'));
+test('-o over a regular file keeps its mode (and, as root, its owner), also when the run fails', async (t) => {
+  const dir = tempDir(t, 'ac-out-mode-');
   const report = join(dir, 'report.json');
   writeFileSync(report, 'previous');
   chmodSync(report, 0o600);
@@ -369,8 +368,30 @@ test('-o over a regular file keeps its mode (and, as root, its owner), also when
   assert.deepEqual(readdirSync(dir), ['report.json']);
 });
 
-test('-o FIFO writes into the FIFO for its reader, which stays a FIFO (validate and the stream verbs)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-out-fifo-'));
+test('-o over a file with hard links writes its inode, so every name sees the report; a failed run leaves it', async (t) => {
+  const dir = tempDir(t, 'ac-out-hard-');
+  const report = join(dir, 'report.json');
+  const other = join(dir, 'artifacts-report.json');
+  writeFileSync(report, 'previous');
+  chmodSync(report, 0o640);
+  linkSync(report, other);
+  const ino = statSync(report).ino;
+  for (const verb of [['validate', '-f', 'json'], ['redact']]) {
+    const plain = await runCli('aep', [...verb, 'examples/aep/session.jsonl']);
+    assert.equal((await runCli('aep', [...verb, 'examples/aep/session.jsonl', '-o', report])).code, plain.code);
+    assert.equal(statSync(report).ino, ino, `${verb[0]}: the same inode`);
+    assert.equal(statSync(report).nlink, 2);
+    assert.equal(readFileSync(other, 'utf8'), plain.stdout, `${verb[0]}: the other name sees the report`);
+    assert.equal(statSync(report).mode & 0o777, 0o640);
+  }
+  writeFileSync(report, 'previous');
+  assert.equal((await runCli('aep', ['validate', join(dir, 'missing.jsonl'), '-o', report])).code, 2);
+  assert.equal(readFileSync(other, 'utf8'), 'previous');
+  assert.deepEqual(readdirSync(dir).sort(), ['artifacts-report.json', 'report.json'], 'no temporary left');
+});
+
+test('-o FIFO writes into the FIFO for its reader, which stays a FIFO (validate and the stream verbs)', async (t) => {
+  const dir = tempDir(t, 'ac-out-fifo-');
   const fifo = join(dir, 'pipe');
   execFileSync('mkfifo', [fifo]);
   for (const args of [
@@ -394,8 +415,8 @@ test('-o FIFO writes into the FIFO for its reader, which stays a FIFO (validate 
   assert.deepEqual(readdirSync(dir), ['pipe']);
 });
 
-test('-o to a device or a descriptor link is written through, never replaced (the decision; no device is opened)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-out-dev-'));
+test('-o to a device or a descriptor link is written through, never replaced (the decision; no device is opened)', (t) => {
+  const dir = tempDir(t, 'ac-out-dev-');
   symlinkSync('/dev/null', join(dir, 'null-link'));
   assert.deepEqual(outputTarget('/dev/null'), { kind: 'direct', path: '/dev/null' });
   assert.deepEqual(outputTarget(join(dir, 'null-link')), { kind: 'direct', path: '/dev/null' });
@@ -405,8 +426,8 @@ test('-o to a device or a descriptor link is written through, never replaced (th
   assert.equal(outputTarget(join(dir, 'absent.json')).kind, 'replace');
 });
 
-test('an interrupted -o run (SIGINT, SIGTERM, SIGHUP) leaves no temporary and still dies of the signal', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-out-sig-'));
+test('an interrupted -o run (SIGINT, SIGTERM, SIGHUP) leaves no temporary and still dies of the signal', async (t) => {
+  const dir = tempDir(t, 'ac-out-sig-');
   for (const [signal, verb] of [
     ['SIGINT', 'validate'],
     ['SIGTERM', 'redact'],
@@ -466,8 +487,8 @@ test('progress on a terminal: a finding clears the progress line first and it is
 
 test('progress under a pseudo-terminal (script(1)): no finding line shares the screen line with the progress text', {
   skip: spawnSync('script', ['--version']).status === 0 ? false : 'script(1) is not installed',
-}, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-pty-'));
+}, (t) => {
+  const dir = tempDir(t, 'ac-pty-');
   const file = join(dir, 'big.jsonl');
   const good =
     '{"aep":"0.1","id":"eN","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';

@@ -4,17 +4,16 @@
  * citations, a URL without its scheme, a missing pin folder, a misspelt rule id in a sidecar.
  */
 import assert from 'node:assert/strict';
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { LIVE_RULES } from '../../src/live/rules.ts';
 import { PIN_RULES } from '../../src/pin/rules.ts';
 import { fixtureSample, runCli } from './helpers.ts';
+import { fileTempDir } from '../temp.ts';
 
 const PASS = 'conformance/aep/pass/aep.ack-cause.jsonl';
-const tmp = mkdtempSync(join(tmpdir(), 'papercuts-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = fileTempDir('papercuts-');
 
 test('explain knows every pin/* rule (ahp) and every live rule (aep); rules --verb lists exactly them', async () => {
   for (const [bin, verb, rules] of [

@@ -3,14 +3,14 @@
  * fixtures), and never mix into stdout.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { aepCli } from '../../src/cli/aep.ts';
 import type { CliIO } from '../../src/cli/program.ts';
 import { runFixturesVerb, type FixturesOptions } from '../../src/cli/verbs.ts';
+import { fileTempDir } from '../temp.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,8 +32,7 @@ function fakeIO(stderrIsTTY: boolean): CliIO & { out: () => string; err: () => s
 
 /** Three of our cases (two passing, one failing with its sidecar): what the progress line shows does not need more. */
 function smallFixtureDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-progress-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = fileTempDir('ac-progress-');
   const files = {
     pass: ['aep.ack-cause.jsonl', 'aep.ack-window.jsonl'],
     fail: ['aep.ack-cause.jsonl', 'aep.ack-cause.expected.json'],

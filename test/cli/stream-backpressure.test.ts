@@ -3,15 +3,15 @@
 // quietly; `-o FILE` writes the same lines and never replaces an input.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { InputSpec } from '../../src/core/pipeline.ts';
 import { runAepFilter } from '../../src/run/aep-filter.ts';
 import { RunStopped } from '../../src/run/run.ts';
 import { runCli } from './helpers.ts';
+import { tempDir } from '../temp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = readFileSync(join(ROOT, 'examples/aep/session.jsonl'));
@@ -103,14 +103,14 @@ const STREAM_VERBS = [
 ];
 
 /** A file of `copy` repeated far past what a pipe holds, so the verbs are still writing when the reader goes. */
-function repeated(copy: Buffer): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'ac-bp-')), 'many.jsonl');
+function repeated(t: TestContext, copy: Buffer): string {
+  const file = join(tempDir(t, 'ac-bp-'), 'many.jsonl');
   writeFileSync(file, Buffer.concat(Array.from({ length: 3000 }, () => copy)));
   return file;
 }
 
-test('a closed stdout pipe stops filter, redact, downlevel and convert quietly with exit 0', async () => {
-  const file = repeated(EXAMPLE);
+test('a closed stdout pipe stops filter, redact, downlevel and convert quietly with exit 0', async (t) => {
+  const file = repeated(t, EXAMPLE);
   for (const verb of STREAM_VERBS) {
     const r = await runClosingStdout(['bin/aep.js', ...verb, file]);
     assert.equal(r.code, 0, `${verb[0]}: ${r.stderr}`);
@@ -119,15 +119,15 @@ test('a closed stdout pipe stops filter, redact, downlevel and convert quietly w
   }
 });
 
-test('a closed stdout pipe keeps exit 1 when errors were found before it closed, as the whole input gives', async () => {
+test('a closed stdout pipe keeps exit 1 when errors were found before it closed, as the whole input gives', async (t) => {
   // every copy has lines with error findings and a line that is no JSON (the one error `filter` reports)
   const broken = Buffer.concat([
     readFileSync(join(ROOT, 'examples/aep/session-broken.jsonl')),
     Buffer.from('no json\n'),
   ]);
-  const small = join(mkdtempSync(join(tmpdir(), 'ac-bp-')), 'one.jsonl');
+  const small = join(tempDir(t, 'ac-bp-'), 'one.jsonl');
   writeFileSync(small, broken);
-  const file = repeated(broken);
+  const file = repeated(t, broken);
   for (const verb of STREAM_VERBS) {
     assert.equal((await runCli('aep', [...verb, small])).code, 1, `${verb[0]}: the whole input`);
     const r = await runClosingStdout(['bin/aep.js', ...verb, file]);
@@ -138,8 +138,8 @@ test('a closed stdout pipe keeps exit 1 when errors were found before it closed,
   }
 });
 
-test('-o FILE holds what stdout would, and is refused when it is an input', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-o-'));
+test('-o FILE holds what stdout would, and is refused when it is an input', async (t) => {
+  const dir = tempDir(t, 'ac-o-');
   const out = join(dir, 'out.jsonl');
   for (const verb of [['filter', '--where', '{"type":["run.*"]}'], ['redact'], ['convert', '--to', 'otlp']]) {
     const plain = await runCli('aep', [...verb, 'examples/aep/session.jsonl']);

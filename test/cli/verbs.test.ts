@@ -5,16 +5,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { AEP } from '../../src/aep/definition.ts';
 import { AHP } from '../../src/ahp/definition.ts';
 import { optionsFromFlags } from '../../src/core/protocol.ts';
 import { HEAD_SHA, pinText, readShared, sha256, TAG_SHA } from '../pin/helpers.ts';
 import { fixtureSample, REPO, runCli } from './helpers.ts';
+import { tempDir } from '../temp.ts';
 
 describe("one option mapping (src/run/protocol.ts optionsFromFlags over each definition's flags)", () => {
   it('maps the validate flags and sidecar names to the API options', () => {
@@ -104,8 +104,8 @@ describe("fixtures refuses the other protocol's layout (item 14)", () => {
  * present stdio case (our `ahp/attention-shape` message: a warning only, no error) declared
  * valid, and one case whose file is absent.
  */
-function manifestDir(): { dir: string; done: () => void } {
-  const root = mkdtempSync(join(tmpdir(), 'ac-verbs-manifest-'));
+function manifestDir(t: TestContext): { dir: string } {
+  const root = tempDir(t, 'ac-verbs-manifest-');
   const dir = join(root, 'fixtures', 'draft');
   mkdirSync(join(dir, 'stdio'), { recursive: true });
   const bytes = readFileSync(join(REPO, 'conformance/ahp/fail/ahp.attention-shape.jsonl'));
@@ -123,13 +123,12 @@ function manifestDir(): { dir: string; done: () => void } {
     { id: 'stdio.absent.valid', path: 'fixtures/draft/stdio/absent.valid.jsonl', ...common },
   ];
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ cases }));
-  return { dir, done: () => rmSync(root, { recursive: true, force: true }) };
+  return { dir };
 }
 
 describe('fixtures on the AHP manifest: --require-all and a summary of cases (item 12)', () => {
   it("counts cases by verdict and the case runs' events and types", async (t) => {
-    const m = manifestDir();
-    t.after(m.done);
+    const m = manifestDir(t);
     const r = await runCli('ahp', ['fixtures', m.dir]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     // a run that skipped a case says so in its mark and names --require-all (exit 0 still: skips are allowed)
@@ -148,9 +147,16 @@ describe('fixtures on the AHP manifest: --require-all and a summary of cases (it
     assert.match(r.stdout, /✔ \d+ cases: \d+ passed, 0 failed/);
     assert.doesNotMatch(r.stdout, /case runs:|known event types exercised/);
   });
+  it('a case file that is a folder or cannot be read is a harness error (exit 2), never a crash', async (t) => {
+    const m = manifestDir(t);
+    mkdirSync(join(m.dir, 'stdio', 'absent.valid.jsonl'));
+    const r = await runCli('ahp', ['fixtures', m.dir]);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stdout, /stdio\.absent\.valid[^\n]*\n\s+Cannot read the case file: it is a folder\./);
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+  });
   it('--require-all makes an absent case fail the run', async (t) => {
-    const m = manifestDir();
-    t.after(m.done);
+    const m = manifestDir(t);
     const r = await runCli('ahp', ['fixtures', m.dir, '--require-all']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /✖ fail\s+stdio\.absent\.valid/);
@@ -164,10 +170,31 @@ describe('fixtures on the AHP manifest: --require-all and a summary of cases (it
   });
 });
 
+describe('fixtures: the summary mark is a pass only when the exit code is', () => {
+  it('a run that checked no case (every file absent, or only a folder not run) is marked as failing, text and html', async (t) => {
+    // the AHP manifest with its one present case file removed: every case skipped
+    const m = manifestDir(t);
+    rmSync(join(m.dir, 'stdio', 'warned.valid.jsonl'));
+    // our layout with its one case in a subfolder: not run
+    const ours = tempDir(t, 'ac-verbs-nothing-');
+    mkdirSync(join(ours, 'pass', 'sub'), { recursive: true });
+    cpSync(join(REPO, 'conformance/aep/pass/aep.version.jsonl'), join(ours, 'pass', 'sub', 'aep.version.jsonl'));
+    for (const [bin, dir] of [
+      ['ahp', m.dir],
+      ['aep', ours],
+    ] as const) {
+      const r = await runCli(bin, ['fixtures', dir]);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stdout, /^✖ \d+ cases?: 0 passed/m, bin);
+      const html = await runCli(bin, ['fixtures', dir, '-f', 'html']);
+      assert.match(html.stdout, /class="verdict fail">✖ no case was checked/, bin);
+    }
+  });
+});
+
 describe('--strict and --fail-on in fixtures (item 13)', () => {
   it('AHP manifest: a warning makes a message invalid under --strict or --fail-on warning', async (t) => {
-    const m = manifestDir();
-    t.after(m.done);
+    const m = manifestDir(t);
     assert.equal((await runCli('ahp', ['fixtures', m.dir])).code, 0);
     for (const flags of [['--strict'], ['--fail-on', 'warning'], ['--fail-on', 'info']]) {
       const r = await runCli('ahp', ['fixtures', m.dir, ...flags]);
@@ -179,8 +206,7 @@ describe('--strict and --fail-on in fixtures (item 13)', () => {
     }
   });
   it('AEP corpus: a rejected case needs a finding at or above --fail-on; an accepted one none at or above min(--fail-on, warning)', async (t) => {
-    const root = mkdtempSync(join(tmpdir(), 'ac-verbs-aep-'));
-    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const root = tempDir(t, 'ac-verbs-aep-');
     mkdirSync(join(root, 'golden'));
     // a valid stream whose only finding is an info (a last line without newline)
     const golden = readFileSync(join(REPO, 'conformance/aep/pass/aep.time-format.jsonl'), 'utf8').replace(/\n$/, '');
@@ -201,18 +227,17 @@ describe('--strict and --fail-on in fixtures (item 13)', () => {
 });
 
 /** A pin folder of our own: pin.json pinning our stand-in schema.ts (present) and a schema.json (absent). */
-function pinDir(withSource: boolean): { dir: string; done: () => void } {
-  const root = mkdtempSync(join(tmpdir(), 'ac-verbs-pin-'));
+function pinDir(t: TestContext, withSource: boolean): { dir: string } {
+  const root = tempDir(t, 'ac-verbs-pin-');
   const schemaTs = '// stand-in for the pinned schema.ts\n';
   writeFileSync(join(root, 'pin.json'), pinText({ 'schema.ts': sha256(schemaTs), 'schema.json': TAG_SHA }));
   if (withSource) writeFileSync(join(root, 'schema.ts'), schemaTs);
-  return { dir: root, done: () => rmSync(root, { recursive: true, force: true }) };
+  return { dir: root };
 }
 
 describe('pin verify says what it verified (item 15)', () => {
   it("prints each source's digest and the extraction check", async (t) => {
-    const p = pinDir(true);
-    t.after(p.done);
+    const p = pinDir(t, true);
     const r = await runCli('ahp', ['pin', 'verify', '--dir', p.dir, '--allow-missing']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const ts = sha256('// stand-in for the pinned schema.ts\n');
@@ -231,8 +256,7 @@ describe('pin verify says what it verified (item 15)', () => {
   it('a drifted schema.json whose extraction is unchanged is named as not the pinned one (issue 26 item 5)', async (t) => {
     const s = await readShared(t, 'head');
     if (!s) return;
-    const p = pinDir(true);
-    t.after(p.done);
+    const p = pinDir(t, true);
     writeFileSync(join(p.dir, 'schema.json'), s.head);
     const r = await runCli('ahp', ['pin', 'verify', '--dir', p.dir]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
@@ -244,8 +268,7 @@ describe('pin verify says what it verified (item 15)', () => {
     assert.doesNotMatch(r.stdout, /pinned schema\.json/);
   });
   it('--allow-missing with nothing present: "nothing verified", exit 1, no green tick', async (t) => {
-    const p = pinDir(false);
-    t.after(p.done);
+    const p = pinDir(t, false);
     const r = await runCli('ahp', ['pin', 'verify', '--dir', p.dir, '--allow-missing']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /nothing verified/i);
@@ -265,8 +288,7 @@ async function closedPort(): Promise<number> {
 
 describe('pin refresh: machine formats stay parseable, an unreachable source is explained and cleaned up (item 16)', () => {
   it('-f json writes one JSON document on stdout; the prose goes to stderr; no empty staging folder', async (t) => {
-    const p = pinDir(true);
-    t.after(p.done);
+    const p = pinDir(t, true);
     const port = await closedPort();
     const r = await runCli('ahp', [
       'pin',
@@ -293,8 +315,7 @@ describe('pin refresh: machine formats stay parseable, an unreachable source is 
     assert.ok(!existsSync(join(p.dir, '.staging')), 'an empty staging folder was left behind');
   });
   it('text: every message printed once; a network failure exits 2, an unusable pin.json 1 (issue 26 items 2, 5)', async (t) => {
-    const p = pinDir(true);
-    t.after(p.done);
+    const p = pinDir(t, true);
     const port = await closedPort();
     const r = await runCli('ahp', [
       'pin',
@@ -446,8 +467,7 @@ describe('explain: whole examples, their options, each expected finding once (it
 
 describe('explain in an installed package: examples come from the build (leftover c)', () => {
   it('a package without conformance/ still shows the failing and passing examples', (t) => {
-    const root = mkdtempSync(join(tmpdir(), 'ac-verbs-pkg-'));
-    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const root = tempDir(t, 'ac-verbs-pkg-');
     // the package's shape: bin/, dist/ (built), schemas/, package.json; no conformance/
     for (const d of ['bin', 'dist', 'schemas']) cpSync(join(REPO, d), join(root, d), { recursive: true });
     cpSync(join(REPO, 'package.json'), join(root, 'package.json'));

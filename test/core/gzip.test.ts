@@ -5,13 +5,13 @@
  * one `jsonl/gzip-corrupt` finding at the line it cut.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { constants, deflateRawSync, gzipSync } from 'node:zlib';
 import { validate } from '../../src/api/validate.ts';
 import { runCli } from '../cli/helpers.ts';
+import { tempDir } from '../temp.ts';
 
 const AEP_PASS = readFileSync('conformance/aep/pass/aep.ack-cause.jsonl');
 const AEP_FAIL = readFileSync('conformance/aep/fail/aep.time-format.jsonl');
@@ -83,8 +83,8 @@ test('gzip: a truncated or corrupt stream is one jsonl/gzip-corrupt finding at t
   );
 });
 
-test('gzip CLI: a .jsonl.gz file, standard input and an AHP .json.gz HTTP body', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-gz-'));
+test('gzip CLI: a .jsonl.gz file, standard input and an AHP .json.gz HTTP body', async (t) => {
+  const dir = tempDir(t, 'ac-gz-');
   writeFileSync(join(dir, 'log.jsonl.gz'), gzipSync(AEP_FAIL));
   const plain = await runCli('aep', ['validate', 'conformance/aep/fail/aep.time-format.jsonl', '-f', 'json']);
   const file = await runCli('aep', ['validate', join(dir, 'log.jsonl.gz'), '-f', 'json']);
@@ -201,8 +201,8 @@ test('gzip: a damaged CRC or length leaves every complete line checked (RFC 1952
   }
 });
 
-test('gzip CLI: trailing junk gives the same finding from a .gz file and standard input, every event checked', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-gz-'));
+test('gzip CLI: trailing junk gives the same finding from a .gz file and standard input, every event checked', async (t) => {
+  const dir = tempDir(t, 'ac-gz-');
   const bytes = Buffer.concat([gzipSync(AEP_PASS), Buffer.from('garbage\n')]);
   writeFileSync(join(dir, 'tail.gz'), bytes);
   const file = await runCli('aep', ['validate', join(dir, 'tail.gz'), '-f', 'json']);

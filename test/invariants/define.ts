@@ -5,11 +5,10 @@
 // finding; no value put in place of any member makes a rule throw or ends a run early; the
 // fixture runner and `--each` / `--no-each` give what `validate` gives.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { isUtf8 } from 'node:buffer';
@@ -21,10 +20,10 @@ import { bridgeOfCaseName, profileOfCaseName } from '../../src/core/case-names.t
 import type { Protocol } from '../../src/core/protocol.ts';
 import { sweep, TEST_SCALE } from '../scale.ts';
 import { optionalShared, SHARED, sharedPath } from '../shared.ts';
+import { fileTempDir } from '../temp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TMP = mkdtempSync(join(tmpdir(), 'ac-invariants-'));
-after(() => rmSync(TMP, { recursive: true, force: true }));
+const TMP = fileTempDir('ac-invariants-');
 
 /** Every JSONL case file below `dir` (sidecars and manifests aside), sorted. */
 function jsonlBelow(dir: string): string[] {

@@ -12,6 +12,7 @@ import { CONTROL_CHECKS } from '../../src/live/control-rules.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES } from '../../src/live/rules.ts';
 import { LIVE_CASES } from './cases.ts';
 import { BUFFER, startEndpoint } from './endpoint.ts';
+import { tempDir } from '../temp.ts';
 
 const TIMEOUT = 5000;
 const show = (fs: { ruleId: string; message: string }[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
@@ -182,12 +183,11 @@ test('nothing listening is one LiveConnectError; a silent endpoint is a named ti
   }
 });
 
-test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken one, 2 with one line when nothing listens', async () => {
+test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken one, 2 with one line when nothing listens', async (t) => {
   const { runCli } = await import('../cli/helpers.ts');
-  const { mkdtempSync, readFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const record = join(mkdtempSync(join(tmpdir(), 'ac-live-')), 'delivered.jsonl');
+  const record = join(tempDir(t, 'ac-live-'), 'delivered.jsonl');
   const ok = await startEndpoint();
   try {
     // every check, the destructive ones too: the record (the replayed buffer, the large Events) passes validate
@@ -268,12 +268,11 @@ test('aep live: the recorded Events go through the validate rules; TLS failure i
   }
 });
 
-test('aep live: multi-line data is one finding a message and one record line an Event; bad data is one invalid-json', async () => {
+test('aep live: multi-line data is one finding a message and one record line an Event; bad data is one invalid-json', async (t) => {
   const { runCli } = await import('../cli/helpers.ts');
-  const { mkdtempSync, readFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const record = join(mkdtempSync(join(tmpdir(), 'ac-live-')), 'delivered.jsonl');
+  const record = join(tempDir(t, 'ac-live-'), 'delivered.jsonl');
   const multi = await startEndpoint('sse-multiline-data');
   try {
     const args = ['live', multi.url, '--timeout', String(TIMEOUT), '--checks', 'fanout', '--record', record];

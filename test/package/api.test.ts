@@ -6,8 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, createReadStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
@@ -30,6 +29,7 @@ import {
 } from '../../src/index.ts';
 import { buildRuleIdsModule, RULE_IDS_TS } from '../../tools/gen-rules.ts';
 import { fixtureSample, runCli } from '../cli/helpers.ts';
+import { tempDir } from '../temp.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const AEP_BROKEN = 'examples/aep/session-broken.jsonl';
@@ -320,22 +320,22 @@ test('runFixtures runs our conformance folders like `fixtures`', async () => {
 
 test('pin verbs: an installed package is detected by its node_modules folder; refresh refuses to write inside it', () => {
   assert.equal(isInstalledPackage(REPO), false);
-  const root = join(tmpdir(), 'x', 'node_modules', 'agent-conformance');
+  const root = join('/elsewhere', 'x', 'node_modules', 'agent-conformance');
   assert.equal(isInstalledPackage(root), true);
   assert.match(
     refreshRefusal(join(root, 'upstream/mcp/2025-11-25'), join(root, 'schemas/mcp/e.json'), false, root)!,
     /installed package .* --dir/,
   );
   assert.equal(
-    refreshRefusal(join(tmpdir(), 'mine'), join(root, 'schemas/mcp/e.json'), false, root),
+    refreshRefusal(join('/elsewhere', 'mine'), join(root, 'schemas/mcp/e.json'), false, root),
     undefined,
     'reading the shipped extraction is fine',
   );
   assert.match(
-    refreshRefusal(join(tmpdir(), 'mine'), join(root, 'schemas/mcp/e.json'), true, root)!,
+    refreshRefusal(join('/elsewhere', 'mine'), join(root, 'schemas/mcp/e.json'), true, root)!,
     /--adopt would rewrite .* --extraction/,
   );
-  assert.equal(refreshRefusal(join(tmpdir(), 'mine'), join(tmpdir(), 'e.json'), true, root), undefined);
+  assert.equal(refreshRefusal(join('/elsewhere', 'mine'), join('/elsewhere', 'e.json'), true, root), undefined);
   assert.equal(
     refreshRefusal(join(REPO, 'upstream/mcp/2025-11-25'), join(REPO, 'schemas/mcp/e.json'), true, REPO),
     undefined,
@@ -343,8 +343,8 @@ test('pin verbs: an installed package is detected by its node_modules folder; re
   );
 });
 
-test('pin verify suggests the pin refresh command that works where it runs (--dir / --extraction as given; in an installed package, folders of your own)', async () => {
-  const root = join(tmpdir(), 'x', 'node_modules', 'agent-conformance');
+test('pin verify suggests the pin refresh command that works where it runs (--dir / --extraction as given; in an installed package, folders of your own)', async (t) => {
+  const root = join('/elsewhere', 'x', 'node_modules', 'agent-conformance');
   assert.equal(refreshCommand(undefined, undefined, REPO, REPO), 'ahp pin refresh', 'a checkout refreshes its own pin');
   assert.equal(refreshCommand('my pins', undefined, REPO, REPO), "ahp pin refresh --dir 'my pins'");
   assert.equal(
@@ -361,41 +361,33 @@ test('pin verify suggests the pin refresh command that works where it runs (--di
     'a folder inside the installed package is not one of your own',
   );
   // through the verb: a pin folder holding only pin.json
-  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-pin-'));
-  try {
-    copyFileSync(join(REPO, 'upstream/mcp/2025-11-25/pin.json'), join(dir, 'pin.json'));
-    const r = await runCli('ahp', ['pin', 'verify', '--dir', dir, '--format', 'json']);
-    assert.equal(r.code, 1);
-    const messages = (JSON.parse(r.stdout) as { findings: { ruleId: string; message: string }[] }).findings
-      .filter((f) => f.ruleId === 'pin/missing-source')
-      .map((f) => f.message);
-    assert.ok(messages.length > 0);
-    for (const m of messages)
-      assert.ok(
-        m.includes(`\`ahp pin refresh --dir ${dir}\``) && m.includes(`\`ahp pin refresh --dir ${dir} --adopt\``),
-        m,
-      );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = tempDir(t, 'agent-conformance-pin-');
+  copyFileSync(join(REPO, 'upstream/mcp/2025-11-25/pin.json'), join(dir, 'pin.json'));
+  const r = await runCli('ahp', ['pin', 'verify', '--dir', dir, '--format', 'json']);
+  assert.equal(r.code, 1);
+  const messages = (JSON.parse(r.stdout) as { findings: { ruleId: string; message: string }[] }).findings
+    .filter((f) => f.ruleId === 'pin/missing-source')
+    .map((f) => f.message);
+  assert.ok(messages.length > 0);
+  for (const m of messages)
+    assert.ok(
+      m.includes(`\`ahp pin refresh --dir ${dir}\``) && m.includes(`\`ahp pin refresh --dir ${dir} --adopt\``),
+      m,
+    );
 });
 
-test('a bin run without a build prints one line and exits 2', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-nobuild-'));
-  try {
-    mkdirSync(join(dir, 'bin'));
-    // the whole bin/ folder (the bins, their launcher and bin/package.json), without dist/
-    for (const f of readdirSync(join(REPO, 'bin'))) copyFileSync(join(REPO, 'bin', f), join(dir, 'bin', f));
-    for (const b of ['aep', 'ahp']) {
-      const r = spawnSync(process.execPath, [join(dir, 'bin', `${b}.js`), '--version'], { encoding: 'utf8' });
-      assert.equal(r.status, 2);
-      assert.equal(r.stdout, '');
-      assert.match(
-        r.stderr,
-        new RegExp(`^${b}: cannot load the build \\(.*\\): run npm ci \\(or npm run build\\) first\\n$`),
-      );
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+test('a bin run without a build prints one line and exits 2', (t) => {
+  const dir = tempDir(t, 'agent-conformance-nobuild-');
+  mkdirSync(join(dir, 'bin'));
+  // the whole bin/ folder (the bins, their launcher and bin/package.json), without dist/
+  for (const f of readdirSync(join(REPO, 'bin'))) copyFileSync(join(REPO, 'bin', f), join(dir, 'bin', f));
+  for (const b of ['aep', 'ahp']) {
+    const r = spawnSync(process.execPath, [join(dir, 'bin', `${b}.js`), '--version'], { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, '');
+    assert.match(
+      r.stderr,
+      new RegExp(`^${b}: cannot load the build \\(.*\\): run npm ci \\(or npm run build\\) first\\n$`),
+    );
   }
 });

@@ -12,21 +12,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../temp.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
@@ -190,189 +180,185 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     t.diagnostic(`${name}: ${((now - last) / 1000).toFixed(1)} s`);
     last = now;
   };
-  const tmp = mkdtempSync(join(tmpdir(), 'agent-conformance-pack-'));
-  try {
-    // 1. pack the current build (npm test built it just before): prepack strips `scripts` from
-    //    the packed package.json (so prepare does not run again here) and postpack restores it
-    const manifestBefore = readFileSync(join(REPO, 'package.json'));
-    const packed = JSON.parse(
-      ok(run(NPM, ['pack', '--json', '--pack-destination', tmp], REPO), 'npm pack').replace(/^[^[]*/, ''),
-    ) as { filename: string; entryCount: number; files: { path: string }[] }[];
-    assert.ok(readFileSync(join(REPO, 'package.json')).equals(manifestBefore), 'npm pack left package.json changed');
-    assert.equal(existsSync(join(REPO, '.package.json.prepack')), false, 'npm pack left the kept package.json');
-    const tarball = join(tmp, packed[0]!.filename);
-    const files = packed[0]!.files.map((f) => f.path);
-    const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
-    assert.deepEqual(stray, [], 'the tarball holds files outside the files list');
-    for (const must of [
-      'LICENSE',
-      'README.md',
-      'RULES.md',
-      'bin/aep.js',
-      'bin/ahp.js',
-      'bin/launch.js',
-      'bin/package.json',
-      'dist/index.js',
-      'dist/index.d.ts',
-      'dist/cli/aep.cjs',
-      'dist/cli/ahp.cjs',
-      'dist/cli/code-cache.cjs',
-      'dist/generated/spec-anchors.json',
-      'dist/fixture-runner/examples.json.gz',
-      'upstream/mcp/2025-11-25/pin.json',
-      'schemas/mcp/mcp-elicitation.schema.json',
-    ])
-      assert.ok(files.includes(must), `the tarball lacks ${must}`);
-    assert.ok(
-      !files.some(
-        (f) =>
-          /^(src|test|tools|conformance|examples|docs)\//.test(f) ||
-          /^upstream\/mcp\/[^/]+\/schema\.(json|ts)$/.test(f),
-      ),
-      'sources, tests, tools or upstream bytes were packed',
-    );
+  const tmp = tempDir(t, 'agent-conformance-pack-');
+  // 1. pack the current build (npm test built it just before): prepack strips `scripts` from
+  //    the packed package.json (so prepare does not run again here) and postpack restores it
+  const manifestBefore = readFileSync(join(REPO, 'package.json'));
+  const packed = JSON.parse(
+    ok(run(NPM, ['pack', '--json', '--pack-destination', tmp], REPO), 'npm pack').replace(/^[^[]*/, ''),
+  ) as { filename: string; entryCount: number; files: { path: string }[] }[];
+  assert.ok(readFileSync(join(REPO, 'package.json')).equals(manifestBefore), 'npm pack left package.json changed');
+  assert.equal(existsSync(join(REPO, '.package.json.prepack')), false, 'npm pack left the kept package.json');
+  const tarball = join(tmp, packed[0]!.filename);
+  const files = packed[0]!.files.map((f) => f.path);
+  const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
+  assert.deepEqual(stray, [], 'the tarball holds files outside the files list');
+  for (const must of [
+    'LICENSE',
+    'README.md',
+    'RULES.md',
+    'bin/aep.js',
+    'bin/ahp.js',
+    'bin/launch.js',
+    'bin/package.json',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/cli/aep.cjs',
+    'dist/cli/ahp.cjs',
+    'dist/cli/code-cache.cjs',
+    'dist/generated/spec-anchors.json',
+    'dist/fixture-runner/examples.json.gz',
+    'upstream/mcp/2025-11-25/pin.json',
+    'schemas/mcp/mcp-elicitation.schema.json',
+  ])
+    assert.ok(files.includes(must), `the tarball lacks ${must}`);
+  assert.ok(
+    !files.some(
+      (f) =>
+        /^(src|test|tools|conformance|examples|docs)\//.test(f) || /^upstream\/mcp\/[^/]+\/schema\.(json|ts)$/.test(f),
+    ),
+    'sources, tests, tools or upstream bytes were packed',
+  );
 
-    step('npm pack');
-    // 2. publint and attw on the tarball (attw: an ESM-only package; require() of it works
-    //    on Node >= 20.19 through require(esm), so only cjs-resolves-to-esm is not a problem)
-    const lint = ok(run(process.execPath, [devBin('publint', 'publint'), 'run', tarball, '--strict'], REPO), 'publint');
-    assert.match(lint, /All good!/, `publint: ${lint}`);
-    const attw = run(
-      process.execPath,
-      [devBin('@arethetypeswrong/cli', 'attw'), tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm'],
-      REPO,
-    );
-    const attwJson = JSON.parse(attw.stdout) as { problems?: Record<string, unknown[]> | unknown[] };
-    const problems = Array.isArray(attwJson.problems)
-      ? attwJson.problems
-      : Object.values(attwJson.problems ?? {}).flat();
-    const remaining = problems.filter((p) => (p as { kind?: string }).kind !== 'CJSResolvesToESM');
-    assert.deepEqual(remaining, [], 'attw reports problems');
-    assert.equal(attw.status, 0, `attw exited ${attw.status}: ${attw.stderr}`);
+  step('npm pack');
+  // 2. publint and attw on the tarball (attw: an ESM-only package; require() of it works
+  //    on Node >= 20.19 through require(esm), so only cjs-resolves-to-esm is not a problem)
+  const lint = ok(run(process.execPath, [devBin('publint', 'publint'), 'run', tarball, '--strict'], REPO), 'publint');
+  assert.match(lint, /All good!/, `publint: ${lint}`);
+  const attw = run(
+    process.execPath,
+    [devBin('@arethetypeswrong/cli', 'attw'), tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm'],
+    REPO,
+  );
+  const attwJson = JSON.parse(attw.stdout) as { problems?: Record<string, unknown[]> | unknown[] };
+  const problems = Array.isArray(attwJson.problems) ? attwJson.problems : Object.values(attwJson.problems ?? {}).flat();
+  const remaining = problems.filter((p) => (p as { kind?: string }).kind !== 'CJSResolvesToESM');
+  assert.deepEqual(remaining, [], 'attw reports problems');
+  assert.equal(attw.status, 0, `attw exited ${attw.status}: ${attw.stderr}`);
 
-    step('publint, attw');
-    // 3. a consumer project outside the repository, with the tarball and the examples
-    const proj = join(tmp, 'consumer');
-    mkdirSync(proj);
-    writeFileSync(
-      join(proj, 'package.json'),
-      JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2),
-    );
-    const typesNode = (
-      JSON.parse(readFileSync(join(REPO, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }
-    ).version;
+  step('publint, attw');
+  // 3. a consumer project outside the repository, with the tarball and the examples
+  const proj = join(tmp, 'consumer');
+  mkdirSync(proj);
+  writeFileSync(
+    join(proj, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2),
+  );
+  const typesNode = (
+    JSON.parse(readFileSync(join(REPO, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }
+  ).version;
+  ok(
+    run(
+      NPM,
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--ignore-scripts',
+        tarball,
+        `@types/node@${typesNode}`,
+      ],
+      proj,
+    ),
+    'npm install of the tarball',
+  );
+  step('npm install');
+  cpSync(join(REPO, 'examples'), join(proj, 'examples'), { recursive: true });
+  const pkgDir = join(proj, 'node_modules/agent-conformance');
+  // nothing to run on install (npm 11 lists a prepare as an install script to approve)
+  assert.equal(
+    (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts,
+    undefined,
+    'the packed package.json has scripts',
+  );
+  const before = walk(pkgDir).sort();
+
+  // 4. the bins through node_modules/.bin (shebang and exec bit as installed)
+  const bin = (name: string) => join(proj, 'node_modules/.bin', name);
+  const [good, bad, ahpGood, ahpBad] = await Promise.all([
+    runAsync(bin('aep'), ['validate', 'examples/aep/session.jsonl'], proj),
+    runAsync(bin('aep'), ['validate', '--format', 'json', 'examples/aep/session-broken.jsonl'], proj),
+    runAsync(bin('ahp'), ['validate', 'examples/ahp/session.jsonl'], proj),
+    runAsync(bin('ahp'), ['validate', 'examples/ahp/session-broken.jsonl'], proj),
+  ]);
+  assert.match(ok(good, 'aep validate'), /0 errors/);
+  const broken = JSON.parse(ok(bad, 'aep validate (broken)', 1)) as { summary: { errors: number } };
+  assert.ok(broken.summary.errors > 0);
+  assert.match(ok(ahpGood, 'ahp validate'), /0 errors/);
+  ok(ahpBad, 'ahp validate (broken)', 1);
+  assert.match(
     ok(
-      run(
-        NPM,
-        [
-          'install',
-          '--no-audit',
-          '--no-fund',
-          '--prefer-offline',
-          '--ignore-scripts',
-          tarball,
-          `@types/node@${typesNode}`,
-        ],
-        proj,
-      ),
-      'npm install of the tarball',
-    );
-    step('npm install');
-    cpSync(join(REPO, 'examples'), join(proj, 'examples'), { recursive: true });
-    const pkgDir = join(proj, 'node_modules/agent-conformance');
-    // nothing to run on install (npm 11 lists a prepare as an install script to approve)
-    assert.equal(
-      (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts,
-      undefined,
-      'the packed package.json has scripts',
-    );
-    const before = walk(pkgDir).sort();
+      run(bin('aep'), ['validate', '-'], proj, readFileSync(join(proj, 'examples/aep/session.jsonl'), 'utf8')),
+      'aep validate -',
+    ),
+    /0 errors/,
+  );
+  assert.equal(
+    ok(run(bin('aep'), ['--version'], proj), 'aep --version').trim(),
+    (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version,
+  );
+  const explain = ok(run(bin('aep'), ['explain', 'aep/time-format'], proj), 'aep explain');
+  assert.match(explain, /AEP-0001/);
+  // the examples come from the bundle the build writes (conformance/ is not shipped)
+  assert.match(
+    explain,
+    /Failing example \(conformance\/aep\/fail\/aep\.time-format\.jsonl in the repository; a copy is bundled with this package\)/,
+  );
 
-    // 4. the bins through node_modules/.bin (shebang and exec bit as installed)
-    const bin = (name: string) => join(proj, 'node_modules/.bin', name);
-    const [good, bad, ahpGood, ahpBad] = await Promise.all([
-      runAsync(bin('aep'), ['validate', 'examples/aep/session.jsonl'], proj),
-      runAsync(bin('aep'), ['validate', '--format', 'json', 'examples/aep/session-broken.jsonl'], proj),
-      runAsync(bin('ahp'), ['validate', 'examples/ahp/session.jsonl'], proj),
-      runAsync(bin('ahp'), ['validate', 'examples/ahp/session-broken.jsonl'], proj),
-    ]);
-    assert.match(ok(good, 'aep validate'), /0 errors/);
-    const broken = JSON.parse(ok(bad, 'aep validate (broken)', 1)) as { summary: { errors: number } };
-    assert.ok(broken.summary.errors > 0);
-    assert.match(ok(ahpGood, 'ahp validate'), /0 errors/);
-    ok(ahpBad, 'ahp validate (broken)', 1);
-    assert.match(
-      ok(
-        run(bin('aep'), ['validate', '-'], proj, readFileSync(join(proj, 'examples/aep/session.jsonl'), 'utf8')),
-        'aep validate -',
-      ),
-      /0 errors/,
-    );
-    assert.equal(
-      ok(run(bin('aep'), ['--version'], proj), 'aep --version').trim(),
-      (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version,
-    );
-    const explain = ok(run(bin('aep'), ['explain', 'aep/time-format'], proj), 'aep explain');
-    assert.match(explain, /AEP-0001/);
-    // the examples come from the bundle the build writes (conformance/ is not shipped)
-    assert.match(
-      explain,
-      /Failing example \(conformance\/aep\/fail\/aep\.time-format\.jsonl in the repository; a copy is bundled with this package\)/,
-    );
+  step('bins');
+  // 5. pin verbs in an installed package: verify its own pin read-only; refresh refuses to write there
+  // the package ships pin.json, not the upstream bytes: verify says so, and that nothing was verified (exit 1)
+  const verify = run(bin('ahp'), ['pin', 'verify'], proj);
+  ok(verify, 'ahp pin verify', 1);
+  assert.match(verify.stderr, /installed package/);
+  assert.match(verify.stdout, /nothing verified/);
+  const refresh = run(bin('ahp'), ['pin', 'refresh'], proj);
+  ok(refresh, 'ahp pin refresh', 2);
+  assert.match(refresh.stderr, /installed package .* --dir/);
+  assert.deepEqual(walk(pkgDir).sort(), before, 'a pin verb wrote inside the installed package');
 
-    step('bins');
-    // 5. pin verbs in an installed package: verify its own pin read-only; refresh refuses to write there
-    // the package ships pin.json, not the upstream bytes: verify says so, and that nothing was verified (exit 1)
-    const verify = run(bin('ahp'), ['pin', 'verify'], proj);
-    ok(verify, 'ahp pin verify', 1);
-    assert.match(verify.stderr, /installed package/);
-    assert.match(verify.stdout, /nothing verified/);
-    const refresh = run(bin('ahp'), ['pin', 'refresh'], proj);
-    ok(refresh, 'ahp pin refresh', 2);
-    assert.match(refresh.stderr, /installed package .* --dir/);
-    assert.deepEqual(walk(pkgDir).sort(), before, 'a pin verb wrote inside the installed package');
-
-    step('pin verbs');
-    // 6. the API from JavaScript: ES module and CommonJS (require of ES modules)
-    writeFileSync(
-      join(proj, 'use.mjs'),
-      `import { validate, checkEvent, rules, formatReport, VERSION } from 'agent-conformance';
+  step('pin verbs');
+  // 6. the API from JavaScript: ES module and CommonJS (require of ES modules)
+  writeFileSync(
+    join(proj, 'use.mjs'),
+    `import { validate, checkEvent, rules, formatReport, VERSION } from 'agent-conformance';
 const { findings, summary } = await validate('aep', 'examples/aep/session-broken.jsonl');
 const sarif = JSON.parse(formatReport(findings, summary, { protocol: 'aep', format: 'sarif' }));
 const one = checkEvent('ahp', { jsonrpc: '2.0' });
 console.log(JSON.stringify({ n: findings.length, errors: summary.errors, sarif: sarif.version, one: one.length > 0, rules: rules('ahp').length, VERSION }));
 `,
-    );
-    writeFileSync(
-      join(proj, 'use.cjs'),
-      `const { validate, rules } = require('agent-conformance');
+  );
+  writeFileSync(
+    join(proj, 'use.cjs'),
+    `const { validate, rules } = require('agent-conformance');
 validate('ahp', ['examples/ahp/session.jsonl']).then(({ summary }) => console.log(JSON.stringify({ errors: summary.errors, events: summary.events, rules: rules('aep').length })));
 `,
-    );
-    const mjs = JSON.parse(ok(run(process.execPath, ['use.mjs'], proj), 'use.mjs')) as Record<string, unknown>;
-    assert.equal(mjs.errors, broken.summary.errors);
-    assert.equal(mjs.sarif, '2.1.0');
-    assert.equal(mjs.one, true);
-    const cjs = run(process.execPath, ['use.cjs'], proj);
-    t.diagnostic(`use.cjs stderr: ${JSON.stringify(cjs.stderr)}`);
-    const cjsOut = JSON.parse(ok(cjs, 'use.cjs')) as Record<string, number>;
-    assert.equal(cjsOut.errors, 0);
-    assert.ok(cjsOut.events! > 0 && cjsOut.rules! > 0);
+  );
+  const mjs = JSON.parse(ok(run(process.execPath, ['use.mjs'], proj), 'use.mjs')) as Record<string, unknown>;
+  assert.equal(mjs.errors, broken.summary.errors);
+  assert.equal(mjs.sarif, '2.1.0');
+  assert.equal(mjs.one, true);
+  const cjs = run(process.execPath, ['use.cjs'], proj);
+  t.diagnostic(`use.cjs stderr: ${JSON.stringify(cjs.stderr)}`);
+  const cjsOut = JSON.parse(ok(cjs, 'use.cjs')) as Record<string, number>;
+  assert.equal(cjsOut.errors, 0);
+  assert.ok(cjsOut.events! > 0 && cjsOut.rules! > 0);
 
-    step('.mjs, .cjs');
-    // 7. the README's library example, as written there
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    const example = /<!-- library-example -->\s*```js\n([\s\S]*?)```/.exec(readme);
-    assert.ok(example, 'README has no block marked <!-- library-example -->');
-    writeFileSync(join(proj, 'readme-example.mjs'), example[1]!);
-    const shown = ok(run(process.execPath, ['readme-example.mjs'], proj), 'the README example');
-    assert.match(shown, /aep\/time-format/);
+  step('.mjs, .cjs');
+  // 7. the README's library example, as written there
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const example = /<!-- library-example -->\s*```js\n([\s\S]*?)```/.exec(readme);
+  assert.ok(example, 'README has no block marked <!-- library-example -->');
+  writeFileSync(join(proj, 'readme-example.mjs'), example[1]!);
+  const shown = ok(run(process.execPath, ['readme-example.mjs'], proj), 'the README example');
+  assert.match(shown, /aep\/time-format/);
 
-    step('README example');
-    // 8. TypeScript consumers, resolved through the consumer's node_modules
-    writeFileSync(
-      join(proj, 'consumer.ts'),
-      `import { validate, validateStream, createSession, checkEvent, formatReport, rules, runFixtures, type AepRuleId, type Finding, type Severity, type Summary, type ValidationResult } from 'agent-conformance';
+  step('README example');
+  // 8. TypeScript consumers, resolved through the consumer's node_modules
+  writeFileSync(
+    join(proj, 'consumer.ts'),
+    `import { validate, validateStream, createSession, checkEvent, formatReport, rules, runFixtures, type AepRuleId, type Finding, type Severity, type Summary, type ValidationResult } from 'agent-conformance';
 const ids: AepRuleId[] = ['aep/time-format', 'jsonl/invalid-json'];
 // @ts-expect-error: not an AEP rule id
 const wrong: AepRuleId = 'aep/no-such-rule';
@@ -386,39 +372,36 @@ const perEvent: Finding[] = s.check({ aep: '0.1' });
 const text: string = formatReport(perEvent, s.summary(), { protocol: 'aep', format: 'junit' });
 console.log(summary.errors, severities.length, checkEvent('ahp', {}).length, text.length, rules('aep')[0]?.id, wrong, typeof runFixtures);
 `,
-    );
-    const base = {
-      strict: true,
-      noEmit: true,
-      target: 'ES2022',
-      lib: ['ES2023'],
-      types: ['node'],
-      skipLibCheck: false,
-    };
-    writeFileSync(
-      join(proj, 'tsconfig.node16.json'),
-      JSON.stringify({
-        compilerOptions: { ...base, module: 'node16', moduleResolution: 'node16' },
-        files: ['consumer.ts'],
-      }),
-    );
-    // the declarations themselves are checked once (node16); bundler checks the consumer against them
-    writeFileSync(
-      join(proj, 'tsconfig.bundler.json'),
-      JSON.stringify({
-        compilerOptions: { ...base, skipLibCheck: true, module: 'esnext', moduleResolution: 'bundler' },
-        files: ['consumer.ts'],
-      }),
-    );
-    const [node16, bundler] = await Promise.all([
-      runAsync(process.execPath, [TSC, '-p', 'tsconfig.node16.json'], proj),
-      runAsync(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], proj),
-    ]);
-    ok(node16, 'tsc (moduleResolution node16)');
-    ok(bundler, 'tsc (moduleResolution bundler)');
-    step('tsc node16, bundler');
-    assert.equal(cjs.stderr.includes('Error'), false, `use.cjs wrote an error: ${cjs.stderr}`);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  );
+  const base = {
+    strict: true,
+    noEmit: true,
+    target: 'ES2022',
+    lib: ['ES2023'],
+    types: ['node'],
+    skipLibCheck: false,
+  };
+  writeFileSync(
+    join(proj, 'tsconfig.node16.json'),
+    JSON.stringify({
+      compilerOptions: { ...base, module: 'node16', moduleResolution: 'node16' },
+      files: ['consumer.ts'],
+    }),
+  );
+  // the declarations themselves are checked once (node16); bundler checks the consumer against them
+  writeFileSync(
+    join(proj, 'tsconfig.bundler.json'),
+    JSON.stringify({
+      compilerOptions: { ...base, skipLibCheck: true, module: 'esnext', moduleResolution: 'bundler' },
+      files: ['consumer.ts'],
+    }),
+  );
+  const [node16, bundler] = await Promise.all([
+    runAsync(process.execPath, [TSC, '-p', 'tsconfig.node16.json'], proj),
+    runAsync(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], proj),
+  ]);
+  ok(node16, 'tsc (moduleResolution node16)');
+  ok(bundler, 'tsc (moduleResolution bundler)');
+  step('tsc node16, bundler');
+  assert.equal(cjs.stderr.includes('Error'), false, `use.cjs wrote an error: ${cjs.stderr}`);
 });

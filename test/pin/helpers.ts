@@ -3,14 +3,14 @@
  * folders in both layouts, and a loopback HTTP server that closes itself.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { needShared, SHARED, sharedPath } from '../shared.ts';
+import { tempDir as testTempDir } from '../temp.ts';
 
 /** The repository root. */
 export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,9 +46,7 @@ export async function readShared<K extends keyof typeof SHARED_FILES>(
 
 /** A fresh temp folder removed after the test. */
 export async function tempDir(t: TestContext): Promise<string> {
-  const d = await mkdtemp(join(tmpdir(), 'agent-conformance-pin-'));
-  t.after(() => rm(d, { recursive: true, force: true }));
-  return d;
+  return testTempDir(t, 'agent-conformance-pin-');
 }
 
 /** Write a file, creating its folder. */

@@ -166,6 +166,27 @@ test('adopt: pin.json digests, vendored file and extraction are replaced; verify
   assert.deepEqual(again.findings, []);
 });
 
+test('adopt never loses a local copy that is neither the pinned nor the downloaded bytes: kept beside, and said', async (t) => {
+  const s = await readShared(t, 'tag');
+  if (!s) return;
+  const l = await layout(t, s.tag);
+  const mine = '// my own schema.ts, edited for a review\n';
+  await put(join(l.dir, 'schema.ts'), mine);
+  const edited = editedSchema(s.tag);
+  const srv = await mirror(t, edited);
+  const r = await pinRefresh({ dir: l.dir, extraction: l.extraction, baseUrl: srv.origin + '/mirror', adopt: true });
+  assert.match(r.report, /Result: CHANGED and adopted/);
+  assert.equal(await readFile(join(l.dir, 'schema.ts'), 'utf8'), SCHEMA_TS, 'the download is adopted');
+  const aside = `schema.ts.local-${sha256(mine).slice(0, 12)}`;
+  assert.equal(await readFile(join(l.dir, aside), 'utf8'), mine, 'the local copy is kept');
+  assert.ok(r.report.includes(`is kept as ${join(l.dir, aside)}`), r.report);
+  // the vendored schema.json was the pinned bytes: replaced as the pin moves, nothing kept
+  assert.deepEqual(
+    (await readdir(l.dir)).filter((n) => n.includes('.local-')),
+    [aside],
+  );
+});
+
 test('adopt keeps the header of an existing extraction file (AHP layout)', async (t) => {
   const s = await readShared(t, 'tag', 'ahpExtraction');
   if (!s) return;

@@ -5,8 +5,7 @@
  * names a place that exists in the input.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -15,20 +14,18 @@ import { generateAep } from '../../tools/bench/generate-aep.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import { type TestDriver, aepDriver, ahpDriver, runPipeline } from '../run.ts';
 import { runs } from '../scale.ts';
+import { withTempDir } from '../temp.ts';
 
 /** Runs per property; PROPERTY_RUNS raises it for a deeper local search. */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? runs(120));
 
 function baseStream(kind: 'aep' | 'ahp'): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-prop-'));
-  try {
+  return withTempDir('ac-prop-', (dir) => {
     const file = join(dir, 's.jsonl');
     if (kind === 'aep') generateAep(file, { events: 40, concurrency: 3, seed: 11 });
     else generateAhp(file, { messages: 40, concurrency: 3, seed: 11 });
     return readFileSync(file, 'utf8').split('\n').slice(0, -1);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 const REPLACEMENTS: unknown[] = [

@@ -7,14 +7,14 @@
  * Without Chromium the tests skip, unless CI is set: there they fail.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import type { Finding } from '../../src/core/finding.ts';
 import { runCli } from '../cli/helpers.ts';
+import { tempDir } from '../temp.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
@@ -45,8 +45,7 @@ async function withPage(
   use: (page: Page, seen: { requests: string[]; errors: string[] }) => Promise<void>,
 ): Promise<void> {
   const { chromium } = await import('playwright-core');
-  const dir = mkdtempSync(join(tmpdir(), 'ac-html-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'ac-html-');
   const file = join(dir, 'report.html');
   writeFileSync(file, html);
   const url = pathToFileURL(file).href;

@@ -5,6 +5,7 @@
  * checks what a person sees.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
@@ -46,6 +47,12 @@ function assertNoResource(html: string): void {
   assert.doesNotMatch(html, /<link\b/i);
   assert.doesNotMatch(html, /url\(|@import/i);
   assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+  // only the page's own script runs: the policy names its digest, and no script element but that one is there
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+  assert.equal(scripts.length, 1);
+  const digest = createHash('sha256').update(scripts[0]!).digest('base64');
+  assert.match(html, new RegExp(`script-src 'sha256-${digest.replace(/[+/]/g, '\\$&')}';`));
+  assert.doesNotMatch(html, /script-src[^;]*unsafe-inline/);
 }
 
 for (const [bin, file] of [

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 // @ts-expect-error: a plain JavaScript tool without declarations
 import { groupSource, plan } from '../../tools/test-run.mjs';
+import { tempDir } from '../temp.ts';
 
 type Plan = { heavy: string[]; groups: string[][] };
 const planOf = plan as (files: string[], w: Record<string, number>, own?: (f: string) => boolean) => Plan;
@@ -40,29 +40,25 @@ test('plan: each file once; heavy and own-process files alone, heaviest first; g
   assert.ok(ws[0]! - ws.at(-1)! <= 10, `group weights ${ws.join(', ')}`);
 });
 
-test('a group: each file a suite named by its path; a file that throws while loading is a failed test', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-test-run-'));
-  try {
-    writeFileSync(join(dir, 'a.test.mjs'), "import { test } from 'node:test';\ntest('one', () => {});\n");
-    writeFileSync(join(dir, 'b.test.mjs'), "throw new Error('cannot load');\n");
-    writeFileSync(
-      join(dir, 'group.mjs'),
-      (groupSource as (f: string[], r: string) => string)(['a.test.mjs', 'b.test.mjs'], dir),
-    );
-    const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', join(dir, 'group.mjs')], {
-      encoding: 'utf8',
-      // not as a child of this test run (node:test reads NODE_TEST_CONTEXT, set or not)
-      env: Object.fromEntries(
-        Object.entries(process.env).filter(([k]) => k !== 'NODE_TEST_CONTEXT' && k !== 'NODE_OPTIONS'),
-      ),
-    });
-    assert.equal(r.status, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /^# Subtest: a\.test\.mjs$/m);
-    assert.match(r.stdout, /^ {4}ok 1 - one$/m);
-    assert.match(r.stdout, /^ {4}not ok 1 - loads$/m);
-    assert.match(r.stdout, /^# pass 1$/m);
-    assert.match(r.stdout, /^# fail 1$/m);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+test('a group: each file a suite named by its path; a file that throws while loading is a failed test', (t) => {
+  const dir = tempDir(t, 'ac-test-run-');
+  writeFileSync(join(dir, 'a.test.mjs'), "import { test } from 'node:test';\ntest('one', () => {});\n");
+  writeFileSync(join(dir, 'b.test.mjs'), "throw new Error('cannot load');\n");
+  writeFileSync(
+    join(dir, 'group.mjs'),
+    (groupSource as (f: string[], r: string) => string)(['a.test.mjs', 'b.test.mjs'], dir),
+  );
+  const r = spawnSync(process.execPath, ['--test', '--test-reporter=tap', join(dir, 'group.mjs')], {
+    encoding: 'utf8',
+    // not as a child of this test run (node:test reads NODE_TEST_CONTEXT, set or not)
+    env: Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => k !== 'NODE_TEST_CONTEXT' && k !== 'NODE_OPTIONS'),
+    ),
+  });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /^# Subtest: a\.test\.mjs$/m);
+  assert.match(r.stdout, /^ {4}ok 1 - one$/m);
+  assert.match(r.stdout, /^ {4}not ok 1 - loads$/m);
+  assert.match(r.stdout, /^# pass 1$/m);
+  assert.match(r.stdout, /^# fail 1$/m);
 });

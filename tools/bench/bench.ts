@@ -43,12 +43,13 @@
  * a stream with a reader that waits `--slow-ms` (default 15000) before it drains.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateAep, LineWriter } from './generate-aep.ts';
 import { generateAhp } from './generate-ahp.ts';
+import { removeScratch, scratchDir } from './scratch.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Loaded into every measured child (`node -r`): reports its peak RSS and CPU time on stderr at exit. */
@@ -424,7 +425,7 @@ const REPORT_FORMATS = ['text', 'json', 'ndjson', 'sarif', 'junit', 'github', 'h
  * does not exist), against the 200 MB target.
  */
 async function reports(o: BenchOptions): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
+  const dir = scratchDir('agent-conformance-bench-', o.keep);
   try {
     const file = join(dir, 'findings.jsonl');
     const lines = Math.ceil(o.findings / 5);
@@ -454,13 +455,13 @@ async function reports(o: BenchOptions): Promise<void> {
     }
     console.log(JSON.stringify({ findings: lines * 5, reports: rows }));
   } finally {
-    if (!o.keep) rmSync(dir, { recursive: true, force: true });
+    if (!o.keep) removeScratch(dir);
   }
 }
 
 /** `--bridges N`: `aep validate --from cloudevents|otlp` beside the AEP stream they were converted from. */
 async function bridges(o: BenchOptions): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
+  const dir = scratchDir('agent-conformance-bench-', o.keep);
   try {
     const aep = join(dir, 'aep.jsonl');
     generateAep(aep, { events: o.bridges });
@@ -509,7 +510,7 @@ async function bridges(o: BenchOptions): Promise<void> {
     }
     console.log(JSON.stringify({ bridges: rows }));
   } finally {
-    if (!o.keep) rmSync(dir, { recursive: true, force: true });
+    if (!o.keep) removeScratch(dir);
   }
 }
 
@@ -524,7 +525,7 @@ async function main(): Promise<void> {
     for (const r of rows) console.log(JSON.stringify(r));
     return;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
+  const dir = scratchDir('agent-conformance-bench-', o.keep);
   const started = performance.now();
   console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), files in ${dir}`);
   const lines: Record<string, unknown>[] = [];
@@ -534,7 +535,7 @@ async function main(): Promise<void> {
       if (r) lines.push(r);
     }
   } finally {
-    if (!o.keep) rmSync(dir, { recursive: true, force: true });
+    if (!o.keep) removeScratch(dir);
   }
   console.log(`bench finished in ${fmt((performance.now() - started) / 1000, 1)} s`);
   for (const l of lines) console.log(JSON.stringify(l));

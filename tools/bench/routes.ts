@@ -10,22 +10,13 @@
  * `--slow-ms` (default 15000) before it drains: its peak RSS shows whether it honours backpressure.
  */
 import { spawn } from 'node:child_process';
-import {
-  createReadStream,
-  mkdtempSync,
-  openSync,
-  closeSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  readFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, openSync, closeSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { generateAep } from './generate-aep.ts';
 import { generateAhp } from './generate-ahp.ts';
+import { removeScratch, scratchDir } from './scratch.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const USAGE_HOOK = join(ROOT, 'tools/bench/usage-hook.cjs');
@@ -93,7 +84,7 @@ const fmt = (n: number, d = 2) => n.toLocaleString('en-US', { maximumFractionDig
 
 /** Run the route and verb rows; print them and return one JSON object per protocol. */
 export async function routes(o: RouteOptions): Promise<Record<string, unknown>[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-routes-'));
+  const dir = scratchDir('agent-conformance-routes-');
   const out: Record<string, unknown>[] = [];
   try {
     for (const protocol of o.protocols) {
@@ -172,7 +163,7 @@ export async function routes(o: RouteOptions): Promise<Record<string, unknown>[]
       rmSync(gz);
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeScratch(dir);
   }
   return out;
 }
