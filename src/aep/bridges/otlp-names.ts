@@ -1,0 +1,94 @@
+/**
+ * The proto field names of an OTLP/JSON logs request: OTLP/JSON keys are lowerCamelCase and "Original field names are
+ * not valid to use as keys" (OTLP specification, JSON Protobuf Encoding), yet the proto3 JSON mapping, and the
+ * Collector's reader with it, read both. The decoder reads an original name as its field and reports it.
+ */
+import { childPointer, escapeToken } from '../../core/pointer.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import { unescapeToken } from './otlp-values.ts';
+
+// every field of ExportLogsServiceRequest and the messages under it (logs/v1, common/v1, resource/v1)
+const FIELDS = new Set([
+  'resourceLogs',
+  'scopeLogs',
+  'logRecords',
+  'schemaUrl',
+  'droppedAttributesCount',
+  'entityRefs',
+  'timeUnixNano',
+  'observedTimeUnixNano',
+  'severityNumber',
+  'severityText',
+  'traceId',
+  'spanId',
+  'eventName',
+  'stringValue',
+  'boolValue',
+  'intValue',
+  'doubleValue',
+  'arrayValue',
+  'kvlistValue',
+  'bytesValue',
+]);
+
+const camel = (k: string): string => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** The lowerCamelCase field whose original name `k` is, or `undefined`. */
+function fieldOf(k: string): string | undefined {
+  if (!k.includes('_')) return undefined;
+  const c = camel(k);
+  return FIELDS.has(c) ? c : undefined;
+}
+
+/** A request with its original field names read as their lowerCamelCase fields, and the pointers between the two. */
+export interface CamelFields {
+  value: unknown;
+  /** Input pointers of the members written under an original field name. */
+  names: Array<{ pointer: string; member: string; field: string }>;
+  /** The input pointer of a pointer into {@link value}. */
+  toInput(pointer: string): string;
+  /** The pointer into {@link value} of an input pointer. */
+  fromInput(pointer: string): string;
+}
+
+/**
+ * `input` with every original field name read as its field (a member under both names: the lowerCamelCase one counts,
+ * as the encoding's own). Every JSON object of a request is a message, so every key is a field name.
+ */
+export function camelFields(input: unknown): CamelFields {
+  const names: CamelFields['names'] = [];
+  const walk = (v: unknown, p: string): unknown => {
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${p}/${i}`));
+    if (!isObj(v)) return v;
+    const out: Obj = {};
+    for (const [k, x] of Object.entries(v)) {
+      const f = fieldOf(k);
+      if (f !== undefined) names.push({ pointer: childPointer(p, k), member: k, field: f });
+      if (f !== undefined && Object.hasOwn(v, f)) continue;
+      Object.defineProperty(out, f ?? k, {
+        value: walk(x, childPointer(p, k)),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  };
+  const value = walk(input, '');
+  if (names.length === 0) return { value: input, names, toInput: (p) => p, fromInput: (p) => p };
+  const map = (pointer: string, into: boolean): string => {
+    if (pointer === '') return pointer;
+    let cur: unknown = input;
+    let out = '';
+    for (const t of pointer.slice(1).split('/').map(unescapeToken)) {
+      let k = t;
+      if (isObj(cur) && !Object.hasOwn(cur, t)) {
+        if (into) k = Object.keys(cur).find((x) => fieldOf(x) === t) ?? t;
+      } else if (!into && isObj(cur) && fieldOf(t) !== undefined && !Object.hasOwn(cur, fieldOf(t)!)) k = fieldOf(t)!;
+      out += '/' + escapeToken(k);
+      cur = isObj(cur) ? cur[into ? k : t] : Array.isArray(cur) ? cur[+t] : undefined;
+    }
+    return out;
+  };
+  return { value, names, toInput: (p) => map(p, true), fromInput: (p) => map(p, false) };
+}
