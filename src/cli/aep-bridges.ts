@@ -234,7 +234,11 @@ export function addBridgeVerbs(
       'convert AEP events to CloudEvents, OTLP/JSON or OCSF (AEP-0005), or CloudEvents or OTLP/JSON back to AEP (--from); write JSONL to stdout, counts of what was left out to stderr',
     )
     .argument('[files...]', 'JSONL files; - reads standard input')
-    .addOption(new Option('--to <format>', 'the bridge').choices(['cloudevents', 'otlp', 'ocsf']).conflicts('from'))
+    .addOption(
+      new Option('--to <format>', 'the bridge (required unless --from)')
+        .choices(['cloudevents', 'otlp', 'ocsf'])
+        .conflicts('from'),
+    )
     .addOption(
       new Option(
         '--from <format>',
@@ -264,7 +268,7 @@ export function addBridgeVerbs(
         if (raw.from) {
           if (raw.from === 'cloudevents' && raw.maxCapture) {
             io.stderr.write(
-              "aep convert: --max-capture with --from names an OTLP exporter's ceiling: --from otlp only\n",
+              "aep: --max-capture applies only with --to, or --from otlp (the exporter's ceiling) (run with --help for usage)\n",
             );
             return setExit(EXIT.usage);
           }
@@ -274,7 +278,9 @@ export function addBridgeVerbs(
           );
         }
         if (!raw.to) {
-          io.stderr.write('aep convert: name the bridge: --to cloudevents|otlp|ocsf, or --from cloudevents|otlp\n');
+          io.stderr.write(
+            "aep: required option '--to <format>' not specified, nor '--from <format>' (run with --help for usage)\n",
+          );
           return setExit(EXIT.usage);
         }
         let converted = 0;

@@ -1,16 +1,20 @@
-/**
- * `aep convert --from cloudevents|otlp`: the inverse mappings (AEP-0005 §2 rule 1, the §3.2 table and §3.4 inverse)
- * written as AEP JSONL, one event per line. The input is checked as `aep validate --from` checks it; a line with an
- * error finding is not converted (its findings on stderr), as `convert --to` refuses one.
- */
+/** `aep convert --from cloudevents|otlp`: the inverse mappings (AEP-0005 §2 rule 1, §3.2, §3.4) as AEP JSONL. */
 import { decodeCloudEvents } from '../aep/bridges/cloudevents.ts';
 import { itemCount } from '../aep/bridges/checker.ts';
 import { decodeOtlp } from '../aep/bridges/otlp-decode.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { serializeEvent } from '../core/serialize.ts';
-import { exactText, type EventTransform } from '../run/aep-filter.ts';
-import type { RunFilter } from './aep-bridges.ts';
+import { exactText, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
 import type { CliIO } from './common.ts';
+
+/** The capture verbs' filter runner (aep-bridges.ts `RunFilter`, not imported: that module imports this one). */
+type Runner = (
+  files: string[],
+  transform: EventTransform,
+  io: CliIO,
+  filter: AepFilterOptions,
+  output?: string,
+) => Promise<{ code: number; empty: boolean; stopped?: boolean }>;
 
 /** The bridge formats `convert --from` reads: OCSF has none (AEP-0005 §4.4, "there is no OCSF-inbound direction"). */
 export const CONVERT_FROM = ['cloudevents', 'otlp'] as const;
@@ -29,7 +33,7 @@ export async function runConvertFrom(
   files: string[],
   o: ConvertFromOptions,
   io: CliIO,
-  runFilter: RunFilter,
+  runFilter: Runner,
 ): Promise<number> {
   let events = 0;
   let foreign = 0;

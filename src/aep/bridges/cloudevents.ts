@@ -105,11 +105,7 @@ export function declaresJson(dct: unknown): boolean {
   return m !== null && (sub === 'json' || sub.endsWith('+json'));
 }
 
-/**
- * The JSON value that a `data_base64` holds, or `undefined`: CE JSON format §3.1.2 lets the deserializer "further
- * interpret this binary data according to the datacontenttype", never assuming JSON when that is absent. So only under a
- * JSON datacontenttype, and only strict base64 (RFC 4648 §4) of UTF-8 JSON text without a repeated member.
- */
+/** The JSON a `data_base64` holds under a JSON datacontenttype (CE JSON format §3.1.2), strict base64, else `undefined`. */
 export function dataOfBase64(
   ce: Readonly<Record<string, unknown>>,
 ): { value: unknown; bigIntegers: BigIntegerLiteral[] } | undefined {
@@ -128,10 +124,7 @@ export function dataOfBase64(
     : undefined;
 }
 
-/**
- * AEP-0005 §2: the AEP event of a CloudEvent; legal unknown extensions kept (rule 2), `null` unset (CE JSON §2.4), a
- * `data_base64` of JSON under a JSON datacontenttype read as its `data` ({@link dataOfBase64}).
- */
+/** AEP-0005 §2: the AEP event of a CloudEvent; legal unknown extensions kept (rule 2), `null` unset (CE JSON §2.4). */
 export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloudEventResult {
   const dropped: string[] = [];
   if (typeof ce.type !== 'string' || !ce.type.startsWith(AEP_TYPE_ROOT)) return { event: undefined, dropped };

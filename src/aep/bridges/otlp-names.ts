@@ -1,13 +1,8 @@
-/**
- * The proto field names of an OTLP/JSON logs request: OTLP/JSON keys are lowerCamelCase and "Original field names are
- * not valid to use as keys" (OTLP specification, JSON Protobuf Encoding), yet the proto3 JSON mapping, and the
- * Collector's reader with it, read both. The decoder reads an original name as its field and reports it.
- */
+/** Original proto field names in OTLP/JSON ("not valid to use as keys", JSON Protobuf Encoding): read, and reported. */
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { unescapeToken } from './otlp-values.ts';
 
-// every field of ExportLogsServiceRequest and the messages under it (logs/v1, common/v1, resource/v1)
 const FIELDS = new Set([
   'resourceLogs',
   'scopeLogs',
@@ -51,10 +46,7 @@ export interface CamelFields {
   fromInput(pointer: string): string;
 }
 
-/**
- * `input` with every original field name read as its field (a member under both names: the lowerCamelCase one counts,
- * as the encoding's own). Every JSON object of a request is a message, so every key is a field name.
- */
+/** `input` with every original field name read as its field (beside its lowerCamelCase name, that one counts). */
 export function camelFields(input: unknown): CamelFields {
   const names: CamelFields['names'] = [];
   const walk = (v: unknown, p: string): unknown => {
