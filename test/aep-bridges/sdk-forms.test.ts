@@ -15,6 +15,9 @@ import type { BridgeIssue, DecodeResult } from '../../src/aep/bridges/types.ts';
 import { parseJsonText } from '../../src/core/json.ts';
 import { runCli } from '../cli/helpers.ts';
 import { events } from './helpers.ts';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
+import { needShared, SHARED, sharedPath } from '../shared.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -257,4 +260,50 @@ test('aep convert --from writes the inverse mapping: the round trip of the examp
     assert.equal(u.code, 2, args.join(' '));
     assert.equal(u.stdout, '');
   }
+});
+
+test('convert --to cloudevents writes what the CloudEvents JSON Schema accepts, extension names CE-legal (§5 item 2)', (t) => {
+  if (!needShared(t, SHARED.ceSchema)) return;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  // ajv-formats is CommonJS: its default export is the plugin
+  (formats as unknown as { default: (a: Ajv) => void }).default(ajv);
+  const valid = ajv.compile(JSON.parse(readFileSync(sharedPath(SHARED.ceSchema), 'utf8')) as object);
+  const forms = ceForms();
+  assert.ok(forms.length > 50);
+  assert.equal(valid({ ...forms[0]!.form, id: 7 }), false, 'the schema checks');
+  for (const { where, form } of forms) {
+    assert.ok(valid(form), `${where}: ${JSON.stringify(valid.errors)}`);
+    assert.equal(form.specversion, '1.0');
+    // CloudEvents 1.0 §3.1.1: lower-case letters and digits; SHOULD NOT exceed 20 characters
+    for (const k of Object.keys(form).filter((k) => k !== 'data')) assert.match(k, /^[a-z0-9]{1,20}$/, where);
+    assert.equal(form.datacontenttype === 'application/json', form.data !== undefined, where);
+  }
+});
+
+test('convert --to otlp writes OTLP/JSON: lowerCamelCase keys, 64-bit integers as strings, hex ids, integer enums', () => {
+  let n = 0;
+  for (const { where, form } of otlpForms()) {
+    const walk = (v: unknown, p: string): void => {
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}/${i}`));
+      else if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v)) {
+          assert.match(k, /^[a-z][a-zA-Z0-9]*$/, `${where} ${p}/${k}`);
+          if (['timeUnixNano', 'observedTimeUnixNano', 'intValue'].includes(k))
+            assert.match(String(typeof x === 'string' ? x : 'not a string'), /^-?\d+$/, `${where} ${p}/${k}`);
+          walk(x, `${p}/${k}`);
+        }
+    };
+    walk(form, '');
+    for (const r of records(form)) {
+      n++;
+      if (r.traceId !== undefined) {
+        assert.match(r.traceId as string, /^[0-9a-f]{32}$/, where);
+        assert.match(r.spanId as string, /^[0-9a-f]{16}$/, where);
+        assert.ok(Number.isInteger(r.flags) && (r.flags as number) >= 0 && (r.flags as number) <= 255, where);
+      }
+      if (r.severityNumber !== undefined) assert.ok(Number.isInteger(r.severityNumber), where);
+      assert.equal(typeof r.eventName, 'string', where);
+    }
+  }
+  assert.ok(n > 50);
 });
