@@ -44,7 +44,7 @@ export async function runConvertFrom(
         ? decodeCloudEvents(ev.value, { bigIntegers: ev.bigIntegers })
         : decodeOtlp(ev.value, { maxCapture: o.maxCapture, bigIntegers: ev.bigIntegers });
     // a foreign CloudEvent or LogRecord (§2 rule 3) has no AEP event: reported (a warning), counted, not written
-    foreign += itemCount(o.from, ev.value) - r.events.length;
+    foreign += itemCount(o.from, ev.value, 0) - r.events.length;
     if (r.events.length === 0) return null;
     events += r.events.length;
     withheld += r.events.filter((d) => d.withheld).length;
