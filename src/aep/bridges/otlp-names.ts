@@ -35,6 +35,14 @@ function fieldOf(k: string): string | undefined {
   return FIELDS.has(c) ? c : undefined;
 }
 
+/** Whether any member of `v` is an original field name (most requests have none: no copy is made for them). */
+function anyProtoName(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(anyProtoName);
+  if (!isObj(v)) return false;
+  for (const [k, x] of Object.entries(v)) if (fieldOf(k) !== undefined || anyProtoName(x)) return true;
+  return false;
+}
+
 /** A request with its original field names read as their lowerCamelCase fields, and the pointers between the two. */
 export interface CamelFields {
   value: unknown;
@@ -49,6 +57,7 @@ export interface CamelFields {
 /** `input` with every original field name read as its field (beside its lowerCamelCase name, that one counts). */
 export function camelFields(input: unknown): CamelFields {
   const names: CamelFields['names'] = [];
+  if (!anyProtoName(input)) return { value: input, names, toInput: (p) => p, fromInput: (p) => p };
   const walk = (v: unknown, p: string): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${p}/${i}`));
     if (!isObj(v)) return v;
