@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { ceRefusal, decodeCloudEvents, toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
+import { ceRefusal, decodeCloudEvents, fromCloudEvent, toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
+import { isAepExtensionName } from '../../src/aep/bridges/types.ts';
 import { toOtlp } from '../../src/aep/bridges/otlp.ts';
 import { decodeOtlp } from '../../src/aep/bridges/otlp-decode.ts';
 import { bridgeRule } from '../../src/aep/bridges/rules.ts';
@@ -306,4 +307,19 @@ test('convert --to otlp writes OTLP/JSON: lowerCamelCase keys, 64-bit integers a
     }
   }
   assert.ok(n > 50);
+});
+
+test('an extension attribute under a name the CE form already uses is refused, never silently merged (AEP-0001 §5.4)', () => {
+  let refused = 0;
+  for (const { where, event } of events().slice(0, 40)) {
+    if (typeof event.type !== 'string' || ceRefusal(event)) continue;
+    // every CE attribute the forward mapping can write, the CE core ones it does not, and an ordinary vendor name
+    const names = new Set([...Object.keys(toCloudEvent(event)), 'aepstep', 'aeprunid', 'dataschema', 'acmetenant']);
+    for (const n of [...names].filter((n) => isAepExtensionName(n) && !(n in event))) {
+      const e = { ...event, [n]: 'x' };
+      if (ceRefusal(e)) refused++;
+      else assert.deepEqual(fromCloudEvent(toCloudEvent(e)).event, e, `${where} + ${n}`);
+    }
+  }
+  assert.ok(refused > 100);
 });

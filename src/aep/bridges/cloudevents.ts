@@ -58,6 +58,9 @@ export function toCloudEvent(event: Readonly<Record<string, unknown>>): Record<s
   return ce;
 }
 
+/** CE names the forward mapping writes or the inverse reads as something else than an extension attribute. */
+const CE_TAKEN = new Set([...Object.values(CE_ATTRIBUTE_TABLE), 'specversion', 'datacontenttype', 'dataschema']);
+
 const CE_INT32 = (v: number) => Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
 
 /**
@@ -67,6 +70,14 @@ const CE_INT32 = (v: number) => Number.isInteger(v) && v >= -2147483648 && v <= 
  * unpaired surrogates). `data` is a JSON value and carries any number as written.
  */
 export function ceRefusal(event: Readonly<Record<string, unknown>>): { pointer: string; reason: string } | undefined {
+  // AEP-0001 §5.4: "Core attributes are never reinterpreted by extensions"; an extension under a name the CE form gives
+  // a core attribute or a B1 constant would overwrite it there, or be read back as it (§2 rule 1: the original event)
+  const taken = Object.keys(event).find((k) => CE_TAKEN.has(k) && !isAepCoreAttribute(k));
+  if (taken !== undefined)
+    return {
+      pointer: '/' + taken,
+      reason: `the extension attribute ${taken} has the name of a CloudEvents attribute the mapping writes (${AEP_OF_CE[taken] ? `B4, from ${AEP_OF_CE[taken]}` : 'a B1 constant or a CloudEvents core attribute'}), so its CloudEvents form would not map back to this event (AEP-0005 §2 rule 1)`,
+    };
   for (const [k, v] of Object.entries(event)) {
     if (k === 'data' || v === undefined || v === null) continue;
     const name = k === 'type' ? 'type' : (CE_ATTRIBUTE_TABLE[k] ?? k);
