@@ -17,11 +17,34 @@ export function isAssessment(type: string): boolean {
 const TARGET_ID =
   /(target|response|run|session|event|output|trace|span|message|step|tool|observation|generation|completion|call|request|turn|answer|result|cause|subject)id$/;
 
-/** True when the member name `name` reads as a target id. */
+// `target` followed by what names a reference (`target_event`, `targetRef`), not a property (`target_language`)
+const TARGET_REF = /^target(event|ref|reference|uid|key|uri|response|run|message|output|call|span|trace)?$/;
+
+/** True when the member name `name` reads as a target id (`target_event`, `targetRef` name the target too). */
 export function isTargetIdName(name: string): boolean {
   const n = name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return n === 'target' || TARGET_ID.test(n);
+  return TARGET_REF.test(n) || TARGET_ID.test(n);
 }
+
+/** The payload members AEP-0009 §3, §4, §6 define: their values are never read as a target id. */
+export const ASSESSMENT_MEMBERS: ReadonlySet<string> = new Set([
+  'gen_ai.evaluation.name',
+  'gen_ai.evaluation.score.value',
+  'gen_ai.evaluation.score.label',
+  'gen_ai.evaluation.explanation',
+  'evaluator',
+  'rating',
+  'label',
+  'comment',
+  'correction',
+  'source',
+  'guardrail',
+  'stage',
+  'verdict',
+  'categories',
+  'detector',
+  'explanation',
+]);
 
 /** The metadata tokens of an assessment payload (scores aside): [pointer, value] pairs of the strings present. */
 export function metadataTokens(type: string, data: unknown): [string, string][] {

@@ -111,3 +111,26 @@ export function optionStance(id: string): 'refusing' | 'permissive' | 'unknown' 
   if (words.some((w) => REFUSING.has(w))) return 'refusing';
   return words.some((w) => PERMISSIVE.has(w)) ? 'permissive' : 'unknown';
 }
+
+/** A `control.attention.respond` whose answer is text only, against a request that offered `options` (AEP-0008). */
+export interface TextAnswer {
+  match: TextMatch;
+  permission: boolean;
+  /** The request was still open when the command came. */
+  requestOpen: boolean;
+}
+
+/** The AEP-0008 verdict of a respond's answer that is text only, against the options of the request it names. */
+export function textAnswerOf(
+  data: Record<string, unknown> | undefined,
+  request: { options?: OptionSet; kind?: string; terminal?: unknown } | undefined,
+): TextAnswer | undefined {
+  const answer = data?.answer as { option?: unknown; text?: unknown; values?: unknown } | undefined;
+  if (typeof answer?.text !== 'string' || answer.option !== undefined || answer.values !== undefined) return undefined;
+  if (!request?.options) return undefined;
+  return {
+    match: matchText(answer.text, request.options),
+    permission: request.kind === 'permission',
+    requestOpen: request.terminal === undefined,
+  };
+}

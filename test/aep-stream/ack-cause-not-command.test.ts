@@ -1,5 +1,6 @@
 /**
- * An ack whose cause names the emitter's own event and no command of its session in the input: the warning
+ * An ack whose cause names the emitter's own event or a command to another session, and no command of its session in
+ * the input: the warning
  * aep/ack-cause-not-command (AEP-0004 §3, §6; the bare-id ambiguity of AEP-0001 §7.4 keeps it from an error).
  */
 import assert from 'node:assert/strict';
@@ -14,6 +15,9 @@ const run = () => event('run.started', 1, { id: 'e2', run: 'r1' });
 const ack = (seq: number, cause: string | undefined, type = 'control.accepted') =>
   event(type, seq, type === 'control.rejected' ? { cause, data: { reason: 'invalid' } } : { cause });
 const pause = (id: string) => event('control.pause', undefined, { id, ...CONSOLE });
+const toOther = (id: string) => event('control.pause', undefined, { id, ...CONSOLE, session: 's2' });
+const other = (seq: number, cause: string) =>
+  event('control.accepted', seq, { cause, source: 'aep://h2/agent/b/session/s2', agent: 'b', session: 's2' });
 
 const ROWS: { name: string; events: unknown[]; want: string[] }[] = [
   { name: 'cause names its own run.started', events: [started(), run(), ack(2, 'e2')], want: [WARN(3)] },
@@ -45,6 +49,31 @@ const ROWS: { name: string; events: unknown[]; want: string[] }[] = [
       ack(1, 'x'),
     ],
     want: [],
+  },
+  {
+    name: 'cause names a command addressed to another session',
+    events: [started(), toOther('c9'), ack(1, 'c9')],
+    want: [WARN(3)],
+  },
+  {
+    name: 'a rejection naming a command to another session that its own target acked',
+    events: [started(), toOther('c9'), other(0, 'c9'), ack(1, 'c9', 'control.rejected')],
+    want: [WARN(4)],
+  },
+  {
+    name: 'a command with that id to this session is in the input too',
+    events: [started(), toOther('c9'), pause('c9'), ack(1, 'c9')],
+    want: [],
+  },
+  {
+    name: 'the command to this session came first, then one to another session under its id',
+    events: [started(), pause('c9'), ack(1, 'c9'), toOther('c9')],
+    want: [],
+  },
+  {
+    name: 'an unreadable line earlier may have held a command to this session',
+    events: [started(), toOther('c9'), '{"aep":', ack(1, 'c9')],
+    want: ['error:jsonl/invalid-json@3'],
   },
   {
     name: 'a second ack of one command (aep/ack-exclusive, not this)',

@@ -40,7 +40,16 @@ test('optionStance: a refusing word wins; unknown words are never judged', () =>
 });
 
 test('isTargetIdName: target-id names, not metadata tokens', () => {
-  for (const n of ['gen_ai.response.id', 'target_id', 'targetId', 'run_id', 'event_id', 'target', 'trace_id'])
+  for (const n of [
+    'gen_ai.response.id',
+    'target_id',
+    'targetId',
+    'run_id',
+    'event_id',
+    'target',
+    'trace_id',
+    'target_event',
+  ])
     assert.ok(isTargetIdName(n), n);
   for (const n of ['gen_ai.evaluation.name', 'evaluator', 'rating', 'label', 'source', 'guardrail', 'targets', 'valid'])
     assert.ok(!isTargetIdName(n), n);

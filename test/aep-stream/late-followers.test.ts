@@ -87,8 +87,8 @@ const LATE: Record<
 };
 
 /**
- * A command to a session still live at the end of input is listed unacked there; to one that ended it is not (no ack
- * will come): a difference of the target's state, not of the request's account.
+ * A command left without ack is listed unacked whether its session is live at the end of input or had ended: the
+ * target acks every command (AEP-0004 §7) and events after session.ended stay legal, so only the message differs.
  */
 const UNACKED = 'aep/command-unacked';
 
@@ -118,8 +118,10 @@ for (const [name, late] of Object.entries(LATE)) {
   test(`late ${name}: the terminal's account, with or without session.ended before it`, async () => {
     for (const variant of VARIANTS) {
       const { on, all } = await lateLine(variant, late);
-      const want = late.command && !variant.endsWith('session.ended') ? [...late.want, UNACKED] : late.want;
+      const want = late.command ? [...late.want, UNACKED] : late.want;
       assert.deepEqual(on.map((f) => f.ruleId).sort(), [...want].sort(), `${variant}: ${brief(all)}`);
+      const unacked = on.find((f) => f.ruleId === UNACKED);
+      if (unacked) assert.equal(unacked.messageId, variant.endsWith('session.ended') ? 'ended' : 'one', brief(all));
       for (const f of on) {
         if (f.ruleId === 'aep/form-values-unverifiable')
           assert.match(f.message, /request at line 5 already reached its terminal/);

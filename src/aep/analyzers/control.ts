@@ -8,9 +8,10 @@ import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import { ReplacingSpillTable } from '../../core/spill-replacing.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';
-import { matchText, type TextMatch } from '../text-answer.ts';
+import { textAnswerOf, type TextAnswer } from '../text-answer.ts';
 import type { AttentionFacts } from './attention.ts';
 import type { OpenBudget } from './budget.ts';
+import { CommandIndex } from './command-index.ts';
 import type { FormFacts } from './form-values.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
@@ -18,14 +19,6 @@ import type { Completion, CompletionMarks } from './markers.ts';
 
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
-
-/** A `control.attention.respond` whose answer is text only, against a request that offered `options` (AEP-0008). */
-export interface TextAnswer {
-  match: TextMatch;
-  permission: boolean;
-  /** The request was still open when the command came. */
-  requestOpen: boolean;
-}
 
 /** A command (AEP-0004 §2) awaiting its ack. */
 export interface PendingCommand {
@@ -48,6 +41,8 @@ export interface PendingCommand {
   targetSeen: boolean;
   /** A `control.attention.respond` whose values fail its form, not yet answered (AEP-0002 §5.3 MUST-reject). */
   invalid?: boolean;
+  /** The `session.ended` of the addressed session name that came before the command. */
+  afterEnd?: Mark;
 }
 
 /** An accepted command whose outcome Event is expected (AEP-0004 §5-§6). */
@@ -82,12 +77,16 @@ export interface ControlFacts {
   rejectedMatched?: { command: Mark; option: string };
   /** Commands to this event's session still unacked although this event of the target is past their ack window. */
   overdue?: PendingCommand[];
-  /** `lateByMs`: past the ack window, when both times parse; `own`: no command, `cause` names the emitter's own event. */
+  /**
+   * `lateByMs`: past the ack window, when both times parse; with no command of its session under `cause`, `own`: it
+   * names the emitter's own event, `other`: a command of the input addressed to another session.
+   */
   ack?: {
     cause: string | undefined;
     prior?: Completion;
     command?: { at: Mark; type: string; lateByMs?: number };
     own?: Mark;
+    other?: Mark;
   };
   /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
   endorsesInvalid?: Mark;
@@ -132,6 +131,8 @@ export class ControlAnalyzer implements StateHolder {
   private readonly expected = new Map<string, Expected>();
   /** Sessions with an event that may have been an ack of unknown cause (a failed `cause` or `type`); kept to the end. */
   private readonly unknownAcks = new Set<string>();
+  /** Commands by bare id and ended session names. */
+  private readonly index: CommandIndex;
 
   constructor(
     readonly ackWindowMs: number,
@@ -142,6 +143,7 @@ export class ControlAnalyzer implements StateHolder {
     spillRows?: number,
   ) {
     this.targets = new ReplacingSpillTable({ u32: TARGET_U32.count, f64: TARGET_F64.count, memRows: spillRows });
+    this.index = new CommandIndex(names, spillRows);
   }
 
   get size(): number {
@@ -149,13 +151,13 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   bytes(): number {
-    return this.targets.bytes() + this.expected.size * ENTRY_BYTES;
+    return this.targets.bytes() + this.expected.size * ENTRY_BYTES + this.index.bytes();
   }
 
   forgetOldest(): boolean {
     if (this.targets.forgetOldest()) return true;
     const first = this.expected.keys().next();
-    if (first.done) return false;
+    if (first.done) return this.index.forgetOldest();
     this.expected.delete(first.value);
     return true;
   }
@@ -182,6 +184,7 @@ export class ControlAnalyzer implements StateHolder {
     // the command this event answers (an ack, or an attention.answered caused by a respond)
     const rec = facts.session;
     if (!rec) return;
+    if (type === 'session.ended') this.index.sessionEnded(rec.session, facts.at);
     const isAck = ACKS.has(type);
     if (ev.untrusted !== undefined && (type === '' || ev.untrusted.has('cause'))) {
       // an ack (or a caused answer) whose command is unknown: no ack decision is recorded or judged
@@ -221,6 +224,7 @@ export class ControlAnalyzer implements StateHolder {
           };
         const own = s === undefined && !ack.prior ? this.names.get(rec.idKey(cause!)) : undefined;
         if (own) ack.own = { file: this.names.fileName(own.file), line: own.line };
+        else if (s === undefined && !ack.prior) ack.other = this.index.otherSession(cause!, rec.session);
       }
     }
     if (cmd?.invalid) {
@@ -339,6 +343,7 @@ export class ControlAnalyzer implements StateHolder {
   private command(ev: AepEvent, session: string, facts: FormFacts & AttentionFacts & { at: Mark }): void {
     const id = attr(ev, 'id')!;
     const k = key2(session, id);
+    this.index.command(id, session, facts.at);
     // a command under an id already acked starts over: its first target is not this one's
     if (this.targets.size > 0) this.targets.delete(textKey(k));
     let cmd = this.commands.get(k);
@@ -352,11 +357,19 @@ export class ControlAnalyzer implements StateHolder {
         timeMs: timeOf(ev),
         targetSeen: this.lifecycle.emittersOf(session) !== undefined,
       };
+      let live = false; // an emitter of the session name that has not ended
+      for (let r = this.lifecycle.emittersOf(session); r && !live; r = r.nextEmitter) live = !r.ended;
+      const ended = live ? undefined : this.index.endedAt(session);
+      if (ended) {
+        cmd.afterEnd = ended;
+        cmd.targetSeen = true;
+      }
       const data = ev.payloadValid ? (ev.value.data as Record<string, unknown> | undefined) : undefined;
       if (ev.type === 'control.attention.respond') {
         const subject = attr(ev, 'subject');
         if (subject !== undefined) cmd.subject = subject;
-        const text = textAnswer(data, facts.attention?.link);
+        const link = facts.attention?.link;
+        const text = textAnswerOf(data, link?.status === 'found' ? link.request : undefined);
         if (text) cmd.text = text;
       } else if (ev.type === 'control.cancel' && data) {
         const run = attr(ev, 'run');
@@ -377,20 +390,4 @@ export class ControlAnalyzer implements StateHolder {
 function remember<V>(map: Map<string, V>, k: string, v: V): void {
   map.delete(k);
   map.set(k, v);
-}
-
-/** The AEP-0008 verdict of a respond's answer that is text only, against the options of the request it names. */
-function textAnswer(
-  data: Record<string, unknown> | undefined,
-  link: NonNullable<AttentionFacts['attention']>['link'] | undefined,
-): TextAnswer | undefined {
-  const answer = data?.answer as { option?: unknown; text?: unknown; values?: unknown } | undefined;
-  if (typeof answer?.text !== 'string' || answer.option !== undefined || answer.values !== undefined) return undefined;
-  if (link?.status !== 'found' || !link.request.options) return undefined;
-  const r = link.request;
-  return {
-    match: matchText(answer.text, r.options!),
-    permission: r.kind === 'permission',
-    requestOpen: r.terminal === undefined,
-  };
 }

@@ -20,7 +20,10 @@ const FORM_ISSUE_MESSAGES: Readonly<Record<FormIssueKind, Readonly<Record<string
     type: 'The {fieldType} field {field:json} takes {expected}, but its value is {found}.',
     item: 'Item {item} of the multi {fieldType} field {field:json} is {found}, not a choice id string.',
   },
-  required: { required: 'Required {fieldType} field {field:json} has no entry in `values`.' },
+  required: {
+    required: 'Required {fieldType} field {field:json} has no entry in `values`.',
+    absent: 'Required {fieldType} field {field:json} is not answered: this answer to a form has no `values`.',
+  },
   choice: {
     choice:
       'The closed {fieldType} field {field:json} (no `other`) is answered with {found} that is none of its {choices}.',
@@ -59,8 +62,8 @@ export function formIssueRule<const Id extends string>(
       for (const issue of form.outcome.issues) {
         if (issue.kind !== kind) continue;
         ctx.report({
-          pointer: VALUES_POINTER + issue.pointer,
-          messageId: issue.messageId,
+          pointer: form.absent ? '/data/answer' : VALUES_POINTER + issue.pointer,
+          messageId: form.absent ? 'absent' : issue.messageId,
           args: issue.args,
           related: [
             markLocation(request, issue.fieldIndex === undefined ? '/data/fields' : `/data/fields/${issue.fieldIndex}`),

@@ -24,6 +24,8 @@ export interface FormObservation {
   /** `answered`: the emitter's validated record. `respond`: a sender's command. */
   role: 'answered' | 'respond';
   values: Record<string, unknown>;
+  /** The answer has no `values` member at all (it answers a form with required fields by `option` or `text` alone). */
+  absent?: true;
   subject: string;
   outcome: FormOutcome;
 }
@@ -52,8 +54,13 @@ export class FormValuesAnalyzer {
     if (!ev.payloadValid) return; // the payload findings already describe it
     const data = ev.value.data;
     const answer = isObj(data) && own(data, 'answer') && isObj(data.answer) ? data.answer : undefined;
-    if (!answer || !own(answer, 'values') || !isObj(answer.values)) return;
+    if (!answer) return;
     const role = ev.type === 'attention.answered' ? 'answered' : 'respond';
+    if (!own(answer, 'values')) {
+      this.withoutValues(ev, role, a, facts);
+      return;
+    }
+    if (!isObj(answer.values)) return;
     const values = answer.values;
     const subject = a.subject;
     const link = a.link;
@@ -90,5 +97,26 @@ export class FormValuesAnalyzer {
         request: req.at,
       };
     facts.form = { role, values, subject, outcome }; // a literal, not a spread (docs/benchmarks.md)
+  }
+
+  /**
+   * An answer without `values` to an open form of the input covers none of its required fields (AEP-0006: "whose
+   * values does not cover every field_spec with required: true"); judged only then, never reported as unverifiable.
+   */
+  private withoutValues(
+    ev: AepEvent,
+    role: FormObservation['role'],
+    a: NonNullable<AttentionFacts['attention']>,
+    facts: FormFacts,
+  ): void {
+    const link = a.link;
+    if (link.status !== 'found' || a.subject === undefined) return;
+    const req = link.request;
+    if (req.withheld || req.kind !== 'form' || req.terminal || req.form === undefined || req.form === 'unusable')
+      return;
+    const issues = checkFormValues(req.form, {}, ev.untrusted?.has('capture') ? undefined : ev.capture);
+    if (issues.length === 0) return;
+    const outcome: FormOutcome = { kind: 'checked', issues, request: req.at };
+    facts.form = { role, values: {}, absent: true, subject: a.subject, outcome };
   }
 }

@@ -36,6 +36,7 @@ const MARKER_TYPES = [
   'resource.retrieval.requested',
   'resource.retrieval.returned',
   'stream.finished',
+  'stream.started',
 ] as const;
 const MARKER_CODE = new Map<string, number>(MARKER_TYPES.map((t, i) => [t, i]));
 /** The u32 columns of a completion mark: where it ended (line, input index) and the {@link MARKER_TYPES} code. */

@@ -67,6 +67,7 @@ const FACT_BITS = {
   messageCause: 262144,
   answeredLate: 524288,
   unitTerminal: 1048576,
+  streamReused: 2097152,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -94,6 +95,7 @@ class FactsRecord implements AepFacts {
   requested: AepFacts['requested'] = undefined;
   attention: AepFacts['attention'] = undefined;
   unitTerminal: AepFacts['unitTerminal'] = undefined;
+  streamReused: AepFacts['streamReused'] = undefined;
   form: AepFacts['form'] = undefined;
   ack: AepFacts['ack'] = undefined;
   endorsesInvalid: Mark | undefined = undefined;
@@ -250,6 +252,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.assessedElsewhere !== undefined ? FACT_BITS.assessedElsewhere : 0) |
       (f.answeredLate !== undefined ? FACT_BITS.answeredLate : 0) |
       (f.unitTerminal !== undefined ? FACT_BITS.unitTerminal : 0) |
+      (f.streamReused !== undefined ? FACT_BITS.streamReused : 0) |
       (f.splitLeak !== undefined ? FACT_BITS.splitLeak : 0) |
       (f.finishedCause !== undefined ? FACT_BITS.finishedCause : 0) |
       (f.messageCause !== undefined ? FACT_BITS.messageCause : 0)

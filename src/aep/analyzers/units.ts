@@ -24,9 +24,17 @@ export interface UnitTerminal {
   priorType: string;
 }
 
+/** A `stream.started` under a stream id this emitter session already started or finished (AEP-0007 §3 item 1). */
+export interface StreamReused {
+  key: string;
+  prior: Mark;
+  priorType: string;
+}
+
 /** What the unit analyzer found about one event. */
 export interface UnitFacts {
   unitTerminal?: UnitTerminal;
+  streamReused?: StreamReused;
 }
 
 /** The terminal types of each unit (AEP-0002 §4, §5.3-§5.4; AEP-0007 §4). */
@@ -112,7 +120,7 @@ function unitId(ev: AepEvent, unit: UnitKind): UnitId | undefined {
       return cause === undefined ? undefined : { tag: 'v', name: cause, key: cause, pointer: '/cause' };
     }
     case 'stream':
-      return ev.subprofile ? bySubject(ev, 'm', '') : undefined;
+      return ev.subprofile ? bySubject(ev, 'm', 'f') : undefined;
   }
 }
 
@@ -128,6 +136,7 @@ export class UnitAnalyzer {
     const unit = TERMINAL_UNIT.get(type);
     if (unit === undefined) {
       if (type === RETRIEVAL_REQUEST) this.retrievalRequested(ev, rec, facts.at);
+      else if (type === 'stream.started' && ev.subprofile) this.streamStarted(ev, rec, facts);
       return;
     }
     const id = unitId(ev, unit);
@@ -149,6 +158,18 @@ export class UnitAnalyzer {
     const t: UnitTerminal = { unit, key: id.key, pointer: id.pointer, prior: prior.at, priorType: prior.type };
     if (id.run !== undefined) t.run = id.run;
     facts.unitTerminal = t;
+  }
+
+  /** A stream id names one production of content (AEP-0007 §3 item 1): a start after its start or finish reuses it. */
+  private streamStarted(ev: AepEvent, rec: SessionRecord, facts: UnitFacts & IdentityFacts & { at: Mark }): void {
+    const subject = attr(ev, 'subject');
+    if (subject === undefined) return; // aep/stream-subject
+    const k = rec.markKey('m', 'b' + subject);
+    const first = this.marks.get(k);
+    if (first === undefined) this.marks.put(k, facts.at, ev.type, ev);
+    const prior = first ?? this.marks.get(rec.markKey('m', 'f' + subject));
+    if (prior !== undefined && !copiesAt(facts, prior.at))
+      facts.streamReused = { key: subject, prior: prior.at, priorType: prior.type };
   }
 
   private retrievalRequested(ev: AepEvent, rec: SessionRecord, at: Mark): void {

@@ -8,9 +8,9 @@ import { requestData } from '../form-text.ts';
 export const formFieldConstraint = defineEventRule({
   id: 'aep/form-field-constraint',
   severity: 'warning',
-  description: '`multi` appears only on select fields and min <= max.',
+  description: '`multi` (but its default false) appears only on select fields, and min <= max.',
   detail:
-    'A warning: AEP-0006 calls `multi` "only meaningful when type:"select"" (no prohibition), and no sentence states min <= max (such a field cannot be answered); `min`/`max` off a number field and `other` off a select field are aep/form-field-misplaced (an error). AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
+    'A warning: AEP-0006 calls `multi` "only meaningful when type:"select"" (no prohibition; `multi: false`, its default written out, is not noted), and no sentence states min <= max (such a field cannot be answered); `min`/`max` off a number field and `other` off a select field are aep/form-field-misplaced (an error). AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
   spec: 'AEP-0006; AEP-0002 §5.2 field_spec',
   messages: {
     select: '`{member}` is only meaningful on select fields; this field has type {fieldType:json}.',
@@ -23,7 +23,8 @@ export const formFieldConstraint = defineEventRule({
     (Array.isArray(d.fields) ? (d.fields as unknown[]) : []).forEach((f, i) => {
       if (!isObj(f)) return;
       const fieldType = String(f.type);
-      if (own(f, 'multi') && f.type !== 'select')
+      // `multi: false` is the stated default written out: it claims nothing (AEP-0006 field_spec)
+      if (own(f, 'multi') && f.multi !== false && f.type !== 'select')
         ctx.report({ pointer: `/data/fields/${i}/multi`, messageId: 'select', args: { member: 'multi', fieldType } });
       if (typeof f.min === 'number' && typeof f.max === 'number' && minAboveMax(ev, i, f.min, f.max)) {
         // a bound is structural metadata of the form (AEP-0006 [metadata]): quoting it echoes no answer

@@ -10,6 +10,7 @@ import { ackWindow } from './ack-window.ts';
 import { absenceUnverifiable } from './absence-unverifiable.ts';
 import { ackOverdue } from './ack-overdue.ts';
 import { assessmentCause } from './assessment-cause.ts';
+import { citationCause } from './citation-cause.ts';
 import { assessmentLabelText } from './assessment-label-text.ts';
 import { assessmentRun } from './assessment-run.ts';
 import { assessmentTargetId } from './assessment-target-id.ts';
@@ -81,6 +82,7 @@ import { streamDeltaSeverity } from './stream-delta-severity.ts';
 import { streamDeltaText } from './stream-delta-text.ts';
 import { streamFactMissing } from './stream-fact-missing.ts';
 import { streamFinishedCause } from './stream-finished-cause.ts';
+import { streamIdReused } from './stream-id-reused.ts';
 import { streamKind } from './stream-kind.ts';
 import { streamPayload } from './stream-payload.ts';
 import { streamSplitLeak } from './stream-split-leak.ts';
@@ -134,6 +136,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   attentionSeverity,
   // AEP-0007 (--profile aep-0007)
   streamSubject,
+  streamIdReused,
   messageId,
   streamKind,
   streamPayload,
@@ -160,6 +163,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   assessmentTargetMismatch,
   assessmentRun,
   assessmentCause,
+  citationCause,
   assessmentLabelText,
   respondViaControl,
   respondInvalidAccepted,
