@@ -5,7 +5,7 @@
  * variants the OTLP reader accepts.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
@@ -21,10 +21,9 @@ import { validate } from '../../src/index.ts';
 import { bridgeChecker } from '../../src/aep/bridges/checker.ts';
 import { CORPUS_DIR } from '../aep-schemas/helpers.ts';
 import { briefFindings, checkBridgeText, events } from './helpers.ts';
-import { needShared, hasShared, SHARED } from '../shared.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 type Obj = Record<string, unknown>;
-const REPO = new URL('../../', import.meta.url);
 
 const goldenLines = () => readFileSync(join(CORPUS_DIR, 'golden/golden.jsonl'), 'utf8').trimEnd().split('\n');
 

@@ -285,7 +285,7 @@ test('convert --to otlp writes OTLP/JSON: lowerCamelCase keys, 64-bit integers a
   let n = 0;
   for (const { where, form } of otlpForms()) {
     const walk = (v: unknown, p: string): void => {
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}/${i}`));
+      if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${p}/${i}`);
       else if (v && typeof v === 'object')
         for (const [k, x] of Object.entries(v)) {
           assert.match(k, /^[a-z][a-zA-Z0-9]*$/, `${where} ${p}/${k}`);
