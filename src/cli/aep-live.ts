@@ -69,9 +69,12 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
       false,
     )
     .addOption(
-      new Option('--identity <mode>', 'how byte-identity compares: the bytes posted, or the AEP-0001 §4.2 floor')
-        .choices(['strict', 'floor'])
-        .default('strict'),
+      new Option(
+        '--identity <mode>',
+        'how byte-identity compares: the AEP-0001 §4.2 floor (core attributes and data unaltered), or the bytes posted',
+      )
+        .choices(['floor', 'strict'])
+        .default('floor'),
     )
     .addOption(new Option('--timeout <ms>', 'how long one check waits for an answer').argParser(msArg).default(5000))
     .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL')

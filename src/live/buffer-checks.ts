@@ -47,7 +47,7 @@ export async function resume(run: BufferRun): Promise<void> {
       });
   };
   const sse = async (how: string, query: Record<string, string>, headers: Record<string, string>) => {
-    const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session] }), ...query }, headers);
+    const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }), ...query }, headers);
     try {
       const marker = run.event();
       await run.post(JSON.stringify(marker));
@@ -100,7 +100,7 @@ export async function replayAll(run: BufferRun): Promise<void> {
     if (got.some((s, i) => i > 0 && s < got[i - 1]!))
       run.report('aep/live-replay-all', 'order', { how, got: got.join(', ') });
   };
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: [own.session] }), from: 'all' });
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: own.session }), from: 'all' });
   try {
     const marker = own.event();
     await run.post(JSON.stringify(marker));
@@ -194,10 +194,11 @@ export async function roster(run: BufferRun): Promise<void> {
     );
     if (!isFrame('error', 'roster-emitter')(refusal) || (refusal as Ev).code !== 'unauthorized')
       run.report('aep/live-roster', 'emitter', { got: describeFrame(refusal) });
-    const pingAt = emitter.frames.length;
-    emitter.send({ type: 'ping', t: 2 });
-    if ((await emitter.next(pingAt, isFrame('pong'), run.opts.timeoutMs)) === undefined)
-      run.report('aep/live-roster', 'closed');
+    // the connection survives: a second request is refused in-band too
+    const againAt = emitter.frames.length;
+    emitter.send({ type: 'roster', id: 'roster-emitter-2' });
+    const again = (f: unknown) => !!f && typeof f === 'object' && (f as Ev).id === 'roster-emitter-2';
+    if ((await emitter.next(againAt, again, run.opts.timeoutMs)) === undefined) run.report('aep/live-roster', 'closed');
 
     emitter.close();
     const after = await poll((es) => ours(es).length === 0);

@@ -1,10 +1,20 @@
 /** What the buffer checks of `aep live` share: the run they see ({@link BufferRun}) and their socket and post helpers. */
+import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import type { MessageArgs } from '../core/message.ts';
-import { BinaryFrame, type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber, WsPeer } from './client.ts';
+import { type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber } from './client.ts';
+import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveCheck, LiveRuleId } from './rules.ts';
 
 /** An Event or frame as parsed JSON. */
 export type Ev = Record<string, unknown>;
+
+const CORE: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
+
+/** The Event's core attributes, the AEP-0001 §5.1 defaults applied: a relay MAY add extension attributes (§4.2). */
+export function coreOf(ev: Ev): Ev {
+  const core = Object.fromEntries(Object.entries(ev).filter(([k]) => CORE.has(k)));
+  return { epoch: 0, severity: 'info', capture: 'metadata', ...core };
+}
 
 /** What a buffer check reads and reports through (the part of src/live/check.ts's run it needs). */
 export interface BufferRun {
@@ -80,7 +90,7 @@ export const helloAwaited = (ws: WsPeer) =>
 /** Subscribe on a greeted socket; the answer frame to `id` (undefined on timeout). */
 export async function wsSubscribe(run: BufferRun, ws: WsPeer, frame: Ev, session = run.session): Promise<unknown> {
   const at = ws.frames.length;
-  ws.send({ type: 'subscribe', filter: { session: [session] }, ...frame });
+  ws.send({ type: 'subscribe', filter: { session: session }, ...frame });
   return ws.next(at, (f) => !!f && typeof f === 'object' && (f as Ev).id === frame.id, run.opts.timeoutMs);
 }
 

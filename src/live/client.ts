@@ -1,11 +1,9 @@
 /**
- * The wire of `aep live`: HTTP requests and an SSE subscriber over Node's own http/https, and a WebSocket peer over
- * `ws` (client only). Every wait is bounded by a timeout; a failure to connect is a {@link LiveConnectError}.
+ * The wire of `aep live`: HTTP requests and an SSE subscriber over Node's own http/https (the WebSocket peer is in
+ * ws-peer.ts). Every wait is bounded by a timeout; a failure to connect is a {@link LiveConnectError}.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { createRequire } from 'node:module';
-import type WebSocket from 'ws';
 
 /** The endpoint could not be reached (refused, DNS, TLS): the run stops with exit 2. */
 export class LiveConnectError extends Error {
@@ -30,16 +28,21 @@ export interface HttpAnswer {
   truncated?: boolean;
 }
 
-/** The most bytes of a body, or of one SSE line, read (4 MiB). */
+/** The most bytes of a body, of one SSE line or of one WebSocket frame read (4 MiB). */
 export const BODY_LIMIT = 1 << 22;
 
-/** Options every request takes. */
+/** The most SSE messages or WebSocket frames (and bytes) one connection keeps; no check posts 10 004 Events. */
+export const KEEP_LIMIT = { count: 50_000, bytes: 1 << 28 } as const;
+
+/** Options every request takes; `onLimit` hears of a connection closed at a limit, and which. */
 export interface WireOptions {
   token?: string;
   timeoutMs: number;
+  onLimit?: (what: string) => void;
 }
 
-function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectError {
+/** A failure to connect to `url`, in words. */
+export function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectError {
   const what =
     e.code === 'ECONNREFUSED'
       ? 'connection refused'
@@ -150,6 +153,9 @@ export class SseSubscriber {
   ended = false;
   /** A line ran past {@link BODY_LIMIT} without a line break: the stream was closed there. */
   lineTooLong = false;
+  /** Closed at {@link KEEP_LIMIT}. */
+  capped = false;
+  private kept = 0;
 
   /** Open `GET url` as `text/event-stream`; resolves once the answer's head arrived. @throws LiveConnectError, LiveTimeout */
   static open(url: URL, opts: WireOptions & { headers?: Record<string, string> }): Promise<SseSubscriber> {
@@ -178,7 +184,13 @@ export class SseSubscriber {
         sub.contentType = String(res.headers['content-type'] ?? '');
         const lines = new LineReader((line) => sub.line(line));
         res.setEncoding('utf8');
+        let first = true;
         res.on('data', (chunk: string) => {
+          // WHATWG SSE: one leading U+FEFF is ignored
+          if (first && chunk !== '') {
+            first = false;
+            if (chunk.startsWith('\uFEFF')) chunk = chunk.slice(1);
+          }
           if (lines.push(chunk)) return;
           sub.lineTooLong = true;
           sub.close();
@@ -191,14 +203,24 @@ export class SseSubscriber {
     });
   }
 
+  /** Hears each message as it is dispatched. */
+  onMessage: ((m: SseMessage) => void) | undefined;
   private cur: SseMessage = { data: '' };
   private hasData = false;
 
   /** One line of the stream (WHATWG SSE: a blank line dispatches, `:` a comment, else `field: value`). */
   private line(line: string): void {
+    if (this.capped) return;
+    this.kept += line.length;
+    if (this.messages.length + this.comments.length >= KEEP_LIMIT.count || this.kept > KEEP_LIMIT.bytes) {
+      this.capped = true;
+      this.close();
+      return;
+    }
     if (line === '') {
       if (this.hasData) {
         this.messages.push(this.cur);
+        this.onMessage?.(this.cur);
         this.wake();
       }
       this.cur = { data: '' };
@@ -251,109 +273,6 @@ export class SseSubscriber {
   /** Close the subscription. */
   close(): void {
     this.req?.destroy();
-    this.ended = true;
-  }
-}
-
-/** A binary frame as kept among a peer's frames (AEP-0003 §3.5 #2: reserved, rejected in 0.1). */
-export class BinaryFrame {
-  constructor(readonly bytes: number) {}
-}
-
-/** A WebSocket peer that keeps every text frame it receives as JSON (or the raw text), a binary one as {@link BinaryFrame}. */
-export class WsPeer {
-  readonly frames: unknown[] = [];
-  /** Each frame's text as received, at the same index as in {@link frames}. */
-  readonly texts: string[] = [];
-  closed = false;
-  private waiters: (() => void)[] = [];
-
-  private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (data, binary) => {
-      if (binary) {
-        const n = Array.isArray(data) ? data.reduce((a, b) => a + b.length, 0) : (data as Buffer).byteLength;
-        this.frames.push(new BinaryFrame(n));
-        this.texts.push('');
-        return this.wake();
-      }
-      const text = data.toString();
-      this.texts.push(text);
-      try {
-        this.frames.push(JSON.parse(text));
-      } catch {
-        this.frames.push(text);
-      }
-      this.wake();
-    });
-    ws.on('close', () => {
-      this.closed = true;
-      this.wake();
-    });
-    ws.on('error', () => {
-      this.closed = true;
-      this.wake();
-    });
-  }
-
-  /** Connect to `url` (ws: or wss:). @throws LiveConnectError, LiveTimeout */
-  static async open(url: URL, opts: WireOptions): Promise<WsPeer> {
-    // require, not import(): the CLI bundle runs from a V8 code cache, where a dynamic import has no loader
-    const WebSocketClient = createRequire(import.meta.url)('ws') as typeof import('ws').default;
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocketClient(url, {
-        headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
-        handshakeTimeout: opts.timeoutMs,
-      });
-      const peer = new WsPeer(ws);
-      ws.once('open', () => resolve(peer));
-      ws.once('error', (e: NodeJS.ErrnoException) =>
-        reject(
-          /handshake has timed out/i.test(e.message)
-            ? new LiveTimeout(`the WebSocket handshake at ${url.pathname}`)
-            : connectError(url, e),
-        ),
-      );
-      ws.once('unexpected-response', (req, res) => {
-        req.destroy();
-        const e = new LiveConnectError(`the WebSocket upgrade at ${url.pathname} was answered ${res.statusCode}`);
-        e.status = res.statusCode;
-        reject(e);
-      });
-    });
-  }
-
-  private wake(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const f of w) f();
-  }
-
-  /** Send one frame as JSON. */
-  send(frame: unknown): void {
-    if (!this.closed) this.ws.send(JSON.stringify(frame));
-  }
-
-  /** The next frame from index `from` on that satisfies `pick`, within `ms`; undefined on timeout or close. */
-  async next(from: number, pick: (f: unknown) => boolean, ms: number): Promise<unknown> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const hit = this.frames.slice(from).find(pick);
-      if (hit !== undefined) return hit;
-      const left = deadline - Date.now();
-      if (left <= 0 || this.closed) return undefined;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
-  }
-
-  /** Close the connection. */
-  close(): void {
-    this.closed = true;
-    this.ws.close();
+    this.finish();
   }
 }

@@ -5,10 +5,12 @@
  * string when it cannot run here (the caller records it as skipped), nothing when it ran.
  */
 import { loadAepRegistry } from '../aep/schema/registry.ts';
-import { LiveConnectError, WsPeer } from './client.ts';
+import { LiveConnectError, type SseSubscriber } from './client.ts';
+import { WsPeer } from './ws-peer.ts';
 import {
   ACKS,
   asFrame,
+  canonicalText,
   CONTROL_DEFAULTS,
   type ControlRun,
   decisionOf,
@@ -21,6 +23,7 @@ import {
   NO_TOKEN,
   notAdvertised,
   Sender,
+  watchStream,
 } from './control-sender.ts';
 
 export { CONTROL_DEFAULTS, type ControlOptions, type ControlRun } from './control-sender.ts';
@@ -63,17 +66,18 @@ async function sendCommand(
 
 /** AEP-0004 §4 #1-#2, AEP-0003 §8.1: a command on a duplex opened without credentials is refused and reaches no target. */
 export async function controlAuthGate(run: ControlRun, url: URL): Promise<string | undefined> {
-  const skip = notAdvertised(run);
-  if (skip) return skip;
+  // any duplex is probed, advertised or not: an endpoint that carries control unadvertised must gate it too
   const target = run.opts.control?.session;
   let anon: WsPeer | undefined;
   let observer: Sender | undefined;
+  let stream: SseSubscriber | undefined;
   try {
     try {
       anon = await WsPeer.open(url, { timeoutMs: run.opts.timeoutMs });
     } catch (e) {
-      // refused at the upgrade: nothing, control included, flows
-      if (e instanceof LiveConnectError && (e.status === 401 || e.status === 403)) return undefined;
+      // refused at the upgrade (an HTTP answer, or the connection closed): nothing, control included, flows
+      if (e instanceof LiveConnectError && (e.status !== undefined || /reset or closed/.test(e.reason ?? '')))
+        return undefined;
       throw e;
     }
     // with a target named, an authenticated observer of its session sees whether the probe reached it
@@ -96,6 +100,8 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
     };
     observer?.ids.push(probe.id);
     const from = observer?.ws.frames.length ?? 0;
+    // an ack the endpoint fans out only on SSE arrives on `anon` too
+    stream = observer ? undefined : await watchStream(run, probe.session, anon);
     anon.send(probe);
     const seen = anon.next(anon.frames.length, decisionOf(probe.id), window);
     const acked = observer?.next(from, isAckEvent(probe.id), window);
@@ -109,6 +115,7 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
   } finally {
     anon?.close();
     observer?.close();
+    stream?.close();
   }
 }
 
@@ -166,7 +173,7 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
   });
 }
 
-/** AEP-0004 §2 #3, §3: a retransmit (same source and id) gets the recorded ack again, byte for byte. */
+/** AEP-0004 §2 #3, §3: a retransmit (same source and id) gets the recorded ack again (as canonical JSON: a relay may re-serialize). */
 export async function controlDedupe(run: ControlRun, url: URL): Promise<string | undefined> {
   const skip = needsTarget(run);
   if (skip) return skip;
@@ -186,7 +193,7 @@ export async function controlDedupe(run: ControlRun, url: URL): Promise<string |
       const again = await s.next(at, isAckEvent(id));
       if (again === undefined) return void run.report('aep/live-control-dedupe', 'unanswered', { id, ms: s.window });
       await s.barrier();
-      const other = s.texts(at, isAckEvent(id)).filter((t) => t !== recorded);
+      const other = s.texts(at, isAckEvent(id)).filter((t) => canonicalText(t) !== canonicalText(recorded));
       if (other.length) {
         const o = asFrame(JSON.parse(other[0]!))!;
         const was = asFrame(first)!;
@@ -194,7 +201,7 @@ export async function controlDedupe(run: ControlRun, url: URL): Promise<string |
           id,
           what:
             o.id === was.id
-              ? `the same ack id ${JSON.stringify(String(o.id))} with other bytes`
+              ? `the same ack id ${JSON.stringify(String(o.id))} with other content`
               : `a new ack Event ${JSON.stringify(String(o.id))}`,
         });
       }

@@ -1,6 +1,8 @@
 /** What the control checks of `aep live` share: their options, the run they see, frame tests, and the {@link Sender}. */
 import type { MessageArgs } from '../core/message.ts';
-import { BinaryFrame, LiveTimeout, oneLine, WsPeer } from './client.ts';
+import { canonicalJson } from '../core/canonical.ts';
+import { LiveTimeout, oneLine, type SseMessage, type SseSubscriber } from './client.ts';
+import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
 /** The control options of {@link ControlRun} (`--control-*`, `--ack-window`). */
@@ -31,9 +33,39 @@ export const CONTROL_DEFAULTS = {
 export interface ControlRun {
   readonly session: string;
   readonly opts: { timeoutMs: number; token?: string; control?: ControlOptions };
-  readonly discovery: { capabilities: Record<string, unknown> } | undefined;
+  readonly discovery: { capabilities: Record<string, unknown>; endpoints?: { stream?: string } } | undefined;
   readonly delivered: string[];
   report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;
+  subscribe?(query: Record<string, string>): Promise<SseSubscriber>;
+}
+
+/** A frame's text as canonical JSON (a copy on another binding may be serialized otherwise, AEP-0001 §4.2). */
+export function canonicalText(text: string): string {
+  try {
+    return canonicalJson({ value: JSON.parse(text), bigIntegers: [] });
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Keep the Events of `session` an SSE subscription delivers on `ws` too: acks and outcomes are ordinary session
+ * Events (AEP-0004 §2 #2), fanned out on every consuming binding, some endpoints only on SSE.
+ */
+export async function watchStream(run: ControlRun, session: string, ws: WsPeer): Promise<SseSubscriber | undefined> {
+  if (!run.subscribe || !run.discovery?.endpoints?.stream) return undefined;
+  const sub = await run.subscribe({ filter: JSON.stringify({ session }) }).catch(() => undefined);
+  if (!sub) return undefined;
+  const take = (m: SseMessage) => {
+    try {
+      if (String(asFrame(JSON.parse(m.data))?.type).includes('.')) ws.inject(m.data);
+    } catch {
+      // not JSON: fanout's finding, not an ack
+    }
+  };
+  for (const m of sub.messages) take(m);
+  sub.onMessage = take;
+  return sub;
 }
 
 /** A frame or Event as parsed JSON. */
@@ -85,16 +117,13 @@ export function notAdvertised(run: ControlRun): string | undefined {
 /** Why a check that needs credentials cannot run. */
 export const NO_TOKEN = 'control flows only on an authenticated duplex (AEP-0004 §4 #1) and no --token was given';
 
-/** Why a check against a target cannot run here, if it cannot. */
+/**
+ * Why a check against a target cannot run here, if it cannot. The target declares `control.accepts` in its own hello
+ * (AEP-0004 §7), which the endpoint's discovery document need not repeat: `--control-session` is the opt-in.
+ */
 export function needsTarget(run: ControlRun): string | undefined {
-  return (
-    notAdvertised(run) ??
-    (!run.opts.token
-      ? NO_TOKEN
-      : !run.opts.control?.session
-        ? 'no --control-session names a session a connected target claims'
-        : undefined)
-  );
+  if (!run.opts.token) return NO_TOKEN;
+  return run.opts.control?.session ? undefined : 'no --control-session names a session a connected target claims';
 }
 
 let counter = 0;
@@ -108,6 +137,7 @@ export function nextCount(): number {
 export class Sender {
   readonly ids: string[] = [];
   window = CONTROL_DEFAULTS.ackWindowMs as number;
+  private sse: SseSubscriber | undefined;
 
   private constructor(
     readonly run: ControlRun,
@@ -128,9 +158,12 @@ export class Sender {
         run.opts.control?.ackWindowMs ??
         (typeof declared === 'number' && declared > 0 ? declared : CONTROL_DEFAULTS.ackWindowMs);
       const at = ws.frames.length;
-      ws.send({ type: 'subscribe', id: 'ctl', filter: { session: [session] } });
+      ws.send({ type: 'subscribe', id: 'ctl', filter: { session: session } });
       const ok = asFrame(await ws.next(at, (f) => asFrame(f)?.id === 'ctl', run.opts.timeoutMs));
-      if (ok?.type === 'subscribed') return s;
+      if (ok?.type === 'subscribed') {
+        s.sse = await watchStream(run, session, ws);
+        return s;
+      }
       ws.close();
       if (!ok) throw new LiveTimeout(`the answer to a subscription to session ${session}`);
       return `the endpoint refused a subscription to session ${JSON.stringify(session)} (${describe(ok)}), so acks cannot be observed`;
@@ -176,14 +209,19 @@ export class Sender {
     const at = this.ws.frames.length;
     const t = nextCount();
     this.ws.send({ type: 'ping', t });
-    await this.ws.next(at, (f) => asFrame(f)?.type === 'pong' && asFrame(f)?.t === t, this.run.opts.timeoutMs);
+    // a pong is only described (AEP-0003 §3.5 #5): without one, a grace of at most 2 s
+    const ms = Math.min(this.run.opts.timeoutMs, 2000);
+    await this.ws.next(at, (f) => asFrame(f)?.type === 'pong' && asFrame(f)?.t === t, ms);
   }
 
-  /** The distinct texts of the frames from `from` that `pick` accepts. */
+  /** The distinct frames from `from` that `pick` accepts (compared as canonical JSON), each as first received. */
   texts(from: number, pick: (f: unknown) => boolean): string[] {
-    const out = new Set<string>();
-    for (let i = from; i < this.ws.frames.length; i++) if (pick(this.ws.frames[i])) out.add(this.ws.texts[i]!);
-    return [...out];
+    const out = new Map<string, string>();
+    for (let i = from; i < this.ws.frames.length; i++) {
+      const text = this.ws.texts[i]!;
+      if (pick(this.ws.frames[i]) && !out.has(canonicalText(text))) out.set(canonicalText(text), text);
+    }
+    return [...out.values()];
   }
 
   /** Keep the ack and outcome Events linked to this sender's commands, once each, as delivered. */
@@ -203,5 +241,6 @@ export class Sender {
   close(): void {
     this.keep();
     this.ws.close();
+    this.sse?.close();
   }
 }

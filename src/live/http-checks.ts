@@ -2,8 +2,8 @@
  * The HTTP and SSE checks of `aep live` (AEP-0003 §3.2-§3.4, §6.2, §6.4): discovery, the version gate, envelope
  * refusal, ingest, fan-out, filters and the capture ceiling.
  */
-import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
+import { coreOf, describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
 import { BODY_LIMIT, fetchText } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
 
@@ -25,8 +25,6 @@ function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
   return at;
 }
 
-const CORE_ATTRIBUTES: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
-
 /** Each Event at its first delivery: a redelivery of the same (source, id) is legal (AEP-0003 §5, §7). */
 function firstDeliveries<T extends { ev: Record<string, unknown> }>(all: T[]): T[] {
   const seen = new Set<string>();
@@ -38,14 +36,9 @@ function firstDeliveries<T extends { ev: Record<string, unknown> }>(all: T[]): T
 
 const excerpt = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
 
-/** The Event without extension attributes: a relay MAY add them (AEP-0001 §4.2 floor). */
-function withoutExtensions(ev: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(ev).filter(([k]) => CORE_ATTRIBUTES.has(k)));
-}
-
 /** An endpoint the discovery document names, when it resolves to a URL of a scheme in `schemes`. */
 function endpointOf(run: LiveRun, name: string, v: unknown, schemes: RegExp): string | undefined {
-  if (v === undefined) return undefined;
+  if (v === undefined || v === null) return undefined;
   try {
     if (typeof v === 'string' && schemes.test(run.url(v).protocol)) return v;
   } catch (e) {
@@ -61,7 +54,7 @@ function endpointOf(run: LiveRun, name: string, v: unknown, schemes: RegExp): st
 export async function discovery(run: LiveRun): Promise<void> {
   const path = '/events';
   const r = await fetchText(run.url(path), run.opts);
-  if (r.status !== 200) return run.report('aep/live-discovery', 'status', { path, status: r.status });
+  if (!ok(r.status)) return run.report('aep/live-discovery', 'status', { path, status: r.status });
   if (r.truncated) return run.report('aep/live-discovery', 'tooLarge', { path, mib: BODY_LIMIT >> 20 });
   const type = String(r.headers['content-type'] ?? '');
   if (!/^application\/json\b/i.test(type)) run.report('aep/live-discovery', 'contentType', { path, type });
@@ -90,9 +83,14 @@ export async function discovery(run: LiveRun): Promise<void> {
     capabilities:
       d.capabilities && typeof d.capabilities === 'object' ? (d.capabilities as Record<string, unknown>) : {},
   };
-  const wk = await fetchText(run.url('/.well-known/aep'), run.opts).catch(() => undefined);
-  if (wk?.status !== 200) run.report('aep/live-well-known', 'missing', { status: wk?.status ?? 'nothing' });
+  // the SHOULD is for origin-root deployments only
+  if (run.base.pathname.replace(/\/+$/, '') !== '') return;
+  const wk = await fetchText(new URL('/.well-known/aep', run.base.origin), run.opts).catch(() => undefined);
+  if (!wk || !ok(wk.status)) run.report('aep/live-well-known', 'missing', { status: wk?.status ?? 'nothing' });
 }
+
+/** A 2xx status that carries a body (204 and 205 carry none). */
+const ok = (status: number) => status >= 200 && status < 300 && status !== 204 && status !== 205;
 
 /** AEP-0003 §3.2 #2: a POST of an unsupported protocol version is refused. */
 export async function versionGate(run: LiveRun): Promise<void> {
@@ -110,7 +108,7 @@ export async function versionGate(run: LiveRun): Promise<void> {
 export async function invalidEnvelope(run: LiveRun): Promise<void> {
   // a stream that fails is aep/live-fanout's finding; the refusal is still checked without it
   const sub = run.discovery?.endpoints.stream
-    ? await run.subscribe({ filter: JSON.stringify({ session: [run.session] }) }).catch((e: unknown) => {
+    ? await run.subscribe({ filter: JSON.stringify({ session: run.session }) }).catch((e: unknown) => {
         if (e instanceof StreamFailed) return undefined;
         throw e;
       })
@@ -156,7 +154,7 @@ export async function ingest(run: LiveRun): Promise<void> {
 
 /** AEP-0003 §3.3 #1-2: Events ingested by POST reach an SSE subscriber in order, unaltered (AEP-0001 §4.2). */
 export async function fanout(run: LiveRun): Promise<void> {
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session] }) });
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }) });
   try {
     const sent = [run.event(), run.event('progress.status', { data: { phase: 'fanout' } }), run.event()];
     await run.post(JSON.stringify(sent[0]));
@@ -175,7 +173,7 @@ export async function fanout(run: LiveRun): Promise<void> {
       run.report('aep/live-fanout', 'notEvent', { got: excerpt(data) });
     const recv = got();
     if (recv.length < sent.length)
-      return sub.ended && !sub.lineTooLong
+      return sub.ended && !sub.lineTooLong && !sub.capped
         ? run.report('aep/live-fanout', 'ended', { got: recv.length, want: sent.length })
         : run.report('aep/live-fanout', 'missing', { got: recv.length, want: sent.length, ms: run.opts.timeoutMs });
     if (recv.map(({ ev }) => ev.id).join('\n') !== sent.map((e) => e.id).join('\n'))
@@ -199,7 +197,7 @@ export async function fanout(run: LiveRun): Promise<void> {
           seq: 'seq',
         });
       if (m.data.includes('\n')) run.report('aep/live-fanout', 'data', { n: m.data.split('\n').length });
-      const pointer = firstDifference(withoutExtensions(ev), want);
+      const pointer = firstDifference(coreOf(ev), coreOf(want));
       if (pointer !== undefined)
         run.report('aep/live-delivery-identity', 'changed', { id: String(want.id), pointer: pointer || '""' }, pointer);
     }
@@ -208,10 +206,10 @@ export async function fanout(run: LiveRun): Promise<void> {
   }
 }
 
-/** AEP-0003 §6.2: a subscription filter delivers only the Events it selects. */
+/** AEP-0003 §6.2: a subscription filter delivers only the Events it selects, and one naming `data` is refused. */
 export async function filter(run: LiveRun): Promise<void> {
   const type = 'error.raised';
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session], type: [type] }) });
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session, type }) });
   try {
     const other = run.event();
     const match = run.event(type, { data: { code: 'probe', fatal: false } });
@@ -225,6 +223,24 @@ export async function filter(run: LiveRun): Promise<void> {
   } finally {
     sub.close();
   }
+  // §6.2 #1 fails closed on a key that is not filterable; the WebSocket gives the refusal its shape (§6.5)
+  let url: URL | undefined;
+  try {
+    url = run.socket();
+  } catch (e) {
+    if (e instanceof ForeignEndpoint) return;
+    throw e;
+  }
+  if (!url) return;
+  const ws = await greeted(run, url, 'consumer');
+  try {
+    const id = 'fail-closed-1';
+    const answer = await wsSubscribe(run, ws, { id, filter: { session: run.session, data: 'x' } });
+    if (!isFrame('error', id)(answer) || (answer as { code?: unknown }).code !== 'invalid-filter')
+      run.report('aep/live-filter', 'failOpen', { got: describeFrame(answer, ws.closed) });
+  } finally {
+    ws.close();
+  }
 }
 
 /** AEP-0003 §6.4; AEP-0001 §8.2: a subscriber below the capture of an Event receives it down-leveled. */
@@ -233,12 +249,13 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
   if (Array.isArray(levels) && !levels.includes('metadata'))
     return skip(run, 'capture-ceiling', 'the endpoint does not list "metadata" in capabilities.capture');
   const ceiling = 'metadata';
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session] }), capture: ceiling });
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }), capture: ceiling });
   try {
-    // redacted-gated text that a metadata ceiling removes (AEP-0002 §5.4 progress.status `message`)
-    const ev = run.event('progress.status', {
+    // redacted-gated text that a metadata ceiling removes (AEP-0002 run.started `prompt`)
+    const ev = run.event('run.started', {
+      run: `${run.session}-ceiling`,
       capture: 'redacted',
-      data: { phase: 'ceiling', message: 'checking the capture ceiling' },
+      data: { trigger: 'user', prompt: 'checking the capture ceiling' },
     });
     await run.post(JSON.stringify(ev));
     await sub.until(() => run.mine(sub).some((x) => x.ev.id === ev.id), run.opts.timeoutMs);
@@ -250,10 +267,7 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
     if ((rank[at] ?? 9) > rank[ceiling]!) return run.report('aep/live-capture-ceiling', 'above', { ceiling, got: at });
     // what the ceiling governs (capture and payload); other rewrites are aep/live-delivery-identity's
     const want = downlevelEvent(ev, ceiling).event;
-    const pointer = firstDifference(
-      { capture: got.capture, data: got.data },
-      { capture: want.capture, data: want.data },
-    );
+    const pointer = firstDifference({ capture: at, data: got.data }, { capture: want.capture, data: want.data });
     if (pointer !== undefined)
       run.report('aep/live-capture-ceiling', 'payload', { ceiling, pointer: pointer || '""' }, pointer);
   } finally {

@@ -2,7 +2,15 @@
 import type { Finding } from '../core/finding.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { findingAt } from '../core/rule.ts';
-import { BODY_LIMIT, oneLine, type SseMessage, SseSubscriber, fetchText } from './client.ts';
+import {
+  BODY_LIMIT,
+  KEEP_LIMIT,
+  oneLine,
+  type SseMessage,
+  SseSubscriber,
+  fetchText,
+  type WireOptions,
+} from './client.ts';
 import type * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck, type LiveRuleId } from './rules.ts';
 
@@ -14,7 +22,7 @@ export interface LiveOptions {
   checks?: readonly LiveCheck[];
   /** Also run the destructive checks (they fill the endpoint's replay buffer and post large Events). */
   destructive?: boolean;
-  /** How byte-identity compares: the bytes posted (`strict`, default) or the AEP-0001 §4.2 floor (`floor`). */
+  /** How byte-identity compares: the AEP-0001 §4.2 floor (`floor`, default) or the bytes posted (`strict`). */
   identity?: 'strict' | 'floor';
   /** Milliseconds a check waits for one answer (default 5000). */
   timeoutMs?: number;
@@ -71,10 +79,22 @@ export class LiveRun {
   private seq = 0;
   private n = 0;
 
+  readonly opts: Required<Pick<LiveOptions, 'timeoutMs'>> & LiveOptions & Pick<WireOptions, 'onLimit'>;
+
   constructor(
     readonly base: URL,
-    readonly opts: Required<Pick<LiveOptions, 'timeoutMs'>> & LiveOptions,
-  ) {}
+    opts: Required<Pick<LiveOptions, 'timeoutMs'>> & LiveOptions,
+  ) {
+    const met = new Set<string>();
+    this.opts = {
+      ...opts,
+      onLimit: (what) => {
+        if (met.has(`${this.check} ${what}`)) return;
+        met.add(`${this.check} ${what}`);
+        this.report('aep/live-timeout', 'limit', { check: this.check, what });
+      },
+    };
+  }
 
   report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void {
     const rule = RULES.get(id)!;
@@ -83,11 +103,8 @@ export class LiveRun {
 
   /** `path` under the base URL. @throws ForeignEndpoint when it resolves to another origin (never contacted). */
   url(path: string, query?: Record<string, string>, endpoint?: string): URL {
-    const u = new URL(
-      path.replace(/^\//, ''),
-      this.base.href.endsWith('/') ? this.base : new URL(`${this.base.href}/`),
-    );
-    if (originOf(u) !== this.base.origin) throw new ForeignEndpoint(endpoint ?? path, u, this.base);
+    const u = new URL(baseRelative(this.base, path), this.base.href.endsWith('/') ? this.base : `${this.base.href}/`);
+    if (originOf(u) !== originOf(this.base)) throw new ForeignEndpoint(endpoint ?? path, u, this.base);
     for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
     return u;
   }
@@ -174,9 +191,15 @@ export class LiveRun {
   /** Keep `sub`'s Events of `session` and its data that is no JSON object; report a line cut at the limit, once. */
   keep(sub: SseSubscriber, session = this.session): void {
     for (const m of sub.messages) if (this.object(m)?.session === session || !this.object(m)) this.record(m.data);
-    if (sub.lineTooLong && !this.cut.has(sub)) {
+    if ((sub.lineTooLong || sub.capped) && !this.cut.has(sub)) {
       this.cut.add(sub);
-      this.report('aep/live-fanout', 'lineTooLong', { mib: BODY_LIMIT >> 20, check: this.check });
+      if (sub.lineTooLong) this.report('aep/live-fanout', 'lineTooLong', { mib: BODY_LIMIT >> 20, check: this.check });
+      else
+        this.report('aep/live-fanout', 'capped', {
+          count: KEEP_LIMIT.count,
+          mib: KEEP_LIMIT.bytes >> 20,
+          check: this.check,
+        });
     }
   }
 
@@ -209,10 +232,20 @@ export function socketUrl(run: LiveRun): URL | undefined {
   return u;
 }
 
+/** `path` under the base (`/stream` is `{base}/stream`, AEP-0003 §3.3), unless it starts with the base's path. */
+function baseRelative(base: URL, path: string): string {
+  if (!path.startsWith('/') || path.startsWith('//')) return path;
+  const root = base.pathname.replace(/\/+$/, '');
+  if (root !== '' && (path === root || path.startsWith(`${root}/`))) return `${base.origin}${path}`;
+  return path.replace(/^\/+/, '');
+}
+
 /** A URL's origin with ws: and wss: read as http: and https: (the same server, the same trust). */
 function originOf(u: URL): string {
   const scheme = u.protocol === 'ws:' ? 'http:' : u.protocol === 'wss:' ? 'https:' : u.protocol;
-  return `${scheme}//${u.host}`;
+  // the loopback names are one machine: a token sent to either never leaves it
+  const host = /^(localhost|127\.0\.0\.1|\[::1\])$/i.test(u.hostname) ? 'loopback' : u.hostname;
+  return `${scheme}//${host}:${u.port}`;
 }
 
 /**

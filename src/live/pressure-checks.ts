@@ -3,7 +3,7 @@
  * eviction past the advertised depth, and byte identity of the delivered Events.
  */
 import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
-import type { WsPeer } from './client.ts';
+import type { WsPeer } from './ws-peer.ts';
 import * as buffer from './buffer-run.ts';
 import type { BufferRun, Ev } from './buffer-run.ts';
 
@@ -56,7 +56,7 @@ export async function eviction(run: BufferRun): Promise<void> {
       });
   };
   const sub = await run.subscribe({
-    filter: JSON.stringify({ session: [own.session] }),
+    filter: JSON.stringify({ session: own.session }),
     from: JSON.stringify(buffer.fromOf(first)),
   });
   try {
@@ -119,10 +119,10 @@ function firstByte(a: string, b: string): number {
   return i;
 }
 
+/** The first core attribute (`data` included, defaults applied) that differs, as canonical JSON. */
 function coreDifference(got: Ev, want: Ev): string | undefined {
-  for (const k of CORE) {
-    if (JSON.stringify(canon(got[k])) !== JSON.stringify(canon(want[k]))) return `/${k}`;
-  }
+  const [a, b] = [buffer.coreOf(got), buffer.coreOf(want)];
+  for (const k of CORE) if (JSON.stringify(canon(a[k])) !== JSON.stringify(canon(b[k]))) return `/${k}`;
   return undefined;
 }
 
@@ -137,16 +137,13 @@ function canon(v: unknown): unknown {
   return v;
 }
 
-/**
- * AEP-0001 §4.2 (opt-in): the Events delivered over SSE and the WebSocket are the posted texts byte for byte (strict),
- * or carry the posted core attributes unaltered (floor).
- */
+/** AEP-0001 §4.2 (opt-in): delivered Events keep the posted core attributes and `data` (floor), or bytes (strict). */
 export async function byteIdentity(run: BufferRun): Promise<void> {
   const own = buffer.ownSession(run, 'bytes');
   const posts = identityTexts(own);
   // the seqs used above, so later Events of the run stay after them
   for (let i = 1; i < posts.length; i++) own.event();
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: [own.session] }) });
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: own.session }) });
   const url = run.socket();
   let ws: WsPeer | undefined;
   try {
@@ -177,7 +174,7 @@ export async function byteIdentity(run: BufferRun): Promise<void> {
           run.report('aep/live-byte-identity', 'missing', { id: p.id, how });
           continue;
         }
-        if (run.opts.identity === 'floor') {
+        if (run.opts.identity !== 'strict') {
           const pointer = coreDifference(g.ev, JSON.parse(p.text) as Ev);
           if (pointer) run.report('aep/live-byte-identity', 'floor', { id: p.id, how, pointer }, pointer);
         } else if (g.text !== p.text)

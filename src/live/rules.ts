@@ -14,10 +14,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-discovery',
     severity: 'error',
     description:
-      'GET {base}/events returns the discovery document: 200, application/json, an `aep` array naming "0.1" and an `endpoints` object.',
+      'GET {base}/events returns the discovery document: 2xx, application/json, an `aep` array naming "0.1" and an `endpoints` object.',
     spec: 'AEP-0003 §3.4',
     messages: {
-      status: 'GET {path} answered {status}, not 200 with the discovery document.',
+      status: 'GET {path} answered {status}, not 2xx with the discovery document.',
       contentType: 'GET {path} answered with Content-Type {type:json}, not application/json.',
       notJson: 'GET {path} did not answer a JSON object.',
       tooLarge: 'GET {path} answered a body larger than {mib} MiB, more than this check reads.',
@@ -82,6 +82,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
         'GET {path} (the {check} check) was answered {status} with Content-Type {type:json}, not 200 text/event-stream; its messages were not read.',
       lineTooLong:
         'An SSE line ran past {mib} MiB without a line break (the {check} check); the subscription was closed there.',
+      capped:
+        'An SSE subscription passed {count} messages or {mib} MiB (the {check} check), more than any check asks for; the subscription was closed there.',
     },
   },
   {
@@ -95,11 +97,14 @@ export const LIVE_RULES: readonly LiveRule[] = [
   {
     id: 'aep/live-filter',
     severity: 'error',
-    description: 'A subscription with an attr-match filter receives exactly the Events that match it.',
-    spec: 'AEP-0003 §6.2; §3.3 #1',
+    description:
+      'A subscription with an attr-match filter receives exactly the Events that match it; a filter naming a key that is not filterable (`data`) is refused invalid-filter.',
+    spec: 'AEP-0003 §6.2; §3.3 #1; §6.5',
     messages: {
-      extra: 'A subscriber with filter {"type":["{type}"]} received a {got} Event.',
-      missing: 'A subscriber with filter {"type":["{type}"]} did not receive the matching Event.',
+      failOpen:
+        'A WebSocket subscribe whose filter names "data" (not filterable) was answered {got}, not an error frame with code "invalid-filter" (fail closed).',
+      extra: 'A subscriber with filter {"type":"{type}"} received a {got} Event.',
+      missing: 'A subscriber with filter {"type":"{type}"} did not receive the matching Event.',
     },
   },
   {
@@ -181,13 +186,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-byte-identity',
     severity: 'error',
     description:
-      'Opt-in: a delivered Event is the Event ingested, byte for byte (--identity strict, the default) or at the AEP-0001 §4.2 floor (--identity floor).',
+      'Opt-in: a delivered Event is the Event ingested, at the AEP-0001 §4.2 floor (--identity floor, the default) or byte for byte (--identity strict).',
     detail:
-      'It posts large Events, so it runs only when named in --checks or with --destructive. At the floor, the core context attributes are unaltered and only extension attributes may be added.',
+      'It posts large Events, so it runs only when named in --checks or with --destructive. At the floor, the core context attributes and data are unaltered (a re-serialization is legal) and only extension attributes may be added.',
     spec: 'AEP-0001 §4.2; AEP-0003 Abstract',
     messages: {
       bytes: 'The Event {id:json} was delivered by {how} with other bytes than posted (first difference at byte {at}).',
-      floor: 'The Event {id:json} was delivered by {how} with a core attribute altered (at {pointer}).',
+      floor: 'The Event {id:json} was delivered by {how} with a core attribute or its data altered (at {pointer}).',
       missing: 'The Event {id:json} was not delivered by {how}.',
     },
   },
@@ -195,13 +200,15 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-hello',
     severity: 'error',
     description:
-      'Over the WebSocket binding, a hello is answered by hello selecting exactly one version ("0.1"); any other first frame gets an error frame with code "hello-required".',
+      'Over the WebSocket binding, a hello is answered by hello selecting exactly one version ("0.1"), or version-unsupported; any other first frame gets an error frame with code "hello-required".',
     spec: 'AEP-0003 §3.5 #1; §4 #1',
     messages: {
       noHello: 'The first frame answered to hello is not a hello ({got}).',
       versions: 'The hello answer selects {count} versions, not exactly ["0.1"].',
       helloRequired:
         'A first frame other than hello was answered {got}, not an error frame with code "hello-required".',
+      versionUnsupported:
+        'A hello offering only version "99.0" was answered {got}, not an error frame with code "version-unsupported" and its versions.',
     },
   },
   {
@@ -219,20 +226,25 @@ export const LIVE_RULES: readonly LiveRule[] = [
   {
     id: 'aep/live-unknown-frame',
     severity: 'error',
-    description: 'An unknown frame type is ignored: the connection stays open and a ping is still answered pong.',
-    spec: 'AEP-0003 §2; §3.5 #5',
-    messages: { closed: 'After an unknown frame type the connection {got}, instead of ignoring it.' },
+    description:
+      'An unknown capability key in hello and an unknown frame type are ignored: hello is answered, the connection stays open and a subscribe after it is still answered.',
+    spec: 'AEP-0003 §2; §4 #4; §6.5',
+    messages: {
+      closed: 'After an unknown frame type the connection {got}, instead of ignoring it.',
+      capability: 'A hello with an unknown capability key got no hello answer; unknown capability keys are ignored.',
+    },
   },
   ...CONTROL_RULES,
   {
     id: 'aep/live-timeout',
     severity: 'error',
     description:
-      'A check waited longer than --timeout for the endpoint, or lost its connection to it: the check is named.',
+      'A check waited longer than --timeout for the endpoint, lost its connection to it, or closed it at a limit of the checker (a frame past 4 MiB): the check is named.',
     spec: 'agent-conformance (README §aep live)',
     messages: {
       timeout: 'The {check} check got no answer within {ms} ms ({waiting}).',
       lost: 'The {check} check lost its connection to the endpoint: {reason}.',
+      limit: 'The {check} check closed a connection: the endpoint sent {what}, more than this checker reads.',
     },
   },
   {

@@ -4,7 +4,8 @@
  */
 import type { MessageArgs } from '../core/message.ts';
 import { describeFrame, helloAwaited } from './buffer-run.ts';
-import { LiveTimeout, WsPeer } from './client.ts';
+import { LiveTimeout } from './client.ts';
+import { WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
 /** What a socket check reads and reports through. */
@@ -31,7 +32,7 @@ const HELLO = {
   capabilities: {},
 };
 
-/** AEP-0003 §3.5 #1, §4 #1: hello is answered by one version; another first frame gets `hello-required`. */
+/** AEP-0003 §3.5 #1, §4 #1: hello is answered by one version, or `version-unsupported`; another first frame gets `hello-required`. */
 export async function hello(run: SocketRun, url: URL): Promise<void> {
   const ws = await WsPeer.open(url, run.opts);
   try {
@@ -55,11 +56,20 @@ export async function hello(run: SocketRun, url: URL): Promise<void> {
   } finally {
     bare.close();
   }
+  const future = await WsPeer.open(url, run.opts);
+  try {
+    future.send({ ...HELLO, versions: ['99.0'] });
+    const e = (await future.next(0, () => true, run.opts.timeoutMs)) as { code?: unknown; versions?: unknown };
+    if (!isFrame('error')(e) || e.code !== 'version-unsupported' || !Array.isArray(e.versions))
+      run.report('aep/live-hello', 'versionUnsupported', { got: describeFrame(e, future.closed) });
+  } finally {
+    future.close();
+  }
 }
 
-async function greeted(run: SocketRun, url: URL): Promise<WsPeer> {
+async function greeted(run: SocketRun, url: URL, hello: object = HELLO): Promise<WsPeer> {
   const ws = await WsPeer.open(url, run.opts);
-  ws.send(HELLO);
+  ws.send(hello);
   if ((await ws.next(0, isFrame('hello'), run.opts.timeoutMs)) === undefined) {
     ws.close();
     throw new LiveTimeout(helloAwaited(ws));
@@ -72,7 +82,7 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
   const ws = await greeted(run, url);
   try {
     const from = ws.frames.length;
-    ws.send({ type: 'subscribe', id: 'bad-1', filter: { data: ['x'] } });
+    ws.send({ type: 'subscribe', id: 'bad-1', filter: {}, from: { session: run.session } });
     const e = await ws.next(
       from,
       (f) => !!f && typeof f === 'object' && (f as Record<string, unknown>).id === 'bad-1',
@@ -82,7 +92,7 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
       run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(e, ws.closed) });
     if (ws.closed) return run.report('aep/live-subscribe-refusal', 'closed');
     const at = ws.frames.length;
-    ws.send({ type: 'subscribe', id: 'good-1', filter: { session: [run.session] } });
+    ws.send({ type: 'subscribe', id: 'good-1', filter: { session: run.session } });
     const ok = await ws.next(
       at,
       (f) => !!f && typeof f === 'object' && (f as Record<string, unknown>).id === 'good-1',
@@ -95,16 +105,26 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
   }
 }
 
-/** AEP-0003 §2: an unknown frame type is ignored (a ping is still answered). */
+/** AEP-0003 §2, §4 #4: an unknown capability key and an unknown frame type are ignored (a subscribe is still answered). */
 export async function unknownFrame(run: SocketRun, url: URL): Promise<void> {
-  const ws = await greeted(run, url);
+  const future = { ...HELLO, capabilities: { 'x-agent-conformance-probe': { ignored: true } } };
+  const ws = await greeted(run, url, future).catch((e: unknown) => {
+    if (!(e instanceof LiveTimeout)) throw e;
+    run.report('aep/live-unknown-frame', 'capability');
+  });
+  if (!ws) return;
   try {
     ws.send({ type: 'x-agent-conformance-probe', note: 'an unknown frame type, to be ignored' });
+    // a subscribe is answered (§6.5), where a ping's pong is only described (§3.5 #5)
     const at = ws.frames.length;
-    ws.send({ type: 'ping', t: 1 });
-    const pong = await ws.next(at, isFrame('pong'), run.opts.timeoutMs);
-    if (pong === undefined)
-      run.report('aep/live-unknown-frame', 'closed', { got: ws.closed ? 'closed' : 'stopped answering ping' });
+    ws.send({ type: 'subscribe', id: 'after-unknown', filter: { session: run.session } });
+    const answer = await ws.next(
+      at,
+      (f) => !!f && typeof f === 'object' && (f as { id?: unknown }).id === 'after-unknown',
+      run.opts.timeoutMs,
+    );
+    if (answer === undefined)
+      run.report('aep/live-unknown-frame', 'closed', { got: ws.closed ? 'closed' : 'stopped answering a subscribe' });
   } finally {
     ws.close();
   }

@@ -15,6 +15,8 @@ export interface LiveCase {
   rules: LiveRuleId[];
   destructive?: boolean;
   control?: boolean;
+  /** How byte-identity compares in this case (default the floor). */
+  identity?: 'strict';
   /** What one finding of the case says (its message, for a variant whose rule has several). */
   says?: RegExp;
 }
@@ -42,11 +44,27 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'ws-from-inclusive', rules: ['aep/live-resume'] },
   { variant: 'replay-all-exhausted', rules: ['aep/live-replay-all'] },
   { variant: 'hello-two-versions', rules: ['aep/live-hello'] },
+  {
+    variant: 'hello-any-version',
+    rules: ['aep/live-hello'],
+    says: /offering only version "99\.0" was answered a "hello" frame/,
+  },
+  {
+    variant: 'rejects-unknown-capability',
+    rules: ['aep/live-unknown-frame'],
+    says: /A hello with an unknown capability key got no hello answer/,
+  },
+  {
+    variant: 'filter-fail-open',
+    rules: ['aep/live-filter'],
+    says: /filter names "data" \(not filterable\) was answered a "subscribed" frame/,
+  },
   { variant: 'closes-on-refusal', rules: ['aep/live-subscribe-refusal'] },
   { variant: 'closes-on-unknown-frame', rules: ['aep/live-unknown-frame'] },
   { variant: 'roster-synthesizes', rules: ['aep/live-roster'] },
   { variant: 'exhausted-late', rules: ['aep/live-eviction'], destructive: true },
-  { variant: 'reserializes', rules: ['aep/live-byte-identity'], destructive: true },
+  // a re-serialization is legal at the default floor (AEP-0001 §4.2): only --identity strict fails it
+  { variant: 'reserializes', rules: ['aep/live-byte-identity'], destructive: true, identity: 'strict' },
   { variant: 'hangs', rules: ['aep/live-timeout', 'aep/live-skipped'] },
   // the first subscription reports the answer; the stream checks after it are skipped with it as the reason
   {

@@ -106,26 +106,43 @@ test('without --ack-window the window is the one the endpoint declares at hello'
   }
 });
 
-test('an endpoint that refuses an unauthenticated WebSocket upgrade passes the authentication gate', async () => {
-  const ep = await startEndpoint(undefined, { authenticatedOnly: true });
+test('an endpoint that refuses an unauthenticated WebSocket upgrade (401, or closing it) passes the authentication gate', async () => {
+  for (const refusal of [true, 'reset'] as const) {
+    const ep = await startEndpoint(undefined, { authenticatedOnly: refusal });
+    try {
+      const r = await checkEndpoint(ep.url, OPTIONS);
+      assert.deepEqual(r.findings, [], show(r.findings));
+      assert.ok(r.ran.includes('control-auth-gate'));
+    } finally {
+      await ep.close();
+    }
+  }
+});
+
+test('an endpoint that advertises no control: the relay refusal is skipped, the gate and the opted-in target checks run', async () => {
+  const ep = await startEndpoint(undefined, { control: false });
   try {
     const r = await checkEndpoint(ep.url, OPTIONS);
-    assert.deepEqual(r.findings, [], show(r.findings));
-    assert.ok(r.ran.includes('control-auth-gate'));
+    // the target declares its accepts in its own hello (AEP-0004 §7); --control-session is the opt-in
+    assert.deepEqual(
+      r.skipped.filter((c) => c.startsWith('control-')),
+      ['control-no-route'],
+    );
+    const reasons = r.findings.filter((f) => f.ruleId === 'aep/live-skipped').map((f) => f.message);
+    assert.ok(reasons.some((m) => /control-no-route check was skipped: .*advertises no control capability/.test(m)));
+    for (const c of CONTROL_CHECKS.filter((c) => c !== 'control-no-route')) assert.ok(r.ran.includes(c), c);
+    assert.deepEqual(errors(r.findings), []);
   } finally {
     await ep.close();
   }
 });
 
-test('an endpoint that advertises no control has every control check skipped, never passed', async () => {
-  const ep = await startEndpoint(undefined, { control: false });
+test('acks fanned out only on SSE are observed there (AEP-0004 §2 #2: ordinary session Events); no check needs a pong', async () => {
+  const ep = await startEndpoint(undefined, { acksOnStreamOnly: true, noPong: true });
   try {
     const r = await checkEndpoint(ep.url, OPTIONS);
-    for (const c of CONTROL_CHECKS) assert.ok(r.skipped.includes(c) && !r.ran.includes(c), c);
-    const reasons = r.findings.filter((f) => f.ruleId === 'aep/live-skipped').map((f) => f.message);
-    assert.equal(reasons.length, CONTROL_CHECKS.length);
-    assert.ok(reasons.every((m) => /advertises no control capability/.test(m)));
-    assert.deepEqual(errors(r.findings), []);
+    assert.deepEqual(r.findings, [], show(r.findings));
+    for (const c of CONTROL_CHECKS) assert.ok(r.ran.includes(c), c);
   } finally {
     await ep.close();
   }

@@ -52,7 +52,10 @@ export type Broken =
   | 'sse-ends'
   | 'discovery-huge'
   | 'resets-version-gate'
-  | 'hello-binary';
+  | 'hello-binary'
+  | 'hello-any-version'
+  | 'rejects-unknown-capability'
+  | 'filter-fail-open';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -133,6 +136,7 @@ function parseFrom(v: unknown): 'all' | Position[] | undefined {
 }
 
 const COMMAND = /^(control\.|x\.[^.]+\.control\.)/;
+const TARGET_SOURCE = 'aep://test/agent/target';
 
 /**
  * The one connected control target, claiming {@link CONTROL_SESSION} (AEP-0004 §7): it declares
@@ -150,7 +154,7 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
     id: `tgt-${seq}`,
     type,
     time: new Date().toISOString(),
-    source: 'aep://test/agent/target',
+    source: TARGET_SOURCE,
     agent: 'test-target',
     session: CONTROL_SESSION,
     seq: seq++,
@@ -204,15 +208,37 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
   };
 }
 
+/** The base path of the `literal` endpoint (its URL ends in it, with a trailing slash). */
+const LITERAL_BASE = '/aep';
+
 /**
  * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
- * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401; `redeliver` replays every Event
- * twice (at-least-once, still compliant).
+ * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401 (`reset`: closes the connection); `redeliver` replays every Event
+ * twice (at-least-once, still compliant); `acksOnStreamOnly` fans the target's Events out on SSE only; `noPong` leaves pings unanswered. `literal` takes every latitude the spec text leaves, still compliant: a base
+ * path, endpoints named by absolute URL, relative path and base-prefixed path, extra members in documents and frames,
+ * Events re-serialized with an extension attribute and the §5.1 defaults stated,
+ * media types with parameters, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
+ * before `event:`, no space after the colons, unknown frame types after hello, and WebSocket pings.
  */
 export async function startEndpoint(
   broken?: Broken,
-  opts: { control?: boolean; authenticatedOnly?: boolean; redeliver?: boolean } = {},
+  opts: {
+    control?: boolean;
+    authenticatedOnly?: boolean | 'reset';
+    redeliver?: boolean;
+    literal?: boolean;
+    acksOnStreamOnly?: boolean;
+    noPong?: boolean;
+  } = {},
 ): Promise<Endpoint> {
+  const literal = !!opts.literal;
+  // the route of a request: its path under the base, without a trailing slash
+  const route = (path: string) => {
+    if (!literal) return path;
+    if (path !== LITERAL_BASE && !path.startsWith(`${LITERAL_BASE}/`)) return '/not-here';
+    return path.slice(LITERAL_BASE.length).replace(/\/+$/, '') || '/';
+  };
+  let origin = '';
   const buffer: Ev[] = [];
   // the highest position evicted per session: a resume before it predates the buffer
   const evicted = new Map<string, Position>();
@@ -225,6 +251,8 @@ export async function startEndpoint(
     if (s.capture) out = broken === 'up-levels' ? { ...ev, capture: 'full' } : downlevelEvent(ev, s.capture).event;
     if (s.capture && broken === 'keeps-content') out = { ...out, data: ev.data };
     if (broken === 'rewrites') out = { ...out, time: '2000-01-01T00:00:00Z' };
+    // a relay MAY add extension attributes (AEP-0001 §4.2), and stating a default changes no value (§5.1)
+    if (literal) out = { epoch: 0, severity: 'info', ...out, literalhop: 'relay-a' };
     s.send(out);
   };
   const ingestOne = (ev: Ev, text?: string) => {
@@ -281,42 +309,48 @@ export async function startEndpoint(
     !Array.isArray(ev) &&
     ['aep', 'id', 'type', 'time', 'source', 'agent'].every((k) => typeof (ev as Ev)[k] === 'string');
 
-  const discovery = JSON.stringify({
-    aep: ['0.1'],
-    role: 'collector',
-    endpoints: { events: '/events', stream: '/stream', ...(broken === 'no-socket' ? {} : { socket: '/socket' }) },
-    capabilities: {
-      filters: ['attr-match'],
-      replay: { buffer: BUFFER, all: true },
-      capture: ['none', 'metadata', 'redacted'],
-      roster: {},
-      'x-unknown-capability': { ignored: true },
-      ...(opts.control === false ? {} : { control: { accepts: [] } }),
-    },
-  });
+  const discovery = () =>
+    JSON.stringify({
+      aep: ['0.1'],
+      role: 'collector',
+      ...(literal ? { name: 'a spec-literal collector', links: { spec: 'AEP-0003' } } : {}),
+      endpoints: literal
+        ? { events: `${origin}${LITERAL_BASE}/events`, stream: 'stream', socket: `${LITERAL_BASE}/socket/` }
+        : { events: '/events', stream: '/stream', ...(broken === 'no-socket' ? {} : { socket: '/socket' }) },
+      capabilities: {
+        filters: ['attr-match'],
+        replay: { buffer: BUFFER, all: true },
+        capture: ['none', 'metadata', 'redacted'],
+        roster: {},
+        'x-unknown-capability': { ignored: true },
+        ...(opts.control === false ? {} : { control: { accepts: [] } }),
+      },
+    });
 
   const json = (res: ServerResponse, status: number, body?: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
+    res.writeHead(status, { 'Content-Type': literal ? 'application/json; charset=utf-8' : 'application/json' });
     res.end(body === undefined ? undefined : JSON.stringify(body));
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (req.method === 'GET' && (url.pathname === '/events' || url.pathname === '/.well-known/aep')) {
+    const path = route(url.pathname);
+    if (req.method === 'GET' && (path === '/events' || url.pathname === '/.well-known/aep')) {
       if (broken === 'hangs') return;
-      if (broken === 'no-well-known' && url.pathname !== '/events') return json(res, 404, { error: 'not-found' });
+      if (broken === 'no-well-known' && path !== '/events') return json(res, 404, { error: 'not-found' });
       if (broken === 'no-discovery') return json(res, 404, { error: 'not-found' });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      if (broken === 'discovery-huge') return oversize(res, ' ', discovery);
-      return res.end(discovery);
+      res.writeHead(200, { 'content-type': literal ? 'application/json;charset=UTF-8' : 'application/json' });
+      if (broken === 'discovery-huge') return oversize(res, ' ', discovery());
+      return res.end(discovery());
     }
-    if (req.method === 'POST' && url.pathname === '/events') {
+    if (req.method === 'POST' && path === '/events') {
       const parts: Buffer[] = [];
       req.on('data', (b: Buffer) => parts.push(b));
       req.on('end', () => {
         const version = String(req.headers['aep-version'] ?? '');
         if (broken === 'resets-version-gate' && version.split('.')[0] !== '0') return req.socket.destroy();
-        if (broken !== 'no-version-gate' && version.split('.')[0] !== '0') return json(res, 426, { versions: ['0.1'] });
+        if (broken !== 'no-version-gate' && version.split('.')[0] !== '0')
+          return json(res, 426, { versions: ['0.1'], ...(literal ? { detail: `unsupported ${version}` } : {}) });
         const text = Buffer.concat(parts).toString('utf8');
         const lines = String(req.headers['content-type']).startsWith('application/x-ndjson')
           ? text.split('\n').filter((l) => l.trim() !== '')
@@ -334,11 +368,11 @@ export async function startEndpoint(
           events.push([ev as Ev, l]);
         }
         for (const [ev, l] of events) ingestOne(ev, l);
-        json(res, broken === 'ingest-200' ? 200 : 202);
+        json(res, broken === 'ingest-200' ? 200 : 202, literal ? { accepted: events.length } : undefined);
       });
       return;
     }
-    if (req.method === 'GET' && url.pathname === '/stream') {
+    if (req.method === 'GET' && path === '/stream') {
       let filter: AttrFilter;
       let from: 'all' | Position[] | undefined;
       try {
@@ -353,13 +387,24 @@ export async function startEndpoint(
       }
       const capture = url.searchParams.get('capture') ?? undefined;
       res.writeHead(broken === 'sse-500' ? 500 : 200, {
-        'content-type': broken === 'sse-text-plain' ? 'text/plain' : 'text/event-stream',
+        'content-type':
+          broken === 'sse-text-plain'
+            ? 'text/plain'
+            : literal
+              ? 'Text/Event-Stream; charset=utf-8'
+              : 'text/event-stream',
         'cache-control': 'no-cache',
       });
+      // WHATWG SSE: a leading BOM is ignored, CRLF ends a line as LF does, comments and unknown fields are skipped
+      if (literal) res.write('\uFEFF');
       const send = (ev: Ev) => {
         if (res.writableEnded) return;
         const p = positionOf(ev);
         const id = p ? `${p.session}:${p.epoch}:${p.seq}` : undefined;
+        if (literal)
+          return void res.write(
+            `${id ? `id:${id}\r\n` : ''}: between the fields\r\nretry: 1000\r\nevent:${String(ev.type)}\r\nx-field: ignored\r\ndata:${textOf(ev)}\r\n\r\n`,
+          );
         const head = `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : ''}`;
         // the fanout check's second Event (its data.phase "fanout") is the one these variants break
         if ((ev.data as Ev | undefined)?.phase === 'fanout') {
@@ -379,7 +424,7 @@ export async function startEndpoint(
         send,
       };
       const exhausted = (session: string, e: Position) =>
-        res.write(`: replay-exhausted ${session} ${e.epoch}:${e.seq}\n\n`);
+        res.write(`: replay-exhausted ${session} ${e.epoch}:${e.seq}${literal ? '\r\n\r\n' : '\n\n'}`);
       const m = /^(.*):(\d+):(\d+)$/.exec(String(req.headers['last-event-id'] ?? ''));
       if (from) replay(sub, from, exhausted, broken === 'sse-from-inclusive');
       else if (m)
@@ -391,7 +436,7 @@ export async function startEndpoint(
         );
       subs.add(sub);
       req.on('close', () => subs.delete(sub));
-      res.write(': ping\n\n');
+      res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n');
       return;
     }
     json(res, 404, { error: 'not-found' });
@@ -407,9 +452,10 @@ export async function startEndpoint(
   const wss = new WebSocketServer({ noServer: true });
   let binary = 0;
   server.on('upgrade', (req, socket, head) => {
-    if (broken === 'no-socket' || new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/socket')
+    if (broken === 'no-socket' || route(new URL(req.url ?? '/', 'http://127.0.0.1').pathname) !== '/socket')
       return socket.destroy();
     const authed = req.headers.authorization === `Bearer ${CONTROL_TOKEN}`;
+    if (!authed && opts.authenticatedOnly === 'reset') return socket.destroy();
     if (!authed && opts.authenticatedOnly) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
       return;
@@ -463,22 +509,44 @@ export async function startEndpoint(
             frame({ type: 'error', code: 'hello-required' });
             return ws.close();
           }
+          // AEP-0003 §4 #1: no version in common is refused; §4 #4: unknown capability keys are ignored
+          const offered = Array.isArray(f.versions) ? f.versions : [];
+          if (!offered.includes('0.1') && broken !== 'hello-any-version') {
+            frame({ type: 'error', code: 'version-unsupported', versions: ['0.1'] });
+            return ws.close();
+          }
+          const known = ['emits', 'capture', 'control', 'replay', 'filters', 'roster', 'experimental'];
+          if (
+            broken === 'rejects-unknown-capability' &&
+            Object.keys(f.capabilities ?? {}).some((k) => !known.includes(k))
+          ) {
+            frame({ type: 'error', code: 'unknown-capability' });
+            return ws.close();
+          }
           hello = f;
           const identity = (f.identity ?? {}) as Ev;
           // the hello check's own connection (the first consumer greeting as agent-conformance)
           if (broken === 'hello-binary' && identity.agent === 'agent-conformance' && f.role === 'consumer' && !binary++)
             return ws.send(Buffer.from(JSON.stringify({ type: 'hello', versions: ['0.1'] })), { binary: true });
-          return frame({
+          frame({
             type: 'hello',
             versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
             role: 'both',
+            ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
             capabilities: {
               filters: ['attr-match'],
               replay: { buffer: BUFFER, all: true },
               roster: {},
               control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
+              ...(literal ? { experimental: { 'x-literal': true } } : {}),
             },
           });
+          // unknown frame types are for the peer to ignore (AEP-0003 §2); a WebSocket ping is answered by `ws`
+          if (literal) {
+            frame({ type: 'x-literal-notice', note: 'an unknown frame type' });
+            ws.ping();
+          }
+          return;
         }
         if (typeof f.type === 'string' && f.type.includes('.')) {
           if (COMMAND.test(f.type)) return command(f);
@@ -499,7 +567,7 @@ export async function startEndpoint(
           }
           return ingestOne(f, text);
         }
-        if (f.type === 'ping') return frame({ type: 'pong', t: f.t });
+        if (f.type === 'ping') return opts.noPong ? undefined : frame({ type: 'pong', t: f.t });
         if (f.type === 'roster') {
           if (hello.role === 'emitter') return frame({ type: 'error', id: f.id, code: 'unauthorized' });
           return frame({ type: 'roster', id: f.id, entries: [...claims.values()].flat() });
@@ -508,8 +576,13 @@ export async function startEndpoint(
           let filter: AttrFilter;
           const from = f.from === undefined ? undefined : parseFrom(f.from);
           try {
-            filter = parseFilter(f.filter ?? {});
             if (f.from !== undefined && !from) throw new Error('malformed from');
+            try {
+              filter = parseFilter(f.filter ?? {});
+            } catch (e) {
+              if (broken !== 'filter-fail-open') throw e;
+              filter = parseFilter({});
+            }
           } catch {
             frame({ type: 'error', id: f.id, code: 'invalid-filter', detail: 'malformed filter or from' });
             if (broken === 'closes-on-refusal') ws.close();
@@ -519,9 +592,11 @@ export async function startEndpoint(
           const sub: Sub = {
             filter,
             ...(capture ? { capture: capture as AepCaptureLevel } : {}),
-            send: (ev) => ws.send(textOf(ev)),
+            send: (ev) => {
+              if (!opts.acksOnStreamOnly || ev.source !== TARGET_SOURCE) ws.send(textOf(ev));
+            },
           };
-          frame({ type: 'subscribed', id: f.id });
+          frame({ type: 'subscribed', id: f.id, ...(literal ? { filter: f.filter ?? {} } : {}) });
           if (from)
             replay(
               sub,
@@ -549,7 +624,9 @@ export async function startEndpoint(
     });
   });
 
-  return listenLocal(server, wss);
+  const ep = await listenLocal(server, wss);
+  origin = ep.url;
+  return literal ? { ...ep, url: `${ep.url}${LITERAL_BASE}/` } : ep;
 }
 
 /** Listen on 127.0.0.1 (a free port); `close` ends the sockets and both servers. */

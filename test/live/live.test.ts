@@ -34,8 +34,8 @@ test('the compliant endpoint passes every check, the destructive ones too, and i
     );
     // the eviction check alone overflows the buffer
     assert.ok(r.delivered.length > BUFFER, `delivered ${r.delivered.length}`);
-    const floor = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['byte-identity'], identity: 'floor' });
-    assert.deepEqual(floor.findings, []);
+    const strict = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['byte-identity'], identity: 'strict' });
+    assert.deepEqual(strict.findings, []);
   } finally {
     await ep.close();
   }
@@ -57,6 +57,28 @@ test('an endpoint that delivers and replays each Event twice (at-least-once, AEP
   }
 });
 
+test('an endpoint taking every latitude the spec text leaves (base path, URL forms, media type parameters, SSE BOM, CRLF, comments, field order, extra members, unknown frames) passes every check', async () => {
+  const ep = await startEndpoint(undefined, { literal: true });
+  try {
+    assert.match(ep.url, /\/aep\/$/);
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, destructive: true });
+    assert.deepEqual(
+      r.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => `${f.ruleId}: ${f.message}`),
+      [],
+    );
+    assert.deepEqual(r.skipped, CONTROL_CHECKS.slice(1));
+    assert.ok(r.delivered.length > BUFFER, `delivered ${r.delivered.length}`);
+    // no BOM, CR or comment leaks into a recorded Event
+    assert.ok(r.delivered.every((line) => line.startsWith('{')));
+    // the same endpoint named without the trailing slash
+    const bare = await checkEndpoint(ep.url.replace(/\/$/, ''), { timeoutMs: TIMEOUT, checks: ['fanout', 'hello'] });
+    assert.deepEqual(bare.findings, []);
+    assert.deepEqual(bare.ran, ['fanout', 'hello']);
+  } finally {
+    await ep.close();
+  }
+});
+
 test('by default the destructive checks do not run; named in checks they do', async () => {
   const ep = await startEndpoint();
   try {
@@ -73,7 +95,7 @@ test('by default the destructive checks do not run; named in checks they do', as
   }
 });
 
-for (const { variant, rules, destructive, says } of LIVE_CASES.filter((c) => !c.control)) {
+for (const { variant, rules, destructive, says, identity } of LIVE_CASES.filter((c) => !c.control)) {
   const errorRules = rules.filter((id) => LIVE_RULES.find((r) => r.id === id)!.severity !== 'info');
   test(`a broken endpoint (${variant}) reports ${rules.join(' and ')} and no other error`, async () => {
     const ep = await startEndpoint(variant);
@@ -81,6 +103,7 @@ for (const { variant, rules, destructive, says } of LIVE_CASES.filter((c) => !c.
       const r = await checkEndpoint(ep.url, {
         timeoutMs: variant === 'hangs' ? 300 : TIMEOUT,
         destructive: !!destructive,
+        ...(identity ? { identity } : {}),
       });
       // a check whose binding or capability is not advertised is skipped, never passed
       assert.deepEqual(errors(r.findings), errorRules.sort(), r.findings.map((f) => f.message).join('\n'));

@@ -87,6 +87,28 @@ test('an https base never follows an http or ws endpoint (a downgrade is another
   assert.equal(socketUrl(run)?.href, 'wss://127.0.0.1:8443/aep/s');
 });
 
+test('the endpoint forms the discovery document may use resolve under the base; loopback names are one origin', () => {
+  const run = new LiveRun(new URL('http://127.0.0.1:8080/aep'), { timeoutMs: TIMEOUT });
+  const at = (events: string) => {
+    run.discovery = { endpoints: { events }, capabilities: {} };
+    return run.url(run.path('events'), undefined, 'events').href;
+  };
+  // {base}/events (AEP-0003 §3.2), however the path is spelled
+  for (const p of ['/events', 'events', './events', '/aep/events', 'http://127.0.0.1:8080/aep/events'])
+    assert.equal(at(p), 'http://127.0.0.1:8080/aep/events', p);
+  assert.equal(at('/aep/events/'), 'http://127.0.0.1:8080/aep/events/');
+  assert.equal(at('//127.0.0.1:8080/in'), 'http://127.0.0.1:8080/in');
+  // localhost, 127.0.0.1 and [::1] are the same machine; another port or host is not
+  assert.equal(at('http://localhost:8080/aep/in'), 'http://localhost:8080/aep/in');
+  assert.equal(at('ws://[::1]:8080/s'), 'ws://[::1]:8080/s');
+  assert.throws(() => at('http://localhost:8081/in'), ForeignEndpoint);
+  assert.throws(() => at('http://10.0.0.1:8080/in'), ForeignEndpoint);
+  // a trailing slash on the base changes nothing
+  const slash = new LiveRun(new URL('http://127.0.0.1:8080/aep/'), { timeoutMs: TIMEOUT });
+  assert.equal(slash.url('/events').href, 'http://127.0.0.1:8080/aep/events');
+  assert.equal(slash.url('/aep/events').href, 'http://127.0.0.1:8080/aep/events');
+});
+
 test('redirects are not followed: a 3xx to another origin gets no request and no token', async () => {
   const o = await other();
   const main = await listen(
