@@ -22,6 +22,7 @@ export const SHARED = {
   ahpCorpus: 'corpus/ahp/fixtures/draft',
   aepSchemas: 'reference/aep/schemas',
   aepSpec: 'reference/aep/spec',
+  ceSchema: 'reference/cloudevents/cloudevents.json',
   mcpTag: 'upstream/mcp/2025-11-25/schema.json',
   mcpHead: 'upstream/mcp/2025-11-25-head/schema.json',
   ahpExtraction: 'reference/mcp/ahp-fixtures/mcp-elicitation.schema.json',

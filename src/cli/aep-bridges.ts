@@ -28,6 +28,7 @@ import { exitCodeOf, runInputs } from '../run/run.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
 import { StreamOutput } from './stream-output.ts';
 import { nearestRuleIds } from './verbs.ts';
+import { CONVERT_FROM, runConvertFrom } from './aep-convert-from.ts';
 
 /** `-o FILE` of the verbs that write a stream. */
 export const OUTPUT_OPTION = [
@@ -52,10 +53,14 @@ export type RunFilter = (
 ) => Promise<FilterExit>;
 
 /** A stream verb's JSONL inputs and stderr reporter; `undefined` (said on stderr) when an input cannot be opened. */
-export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[]; reporter: Reporter } | undefined {
+export function openStreamVerb(
+  files: string[],
+  io: CliIO,
+  framing: (p: string) => 'jsonl' | 'document' = () => 'jsonl',
+): { inputs: InputSpec[]; reporter: Reporter } | undefined {
   let inputs: InputSpec[];
   try {
-    inputs = openInputs(files, io, () => 'jsonl');
+    inputs = openInputs(files, io, framing);
   } catch (e) {
     io.stderr.write(`aep: ${(e as Error).message}\n`);
     return undefined;
@@ -226,10 +231,20 @@ export function addBridgeVerbs(
   program
     .command('convert')
     .description(
-      'convert AEP events to CloudEvents, OTLP/JSON or OCSF (AEP-0005); write JSONL to stdout, counts of what was left out to stderr',
+      'convert AEP events to CloudEvents, OTLP/JSON or OCSF (AEP-0005), or CloudEvents or OTLP/JSON back to AEP (--from); write JSONL to stdout, counts of what was left out to stderr',
     )
     .argument('[files...]', 'JSONL files; - reads standard input')
-    .addOption(new Option('--to <format>', 'the bridge').choices(['cloudevents', 'otlp', 'ocsf']).makeOptionMandatory())
+    .addOption(
+      new Option('--to <format>', 'the bridge (required unless --from)')
+        .choices(['cloudevents', 'otlp', 'ocsf'])
+        .conflicts('from'),
+    )
+    .addOption(
+      new Option(
+        '--from <format>',
+        'the other way: bridge output mapped back to AEP JSONL (AEP-0005 §2, §3.2, §3.4), checked as validate --from checks it',
+      ).choices(CONVERT_FROM),
+    )
     .option(...OUTPUT_OPTION)
     .addOption(
       new Option(
@@ -241,9 +256,33 @@ export function addBridgeVerbs(
     .action(
       async (
         files: string[],
-        raw: { to: 'cloudevents' | 'otlp' | 'ocsf'; maxCapture?: AepCaptureLevel; output?: string; profile?: string },
+        raw: {
+          to?: 'cloudevents' | 'otlp' | 'ocsf';
+          from?: (typeof CONVERT_FROM)[number];
+          maxCapture?: AepCaptureLevel;
+          output?: string;
+          profile?: string;
+        },
       ) => {
         const max = raw.maxCapture ?? 'metadata';
+        if (raw.from) {
+          if (raw.from === 'cloudevents' && raw.maxCapture) {
+            io.stderr.write(
+              "aep: --max-capture applies only with --to, or --from otlp (the exporter's ceiling) (run with --help for usage)\n",
+            );
+            return setExit(EXIT.usage);
+          }
+          const o = { from: raw.from, maxCapture: max, ...(raw.profile ? { profile: raw.profile } : {}) };
+          return setExit(
+            await runConvertFrom(files, { ...o, ...(raw.output ? { output: raw.output } : {}) }, io, runFilter),
+          );
+        }
+        if (!raw.to) {
+          io.stderr.write(
+            "aep: required option '--to <format>' not specified, nor '--from <format>' (run with --help for usage)\n",
+          );
+          return setExit(EXIT.usage);
+        }
         let converted = 0;
         let noClass = 0;
         let downleveled = 0;

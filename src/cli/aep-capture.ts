@@ -75,7 +75,12 @@ async function runFilter(
   filter: AepFilterOptions = {},
   output?: string,
 ): Promise<FilterExit> {
-  const opened = openStreamVerb(files, io);
+  // bridge output may be one pretty-printed document in a .json file, as `validate --from` reads it
+  const opened = openStreamVerb(
+    files,
+    io,
+    filter.from ? (p) => (p.endsWith('.json') ? 'document' : 'jsonl') : undefined,
+  );
   if (!opened) return { code: EXIT.io, empty: false };
   const { inputs, reporter } = opened;
   const out = StreamOutput.open(io, output, files);

@@ -152,6 +152,7 @@ export const AEP_RULE_IDS = [
   'aep/ocsf-type-uid',
   'aep/ocsf-severity',
   'aep/ocsf-disposition',
+  'aep/ocsf-derived',
   'aep/ocsf-capture',
   'internal/rule-error',
 ] as const;

@@ -68,6 +68,10 @@ export interface AepFilterOptions {
   profile?: string;
   /** Also transform a parsed line with error findings; the transform writes or refuses it (`downlevel`, `redact`). */
   invalid?: boolean;
+  /** Read bridge output, checked as `aep validate --from` checks it (`aep convert --from`). */
+  from?: 'cloudevents' | 'otlp';
+  /** With {@link from} `otlp`: the exporter's capture ceiling (AEP-0005 §3.3). */
+  maxCapture?: string;
 }
 
 /** The outcome of a filter run: the run's result, and the lines written and refused. */

@@ -5,7 +5,7 @@
  * variants the OTLP reader accepts.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
@@ -20,32 +20,10 @@ import { createAepChecker } from '../../src/aep/protocol.ts';
 import { validate } from '../../src/index.ts';
 import { bridgeChecker } from '../../src/aep/bridges/checker.ts';
 import { CORPUS_DIR } from '../aep-schemas/helpers.ts';
-import { briefFindings, checkBridgeText } from './helpers.ts';
-import { needShared, hasShared, SHARED } from '../shared.ts';
+import { briefFindings, checkBridgeText, events } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 type Obj = Record<string, unknown>;
-const REPO = new URL('../../', import.meta.url);
-
-/** Every JSON-object line of our AEP pass cases and of golden (when present). */
-function events(): Array<{ where: string; event: Obj }> {
-  const out: Array<{ where: string; event: Obj }> = [];
-  const dir = new URL('conformance/aep/pass/', REPO);
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl') && !/\.(ce|otlp|ocsf)\.jsonl$/.test(n))) {
-    readFileSync(new URL(f, dir), 'utf8')
-      .split(/\r?\n/)
-      .forEach((l, i) => {
-        try {
-          const v = JSON.parse(l.replace(/^\uFEFF/, '')) as unknown;
-          if (v && typeof v === 'object' && !Array.isArray(v)) out.push({ where: `${f}:${i + 1}`, event: v as Obj });
-        } catch {
-          // not a JSON line (the framing cases): nothing to convert
-        }
-      });
-  }
-  if (hasShared(SHARED.aepCorpus))
-    for (const [i, l] of goldenLines().entries()) out.push({ where: `golden:${i + 1}`, event: JSON.parse(l) as Obj });
-  return out;
-}
 
 const goldenLines = () => readFileSync(join(CORPUS_DIR, 'golden/golden.jsonl'), 'utf8').trimEnd().split('\n');
 

@@ -129,12 +129,12 @@ export function bridgeChecker(
   };
 }
 
-/** The events a bridge value holds: the items of a CloudEvents or OCSF batch, the LogRecords of an OTLP request (at least 1). */
-export function itemCount(from: BridgeFrom, value: unknown): number {
-  if (from !== 'otlp') return Array.isArray(value) ? Math.max(value.length, 1) : 1;
+/** The events a bridge value holds: the items of a CloudEvents or OCSF batch, the LogRecords of an OTLP request (at least `least`). */
+export function itemCount(from: BridgeFrom, value: unknown, least = 1): number {
+  if (from !== 'otlp') return Array.isArray(value) ? Math.max(value.length, least) : 1;
   let n = 0;
   const list = (o: unknown, k: string): unknown[] => (isObj(o) && Array.isArray(o[k]) ? (o[k] as unknown[]) : []);
   for (const rl of list(value, 'resourceLogs'))
     for (const sl of list(rl, 'scopeLogs')) n += list(sl, 'logRecords').length;
-  return Math.max(n, 1);
+  return Math.max(n, least);
 }

@@ -3,7 +3,7 @@
  * cloudevents`.
  */
 import { childPointer, escapeToken } from '../../core/pointer.ts';
-import type { BigIntegerLiteral } from '../../core/json.ts';
+import { parseJsonText, type BigIntegerLiteral } from '../../core/json.ts';
 import { CE_RULES as R } from './rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
@@ -58,6 +58,9 @@ export function toCloudEvent(event: Readonly<Record<string, unknown>>): Record<s
   return ce;
 }
 
+/** CE names the forward mapping writes or the inverse reads as something else than an extension attribute. */
+const CE_TAKEN = new Set([...Object.values(CE_ATTRIBUTE_TABLE), 'specversion', 'datacontenttype', 'dataschema']);
+
 const CE_INT32 = (v: number) => Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
 
 /**
@@ -67,6 +70,14 @@ const CE_INT32 = (v: number) => Number.isInteger(v) && v >= -2147483648 && v <= 
  * unpaired surrogates). `data` is a JSON value and carries any number as written.
  */
 export function ceRefusal(event: Readonly<Record<string, unknown>>): { pointer: string; reason: string } | undefined {
+  // AEP-0001 §5.4: "Core attributes are never reinterpreted by extensions"; an extension under a name the CE form gives
+  // a core attribute or a B1 constant would overwrite it there, or be read back as it (§2 rule 1: the original event)
+  const taken = Object.keys(event).find((k) => CE_TAKEN.has(k) && !isAepCoreAttribute(k));
+  if (taken !== undefined)
+    return {
+      pointer: '/' + taken,
+      reason: `the extension attribute ${taken} has the name of a CloudEvents attribute the mapping writes (${AEP_OF_CE[taken] ? `B4, from ${AEP_OF_CE[taken]}` : 'a B1 constant or a CloudEvents core attribute'}), so its CloudEvents form would not map back to this event (AEP-0005 §2 rule 1)`,
+    };
   for (const [k, v] of Object.entries(event)) {
     if (k === 'data' || v === undefined || v === null) continue;
     const name = k === 'type' ? 'type' : (CE_ATTRIBUTE_TABLE[k] ?? k);
@@ -95,11 +106,42 @@ export interface FromCloudEventResult {
   dropped: string[];
 }
 
+// RFC 2045 §5.1 / RFC 2046: type "/" subtype, then parameters
+const MEDIA_TYPE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\/([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(;.*)?$/;
+
+/** True when `dct` declares JSON-formatted content (CE JSON format §3.1.1: subtype `json` or `*+json`, parameters aside). */
+export function declaresJson(dct: unknown): boolean {
+  const m = typeof dct === 'string' ? MEDIA_TYPE.exec(dct) : null;
+  const sub = m ? m[2]!.toLowerCase() : '';
+  return m !== null && (sub === 'json' || sub.endsWith('+json'));
+}
+
+/** The JSON a `data_base64` holds under a JSON datacontenttype (CE JSON format §3.1.2), strict base64, else `undefined`. */
+export function dataOfBase64(
+  ce: Readonly<Record<string, unknown>>,
+): { value: unknown; bigIntegers: BigIntegerLiteral[] } | undefined {
+  const b = ce.data_base64;
+  if (typeof b !== 'string' || !declaresJson(ce.datacontenttype)) return undefined;
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(b)) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.from(b, 'base64'));
+  } catch {
+    return undefined;
+  }
+  const r = parseJsonText(text);
+  return r.ok && r.duplicates.length === 0 && r.duplicatesOmitted === 0
+    ? { value: r.value, bigIntegers: r.bigIntegers }
+    : undefined;
+}
+
 /** AEP-0005 §2: the AEP event of a CloudEvent; legal unknown extensions kept (rule 2), `null` unset (CE JSON §2.4). */
 export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloudEventResult {
   const dropped: string[] = [];
   if (typeof ce.type !== 'string' || !ce.type.startsWith(AEP_TYPE_ROOT)) return { event: undefined, dropped };
   const core: Record<string, unknown> = {};
+  const b64 = ce.data === undefined || ce.data === null ? dataOfBase64(ce) : undefined;
+  if (b64) core.data = b64.value;
   const ext: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(ce)) {
     if (v === null || v === undefined || B1_CONSTANTS.has(k)) continue;
@@ -107,6 +149,7 @@ export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloud
     else if (k === 'data') core.data = v;
     else if ((PASS as readonly string[]).includes(k)) core[k] = v;
     else if (AEP_OF_CE[k] !== undefined) core[AEP_OF_CE[k]] = v;
+    else if (k === 'data_base64' && b64) continue;
     else if (k === 'dataschema' || k === 'data_base64') dropped.push(k);
     else if (isAepExtensionName(k)) ext[k] = v;
     else dropped.push(k);
@@ -129,8 +172,6 @@ export function cePointerOf(base: string, aepPointer: string): string {
   return base + '/' + escapeToken(name) + rest;
 }
 
-// RFC 2045 §5.1 / RFC 2046: type "/" subtype, then parameters
-const MEDIA_TYPE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\/([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(;.*)?$/;
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 // RFC 3339 date-time (CloudEvents 1.0 §3.2 Timestamp)
@@ -162,6 +203,8 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
     }
     const d = checkOne(item, base, issues);
     if (!d) continue;
+    // a payload read from data_base64 (CE JSON format §3.1.2): its findings point at data_base64
+    const b64 = item.data === undefined ? dataOfBase64(item) : undefined;
     const big = (opts.bigIntegers ?? [])
       .filter((b) => b.pointer.startsWith(base + '/'))
       .flatMap((b) => {
@@ -171,10 +214,12 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
         const aep = head === 'data' ? 'data' : (AEP_OF_CE[head] ?? (isAepExtensionName(head) ? head : undefined));
         return aep === undefined ? [] : [{ ...b, pointer: '/' + aep + (cut === -1 ? '' : rest.slice(cut)) }];
       });
+    if (b64) big.push(...b64.bigIntegers.map((b) => ({ ...b, pointer: '/data' + b.pointer })));
     events.push({
       event: d,
       base,
-      pointerOf: (p) => cePointerOf(base, p),
+      pointerOf: (p) =>
+        b64 && (p === '/data' || p.startsWith('/data/')) ? childPointer(base, 'data_base64') : cePointerOf(base, p),
       ...(big.length ? { bigIntegers: big } : {}),
     });
   }
@@ -233,14 +278,15 @@ function checkOne(
     } else if (typeof v !== 'string' && typeof v !== 'boolean')
       issue(R.attributeType, k, 'extension-kind', { name: k, kind: kindOf(v) });
   }
-  if (ce.data_base64 !== undefined) issue(R.data, 'data_base64', 'base64');
-  const hasData = ce.data !== undefined;
   const dct = ce.datacontenttype;
+  const b64 = ce.data === undefined ? dataOfBase64(ce) : undefined;
+  if (ce.data_base64 !== undefined && ce.data_base64 !== null && !b64)
+    issue(R.data, 'data_base64', ce.data !== undefined ? 'both' : declaresJson(dct) ? 'base64-not-json' : 'base64');
+  const hasData = ce.data !== undefined || b64 !== undefined;
   // read as a media type (RFC 2046: type and subtype case-insensitive, parameters allowed); absent means JSON in the
   // CloudEvents JSON format (§3.1.1); only what differs from the B1 constant is reported, as a warning
   const media = typeof dct === 'string' ? MEDIA_TYPE.exec(dct) : null;
-  const sub = media ? media[2]!.toLowerCase() : '';
-  const json = media !== null && (sub === 'json' || sub.endsWith('+json'));
+  const json = declaresJson(dct);
   if (hasData && typeof dct === 'string' && media && !json) issue(R.data, 'datacontenttype', 'not-json');
   else if (hasData && dct !== 'application/json' && (media || dct === undefined || dct === null))
     issue(

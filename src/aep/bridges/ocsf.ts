@@ -197,6 +197,21 @@ export const OCSF_RULES = {
         'The record asserts a disposition_id but metadata.profiles does not declare "security_control" (AEP-0005 §4.3).',
     },
   },
+  derived: {
+    id: 'aep/ocsf-derived',
+    severity: 'error',
+    spec: 'AEP-0005 §4.1-§4.3',
+    description:
+      'The members §4.3 derives from the envelope are as derived: metadata.version the pinned 1.8.0, message the event type, finding_info.uid the request id (§4.2).',
+    detail:
+      "finding_info.uid is the attention.requested event's own id, and its subject (the request id) on every later attention lifecycle event: one finding identity per lifecycle.",
+    messages: {
+      version: 'metadata.version is {found}; the projection targets OCSF version 1.8.0 (AEP-0005 §4.1, §4.3).',
+      message:
+        'message is not the event type {type} (found: {found}); the projection sets message := type (AEP-0005 §4.3).',
+      uid: "finding_info.uid is not the {which} (found: {found}); every record of one attention lifecycle has the request's id (AEP-0005 §4.2).",
+    },
+  },
   capture: {
     id: 'aep/ocsf-capture',
     severity: 'error',
@@ -309,6 +324,24 @@ function checkRecord(
         expected,
       });
   }
+  const md = isObj(rec.metadata) ? rec.metadata : undefined;
+  if (md?.version !== OCSF_VERSION) {
+    const v = md?.version;
+    const found = typeof v === 'string' && /^\d{1,3}(\.\d{1,3}){1,2}$/.test(v) ? `"${v}"` : shown(v);
+    issue(R.derived, md ? `${base}/metadata${v !== undefined ? '/version' : ''}` : base, 'version', { found });
+  }
+  if (rec.message !== type)
+    issue(R.derived, rec.message === undefined ? base : `${base}/message`, 'message', {
+      found: shown(rec.message),
+      type,
+    });
+  const uid = type === 'attention.requested' ? env.id : env.subject;
+  const fi = isObj(rec.finding_info) ? rec.finding_info : undefined;
+  if (row.class === 2004 && typeof uid === 'string' && fi?.uid !== uid)
+    issue(R.derived, fi ? `${base}/finding_info${fi.uid !== undefined ? '/uid' : ''}` : base, 'uid', {
+      found: fi?.uid === undefined ? 'absent' : kindOf(fi.uid),
+      which: type === 'attention.requested' ? "request's own id" : "event's subject (the request id)",
+    });
   const sev = env.severity === undefined ? 'info' : env.severity;
   const sevId = typeof sev === 'string' ? OCSF_SEVERITY[sev as AepSeverity] : undefined;
   // an unknown severity is the envelope's finding (aep/enum), not the projection's

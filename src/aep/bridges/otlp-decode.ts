@@ -5,6 +5,7 @@ import { isObj, type Obj } from '../../core/value.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { OTLP_ATTRIBUTE_TABLE, OTLP_SEVERITY, severityOfNumber, timeOfNanos, type OtlpOptions } from './otlp.ts';
+import { camelFields } from './otlp-names.ts';
 import { ANY_KEYS, anyPointer, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
@@ -43,7 +44,29 @@ export interface DecodeOtlpOptions extends OtlpOptions {
 /**
  * Check one `--from otlp` request (AEP-0005 §3) and map each AEP LogRecord back; `aep: "0.1"` is supplied (§5 item 4).
  */
-export function decodeOtlp(value: unknown, opts: DecodeOtlpOptions = {}): DecodeResult {
+export function decodeOtlp(input: unknown, opts: DecodeOtlpOptions = {}): DecodeResult {
+  const c = camelFields(input);
+  const bigIntegers = (opts.bigIntegers ?? []).map((b) => ({ ...b, pointer: c.fromInput(b.pointer) }));
+  const r = decodeRequest(c.value, { ...opts, bigIntegers });
+  if (c.names.length === 0) return r;
+  // one finding per original name, at its first member
+  const first = c.names.filter((n, i) => c.names.findIndex((m) => m.member === n.member) === i);
+  const issues: BridgeIssue[] = first.map(({ pointer, member, field }) => ({
+    ruleId: R.shape.id,
+    pointer,
+    messageId: 'proto-name',
+    args: { member: member.slice(0, 40), field },
+  }));
+  for (const i of r.issues) issues.push({ ...i, pointer: c.toInput(i.pointer) });
+  const events = r.events.map((d) => ({
+    ...d,
+    base: c.toInput(d.base),
+    pointerOf: (p: string) => c.toInput(d.pointerOf(p)),
+  }));
+  return { events, issues };
+}
+
+function decodeRequest(value: unknown, opts: DecodeOtlpOptions): DecodeResult {
   const max = opts.maxCapture ?? 'metadata';
   const issues: BridgeIssue[] = [];
   const events: DecodedEvent[] = [];
@@ -54,17 +77,8 @@ export function decodeOtlp(value: unknown, opts: DecodeOtlpOptions = {}): Decode
     shape('', 'input', { kind: kindOf(value) });
     return { events, issues };
   }
-  // the protobuf JSON mapping rejects unknown fields by default: a value with other members is
-  // not an ExportLogsServiceRequest (plain AEP or a CloudEvent fed to --from otlp, for instance)
-  const known = (o: Obj, p: string, container: string, names: readonly string[]) => {
-    for (const k of Object.keys(o))
-      if (!names.includes(k))
-        shape(`${p}/${escapeToken(k)}`, 'unknown-field', {
-          member: k.slice(0, 60),
-          container,
-          fields: names.join(', '),
-        });
-  };
+  // "OTLP/JSON receivers MUST ignore message fields with unknown names" (JSON Protobuf Encoding): only a value without
+  // resourceLogs is no request to check
   if (value.resourceLogs === undefined) {
     const ks = Object.keys(value);
     const members = ks.slice(0, 6).map((k) => k.slice(0, 30));
@@ -72,7 +86,6 @@ export function decodeOtlp(value: unknown, opts: DecodeOtlpOptions = {}): Decode
     shape('', ks.length ? 'no-resource-logs-members' : 'no-resource-logs', { members: members.join(', ') });
     return { events, issues };
   }
-  known(value, '', 'an ExportLogsServiceRequest', ['resourceLogs']);
   const list = (v: unknown, p: string, member: string): unknown[] => {
     if (v === undefined) return [];
     if (!Array.isArray(v)) {
@@ -87,14 +100,12 @@ export function decodeOtlp(value: unknown, opts: DecodeOtlpOptions = {}): Decode
       shape(rp, 'not-object', { container: 'ResourceLogs', kind: kindOf(rl) });
       return;
     }
-    known(rl, rp, 'ResourceLogs', ['resource', 'scopeLogs', 'schemaUrl']);
     list(rl.scopeLogs, rp + '/scopeLogs', 'scopeLogs').forEach((sl, j) => {
       const sp = `${rp}/scopeLogs/${j}`;
       if (!isObj(sl)) {
         shape(sp, 'not-object', { container: 'ScopeLogs', kind: kindOf(sl) });
         return;
       }
-      known(sl, sp, 'ScopeLogs', ['scope', 'logRecords', 'schemaUrl']);
       list(sl.logRecords, sp + '/logRecords', 'logRecords').forEach((rec, k) => {
         const p = `${sp}/logRecords/${k}`;
         if (!isObj(rec)) {
@@ -171,20 +182,24 @@ function decodeRecord(
       ptr[a] = ap;
     }
   }
-  // time (§3.2: RFC 3339 <- epoch nanos)
-  const t = rec.timeUnixNano;
-  const tn = t === undefined ? undefined : int64Of(t, p + '/timeUnixNano', big);
+  // time (§3.2: RFC 3339 <- epoch nanos); logs.proto: "Use time_unix_nano if it is present, otherwise use
+  // observed_time_unix_nano" (0 is "unknown or missing")
+  const at = (f: string) => (rec[f] === undefined ? undefined : int64Of(rec[f], `${p}/${f}`, big));
+  const unset = rec.timeUnixNano === undefined || at('timeUnixNano') === 0n;
+  const tf = unset && (at('observedTimeUnixNano') ?? 0n) > 0n ? 'observedTimeUnixNano' : 'timeUnixNano';
+  const t = rec[tf];
+  const tn = at(tf);
   if (tn === undefined || tn <= 0n)
     issue(
       R.time,
-      t === undefined ? p : p + '/timeUnixNano',
+      t === undefined ? p : `${p}/${tf}`,
       t === undefined ? 'absent' : tn !== undefined ? 'not-positive' : typeof t === 'string' ? 'string' : 'kind',
       { kind: kindOf(t) },
     );
-  else if (tn > 253402300799999999999n) issue(R.time, p + '/timeUnixNano', 'too-late');
+  else if (tn > 253402300799999999999n) issue(R.time, `${p}/${tf}`, 'too-late');
   else {
     event.time = timeOfNanos(tn);
-    ptr.time = p + '/timeUnixNano';
+    ptr.time = `${p}/${tf}`;
   }
   // severity (§3.4)
   const sn = rec.severityNumber;
@@ -233,12 +248,10 @@ function decodeRecord(
   if (present(tid) || present(sid)) {
     const okT = typeof tid === 'string' && /^[0-9a-fA-F]{32}$/.test(tid) && !/^0+$/.test(tid);
     const okS = typeof sid === 'string' && /^[0-9a-fA-F]{16}$/.test(sid) && !/^0+$/.test(sid);
+    // fixed32: the proto3 JSON mapping accepts a number or a decimal string
+    const fl = typeof rec.flags === 'string' && /^\d{1,10}$/.test(rec.flags) ? +rec.flags : rec.flags;
     const flags =
-      rec.flags === undefined
-        ? 0
-        : typeof rec.flags === 'number' && Number.isInteger(rec.flags) && rec.flags >= 0
-          ? rec.flags
-          : NaN;
+      fl === undefined ? 0 : typeof fl === 'number' && Number.isInteger(fl) && fl >= 0 && fl <= 0xffffffff ? fl : NaN;
     if (!okT) issue(R.trace, present(tid) ? p + '/traceId' : p, present(tid) ? 'trace-id' : 'span-alone');
     else if (!okS) issue(R.trace, present(sid) ? p + '/spanId' : p, present(sid) ? 'span-id' : 'trace-alone');
     else if (Number.isNaN(flags)) issue(R.trace, p + '/flags', 'flags');

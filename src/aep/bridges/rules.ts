@@ -69,10 +69,13 @@ export const CE_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §1 B2; CloudEvents 1.0 JSON format §3.1',
     description:
-      'The AEP payload crosses as the JSON member data; a data_base64 member cannot carry an AEP payload, nor can data under a datacontenttype that declares other than JSON content (not */json or */*+json).',
+      'The AEP payload crosses as JSON: data, or data_base64 of JSON text under a JSON datacontenttype (*/json, */*+json); not other binary data, nor data under a non-JSON datacontenttype.',
     messages: {
       base64:
-        'The CloudEvent carries data_base64: binary data cannot carry an AEP payload (a JSON object in data); it is dropped.',
+        'The CloudEvent carries data_base64 without a JSON datacontenttype: binary data of no declared JSON format cannot carry an AEP payload (JSON format §3.1.2); it is dropped.',
+      'base64-not-json':
+        'data_base64 under a JSON datacontenttype is not base64 (RFC 4648 §4) of UTF-8 JSON text without a repeated member; it is dropped.',
+      both: 'The CloudEvent carries both data and data_base64, which are mutually exclusive (JSON format §3.1.1); data_base64 is dropped.',
       'not-json':
         'datacontenttype declares content that is not JSON, so data would be its string form (CloudEvents JSON format §3.1.1); an AEP payload is a JSON object.',
     },
@@ -145,10 +148,11 @@ export const OTLP_RULES = {
     spec: 'AEP-0005 §3.2; OTLP/JSON (logs/v1 ExportLogsServiceRequest)',
     description: 'The input is an OTLP/JSON ExportLogsServiceRequest.',
     detail:
-      "That is: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with at most one member (an intValue within int64; the keys of a kvlistValue unique, common.proto), and an AEP record's body an AnyValue map (kvlistValue). An empty AnyValue body ({}, as the OpenTelemetry JS SDK writes a record without a body) is no body.",
+      "That is: resourceLogs[].scopeLogs[].logRecords[] arrays of objects (members of unknown names ignored, an original proto field name such as time_unix_nano read as its field and reported), attributes as {key, value} lists, every value an AnyValue with at most one member (an intValue within int64; the keys of a kvlistValue unique, common.proto), and an AEP record's body an AnyValue map (kvlistValue). An empty AnyValue body ({}, as the OpenTelemetry JS SDK writes a record without a body) is no body.",
     messages: {
       input: 'The input is {kind}, not an ExportLogsServiceRequest object.',
-      'unknown-field': 'Member "{member}" is not a field of {container} (OTLP/JSON: {fields}).',
+      'proto-name':
+        'Member "{member}" is the original proto field name, not valid as an OTLP/JSON key (JSON Protobuf Encoding: lowerCamelCase, {field}); read as {field}.',
       'no-resource-logs':
         'The value has no resourceLogs, so it is not an ExportLogsServiceRequest and holds no LogRecord to check.',
       'no-resource-logs-members':
@@ -215,12 +219,13 @@ export const OTLP_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §3.2; OTLP/JSON',
     description:
-      'timeUnixNano is present: a non-zero count of nanoseconds since the epoch, as a decimal string or an integer.',
+      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch, as a decimal string or an integer.',
     messages: {
-      absent: 'timeUnixNano is absent; AEP time comes from it.',
+      absent: 'timeUnixNano and observedTimeUnixNano are absent; AEP time comes from them.',
       kind: 'timeUnixNano is {kind}.',
       string: 'timeUnixNano is a string that is not a decimal integer.',
-      'not-positive': 'timeUnixNano is zero or negative (unknown time); AEP time comes from it.',
+      'not-positive':
+        'timeUnixNano is zero or negative (unknown time) and no observedTimeUnixNano is set; AEP time comes from them.',
       'too-late': 'timeUnixNano is past the year 9999; no RFC 3339 time holds it.',
     },
   }),

@@ -1,0 +1,67 @@
+/** `aep convert --from cloudevents|otlp`: the inverse mappings (AEP-0005 §2 rule 1, §3.2, §3.4) as AEP JSONL. */
+import { decodeCloudEvents } from '../aep/bridges/cloudevents.ts';
+import { itemCount } from '../aep/bridges/checker.ts';
+import { decodeOtlp } from '../aep/bridges/otlp-decode.ts';
+import type { AepCaptureLevel } from '../aep/schema/registry.ts';
+import { serializeEvent } from '../core/serialize.ts';
+import { exactText, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
+import type { CliIO } from './common.ts';
+
+/** The capture verbs' filter runner (aep-bridges.ts `RunFilter`, not imported: that module imports this one). */
+type Runner = (
+  files: string[],
+  transform: EventTransform,
+  io: CliIO,
+  filter: AepFilterOptions,
+  output?: string,
+) => Promise<{ code: number; empty: boolean; stopped?: boolean }>;
+
+/** The bridge formats `convert --from` reads: OCSF has none (AEP-0005 §4.4, "there is no OCSF-inbound direction"). */
+export const CONVERT_FROM = ['cloudevents', 'otlp'] as const;
+
+/** Options of {@link runConvertFrom}. */
+export interface ConvertFromOptions {
+  from: (typeof CONVERT_FROM)[number];
+  /** The OTLP exporter's ceiling (AEP-0005 §3.3): a record above it maps back without a payload, at capture none. */
+  maxCapture: AepCaptureLevel;
+  profile?: string;
+  output?: string;
+}
+
+/** Run `convert --from`; its exit code. */
+export async function runConvertFrom(
+  files: string[],
+  o: ConvertFromOptions,
+  io: CliIO,
+  runFilter: Runner,
+): Promise<number> {
+  let events = 0;
+  let foreign = 0;
+  let withheld = 0;
+  const transform: EventTransform = (ev) => {
+    const r =
+      o.from === 'cloudevents'
+        ? decodeCloudEvents(ev.value, { bigIntegers: ev.bigIntegers })
+        : decodeOtlp(ev.value, { maxCapture: o.maxCapture, bigIntegers: ev.bigIntegers });
+    // a foreign CloudEvent or LogRecord (§2 rule 3) has no AEP event: reported (a warning), counted, not written
+    foreign += itemCount(o.from, ev.value, 0) - r.events.length;
+    if (r.events.length === 0) return null;
+    events += r.events.length;
+    withheld += r.events.filter((d) => d.withheld).length;
+    return exactText(r.events.map((d) => serializeEvent(d.event, d.bigIntegers)).join('\n'));
+  };
+  const { code, empty, stopped } = await runFilter(
+    files,
+    transform,
+    io,
+    { from: o.from, maxCapture: o.maxCapture, ...(o.profile ? { profile: o.profile } : {}) },
+    o.output,
+  );
+  const s = (n: number) => (n === 1 ? '' : 's');
+  const parts = [`${events} AEP event${s(events)} written from ${o.from}`];
+  if (foreign) parts.push(`${foreign} foreign record${s(foreign)} not written (not AEP, AEP-0005 §2 rule 3, §3.2)`);
+  if (o.from === 'otlp')
+    parts.push(`${withheld} with the payload withheld at max capture ${o.maxCapture} (written at capture none)`);
+  if (!empty && !stopped && !io.writeFailed?.()) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
+  return code;
+}
