@@ -31,6 +31,7 @@ import {
   WITHHELD_RANK,
 } from './downlevel-copies.ts';
 import { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
+import { ExtCopies, extensionsApart, extSignature, lineSignature } from './ext-copies.ts';
 
 export { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
 export { downlevelTexts } from './downlevel-copies.ts';
@@ -45,6 +46,8 @@ export interface IdentityFacts {
   downleveledTo?: AepCaptureLevel;
   /** With `redelivery` (or a `redaction` unverifiable): how many extension attributes a relay added to the first copy (AEP-0001 §4.2). */
   extensionsAdded?: number;
+  /** With `redelivery`: how many extension attributes only the first copy carries (a relay added them to it, §4.2). */
+  extensionsOnFirst?: number;
   /** The first occurrence, when this event reuses its `(source, id)` with other content. */
   collision?: Mark;
   /** The first occurrence, when this event repeats its `(source, id)` but whether it is the same event cannot be decided. */
@@ -75,6 +78,8 @@ export class IdentityAnalyzer {
   private readonly lower: SpillTable;
   /** The form-aware `metadata` digest of a digest entry's form answer, where it differs ({@link formCopyText}). */
   private readonly formLower: SpillTable;
+  /** Extension-attribute signatures of digest entries' first copies ({@link ExtCopies}). */
+  private readonly exts: ExtCopies;
   /** Form requests, so an answer's copy down-leveled by a hop that knew the form is recognised (AEP-0006). */
   private readonly forms = new RequestForms();
   private redactorOnce: Redactor | undefined;
@@ -99,6 +104,7 @@ export class IdentityAnalyzer {
     this.ids = new AepIdTable(maxIds, spillRows);
     this.lower = new SpillTable({ u32: DL_U32.count, f64: 0, cap: maxIds, forget: 'half', memRows: spillRows });
     this.formLower = new SpillTable({ u32: 2, f64: 0, cap: maxIds, forget: 'half', memRows: spillRows });
+    this.exts = new ExtCopies(maxIds, spillRows);
   }
 
   private get redactor(): Redactor {
@@ -135,6 +141,8 @@ export class IdentityAnalyzer {
     if (same === false && downlevelable(ev)) same = this.withAddedExtensions(key, first, ev);
     let to: AepCaptureLevel | undefined;
     if (same === false && downlevelable(ev) && (to = this.upleveled(first, ev)) !== undefined) same = true;
+    const apart = same === false && downlevelable(ev) ? this.extensionsApart(key, first, ev) : undefined;
+    if (apart) [same, this.added, facts.extensionsOnFirst] = [true, apart.copy, apart.first];
     if (this.added > 0 && same !== false && same !== undefined) facts.extensionsAdded = this.added;
     const firstWithheld = first.kind === 'digest' && this.firstWithheld(key);
     if ((ev.withheld !== undefined || firstWithheld) && same !== undefined) {
@@ -202,6 +210,15 @@ export class IdentityAnalyzer {
       if (lower === undefined) unknown = true;
     }
     return unknown ? undefined : false;
+  }
+
+  /** The extension attributes apart when the first copy carries some `ev` lacks and all else agrees ({@link extensionsApart}). */
+  private extensionsApart(key: Hash64, first: IdEntry, ev: AepEvent): { first: number; copy: number } | undefined {
+    const line = first.kind === 'line' ? this.rereaders.get(first.file)?.(first.byteOffset) : undefined;
+    if (first.kind === 'line' && (line === undefined || lineFingerprint(line) !== first.fingerprint)) return undefined;
+    const sig = line === undefined ? this.exts.get(key) : lineSignature(line);
+    const copy = sig && sig.names.length > 0 ? extSignature(ev.value, ev.bigIntegers) : undefined;
+    return sig && copy ? extensionsApart(sig, copy) : undefined;
   }
 
   /** The first copy's capture when it is `ev` down-leveled (AEP-0001 §8.2(b)), `ev` arriving second. */
@@ -363,6 +380,7 @@ export class IdentityAnalyzer {
       forgot = this.ids.addDigest(key, c.hi, c.lo, ev.line, file);
       digest = true;
     }
+    this.exts.keep(key, digest && downlevelable(ev) ? extSignature(ev.value, ev.bigIntegers) : undefined);
     if (forgot) this.caps.note('maxIds', this.maxIds, () => markOf(ev));
     return digest;
   }

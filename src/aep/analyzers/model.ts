@@ -78,6 +78,7 @@ class FactsRecord implements AepFacts {
   downleveledFrom: AepFacts['downleveledFrom'] = undefined;
   downleveledTo: AepFacts['downleveledTo'] = undefined;
   extensionsAdded: AepFacts['extensionsAdded'] = undefined;
+  extensionsOnFirst: AepFacts['extensionsOnFirst'] = undefined;
   collision: Mark | undefined = undefined;
   unverifiable: Mark | undefined = undefined;
   unverifiableWhy: AepFacts['unverifiableWhy'] = undefined;
