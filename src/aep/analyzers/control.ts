@@ -13,7 +13,7 @@ import type { AttentionFacts } from './attention.ts';
 import type { OpenBudget } from './budget.ts';
 import { CommandIndex } from './command-index.ts';
 import type { FormFacts } from './form-values.ts';
-import { HeldResponds, REJECT_KINDS, type HeldIssue } from './held-responds.ts';
+import { HeldResponds, type HeldIssue } from './held-responds.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
@@ -174,11 +174,6 @@ export class ControlAnalyzer implements StateHolder {
 
   pendingCommands(): IterableIterator<PendingCommand> {
     return this.commands.values();
-  }
-
-  /** The values issues of invalid responds no event decided by the end of input. */
-  undecidedIssues(): IterableIterator<HeldIssue> {
-    return this.held.undecided((s) => this.unknownAcks.has(s));
   }
 
   /** Record a command; decide an ack; link an answer to the respond that caused it. */
@@ -389,12 +384,8 @@ export class ControlAnalyzer implements StateHolder {
       this.commands.set(k, cmd);
       this.pendingBySession.set(session, (this.pendingBySession.get(session) ?? 0) + 1);
     }
-    const form = facts.form;
-    if (cmd && ev.type === 'control.attention.respond' && form?.outcome.kind === 'checked') {
-      if (!form.outcome.issues.some((i) => REJECT_KINDS.has(i.kind))) return;
+    if (cmd && ev.type === 'control.attention.respond' && facts.form && this.held.hold(k, session, ev, facts.form))
       cmd.invalid = true;
-      this.held.hold(k, session, ev, form);
-    }
   }
 }
 

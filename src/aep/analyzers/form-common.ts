@@ -1,12 +1,8 @@
 import { defineStreamRule } from '../../core/engine.ts';
-import { markLocation, type Mark } from '../../core/mark.ts';
 import type { RuleMeta } from '../../core/rule.ts';
-import type { FormIssue, FormIssueKind } from '../forms.ts';
-import type { FormObservation } from './form-values.ts';
+import type { FormIssueKind } from '../forms.ts';
+import { issueReport, type FormObservation } from './form-values.ts';
 import type { AepFacts, AepStreamState } from './model.ts';
-
-/** Pointer of `answer.values` in both event types. */
-export const VALUES_POINTER = '/data/answer/values';
 
 /** The common citation of the form-values rules. */
 export const FORM_SPEC = 'AEP-0006; AEP-0002 §5.3 attention.answered values; AEP-0004 §5';
@@ -43,18 +39,6 @@ const FORM_ISSUE_MESSAGES: Readonly<Record<FormIssueKind, Readonly<Record<string
   },
 };
 
-/** The report of one form issue on an answering event: its pointer, template, arguments and the field it breaks. */
-export function issueReport(form: FormObservation, request: Mark, issue: FormIssue) {
-  return {
-    pointer: form.absent ? '/data/answer' : VALUES_POINTER + issue.pointer,
-    messageId: form.absent ? 'absent' : issue.messageId,
-    args: issue.args,
-    related: [
-      markLocation(request, issue.fieldIndex === undefined ? '/data/fields' : `/data/fields/${issue.fieldIndex}`),
-    ],
-  };
-}
-
 /** A rule reporting each `kind` issue of `values` on events of `roles` as it comes (`attention.answered` records). */
 export function formIssueRule<const Id extends string>(
   meta: Omit<RuleMeta, 'messages'> & { id: Id },
@@ -76,10 +60,7 @@ export function formIssueRule<const Id extends string>(
   });
 }
 
-/**
- * A rule reporting each `kind` issue of an invalid respond (`aep/respond-values-*`) at the respond, once its target
- * decided other than rejecting it as invalid, or at the end of input when nothing decided it (held-responds.ts).
- */
+/** A rule reporting each `kind` issue of an invalid respond once its target decided (held-responds.ts). */
 export function respondIssueRule<const Id extends string>(
   meta: Omit<RuleMeta, 'messages'> & { id: Id },
   kind: FormIssueKind,
@@ -92,7 +73,8 @@ export function respondIssueRule<const Id extends string>(
       for (const i of f.respondIssues!) if (i.kind === kind) ctx.report(i.report);
     },
     onEnd(state: AepStreamState, ctx) {
-      for (const i of state.control.undecidedIssues()) if (i.kind === kind) ctx.report(i.report);
+      for (const i of state.control.held.undecided((s) => state.control.mayBeAcked(s)))
+        if (i.kind === kind) ctx.report(i.report);
     },
   });
 }

@@ -1,8 +1,6 @@
 /**
- * The values issues of invalid `control.attention.respond` commands, held until their target decides (AEP-0006
- * amending AEP-0002 §5.3: "An emitter MUST reject (control.rejected{reason:"invalid"})" such a command). A rejection
- * with reason `invalid` is the required behaviour and drops them; any other decision, or none by the end of input,
- * reports them at the command's own location, computed while its text is at hand.
+ * Values issues of invalid `control.attention.respond` commands, held until their target decides (AEP-0006 amending
+ * AEP-0002 §5.3: an emitter "MUST reject (control.rejected{reason:"invalid"})" them), located at the command.
  */
 import type { Location } from '../../core/finding.ts';
 import type { MessageArgs } from '../../core/message.ts';
@@ -11,11 +9,10 @@ import { eventLocation } from '../../core/rule.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { AepEvent } from '../event.ts';
 import type { FormIssueKind } from '../forms.ts';
-import { issueReport } from './form-common.ts';
-import type { FormObservation } from './form-values.ts';
+import { issueReport, type FormObservation } from './form-values.ts';
 
 /** The issue kinds that make a respond one the target must reject. */
-export const REJECT_KINDS: ReadonlySet<FormIssueKind> = new Set(['type', 'required', 'choice']);
+const REJECT_KINDS: ReadonlySet<FormIssueKind> = new Set(['type', 'required', 'choice']);
 
 /** One held issue: its kind and the report of it, located at the respond. */
 export interface HeldIssue {
@@ -33,10 +30,7 @@ interface Held {
 const HELD_BYTES = 160;
 const ISSUE_BYTES = 360;
 
-/**
- * Held issues keyed by the control analyzer's command key; an entry lives no longer than its pending command (a
- * `maxOpen` slot). Under the memory budget the oldest entry is forgotten: that command then gets no values warning.
- */
+/** Held issues by command key, no longer than their pending command; under the memory budget the oldest go first. */
 export class HeldResponds implements StateHolder {
   private readonly held = new Map<string, Held>();
   private total = 0;
@@ -52,13 +46,15 @@ export class HeldResponds implements StateHolder {
     return true;
   }
 
-  /** Hold the reject-kind issues of the respond `ev` (command key `key`, addressed to `session`). */
-  hold(key: string, session: string, ev: AepEvent, form: FormObservation): void {
-    if (form.outcome.kind !== 'checked') return;
+  /** Hold the reject-kind issues of the respond `ev` (command key `key`, to `session`); true when it has any. */
+  hold(key: string, session: string, ev: AepEvent, form: FormObservation): boolean {
+    if (form.outcome.kind !== 'checked') return false;
     const request = form.outcome.request;
     let h = this.held.get(key);
+    let any = false;
     for (const issue of form.outcome.issues) {
       if (!REJECT_KINDS.has(issue.kind)) continue;
+      any = true;
       const { pointer, ...r } = issueReport(form, request, issue);
       if (!h) {
         this.held.set(key, (h = { session, issues: [], bytes: HELD_BYTES }));
@@ -69,12 +65,10 @@ export class HeldResponds implements StateHolder {
       h.bytes += n;
       this.total += n;
     }
+    return any;
   }
 
-  /**
-   * The first decision on the command `key` (an ack, or an `attention.answered` it caused): its issues to report, none
-   * when `ev` rejects it with reason `invalid` or is a rejection whose payload failed its schema (its reason unknown).
-   */
+  /** The first decision on `key`: its issues to report, none for a rejection `invalid` or of unknown reason. */
   decide(key: string, ev: AepEvent): HeldIssue[] | undefined {
     const h = this.held.get(key);
     if (!h) return undefined;

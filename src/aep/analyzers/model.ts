@@ -195,8 +195,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       options.spillRows,
     );
     const assessment = new AssessmentAnalyzer(identity.names, options.spillRows);
-    // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, the held
-    // values issues of invalid responds, assessed events), then completion marks, then ended sessions, then (source, id) digests are forgotten
+    // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, held
+    // respond issues, assessed events), then completion marks, then ended sessions, then (source, id) digests are forgotten
     const memory = new StateBudget(options.maxStateMb);
     memory.register(control);
     memory.register(control.held);
