@@ -239,10 +239,10 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
       );
       return;
     }
-    // a finding made at the end of the stream about an earlier line (an exchange left open):
-    // said once, so the jump back in line numbers reads as intended
+    // a finding made later about an earlier line (an exchange left open at the end, a respond its target did not reject
+    // as invalid): said once, so the jump back in line numbers reads as intended
     if (f.line !== undefined && f.line < lastLine && !lateSaid) {
-      out.write(chalk.dim('  found at the end of the input, about earlier lines:\n'));
+      out.write(chalk.dim('  found later in the input, about earlier lines:\n'));
       lateSaid = true;
     }
     lastLine = Math.max(lastLine, f.line ?? 0);

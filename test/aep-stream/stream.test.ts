@@ -316,15 +316,20 @@ test('forms: a value of the wrong type or no choice is reported once, not also a
     source: 'aep://ops/agent/console',
     data: { answer: { values } },
   });
+  // sorted: a respond's values warnings come once its target decided (here at the end of input, no ack)
   const at = (fs: readonly Finding[]) =>
-    fs.filter((f) => f.ruleId.includes('-values-')).map((f) => `${f.severity}:${f.ruleId}@${f.pointer}`);
-  const expected = (role: 'form' | 'respond', sev: string) => [
-    `${sev}:aep/${role}-values-type@/data/answer/values/s`,
-    `${sev}:aep/${role}-values-type@/data/answer/values/n`,
-    `${sev}:aep/${role}-values-choice@/data/answer/values/c/1`,
-    // the one value AEP-0006 calls free text: an `other` answer
-    'error:aep/form-values-capture@/data/answer/values/o',
-  ];
+    fs
+      .filter((f) => f.ruleId.includes('-values-'))
+      .map((f) => `${f.severity}:${f.ruleId}@${f.pointer}`)
+      .sort();
+  const expected = (role: 'form' | 'respond', sev: string) =>
+    [
+      `${sev}:aep/${role}-values-type@/data/answer/values/s`,
+      `${sev}:aep/${role}-values-type@/data/answer/values/n`,
+      `${sev}:aep/${role}-values-choice@/data/answer/values/c/1`,
+      // the one value AEP-0006 calls free text: an `other` answer
+      'error:aep/form-values-capture@/data/answer/values/o',
+    ].sort();
   assert.deepEqual(at(await checkText(jsonl([form, answered]))), expected('form', 'error'));
   assert.deepEqual(at(await checkText(jsonl([form, respond]))), expected('respond', 'warning'));
 });

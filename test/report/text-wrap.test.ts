@@ -67,13 +67,13 @@ test('on a terminal: findings wrapped to the columns, rule ids not dimmed; piped
   for (const l of heads) assert.doesNotMatch(l, /\x1b\[2m(jsonl|ahp)\//, `a rule id is dimmed: ${JSON.stringify(l)}`);
   assert.match(
     plain,
-    /found at the end of the input, about earlier lines:\nexamples\/ahp\/session-broken\.jsonl:13:1 {2}info {2}ahp\/open-at-end/,
+    /found later in the input, about earlier lines:\nexamples\/ahp\/session-broken\.jsonl:13:1 {2}info {2}ahp\/open-at-end/,
   );
   const piped = await runCli('ahp', ['validate', 'examples/ahp/session-broken.jsonl']);
   const findings = piped.stdout.split('\n').filter((l) => l.startsWith('examples/'));
   assert.equal(findings.length, 20);
   for (const l of findings) assert.match(l, /^\S+:\d+:\d+ {2}(error|warning|info) {2}\S+ {2}.+ {2}\[[^\]]+\]$/);
-  assert.doesNotMatch(piped.stdout, /found at the end/);
+  assert.doesNotMatch(piped.stdout, /found later in the input/);
 });
 
 test('the rule id is plain text in colour output (not dimmed)', () => {

@@ -13,6 +13,7 @@ import type { AttentionFacts } from './attention.ts';
 import type { OpenBudget } from './budget.ts';
 import { CommandIndex } from './command-index.ts';
 import type { FormFacts } from './form-values.ts';
+import { HeldResponds, type HeldIssue } from './held-responds.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
@@ -90,6 +91,8 @@ export interface ControlFacts {
   };
   /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
   endorsesInvalid?: Mark;
+  /** The values issues of an invalid respond this event decided other than by rejecting it as `invalid`. */
+  respondIssues?: HeldIssue[];
 }
 
 /** The command map key of `(session, id)`: `<session length>:<session><id>` (injective; cheaper than JSON). */
@@ -133,6 +136,8 @@ export class ControlAnalyzer implements StateHolder {
   private readonly unknownAcks = new Set<string>();
   /** Commands by bare id and ended session names. */
   private readonly index: CommandIndex;
+  /** The values issues of pending invalid responds (a StateHolder of its own). */
+  readonly held = new HeldResponds();
 
   constructor(
     readonly ackWindowMs: number,
@@ -231,6 +236,7 @@ export class ControlAnalyzer implements StateHolder {
       // the first answer to an invalid respond decides: accepted or answered endorses it
       cmd.invalid = false;
       if (type !== 'control.rejected') facts.endorsesInvalid = cmd.at;
+      facts.respondIssues = this.held.decide(ck!, ev);
     }
     if (type === 'attention.answered' || type === 'run.cancelled') this.outcome(ev, rec.session, facts);
     if (this.pendingBySession.size > 0 && this.pendingBySession.has(rec.session)) this.overdue(ev, rec.session, facts);
@@ -378,11 +384,8 @@ export class ControlAnalyzer implements StateHolder {
       this.commands.set(k, cmd);
       this.pendingBySession.set(session, (this.pendingBySession.get(session) ?? 0) + 1);
     }
-    const outcome = facts.form?.outcome;
-    if (cmd && ev.type === 'control.attention.respond' && outcome?.kind === 'checked') {
-      if (outcome.issues.some((i) => i.kind === 'type' || i.kind === 'required' || i.kind === 'choice'))
-        cmd.invalid = true;
-    }
+    if (cmd && ev.type === 'control.attention.respond' && facts.form && this.held.hold(k, session, ev, facts.form))
+      cmd.invalid = true;
   }
 }
 

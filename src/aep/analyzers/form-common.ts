@@ -1,18 +1,18 @@
 import { defineStreamRule } from '../../core/engine.ts';
-import { markLocation } from '../../core/mark.ts';
 import type { RuleMeta } from '../../core/rule.ts';
 import type { FormIssueKind } from '../forms.ts';
-import type { FormObservation } from './form-values.ts';
-import type { AepFacts } from './model.ts';
-
-/** Pointer of `answer.values` in both event types. */
-export const VALUES_POINTER = '/data/answer/values';
+import { issueReport, type FormObservation } from './form-values.ts';
+import type { AepFacts, AepStreamState } from './model.ts';
 
 /** The common citation of the form-values rules. */
 export const FORM_SPEC = 'AEP-0006; AEP-0002 §5.3 attention.answered values; AEP-0004 §5';
 
 /** The citation of the respond-values rules. */
 export const RESPOND_SPEC = 'AEP-0006; AEP-0002 §5.3 values (MUST reject); AEP-0004 §3, §5';
+
+/** How the respond-values rules judge a command (AEP-0006 amending AEP-0002 §5.3; AEP-0004 §3 acks). */
+export const RESPOND_DETAIL =
+  'The MUST-reject binds the receiving emitter, so the command is judged by what its target did: a control.rejected with reason invalid whose cause names it is the required behaviour and no finding; an acceptance or an answer it caused reports this warning beside aep/respond-invalid-accepted (an error); a rejection for another reason, or no ack in the input by its end, reports this warning alone, at the command.';
 
 /** The templates of each kind of form issue, keyed by the `messageId` src/aep/forms.ts gives. */
 const FORM_ISSUE_MESSAGES: Readonly<Record<FormIssueKind, Readonly<Record<string, string>>>> = {
@@ -39,11 +39,7 @@ const FORM_ISSUE_MESSAGES: Readonly<Record<FormIssueKind, Readonly<Record<string
   },
 };
 
-/**
- * A rule reporting each `kind` issue of `values` on events of `roles`: errors on `attention.answered` (the emitter's
- * record),
- * warnings on a respond (`aep/respond-values-*`: a command the target MUST reject, AEP-0006 amending AEP-0002 §5.3).
- */
+/** A rule reporting each `kind` issue of `values` on events of `roles` as it comes (`attention.answered` records). */
 export function formIssueRule<const Id extends string>(
   meta: Omit<RuleMeta, 'messages'> & { id: Id },
   kind: FormIssueKind,
@@ -58,18 +54,27 @@ export function formIssueRule<const Id extends string>(
     onEvent(f: AepFacts, ctx) {
       const form = f.form;
       if (form?.outcome.kind !== 'checked' || !(form.role === 'answered' ? answered : respond)) return;
-      const request = form.outcome.request;
-      for (const issue of form.outcome.issues) {
-        if (issue.kind !== kind) continue;
-        ctx.report({
-          pointer: form.absent ? '/data/answer' : VALUES_POINTER + issue.pointer,
-          messageId: form.absent ? 'absent' : issue.messageId,
-          args: issue.args,
-          related: [
-            markLocation(request, issue.fieldIndex === undefined ? '/data/fields' : `/data/fields/${issue.fieldIndex}`),
-          ],
-        });
-      }
+      for (const issue of form.outcome.issues)
+        if (issue.kind === kind) ctx.report(issueReport(form, form.outcome.request, issue));
+    },
+  });
+}
+
+/** A rule reporting each `kind` issue of an invalid respond once its target decided (held-responds.ts). */
+export function respondIssueRule<const Id extends string>(
+  meta: Omit<RuleMeta, 'messages'> & { id: Id },
+  kind: FormIssueKind,
+) {
+  return defineStreamRule({
+    ...meta,
+    messages: FORM_ISSUE_MESSAGES[kind],
+    on: ['respondIssues'],
+    onEvent(f: AepFacts, ctx) {
+      for (const i of f.respondIssues!) if (i.kind === kind) ctx.report(i.report);
+    },
+    onEnd(state: AepStreamState, ctx) {
+      for (const i of state.control.held.undecided((s) => state.control.mayBeAcked(s)))
+        if (i.kind === kind) ctx.report(i.report);
     },
   });
 }

@@ -6,8 +6,23 @@
 import { isObj, own } from '../../core/value.ts';
 import { checkFormValues, compileForm, type FormIssue } from '../forms.ts';
 import type { AepEvent } from '../event.ts';
-import type { Mark } from '../../core/mark.ts';
+import { markLocation, type Mark } from '../../core/mark.ts';
 import type { AttentionFacts } from './attention.ts';
+
+/** Pointer of `answer.values` in both event types. */
+export const VALUES_POINTER = '/data/answer/values';
+
+/** The report of one form issue on an answering event: its pointer, template, arguments and the field it breaks. */
+export function issueReport(form: FormObservation, request: Mark, issue: FormIssue) {
+  return {
+    pointer: form.absent ? '/data/answer' : VALUES_POINTER + issue.pointer,
+    messageId: form.absent ? 'absent' : issue.messageId,
+    args: issue.args,
+    related: [
+      markLocation(request, issue.fieldIndex === undefined ? '/data/fields' : `/data/fields/${issue.fieldIndex}`),
+    ],
+  };
+}
 
 /** What the form checks found on an `answer.values`. */
 export type FormOutcome =

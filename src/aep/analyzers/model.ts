@@ -68,6 +68,7 @@ const FACT_BITS = {
   answeredLate: 524288,
   unitTerminal: 1048576,
   streamReused: 2097152,
+  respondIssues: 4194304,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -100,6 +101,7 @@ class FactsRecord implements AepFacts {
   form: AepFacts['form'] = undefined;
   ack: AepFacts['ack'] = undefined;
   endorsesInvalid: Mark | undefined = undefined;
+  respondIssues: AepFacts['respondIssues'] = undefined;
   secondTarget: AepFacts['secondTarget'] = undefined;
   outcome: AepFacts['outcome'] = undefined;
   rejectedMatched: AepFacts['rejectedMatched'] = undefined;
@@ -194,10 +196,11 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       options.spillRows,
     );
     const assessment = new AssessmentAnalyzer(identity.names, options.spillRows);
-    // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, assessed
-    // events), then completion marks, then ended sessions, then (source, id) digests are forgotten
+    // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, held
+    // respond issues, assessed events), then completion marks, then ended sessions, then (source, id) digests are forgotten
     const memory = new StateBudget(options.maxStateMb);
     memory.register(control);
+    memory.register(control.held);
     memory.register(assessment);
     memory.register(marks);
     memory.register(lifecycle);
@@ -256,7 +259,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.streamReused !== undefined ? FACT_BITS.streamReused : 0) |
       (f.splitLeak !== undefined ? FACT_BITS.splitLeak : 0) |
       (f.finishedCause !== undefined ? FACT_BITS.finishedCause : 0) |
-      (f.messageCause !== undefined ? FACT_BITS.messageCause : 0)
+      (f.messageCause !== undefined ? FACT_BITS.messageCause : 0) |
+      (f.respondIssues !== undefined ? FACT_BITS.respondIssues : 0)
     );
   }
 

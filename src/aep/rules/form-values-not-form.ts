@@ -1,6 +1,7 @@
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
-import { FORM_SPEC, VALUES_POINTER } from '../analyzers/form-common.ts';
+import { FORM_SPEC } from '../analyzers/form-common.ts';
+import { VALUES_POINTER } from '../analyzers/form-values.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
 /** `aep/form-values-not-form`. */

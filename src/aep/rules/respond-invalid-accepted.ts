@@ -7,6 +7,8 @@ export const respondInvalidAccepted = defineStreamRule({
   id: 'aep/respond-invalid-accepted',
   severity: 'error',
   description: 'A control.attention.respond with invalid form values is rejected, not accepted or answered.',
+  detail:
+    'Invalid: a required field left unanswered, a select field without `other` answered by a string that is no choice id, or a value of another type than its field takes. The first decision counts: a control.rejected with reason invalid is the required behaviour and leaves no finding (nor the aep/respond-values-* warning); a rejection for another reason leaves that warning alone.',
   spec: 'AEP-0002 §5.3 values; AEP-0006; AEP-0004 §3',
   messages: {
     accepted:

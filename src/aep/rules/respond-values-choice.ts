@@ -1,14 +1,14 @@
-import { formIssueRule, RESPOND_SPEC } from '../analyzers/form-common.ts';
+import { RESPOND_DETAIL, respondIssueRule, RESPOND_SPEC } from '../analyzers/form-common.ts';
 
 /** `aep/respond-values-choice`. */
-export const respondValuesChoice = formIssueRule(
+export const respondValuesChoice = respondIssueRule(
   {
     id: 'aep/respond-values-choice',
     severity: 'warning',
     description:
-      'In a control.attention.respond, a select value is one of its choice ids unless the field allows other free text (the target must reject it otherwise).',
+      'A control.attention.respond answering a select field without `other` by a string that is no choice id is reported at the command unless its target rejects it with reason invalid.',
+    detail: RESPOND_DETAIL,
     spec: RESPOND_SPEC,
   },
   'choice',
-  ['respond'],
 );

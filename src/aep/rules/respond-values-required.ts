@@ -1,14 +1,14 @@
-import { formIssueRule, RESPOND_SPEC } from '../analyzers/form-common.ts';
+import { RESPOND_DETAIL, respondIssueRule, RESPOND_SPEC } from '../analyzers/form-common.ts';
 
 /** `aep/respond-values-required`. */
-export const respondValuesRequired = formIssueRule(
+export const respondValuesRequired = respondIssueRule(
   {
     id: 'aep/respond-values-required',
     severity: 'warning',
     description:
-      'In a control.attention.respond, form values cover every field marked required (the target must reject it otherwise).',
+      'A control.attention.respond whose form values leave a required field unanswered is reported at the command unless its target rejects it with reason invalid.',
+    detail: RESPOND_DETAIL,
     spec: RESPOND_SPEC,
   },
   'required',
-  ['respond'],
 );
