@@ -315,5 +315,9 @@ describe('overlays', () => {
       'ahp/overlay',
       '/params/event/batch/callIds',
     );
+    // `batch: {id, callIds}`: the maintainers' valid catalogue-tool.batch.after fixture omits callIds (README §Decisions)
+    valid(obsOf('tool.batch.after', { batch: { id: 'b' } }));
+    invalid(obsOf('tool.batch.after', { batch: { callIds: ['c'] } }), 'ahp/overlay', '/params/event/batch');
+    invalid(obsOf('model.request.before', { attempt: { id: 'a' } }), 'ahp/overlay', '/params/event/attempt');
   });
 });

@@ -71,6 +71,16 @@ describe('wire root and JSON-RPC', () => {
     invalid(m, 'ahp/protocol-version', '/params/protocolVersion');
     invalid({ jsonrpc: '2.0', id: 'd', method: 'hooks/capabilities', params: {} }, 'ahp/method-params', '/params');
   });
+  test('an unknown params or result member is ignored in every method (base/versioning.md §Unknown fields)', () => {
+    // The upstream capabilities-request schema closes params; the sentence decides (README §Decisions).
+    const extra = { session: { id: 's9' }, 'com.example.client': { build: '7' } };
+    const discovery = { jsonrpc: '2.0', id: 'd', method: 'hooks/capabilities', params: { protocolVersion: 'draft' } };
+    const observe = obsOf('turn.start') as { params: Record<string, unknown> };
+    const request = intercept(event('tool.before')) as { params: Record<string, unknown> };
+    for (const m of [discovery, observe, request]) valid({ ...m, params: { ...m.params, ...extra } });
+    const answer = capabilitiesResponse() as { result: Record<string, unknown> };
+    valid({ ...answer, result: { ...answer.result, note: 'x' } });
+  });
   test('observe params need the event', () => {
     invalid(
       { jsonrpc: '2.0', method: 'hooks/observe', params: { protocolVersion: 'draft' } },
