@@ -138,7 +138,7 @@ function objPrint(o: Obj, depth: number, skip?: readonly string[]): number {
   let h = 0x2f;
   for (const k in o) {
     const v = o[k];
-    if (VIEW_MEMBERS.has(k) || (skip !== undefined && skip.includes(k))) continue;
+    if (VIEW_MEMBERS.has(k) || skip?.includes(k)) continue;
     if (typeof v === 'object' && Array.isArray(v) && isPart(v[0])) continue;
     h = (h + mix(k, jsonPrint(v, depth + 1))) | 0;
   }
