@@ -4,7 +4,7 @@
  * `jsonl/empty-input`, exit 1), and a filter piped into `aep validate -` passes.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { REPO, runCli } from './helpers.ts';
@@ -48,4 +48,51 @@ test('a filter that selects nothing exits 0 and writes nothing; validate then re
   const v = await runCli('aep', ['validate', '-'], r.stdout);
   assert.equal(v.code, 1);
   assert.match(v.stdout, /jsonl\/empty-input/);
+});
+
+test('redact and downlevel report the per-line errors validate gives, without the stream rules and the leaks they repair (README)', async () => {
+  const { AEP_EVENT_RULES, AEP_SCHEMA_RULES } = await import('../../src/aep/rules/index.ts');
+  // the checks of one line alone: framing and JSON, the envelope and payload schemas, the event rules (not the
+  // RECOMMENDED forms, which run only when asked for)
+  const lineRules = new Set<string>([...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES].map((r) => r.id));
+  for (const id of ['aep/id-ulid', 'aep/source-form']) lineRules.delete(id);
+  const perLineRule = (id: string) => lineRules.has(id) || id.startsWith('jsonl/') || id.startsWith('json/');
+  const repaired = new Set([
+    'aep/redaction-leak',
+    'aep/redaction-leak-provider',
+    'aep/redaction-home-path',
+    'aep/redaction-leak-pii',
+  ]);
+  const fail = join(REPO, 'conformance/aep/fail');
+  const inputs = [
+    'examples/aep/session-broken.jsonl',
+    ...readdirSync(fail)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort()
+      .filter((_, i) => i % 4 === 0)
+      .map((f) => join('conformance/aep/fail', f)),
+  ];
+  const key = (f: { ruleId: string; line?: number }) => `${f.line ?? '-'} ${f.ruleId}`;
+  let left = 0;
+  for (const input of inputs) {
+    const v = await runCli('aep', ['validate', '-f', 'json', input]);
+    const all = (JSON.parse(v.stdout) as { findings: Array<{ ruleId: string; line?: number; severity: string }> })
+      .findings;
+    // the verbs print errors only (warnings and infos are validate's to show)
+    const perLine = all.filter((f) => f.severity === 'error' && perLineRule(f.ruleId));
+    left += all.length - perLine.length;
+    for (const [args, expected] of [
+      [['redact', input], perLine.filter((f) => !repaired.has(f.ruleId))],
+      [['downlevel', '--ceiling', 'full', input], perLine],
+    ] as const) {
+      const r = await runCli('aep', args);
+      // `file:line:column  severity  rule` (`file:line` at no column), or `file  severity  rule` about the input
+      const got = [...r.stderr.matchAll(/^(\S+?)(?::(\d+)(?::\d+)?)? {2}(?:error|warning|info) {2}(\S+)/gm)].map(
+        (m) => `${m[2] ?? '-'} ${m[3]}`,
+      );
+      assert.deepEqual(got.sort(), expected.map(key).sort(), `${args.join(' ')}`);
+    }
+  }
+  // findings of other rules were there to leave out (the relation is not checked on per-line findings only)
+  assert.ok(left > 5, `findings left out: ${left}`);
 });
