@@ -1,6 +1,6 @@
 /**
  * Which `--binding` reads an input its name's binding could not: stdio one message per line (base/transports/stdio
- * §Framing), HTTP one per body.
+ * §Framing), HTTP one per body, registration one document (base/registration.md).
  */
 import type { AhpBinding } from './driver.ts';
 
@@ -12,13 +12,24 @@ function lines(text: string): string[] {
     .filter((l) => l.trim() !== '');
 }
 
-function isObject(s: string): boolean {
+/** `s` parsed when it is one JSON object, else `undefined`. */
+function objectOf(s: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(s);
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+const isObject = (s: string): boolean => objectOf(s) !== undefined;
+
+/**
+ * True for an object the registration binding reads: one with `hooks`, the member only a registration document has
+ * (base/registration.md §Document shape, AHP-REG-001), and no `jsonrpc` (a wire message, base/versioning.md).
+ */
+function isRegistration(v: Record<string, unknown>): boolean {
+  return Object.hasOwn(v, 'hooks') && !Object.hasOwn(v, 'jsonrpc');
 }
 
 /** The sentence for the parse finding of `text` read as `binding` when the other binding reads it, else `undefined`. */
@@ -26,9 +37,11 @@ export function bindingHint(text: string, binding: AhpBinding): string | undefin
   const ls = lines(text);
   if (ls.length < 2) return undefined;
   if (binding === 'stdio') {
-    return isObject(text)
-      ? `The ${ls.length} lines are one pretty-printed JSON message, as an HTTP body is: read it with \`--binding http\` (the other lines are not reported one by one).`
-      : undefined;
+    const v = objectOf(text);
+    if (v === undefined) return undefined;
+    return isRegistration(v)
+      ? `The ${ls.length} lines are one pretty-printed registration document: read it with \`--binding registration\` (the other lines are not reported one by one).`
+      : `The ${ls.length} lines are one pretty-printed JSON message, as an HTTP body is: read it with \`--binding http\` (the other lines are not reported one by one).`;
   }
   return ls.every(isObject)
     ? `The input holds ${ls.length} JSON messages, one per line, as a stdio capture does: read it with \`--binding stdio\`.`

@@ -17,7 +17,7 @@ export type SessionOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
 /** A stream checked one event at a time. */
 export interface CheckSession {
   readonly protocol: Protocol;
-  /** Check the next event (an object or JSON text). @throws TypeError (unserialisable); Error after `end`. */
+  /** Check the next event (an object or JSON text). @throws TypeError (bytes, unserialisable); Error after `end`. */
   check(event: object | string): Finding[];
   /** End the stream: the end-of-stream findings (open work, unanswered requests). Once. */
   end(): Finding[];
@@ -40,6 +40,11 @@ class Session implements CheckSession {
 
   check(event: object | string): Finding[] {
     if (this.ended) throw new Error('this session has ended: create a new one');
+    // bytes are an input, which `validate()` reads with its framing checks (UTF-8, BOM); an event is a value or text
+    if (ArrayBuffer.isView(event) || event instanceof ArrayBuffer)
+      throw new TypeError(
+        `the event is bytes (${event.constructor.name}): pass one event as an object or its JSON text (decode the bytes first, e.g. buf.toString('utf8')), or give the bytes to validate(), which reads them as a JSONL input`,
+      );
     let text: string;
     try {
       text = typeof event === 'string' ? event : JSON.stringify(event);
@@ -69,7 +74,7 @@ export function createSession<P extends Protocol>(
   return new Session(protocol, options as SessionOptions);
 }
 
-/** One event checked alone (a fresh stream). @throws TypeError for unknown ids or an unserialisable event. */
+/** One event checked alone (a fresh stream). @throws TypeError for unknown ids, bytes or an unserialisable event. */
 export function checkEvent<P extends Protocol>(
   protocol: P,
   event: object | string,

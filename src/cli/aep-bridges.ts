@@ -43,8 +43,14 @@ export const PROFILE_OPTION = (): Option =>
     'also accept a sub-profile beyond the AEP 0.1 registry, its types handled by its capture annotations: aep-0007 (AEP-0007 §4, the message and stream types)',
   ).choices([AEP_0007]);
 
+/** The `aep` verbs that write a stream; each closing line on stderr starts `aep VERB:`. */
+export type StreamVerb = 'redact' | 'downlevel' | 'filter' | 'convert';
+/** The stream verbs that run the checks and a transform ({@link RunFilter}); `filter` only selects. */
+export type TransformVerb = Exclude<StreamVerb, 'filter'>;
+
 /** The capture verbs' filter runner (src/cli/aep-capture.ts), passed in to keep one copy. */
 export type RunFilter = (
+  verb: TransformVerb,
   files: string[],
   transform: EventTransform,
   io: CliIO,
@@ -89,14 +95,15 @@ export function noteEmpty(reporter: Reporter, seen: { empty: boolean }): (f: Fin
 }
 
 /** The one closing line of a stream verb whose input has no line but blank ones (`validate` exits 1 too). */
-export const EMPTY_INPUT_LINE = 'aep: the input holds no event (jsonl/empty-input above), so nothing was written\n';
+export const emptyInputLine = (verb: StreamVerb): string =>
+  `aep ${verb}: the input holds no event (jsonl/empty-input above), so nothing was written\n`;
 
 /**
  * The closing line of a stream verb that wrote every line but found errors about the input itself (a byte order mark,
  * bytes after a whole gzip stream): the run fails as `validate` would, and says no line was left out.
  */
-export const inputErrorsLine = (written: number): string =>
-  `aep: no line left out, ${written} written; the error findings above are about the input, not a line\n`;
+export const inputErrorsLine = (verb: StreamVerb, written: number): string =>
+  `aep ${verb}: no line left out, ${written} written; the error findings above are about the input, not a line\n`;
 
 /** How a capture verb's filter run ended: its exit code, and whether its input held no event (said once, last). */
 export interface FilterExit {
@@ -170,13 +177,13 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
     if (fails) {
       reporter.finish(r.summary);
       if (seen.empty) {
-        io.stderr.write(EMPTY_INPUT_LINE);
+        io.stderr.write(emptyInputLine('filter'));
         return EXIT.findings;
       }
       io.stderr.write(
         unread
-          ? `aep: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`
-          : inputErrorsLine(written),
+          ? `aep filter: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`
+          : inputErrorsLine('filter', written),
       );
       return EXIT.findings;
     }
@@ -345,6 +352,7 @@ export function addBridgeVerbs(
         // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
         // `validate` fails is refused with its findings (issue 37 item 4b)
         const { code, empty, stopped } = await runFilter(
+          'convert',
           files,
           transform,
           io,

@@ -13,13 +13,14 @@ import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
 import {
   addBridgeVerbs,
-  EMPTY_INPUT_LINE,
+  emptyInputLine,
   inputErrorsLine,
   type FilterExit,
   noteEmpty,
   OUTPUT_OPTION,
   openStreamVerb,
   PROFILE_OPTION,
+  type TransformVerb,
 } from './aep-bridges.ts';
 import { StreamOutput } from './stream-output.ts';
 
@@ -67,8 +68,16 @@ function captureStep(
   };
 }
 
+/** Why a line the transform refused was not written, as each verb's closing line says it. */
+const REFUSED: Readonly<Record<TransformVerb, string>> = {
+  convert: 'refused by the conversion',
+  redact: 'with error findings and content the copy would keep',
+  downlevel: 'with error findings and content the copy would keep',
+};
+
 /** Run one filter; findings in text on stderr, the JSONL to `output` or stdout (with backpressure). */
 async function runFilter(
+  verb: TransformVerb,
   files: string[],
   transform: EventTransform,
   io: CliIO,
@@ -110,17 +119,17 @@ async function runFilter(
       reporter.finish(r.summary);
       // no line to read (an empty input, or only blank lines): one closing line under the findings
       if (seen.empty && r.written === 0) {
-        io.stderr.write(EMPTY_INPUT_LINE);
+        io.stderr.write(emptyInputLine(verb));
         return { code: exit, empty: true };
       }
       if (r.rejected === 0 && r.invalidWritten === 0) {
-        io.stderr.write(inputErrorsLine(r.written));
+        io.stderr.write(inputErrorsLine(verb, r.written));
         return { code: exit, empty: false };
       }
       const found = r.rejected - r.refused;
       const why = [
         ...(found > 0 ? [`${found} with error findings`] : []),
-        ...(r.refused > 0 ? [`${r.refused} refused by the conversion`] : []),
+        ...(r.refused > 0 ? [`${r.refused} ${REFUSED[verb]}`] : []),
       ];
       const s = (n: number) => (n === 1 ? '' : 's');
       const n = r.invalidWritten;
@@ -129,8 +138,8 @@ async function runFilter(
         n > 0 ? `; ${n} line${s(n)} with error findings written, at the level ${they} or lower (findings above)` : '';
       io.stderr.write(
         r.rejected > 0
-          ? `aep: ${r.rejected} line${s(r.rejected)} not written (${why.join(', ')}: see above); ${r.written} written`
-          : `aep: ${r.written} written`,
+          ? `aep ${verb}: ${r.rejected} line${s(r.rejected)} not written (${why.join(', ')}: see above); ${r.written} written`
+          : `aep ${verb}: ${r.written} written`,
       );
       io.stderr.write(`${invalid}\n`);
     }
@@ -160,6 +169,7 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     const r = createRedactor(redactOptionsOf(raw, io));
     const n = { events: 0, redacted: 0, lowered: 0 };
     const { code, empty, stopped } = await runFilter(
+      'redact',
       files,
       captureStep((ev) => {
         const out = redactEvent(ev, r, raw.profile);
@@ -208,6 +218,7 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
       setExit(
         (
           await runFilter(
+            'downlevel',
             files,
             captureStep(step),
             io,

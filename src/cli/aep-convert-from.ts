@@ -1,6 +1,7 @@
 /** `aep convert --from cloudevents|otlp`: the inverse mappings (AEP-0005 §2 rule 1, §3.2, §3.4) as AEP JSONL. */
 import { decodeCloudEvents } from '../aep/bridges/cloudevents.ts';
 import { itemCount } from '../aep/bridges/checker.ts';
+import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, type BridgeFrom } from '../aep/bridges/hint.ts';
 import { decodeOtlp } from '../aep/bridges/otlp-decode.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { serializeEvent } from '../core/serialize.ts';
@@ -9,6 +10,7 @@ import type { CliIO } from './common.ts';
 
 /** The capture verbs' filter runner (aep-bridges.ts `RunFilter`, not imported: that module imports this one). */
 type Runner = (
+  verb: 'convert',
   files: string[],
   transform: EventTransform,
   io: CliIO,
@@ -38,7 +40,19 @@ export async function runConvertFrom(
   let events = 0;
   let foreign = 0;
   let withheld = 0;
+  // lines set aside unchecked (aep/bridge-input names the first of each kind): plain AEP, or another bridge's output
+  let plain = 0;
+  const other = new Map<string, number>();
   const transform: EventTransform = (ev) => {
+    if (isAepEvent(ev.value)) {
+      plain++;
+      return null;
+    }
+    const format = bridgeFormatOf(ev.value);
+    if (format !== undefined && format !== o.from) {
+      other.set(format, (other.get(format) ?? 0) + 1);
+      return null;
+    }
     const r =
       o.from === 'cloudevents'
         ? decodeCloudEvents(ev.value, { bigIntegers: ev.bigIntegers })
@@ -51,6 +65,7 @@ export async function runConvertFrom(
     return exactText(r.events.map((d) => serializeEvent(d.event, d.bigIntegers)).join('\n'));
   };
   const { code, empty, stopped } = await runFilter(
+    'convert',
     files,
     transform,
     io,
@@ -60,6 +75,16 @@ export async function runConvertFrom(
   const s = (n: number) => (n === 1 ? '' : 's');
   const parts = [`${events} AEP event${s(events)} written from ${o.from}`];
   if (foreign) parts.push(`${foreign} foreign record${s(foreign)} not written (not AEP, AEP-0005 §2 rule 3, §3.2)`);
+  // the first such line has its error finding above, counted among the lines with error findings
+  const name = BRIDGE_NAMES[o.from];
+  if (plain)
+    parts.push(
+      `${plain} more plain AEP line${s(plain)} not written (not ${name} output: drop \`--from ${o.from}\` to read AEP JSONL)`,
+    );
+  for (const [f, n] of other)
+    parts.push(
+      `${n} more line${s(n)} of ${BRIDGE_NAMES[f as BridgeFrom]} output not written (not ${name} output: see aep/bridge-input above)`,
+    );
   if (o.from === 'otlp')
     parts.push(`${withheld} with the payload withheld at max capture ${o.maxCapture} (written at capture none)`);
   if (!empty && !stopped && !io.writeFailed?.()) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);

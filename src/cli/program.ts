@@ -27,6 +27,7 @@ import {
 } from './common.ts';
 import { positiveNumber } from './args.ts';
 import { outputIsInput, reportFileFor } from './output.ts';
+import { exitHelp } from './exit-help.ts';
 import { addCatalogueAndFixtureVerbs, nearestRuleIds, terminalWidth, validateRuleMessage } from './verbs.ts';
 
 export { processIO, type CliBin, type CliExtras, type CliIO };
@@ -208,13 +209,6 @@ export async function runValidate(
   return exitCodeOf(result, opts.failOn);
 }
 
-/** The exit codes, after every verb's help (README §Exit codes has the whole list). */
-const EXIT_HELP = `
-Exit codes (README §Exit codes):
-  0  nothing at or above --fail-on (default error)
-  1  a finding at or above --fail-on, a fixture or pin mismatch, or a line a capture verb did not write
-  2  a usage error, an unreadable input, a rule that threw, or output that could not be written`;
-
 /** Build the program for one protocol; `setExit` receives the exit code of the verb that ran. */
 function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): Command {
   const { def, extras } = bin;
@@ -279,7 +273,9 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
     if (!cmd.options.some((o) => o.long === '--no-color')) cmd.option('--no-color', 'never colour text output');
     for (const o of cmd.options)
       if (o.mandatory && !o.description.endsWith('(required)')) o.description += ' (required)';
-    cmd.addHelpText('after', EXIT_HELP);
+    // the exit codes of this verb only (README §Exit codes has the whole list)
+    const path = cmd.parent && cmd.parent !== program ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
+    cmd.addHelpText('after', exitHelp(path));
     if (cmd.options.some((o) => o.long === '--format') && cmd.options.some((o) => o.long === '--output'))
       cmd.hook('preAction', (c) => impliedFormat(c));
   }

@@ -29,6 +29,14 @@ interface RuleTally {
   first?: Finding;
 }
 
+/** The verb of each report kind, as the command line names it: the `<testsuites>` name is `PROTOCOL VERB`. */
+const VERB: Readonly<Record<NonNullable<ReportContext['kind']>, string>> = {
+  validate: 'validate',
+  live: 'live',
+  'pin-verify': 'pin verify',
+  'pin-refresh': 'pin refresh',
+};
+
 /** The `validate` JUnit reporter: findings spooled (counts per input and rule held), XML written at the end. */
 export function junitReporter(out: Output, ctx: ReportContext): Reporter {
   const threshold = ctx.failOn ?? 'error';
@@ -74,7 +82,7 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
       failures += status.filter((s) => s === 'failed').length;
       const w = chunkedOutput(out);
       w.write(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${ctx.protocol} ${ctx.kind === 'live' ? 'live' : 'validate'}`)}" tests="${tests}" failures="${failures}" errors="0">\n`,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${ctx.protocol} ${VERB[ctx.kind ?? 'validate']}`)}" tests="${tests}" failures="${failures}" errors="0">\n`,
       );
       let next = 0;
       // the open testcase: its input and rule, and which of its elements is open

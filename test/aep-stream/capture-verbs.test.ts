@@ -305,5 +305,6 @@ test('aep redact closes with what it replaced: the events whose line changed, an
   const plain = await runCli('aep', ['redact', 'examples/aep/session.jsonl']);
   assert.match(plain.stderr, /^aep redact: 0 of 9 events redacted; 0 lowered/);
   const empty = await runCli('aep', ['redact', '-'], '');
-  assert.doesNotMatch(empty.stderr, /aep redact:/);
+  assert.doesNotMatch(empty.stderr, /events redacted/);
+  assert.match(empty.stderr, /^aep redact: the input holds no event/m);
 });

@@ -216,7 +216,7 @@ test('a form answer down-leveled by a hop that knew the form (closed choice ids 
   assert.deepEqual(await bothPaths([answer, withForm]), ['aep/id-collision@2']);
 });
 
-test('a redacted copy of a redacted event that a redacting hop redacted further is unverifiable, counted once', async () => {
+test('a redacted copy of a redacted event that a redacting hop redacted further is unverifiable, not a second event', async () => {
   const first = event('x.acme.progress.noted', 0, { capture: 'redacted', data: { note: 'mail alice@example.com' } });
   const further = { ...first, data: { note: 'mail [REDACTED:pii]' } };
   assert.deepEqual(await bothPaths([first, further]), ['aep/id-unverifiable@2']);

@@ -86,3 +86,60 @@ test('a capture saved as .json, and a pretty-printed body on stdin: one finding 
   );
   for (const f of f3) assert.doesNotMatch(f.message, /--binding/);
 });
+
+const registration = fc.record(
+  {
+    protocolVersion: fc.constant('draft'),
+    hooks: fc.array(fc.record({ id: fc.string(), subscriptions: fc.array(fc.dictionary(fc.string(), fc.string())) }), {
+      maxLength: 3,
+    }),
+  },
+  { requiredKeys: ['hooks'] },
+);
+
+test('bindingHint: a pretty-printed registration document (hooks, no jsonrpc) names registration, a message http', () => {
+  fc.assert(
+    fc.property(registration, message, (doc, msg) => {
+      const pretty = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+      assert.match(
+        bindingHint(pretty(doc), 'stdio') ?? '',
+        /registration document: read it with `--binding registration`/,
+      );
+      // a wire message carrying a `hooks` member is still a message: jsonrpc decides
+      assert.match(bindingHint(pretty({ ...msg, hooks: doc.hooks }), 'stdio') ?? '', /`--binding http`/);
+    }),
+    { numRuns: 100 },
+  );
+});
+
+test('a pretty-printed registration document on stdin: the binding the hint names reads it with no framing finding', async () => {
+  const doc = {
+    protocolVersion: 'draft',
+    hooks: [
+      {
+        id: 'com.example.policy',
+        transport: { type: 'http', url: 'https://policy.example.com/hooks' },
+        subscriptions: [
+          {
+            events: ['tool.before'],
+            mode: 'intercept',
+            timeoutMs: 750,
+            failurePolicy: 'fail-closed',
+            content: { default: 'metadata' },
+          },
+        ],
+      },
+    ],
+  };
+  const text = JSON.stringify(doc, null, 2) + '\n';
+  const asStdio = await runCli('ahp', ['validate', '-f', 'json', '-'], text);
+  const findings = (JSON.parse(asStdio.stdout) as { findings: Array<{ ruleId: string; message: string }> }).findings;
+  assert.deepEqual(
+    findings.map((f) => f.ruleId),
+    ['jsonl/invalid-json'],
+  );
+  const named = /read it with `--binding (\w+)`/.exec(findings[0]!.message)?.[1];
+  assert.equal(named, 'registration');
+  const r = await runCli('ahp', ['validate', '--binding', named!, '-'], text);
+  assert.equal(r.code, 0, r.stdout);
+});

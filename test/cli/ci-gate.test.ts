@@ -150,3 +150,26 @@ test('ahp: fixtures on the upstream manifest, rules, and aep-report refused', as
   );
   assert.ok(r.code === 0 || r.code === 1, r.stderr);
 });
+
+test('junit names its testsuites after the verb that ran (PROTOCOL VERB), pin verbs included', async () => {
+  const { createReporter } = await import('../../src/report/index.ts');
+  const name = (kind: 'validate' | 'live' | 'pin-verify' | 'pin-refresh') => {
+    let xml = '';
+    const r = createReporter(
+      'junit',
+      { write: (s) => void (xml += s) },
+      { protocol: 'ahp', kind, version: '0', color: false },
+    );
+    r.finish({ events: 0, errors: 0, warnings: 0, infos: 0, byRule: {}, types: {} } as never);
+    return /<testsuites name="([^"]*)"/.exec(xml)?.[1];
+  };
+  assert.deepEqual((['validate', 'live', 'pin-verify', 'pin-refresh'] as const).map(name), [
+    'ahp validate',
+    'ahp live',
+    'ahp pin verify',
+    'ahp pin refresh',
+  ]);
+  // through the command: `ahp pin verify -f junit`
+  const pin = await run('ahp', ['pin', 'verify', '--allow-missing', '-f', 'junit']);
+  assert.match(pin.stdout, /<testsuites name="ahp pin verify"/);
+});

@@ -98,7 +98,7 @@ test('the stream verbs on empty input: the empty-input finding, one closing line
       const closing = r.stderr.split('\n').filter((l) => l.startsWith('aep'));
       assert.deepEqual(
         closing,
-        ['aep: the input holds no event (jsonl/empty-input above), so nothing was written'],
+        [`aep ${args[0]}: the input holds no event (jsonl/empty-input above), so nothing was written`],
         what,
       );
     }

@@ -204,6 +204,14 @@ test('sessions check in-memory events in order with stream state; checkEvent che
   assert.deepEqual(checkEvent('aep', JSON.stringify(events[0])), []);
   assert.ok(checkEvent('ahp', { jsonrpc: '1.0' }).some((f) => f.severity === 'error'));
   assert.throws(() => checkEvent('aep', { n: 1n }), TypeError);
+  // bytes are an input of validate(), not an event: a TypeError naming what to pass, never findings about a "Buffer"
+  const json = JSON.stringify(events[0]);
+  for (const bytes of [Buffer.from(json), new TextEncoder().encode(json), new TextEncoder().encode(json).buffer])
+    for (const call of [() => checkEvent('aep', bytes), () => createSession('ahp').check(bytes)])
+      assert.throws(
+        call,
+        (e: unknown) => e instanceof TypeError && /object or its JSON text.*validate\(\)/.test(e.message),
+      );
   // the same verdicts as the stream: the broken example event by event
   const lines = readFileSync(join(REPO, AEP_BROKEN), 'utf8')
     .split('\n')

@@ -160,7 +160,7 @@ export class IdentityAnalyzer {
     }
     if (same === true || typeof same === 'string') {
       if (same === 'redaction') {
-        // same envelope and position, same content at `metadata`: counted once, like a redelivery
+        // same envelope and position, same content at `metadata`: not a second event, like a redelivery
         facts.unverifiable = firstAt;
         facts.unverifiableWhy = 'redaction';
         facts.redactedFrom = this.redactedFrom;

@@ -13,7 +13,7 @@ export const idUnverifiable = defineStreamRule({
     reread:
       'Event id {id:json} was already used by this source at {prior}, but that line could not be read back as it was to compare them (the file changed while it was checked); this event is not deduplicated.',
     redaction:
-      "Event id {id:json} was already used by this source at {prior} for a {from} event; this redacted copy matches it at metadata, but its free text is not what the AEP-0003 §9.4 pipeline gives (a pipeline may redact more), so whether it is a redelivery cannot be decided; it is counted once, as its envelope is that event's.",
+      "Event id {id:json} was already used by this source at {prior} for a {from} event; this redacted copy matches it at metadata, but its free text is not what the AEP-0003 §9.4 pipeline gives (a pipeline may redact more), so whether it is a redelivery cannot be decided; it is not checked as a second event, as its envelope is that event's.",
   },
   on: ['unverifiable'],
   onEvent(f: AepFacts, ctx) {
