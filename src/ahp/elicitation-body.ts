@@ -56,3 +56,21 @@ export function parsedObject(checks: ElicitationChecks): Obj | undefined {
     ? checks.parsed.value
     : undefined;
 }
+
+/**
+ * The `url` of a URL-mode elicitation request in `b`, written and parsed, with the checks it came from; undefined for
+ * another body, or a url no URL parser takes (ahp/elicitation-body reports that).
+ */
+export function requestUrlOf(
+  b: ElicitationBody | undefined,
+): { c: { checks: ElicitationChecks; partPointer: string }; url: string; u: URL } | undefined {
+  const c = checksOf(b);
+  if (c?.checks.kind !== 'request') return undefined;
+  const value = parsedObject(c.checks);
+  if (value?.mode !== 'url' || typeof value.url !== 'string') return undefined;
+  try {
+    return { c, url: value.url, u: new URL(value.url) };
+  } catch {
+    return undefined;
+  }
+}

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { bindingHint } from '../../src/ahp/binding-hint.ts';
 import { runCli } from '../cli/helpers.ts';
+import { registration as registrationDocument } from './builders.ts';
 import { tempDir } from '../temp.ts';
 
 const message = fc.record(
@@ -113,24 +114,7 @@ test('bindingHint: a pretty-printed registration document (hooks, no jsonrpc) na
 });
 
 test('a pretty-printed registration document on stdin: the binding the hint names reads it with no framing finding', async () => {
-  const doc = {
-    protocolVersion: 'draft',
-    hooks: [
-      {
-        id: 'com.example.policy',
-        transport: { type: 'http', url: 'https://policy.example.com/hooks' },
-        subscriptions: [
-          {
-            events: ['tool.before'],
-            mode: 'intercept',
-            timeoutMs: 750,
-            failurePolicy: 'fail-closed',
-            content: { default: 'metadata' },
-          },
-        ],
-      },
-    ],
-  };
+  const doc = registrationDocument();
   const text = JSON.stringify(doc, null, 2) + '\n';
   const asStdio = await runCli('ahp', ['validate', '-f', 'json', '-'], text);
   const findings = (JSON.parse(asStdio.stdout) as { findings: Array<{ ruleId: string; message: string }> }).findings;

@@ -1,7 +1,7 @@
 /** Original proto field names in OTLP/JSON ("not valid to use as keys", JSON Protobuf Encoding): read, and reported. */
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
-import { unescapeToken } from './otlp-values.ts';
+import { ANY_KEYS, unescapeToken } from './otlp-values.ts';
 
 const FIELDS = new Set([
   'resourceLogs',
@@ -17,13 +17,7 @@ const FIELDS = new Set([
   'traceId',
   'spanId',
   'eventName',
-  'stringValue',
-  'boolValue',
-  'intValue',
-  'doubleValue',
-  'arrayValue',
-  'kvlistValue',
-  'bytesValue',
+  ...ANY_KEYS,
 ]);
 
 const camel = (k: string): string => k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

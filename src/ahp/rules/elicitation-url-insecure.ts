@@ -1,5 +1,5 @@
 import { defineEventRule } from '../../core/engine.ts';
-import { checksOf, parsedObject } from '../elicitation-body.ts';
+import { requestUrlOf } from '../elicitation-body.ts';
 import { isLoopback } from '../loopback.ts';
 import type { AhpMessage } from '../message.ts';
 
@@ -20,16 +20,9 @@ export const elicitationUrlInsecure = defineEventRule({
   },
   types: ['user.elicitation.request'],
   check(msg: AhpMessage, ctx) {
-    const c = checksOf(msg.elicitation);
-    if (c?.checks.kind !== 'request') return;
-    const value = parsedObject(c.checks);
-    if (value?.mode !== 'url' || typeof value.url !== 'string') return;
-    let u: URL;
-    try {
-      u = new URL(value.url);
-    } catch {
-      return; // not a URL: ahp/elicitation-body says so
-    }
+    const at = requestUrlOf(msg.elicitation);
+    if (!at) return;
+    const { c, u } = at;
     const args = { partPointer: c.partPointer, innerPointer: '/url' };
     if (u.protocol === 'https:') return;
     if (u.protocol === 'http:') {

@@ -1,5 +1,5 @@
 import { defineEventRule } from '../../core/engine.ts';
-import { checksOf, parsedObject } from '../elicitation-body.ts';
+import { requestUrlOf } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
 import { urlCredentialIn, urlSecrets } from '../sensitive-names.ts';
 
@@ -19,18 +19,11 @@ export const elicitationUrlSecret = defineEventRule({
   },
   types: ['user.elicitation.request'],
   check(msg: AhpMessage, ctx) {
-    const c = checksOf(msg.elicitation);
-    if (c?.checks.kind !== 'request') return;
-    const value = parsedObject(c.checks);
-    if (value?.mode !== 'url' || typeof value.url !== 'string') return;
+    const at = requestUrlOf(msg.elicitation);
+    if (!at) return;
     // a credential the shared detector sees is ahp/credential-exposed's error: one URL, one answer (issue 43)
-    if (urlCredentialIn(value.url)) return;
-    let u: URL;
-    try {
-      u = new URL(value.url);
-    } catch {
-      return; // not a URL: ahp/elicitation-body says so
-    }
+    if (urlCredentialIn(at.url)) return;
+    const { c, u } = at;
     for (const what of urlSecrets(u))
       ctx.report({
         pointer: c.checks.textPointer,
