@@ -152,3 +152,18 @@ test('held respond issues are bounded: past a cap the verdicts say less, never m
   );
   assert.deepEqual(fs.filter(isValues), [], brief(fs));
 });
+
+test('no decision in the input but an unreadable line after the respond: the warnings are withheld (it may have held the ack)', async () => {
+  const text = stream(() => [timeout(2)]);
+  const lines = text.trimEnd().split('\n');
+  // the rejection would have been line 3; here line 3 is cut short
+  const cut = [...lines.slice(0, 2), '{"aep":"0.1","type":"control.rejec', ...lines.slice(2)].join('\n') + '\n';
+  const fs = await checkText(cut);
+  assert.ok(
+    fs.some((f) => f.ruleId === 'jsonl/invalid-json'),
+    brief(fs),
+  );
+  assert.deepEqual(fs.filter(isValues), [], brief(fs));
+  // the same stream without the cut line keeps them
+  assert.equal((await checkText(text)).filter(isValues).length, 3);
+});

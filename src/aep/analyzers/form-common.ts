@@ -73,6 +73,8 @@ export function respondIssueRule<const Id extends string>(
       for (const i of f.respondIssues!) if (i.kind === kind) ctx.report(i.report);
     },
     onEnd(state: AepStreamState, ctx) {
+      // no decision seen: an unreadable line may have held it (README §Decisions on unreadable lines)
+      if (state.unreadable) return;
       for (const i of state.control.held.undecided((s) => state.control.mayBeAcked(s)))
         if (i.kind === kind) ctx.report(i.report);
     },
