@@ -21,6 +21,12 @@ export interface ExtSignature {
   pairs: Hash64[];
 }
 
+/** Whether `value` carries an extension attribute (a member that is no core attribute). */
+export function carriesExtension(value: Record<string, unknown>): boolean {
+  for (const k in value) if (!CORE_NAMES.has(k)) return true;
+  return false;
+}
+
 /** The signature of an event's value; `undefined` with more than {@link MAX_ADDED_TRIED} extension attributes. */
 export function extSignature(
   value: Record<string, unknown>,
@@ -82,7 +88,7 @@ export class ExtCopies {
   keep(key: Hash64, sig: ExtSignature | undefined): void {
     const t = this.table;
     if (!sig || sig.names.length === 0) {
-      if (t.slot(key) !== undefined) t.delete(key);
+      if (t.size > 0 && t.slot(key) !== undefined) t.delete(key);
       return;
     }
     const s = t.slot(key) ?? t.add(key);

@@ -31,7 +31,7 @@ import {
   WITHHELD_RANK,
 } from './downlevel-copies.ts';
 import { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
-import { ExtCopies, extensionsApart, extSignature, lineSignature } from './ext-copies.ts';
+import { carriesExtension, ExtCopies, extensionsApart, extSignature, lineSignature } from './ext-copies.ts';
 
 export { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
 export { downlevelTexts } from './downlevel-copies.ts';
@@ -380,7 +380,9 @@ export class IdentityAnalyzer {
       forgot = this.ids.addDigest(key, c.hi, c.lo, ev.line, file);
       digest = true;
     }
-    this.exts.keep(key, digest && downlevelable(ev) ? extSignature(ev.value, ev.bigIntegers) : undefined);
+    const sig =
+      digest && downlevelable(ev) && carriesExtension(ev.value) ? extSignature(ev.value, ev.bigIntegers) : undefined;
+    this.exts.keep(key, sig);
     if (forgot) this.caps.note('maxIds', this.maxIds, () => markOf(ev));
     return digest;
   }
