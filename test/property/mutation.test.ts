@@ -221,7 +221,8 @@ async function check(driver: () => TestDriver, bytes: Buffer, chunk: number): Pr
     { maxLineBytes: 4096 },
   );
   const lines = physicalLines(bytes);
-  assert.equal(stats.lines, lines);
+  // a head judged binary (src/core/binary.ts: e.g. NUL bytes in its first 16) is one finding and is not read on
+  assert.equal(stats.lines, findings.some((f) => f.ruleId === 'jsonl/binary-input') ? 0 : lines);
   for (const f of findings) {
     assert.ok(typeof f.ruleId === 'string' && typeof f.message === 'string' && f.message.length > 0, JSON.stringify(f));
     assert.ok(f.severity === 'error' || f.severity === 'warning' || f.severity === 'info');
