@@ -1,4 +1,5 @@
 /** The typed MCP body of an elicitation event, parsed once by the message-schema stage. */
+import { parseUrl } from './sensitive-names.ts';
 import type { ParseOutcome } from '../core/json.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { isObj, type Obj } from '../core/value.ts';
@@ -57,20 +58,13 @@ export function parsedObject(checks: ElicitationChecks): Obj | undefined {
     : undefined;
 }
 
-/**
- * The `url` of a URL-mode elicitation request in `b`, written and parsed, with the checks it came from; undefined for
- * another body, or a url no URL parser takes (ahp/elicitation-body reports that).
- */
+/** A URL-mode elicitation request's `url`, as written and parsed (null: ahp/elicitation-body reports it). */
 export function requestUrlOf(
   b: ElicitationBody | undefined,
-): { c: { checks: ElicitationChecks; partPointer: string }; url: string; u: URL } | undefined {
+): { c: { checks: ElicitationChecks; partPointer: string }; url: string; u: URL | null } | undefined {
   const c = checksOf(b);
   if (c?.checks.kind !== 'request') return undefined;
   const value = parsedObject(c.checks);
   if (value?.mode !== 'url' || typeof value.url !== 'string') return undefined;
-  try {
-    return { c, url: value.url, u: new URL(value.url) };
-  } catch {
-    return undefined;
-  }
+  return { c, url: value.url, u: parseUrl(value.url) };
 }

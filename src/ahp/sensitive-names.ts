@@ -158,15 +158,10 @@ function urlParamNames(u: URL): string[] {
  * {@link urlSecrets}' question. Email addresses are PII, not credentials (`login_hint`), and random-looking PKCE
  * `code_challenge`, `state` and `nonce` values have no credential shape.
  */
-export function urlCredentialIn(text: string): string | undefined {
+export function urlCredentialIn(text: string, parsed?: URL | null): string | undefined {
   let m = credentialIn(text);
   if (!m) {
-    let u: URL | undefined;
-    try {
-      u = new URL(text);
-    } catch {
-      u = undefined; // not a URL: the text as written was read
-    }
+    const u = parsed === undefined ? parseUrl(text) : parsed;
     const frag = u?.hash.slice(1) ?? '';
     const params = u ? [...u.searchParams, ...(frag.includes('=') ? new URLSearchParams(frag) : [])] : [];
     for (const [k, v] of params) {
@@ -175,6 +170,15 @@ export function urlCredentialIn(text: string): string | undefined {
     }
   }
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
+}
+
+/** `text` parsed as a URL, or null when no URL parser takes it. */
+export function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
 }
 
 /** What secrets a parsed URL carries, as phrases for a message (never the values). */
@@ -203,15 +207,10 @@ const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
  */
 export function secretIn(text: string, asUrl: boolean): string | undefined {
   if (asUrl || URL_WITH_AUTHORITY.test(text)) {
-    let u: URL | undefined;
-    try {
-      u = new URL(text);
-    } catch {
-      u = undefined; // not a URL: the schema stage reports a bad format
-    }
+    const u = parseUrl(text);
     const found = u ? urlSecrets(u) : [];
     if (found.length) return found[0];
-    if (u) return urlCredentialIn(text);
+    if (u) return urlCredentialIn(text, u);
   }
   const m = credentialIn(text);
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;

@@ -1,6 +1,6 @@
 /**
- * What the control analyzer looks up by bare name (AEP-0004 §2.2, §3): the newest command of the input under each `id`
- * with the key of the session it addresses, and the session names whose emitter emitted `session.ended`.
+ * Control lookups by bare name (AEP-0004 §2.2, §3): the newest command under each `id` with its session's key, and
+ * the session names whose emitter emitted `session.ended`.
  */
 import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

@@ -1,7 +1,6 @@
 /**
- * Copies that differ by extension attributes only (AEP-0001 §4.2: a relay MAY add them; §5.4: relays MUST preserve
- * them). Copies arrive in any order (§7 rule 2), so either copy may carry attributes the other lacks; an attribute both
- * carry with different values was altered (a collision).
+ * Copies apart by extension attributes only (AEP-0001 §4.2 MAY add, §5.4 MUST preserve; §7 rule 2: any order): either
+ * copy may carry ones the other lacks; one both carry with different values was altered (a collision).
  */
 import { canonicalJson, textKey, type Hash64 } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
@@ -59,9 +58,8 @@ export function lineSignature(line: string): ExtSignature | undefined {
 const same = (a: Hash64, b: Hash64): boolean => a.hi === b.hi && a.lo === b.lo;
 
 /**
- * The extension attributes only `first` carries and only `copy` carries, when the two agree on everything else and
- * on each attribute both carry and `first` carries one `copy` lacks (the other order is the repeat's additions, tried
- * down-leveled too by the identity analyzer); `undefined` otherwise.
+ * How many extension attributes only `first` and only `copy` carry, when all else and every shared one agree and
+ * `first` carries one `copy` lacks (the other order is tried by the identity analyzer); `undefined` otherwise.
  */
 export function extensionsApart(first: ExtSignature, copy: ExtSignature): { first: number; copy: number } | undefined {
   if (!same(first.core, copy.core)) return undefined;

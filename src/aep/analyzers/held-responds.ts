@@ -1,7 +1,4 @@
-/**
- * Values issues of invalid `control.attention.respond` commands, held until their target decides (AEP-0006 amending
- * AEP-0002 §5.3: an emitter "MUST reject (control.rejected{reason:"invalid"})" them), located at the command.
- */
+/** Issues of invalid `control.attention.respond` commands, held at the command until the target decides (AEP-0006). */
 import type { Location } from '../../core/finding.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { isObj } from '../../core/value.ts';

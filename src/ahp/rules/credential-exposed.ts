@@ -2,7 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import { childPointer } from '../../core/pointer.ts';
 import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
-import { checksOf, parsedObject } from '../elicitation-body.ts';
+import { requestUrlOf } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
 import { secretIn, sourceSecretIn, urlCredentialIn } from '../sensitive-names.ts';
 
@@ -41,16 +41,6 @@ function walk(
       walk(x, childPointer(pointer, k), childPointer(rel, k), depth + 1, k === 'url' && rel === '/connection', ctx);
 }
 
-/** The `url` of a parsed URL-mode elicitation request, or undefined. */
-function elicitationUrl(msg: AhpMessage): { url: string; pointer: string } | undefined {
-  const c = checksOf(msg.elicitation);
-  if (c?.checks.kind !== 'request') return undefined;
-  const value = parsedObject(c.checks);
-  return value?.mode === 'url' && typeof value.url === 'string'
-    ? { url: value.url, pointer: c.checks.textPointer }
-    : undefined;
-}
-
 /**
  * src/core/secrets.ts plus URL userinfo and credential-named parameters; tool `input` is provider-native, so not read.
  */
@@ -73,9 +63,9 @@ export const credentialExposed = defineEventRule({
       if (what) ctx.report({ pointer: `${base}/source`, messageId: 'source', args: { what } });
     }
     const tool = event.tool;
-    const el = event.type === 'user.elicitation.request' ? elicitationUrl(msg) : undefined;
-    const inUrl = el && urlCredentialIn(el.url);
-    if (inUrl) ctx.report({ pointer: el.pointer, messageId: 'elicitationUrl', args: { what: inUrl } });
+    const el = event.type === 'user.elicitation.request' ? requestUrlOf(msg.elicitation) : undefined;
+    const inUrl = el && urlCredentialIn(el.url, el.u);
+    if (inUrl) ctx.report({ pointer: el.c.checks.textPointer, messageId: 'elicitationUrl', args: { what: inUrl } });
     if (isObj(tool) && isObj(tool.mcp)) walk(tool.mcp, `${base}/tool/mcp`, '', 0, false, ctx);
     if (event.type === 'tool.batch.after' && Array.isArray(event.calls)) {
       for (let i = 0; i < event.calls.length; i++) {

@@ -23,6 +23,7 @@ export const elicitationUrlInsecure = defineEventRule({
     const at = requestUrlOf(msg.elicitation);
     if (!at) return;
     const { c, u } = at;
+    if (!u) return;
     const args = { partPointer: c.partPointer, innerPointer: '/url' };
     if (u.protocol === 'https:') return;
     if (u.protocol === 'http:') {

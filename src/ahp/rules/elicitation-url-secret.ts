@@ -22,8 +22,9 @@ export const elicitationUrlSecret = defineEventRule({
     const at = requestUrlOf(msg.elicitation);
     if (!at) return;
     // a credential the shared detector sees is ahp/credential-exposed's error: one URL, one answer (issue 43)
-    if (urlCredentialIn(at.url)) return;
+    if (urlCredentialIn(at.url, at.u)) return;
     const { c, u } = at;
+    if (!u) return;
     for (const what of urlSecrets(u))
       ctx.report({
         pointer: c.checks.textPointer,
