@@ -6,7 +6,7 @@ import type { Summary } from '../core/summary.ts';
 import { ruleSelection } from '../core/protocol.ts';
 import { protocolDefinition } from '../run/protocols.ts';
 import { runInputs } from '../run/run.ts';
-import { toInputSpecs, type Inputs } from './inputs.ts';
+import { checkInputs, toInputSpecs, type Inputs } from './inputs.ts';
 import type { OptionsFor, Protocol } from './protocols.ts';
 
 /** Options of {@link validateStream} and {@link validate}. */
@@ -147,7 +147,10 @@ class Run implements ValidationRun {
   }
 }
 
-/** Validate `inputs` as one stream, streaming. @throws TypeError at once for an unknown protocol, option or rule id. */
+/**
+ * Validate `inputs` as one stream, streaming. @throws TypeError at once for an unknown protocol, option or rule id, or
+ * an input of no known shape; a file or stream that cannot be read rejects the iteration and `summary()` (InputError).
+ */
 export function validateStream<P extends Protocol>(
   protocol: P,
   inputs: Inputs,
@@ -157,6 +160,7 @@ export function validateStream<P extends Protocol>(
   const def = protocolDefinition(protocol);
   checkOptions(protocol, options, VALIDATE_OPTIONS);
   ruleSelection(def, options.rules);
+  checkInputs(inputs);
   return new Run(protocol, inputs, options as ValidateOptions);
 }
 
