@@ -52,7 +52,11 @@ async function* chunksOf(s: AsyncIterable<unknown>): AsyncIterable<Uint8Array | 
   for await (const chunk of s) {
     if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))
       throw new TypeError(
-        `the stream yielded ${described(chunk)}: a stream yields bytes (Uint8Array, Buffer) or strings`,
+        `the stream yielded ${described(chunk)}: a stream yields bytes (Uint8Array, Buffer) or strings${
+          typeof chunk === 'object' && chunk !== null
+            ? ' (events as objects go one by one to createSession().check)'
+            : ''
+        }`,
       );
     yield chunk;
   }

@@ -26,11 +26,14 @@ import {
   redact,
   redactEvent,
   RuleCrashError,
+  ruleCatalogue,
   runFixtures,
+  SEVERITY_RANK,
   validate,
   validateStream,
   type Finding,
   type Input,
+  type Severity,
 } from '../../src/index.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -198,6 +201,17 @@ test('runFixtures checks its options as validate does: a misspelt name or a wron
   const dir = join(REPO, 'conformance');
   await assert.rejects(runFixtures('aep', dir, { maxFindigs: 1 } as never), typeError(/unknown option maxFindigs/));
   await assert.rejects(runFixtures('aep', dir, { failOn: 'warn' as never }), typeError(/failOn must be one of/));
-  await assert.rejects(runFixtures('aep', dir, { onCase: 'x' as never }), typeError(/option onCase must be a function/));
+  await assert.rejects(
+    runFixtures('aep', dir, { onCase: 'x' as never }),
+    typeError(/option onCase must be a function/),
+  );
   await assert.rejects(runFixtures('ahq' as never, dir), typeError(/unknown protocol "ahq"/));
+});
+
+test('the catalogue types its severities as the Severity union the runtime uses', () => {
+  for (const protocol of ['aep', 'ahp'] as const)
+    for (const row of ruleCatalogue(protocol)) {
+      const severity: Severity = row.severity; // a compile error while CatalogueRow typed it `string`
+      assert.ok(Object.hasOwn(SEVERITY_RANK, severity), `${row.id}: ${severity}`);
+    }
 });
