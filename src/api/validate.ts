@@ -21,7 +21,10 @@ export type ValidateOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
   failFast?: boolean;
 };
 
-/** One run: iterate it once for the findings in input order, then await `summary()`; it starts on either. */
+/**
+ * One run: iterate it once for the findings in the order found (a stream verdict at the line that settles it, the
+ * end-of-input ones last; `--format json` sorts by location), then await `summary()`; it starts on either.
+ */
 export interface ValidationRun extends AsyncIterable<Finding> {
   /** The summary at the end (alone, it runs the check). @throws InputError; RuleCrashError with `failFast`. */
   summary(): Promise<Summary>;
@@ -166,7 +169,7 @@ export function validateStream<P extends Protocol>(
 
 /** What {@link validate} returns. */
 export interface ValidationResult {
-  /** Every finding in input order (at most `maxFindings`). */
+  /** Every finding in the order found, as {@link ValidationRun} yields them (at most `maxFindings`). */
   findings: Finding[];
   summary: Summary;
 }
