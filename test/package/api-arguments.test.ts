@@ -58,6 +58,9 @@ test('an input of no known shape is a TypeError at the call of validateStream, n
     [new URL('https://example.com/events.jsonl'), /^input 1 is a https: URL: only a file: URL names a file/],
     [{ path: new URL('http://example.com/x') }, /^input 1 is a http: URL/],
     [[{ text: '' }, null], /^input 2 is null/],
+    // a string input is a path: JSON text there is the caller's slip, not a file that happens to be missing
+    [LINES[0], /^input 1 is JSON text, not a path: a string input names a file; pass text as \{ text \}$/],
+    [['x.jsonl', '{"a":1}\n{"b":2}'], /^input 2 is JSON text, not a path/],
   ];
   for (const [input, pattern] of bad) {
     // at the call, before any iteration: the mistake is in the caller's code, not in the input's bytes
