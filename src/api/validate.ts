@@ -171,6 +171,7 @@ export function validateStream<P extends Protocol>(
 export interface ValidationResult {
   /** Every finding in the order found, as {@link ValidationRun} yields them (at most `maxFindings`). */
   findings: Finding[];
+  /** The run's counts: by severity and rule (omitted ones too), inputs, lines, events. */
   summary: Summary;
 }
 
