@@ -30,7 +30,6 @@ export class InvalidFilterError extends ConformanceError {
   readonly code = 'invalid-filter';
   constructor(readonly reason: string) {
     super('usage', `invalid filter: ${reason}`);
-    this.name = 'InvalidFilterError';
   }
 }
 

@@ -23,6 +23,7 @@ export interface RedactOptions {
 
 /** A pipeline compiled once from {@link RedactOptions} (its patterns built once, reused per call). */
 export interface Redactor {
+  /** Redact a text by AEP-0003 §9.4 rules (a)-(d) (the same string when nothing matched). */
   text(s: string): string;
   /** Redact a JSON value (a deep copy; non-string leaves untouched, credential-named members dropped to the mark). */
   value(v: unknown): unknown;

@@ -1,21 +1,48 @@
 /**
  * The library's `aep downlevel` and `aep redact` in process (README §Share a log safely; AEP-0001 §8.2, AEP-0003 §9).
  */
-import { downlevelEvent, type DownlevelOptions } from '../aep/downlevel.ts';
-import { createRedactor, redactEvent as redactGatedEvent, type RedactOptions, type Redactor } from '../aep/redact.ts';
+import { downlevelEvent, isCaptureLevel, type DownlevelOptions } from '../aep/downlevel.ts';
+import {
+  createRedactor as compileRedactor,
+  redactEvent as redactGatedEvent,
+  type RedactOptions,
+  type Redactor,
+} from '../aep/redact.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
+import { checkKeys, checkObjectArg, described, type Kind } from './check-options.ts';
 
 /** An AEP capture level (AEP-0001 §8.2): `none < metadata < redacted < full`. */
 export type CaptureLevel = AepCaptureLevel;
 
-const compiled = new WeakMap<RedactOptions, Redactor>();
-const defaultRedactor = createRedactor();
+const REDACT: Record<keyof RedactOptions, Kind> = {
+  secretNames: 'strings',
+  secretValues: 'strings',
+  home: 'string-or-false',
+  pii: 'boolean',
+};
+const DOWNLEVEL: Record<keyof DownlevelOptions, Kind> = { redact: 'boolean', form: 'array', profile: 'string' };
 
-function redactorOf(options: RedactOptions | Redactor | undefined): Redactor {
-  if (!options) return defaultRedactor;
-  if (typeof (options as Redactor).text === 'function') return options as Redactor;
-  let r = compiled.get(options as RedactOptions);
-  if (!r) compiled.set(options as RedactOptions, (r = createRedactor(options as RedactOptions)));
+const compiled = new WeakMap<RedactOptions, Redactor>();
+const defaultRedactor = compileRedactor();
+const isRedactor = (o: object): o is Redactor =>
+  typeof (o as Redactor).text === 'function' && typeof (o as Redactor).value === 'function';
+
+/** A {@link Redactor} from {@link RedactOptions}; the options compile once. @throws TypeError for an unknown option. */
+export function createRedactor(options: RedactOptions = {}): Redactor {
+  checkObjectArg(options, 'the redact options');
+  checkKeys(options, REDACT, '');
+  return compileRedactor(options);
+}
+
+function redactorOf(options: RedactOptions | Redactor | undefined, where = ''): Redactor {
+  if (options === undefined) return defaultRedactor;
+  checkObjectArg(options, where ? `option ${where.slice(0, -1)}` : 'the redact options');
+  if (isRedactor(options)) return options;
+  let r = compiled.get(options);
+  if (!r) {
+    checkKeys(options, REDACT, where);
+    compiled.set(options, (r = compileRedactor(options)));
+  }
   return r;
 }
 
@@ -24,10 +51,21 @@ function redactorOf(options: RedactOptions | Redactor | undefined): Redactor {
  * (one at or below the ceiling that honours its level is returned as is). @throws TypeError when `ceiling` is no level.
  */
 export function downlevel(
-  event: Readonly<Record<string, unknown>>,
+  event: object,
   ceiling: CaptureLevel,
   options: DownlevelOptions = {},
 ): Record<string, unknown> {
+  checkObjectArg(event, 'the event');
+  checkObjectArg(options, 'the downlevel options');
+  const { redact: r, ...rest } = options as DownlevelOptions;
+  checkKeys(rest, DOWNLEVEL, '');
+  if (typeof r === 'object') redactorOf(r, 'redact.');
+  else if (r !== undefined && typeof r !== 'boolean')
+    throw new TypeError(`option redact must be true, false or an object`);
+  if (!isCaptureLevel(ceiling)) {
+    const got = typeof ceiling === 'string' ? JSON.stringify(ceiling) : described(ceiling);
+    throw new TypeError(`ceiling must be one of none, metadata, redacted, full, not ${got}`);
+  }
   return downlevelEvent(event, ceiling, options).event;
 }
 
@@ -40,11 +78,9 @@ export function redact(value: unknown, options?: RedactOptions | Redactor): unkn
 }
 
 /** Redact one event as `aep redact` does (a changed `full` event becomes `redacted`); same object when unchanged. */
-export function redactEvent(
-  event: Readonly<Record<string, unknown>>,
-  options?: RedactOptions | Redactor,
-): Record<string, unknown> {
+export function redactEvent(event: object, options?: RedactOptions | Redactor): Record<string, unknown> {
+  checkObjectArg(event, 'the event');
   return redactGatedEvent(event, redactorOf(options));
 }
 
-export { createRedactor, type DownlevelOptions, type RedactOptions, type Redactor };
+export type { DownlevelOptions, RedactOptions, Redactor };

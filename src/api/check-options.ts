@@ -7,7 +7,17 @@ import { FORMATS } from '../report/index.ts';
 import type { AepOptions, AhpOptions, Protocol } from './protocols.ts';
 
 /** What an option holds: `count` int >= 0, `positive-int` int >= 1, `positive` > 0 (the CLI flags' ranges). */
-export type Kind = 'boolean' | 'count' | 'positive-int' | 'positive' | 'string' | 'strings' | 'object' | 'function';
+export type Kind =
+  | 'boolean'
+  | 'count'
+  | 'positive-int'
+  | 'positive'
+  | 'string'
+  | 'string-or-false'
+  | 'strings'
+  | 'array'
+  | 'object'
+  | 'function';
 
 const AEP: Record<keyof AepOptions, Kind> = {
   strict: 'boolean',
@@ -74,6 +84,8 @@ function holds(kind: Kind, v: unknown): boolean {
   if (kind === 'positive-int') return Number.isSafeInteger(v) && (v as number) >= 1;
   if (kind === 'positive') return typeof v === 'number' && Number.isFinite(v) && v > 0;
   if (kind === 'strings') return Array.isArray(v) && v.every((s) => typeof s === 'string');
+  if (kind === 'string-or-false') return typeof v === 'string' || v === false;
+  if (kind === 'array') return Array.isArray(v);
   if (kind === 'object') return typeof v === 'object' && v !== null && !Array.isArray(v);
   return typeof v === kind;
 }
@@ -85,9 +97,29 @@ const WHAT: Readonly<Record<Kind, string>> = {
   positive: 'a positive number',
   function: 'a function',
   string: 'a string',
+  'string-or-false': 'a string or false',
   strings: 'an array of strings',
+  array: 'an array',
   object: 'an object',
 };
+
+/** What a value is, for a message: `the number 42`, `a string`, `an array`, `an ArrayBuffer`, `null`. */
+export function described(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return `the ${typeof v} ${String(v)}`;
+  if (Array.isArray(v)) return 'an array';
+  const name = typeof v === 'object' ? (Object.getPrototypeOf(v) as { constructor?: { name?: unknown } } | null) : null;
+  const ctor = name?.constructor?.name;
+  if (typeof ctor === 'string' && ctor !== '' && ctor !== 'Object')
+    return `${/^[AEIOU]/.test(ctor) ? 'an' : 'a'} ${ctor}`;
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** @throws TypeError unless `v` is a JSON object (not null, not an array): `what` names the argument. */
+export function checkObjectArg(v: unknown, what: string): asserts v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new TypeError(`${what} must be an object, not ${described(v)}`);
+}
 
 /** @throws TypeError naming the first key of `options` that `known` lacks, or whose value is of another kind. */
 export function checkKeys(options: object, known: Readonly<Record<string, Kind>>, where: string): void {
@@ -104,8 +136,7 @@ export function checkKeys(options: object, known: Readonly<Record<string, Kind>>
 /** Check `options` of `protocol` with the `extra` options of the calling function. @throws TypeError */
 export function checkOptions(protocol: Protocol, options: unknown, extra: Readonly<Record<string, Kind>>): void {
   if (options === undefined) return;
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError('the options must be an object');
+  checkObjectArg(options, 'the options');
   const aep = protocol === 'aep';
   checkKeys(options, { ...(aep ? AEP : AHP), ...extra }, '');
   const stream = (options as { stream?: object }).stream;

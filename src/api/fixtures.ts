@@ -1,11 +1,14 @@
 /** The library's fixture runner: a fixture directory checked as `aep fixtures DIR` / `ahp fixtures DIR` do. */
-import type { Severity } from '../core/finding.ts';
+import { isSeverity, type Severity } from '../core/finding.ts';
 import {
-  fixtureExitCode,
+  fixtureExitCode as exitCodeOf,
   runFixtures as runFixtureDir,
   type CaseResult,
   type FixtureRun,
+  type FixtureSummary,
 } from '../fixture-runner/index.ts';
+import type { ExitCode } from '../core/exit.ts';
+import { checkOptions, described, type Kind } from './check-options.ts';
 import type { ProtocolOptions } from '../core/protocol.ts';
 import { protocolDefinition, type OptionsFor, type Protocol } from './protocols.ts';
 
@@ -19,15 +22,30 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
   deviations?: string;
   /** Paths in results are shown relative to this directory (default: the working directory). */
   cwd?: string;
+  /** Called with each case's result as it ends. */
   onCase?: (c: CaseResult) => void;
 };
 
+const FIXTURE_OPTIONS: Readonly<Record<string, Kind>> = {
+  failOn: 'string',
+  maxFindings: 'count',
+  deviations: 'string',
+  cwd: 'string',
+  onCase: 'function',
+};
+
 /** Run every case under `dir`. @throws FixtureError, DeviationsError, InputError. */
-export function runFixtures<P extends Protocol>(
+export async function runFixtures<P extends Protocol>(
   protocol: P,
   dir: string,
   options: FixtureRunOptions<P> = {} as FixtureRunOptions<P>,
 ): Promise<FixtureRun> {
+  if (typeof dir !== 'string')
+    throw new TypeError(`the fixture directory must be a path (a string), not ${described(dir)}`);
+  protocolDefinition(protocol);
+  checkOptions(protocol, options, FIXTURE_OPTIONS);
+  if (options.failOn !== undefined && !isSeverity(options.failOn))
+    throw new TypeError('option failOn must be one of error, warning, info');
   const { failOn, maxFindings, deviations, cwd, onCase, strict, ...rest } = options as FixtureRunOptions;
   return runFixtureDir({ def: protocolDefinition(protocol), options: rest as ProtocolOptions }, dir, {
     strict: strict ?? false,
@@ -39,4 +57,10 @@ export function runFixtures<P extends Protocol>(
   });
 }
 
-export { fixtureExitCode };
+/** The exit code of `fixtures DIR` for a run or its summary: 2 a case could not run or none ran, 1 a case failed, else 0. */
+export function fixtureExitCode(run: FixtureRun | FixtureSummary): ExitCode {
+  const s = (run as Partial<FixtureRun> | null)?.summary ?? run;
+  if (typeof (s as Partial<FixtureSummary> | null)?.counts !== 'object')
+    throw new TypeError(`fixtureExitCode takes what runFixtures() resolves to (or its summary), not ${described(run)}`);
+  return exitCodeOf(run);
+}

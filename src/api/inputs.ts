@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { readFileChunks } from '../core/file-chunks.ts';
 import { fileURLToPath } from 'node:url';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
+import { described } from './check-options.ts';
 
 /** A web `ReadableStream` of bytes or text (`fetch` bodies, `Blob.stream()`), structurally. */
 export interface WebReadableStream {
@@ -46,19 +47,16 @@ async function* fromWeb(s: WebReadableStream): AsyncIterable<Uint8Array | string
   }
 }
 
-/** What a value is, for a message: `the number 42`, `an object`, `null`. */
-function described(v: unknown): string {
-  if (v === null || v === undefined) return String(v);
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return `the ${typeof v} ${String(v)}`;
-  return Array.isArray(v) ? 'an array' : `a value of type ${typeof v}`;
-}
-
 /** The stream's chunks, each checked to be bytes or text. @throws TypeError naming what another chunk was */
 async function* chunksOf(s: AsyncIterable<unknown>): AsyncIterable<Uint8Array | string> {
   for await (const chunk of s) {
     if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array))
       throw new TypeError(
-        `the stream yielded ${described(chunk)}: a stream yields bytes (Uint8Array, Buffer) or strings`,
+        `the stream yielded ${described(chunk)}: a stream yields bytes (Uint8Array, Buffer) or strings${
+          typeof chunk === 'object' && chunk !== null
+            ? ' (events as objects go one by one to createSession().check)'
+            : ''
+        }`,
       );
     yield chunk;
   }
@@ -87,45 +85,73 @@ function fileInput(path: string | URL, source: string | undefined): InputSpec {
   return spec;
 }
 
-/** Pipeline inputs framed by `framing(source)`. @throws InputError (unreadable file); TypeError (no input). */
+const EXPECTED =
+  'a path, a file: URL, bytes (Uint8Array, Buffer), a stream, or { path | text | bytes | stream, source? }';
+const isPath = (p: unknown): p is string | URL => typeof p === 'string' || p instanceof URL;
+
+/** What is wrong with input `input` (`undefined`: nothing), as the end of a sentence that starts with its name. */
+function inputProblem(input: unknown): string | undefined {
+  if (input instanceof URL && input.protocol !== 'file:')
+    return `is a ${input.protocol} URL: only a file: URL names a file (fetch it and pass the response body as a stream)`;
+  if (typeof input === 'string' && (input.includes('\n') || /^\s*[{[].*[}\]]\s*$/.test(input)))
+    return 'is JSON text, not a path: a string input names a file; pass text as { text }';
+  if (isPath(input) || input instanceof Uint8Array || isAsyncIterable(input) || isWeb(input)) return undefined;
+  const proto = typeof input === 'object' && input !== null ? Object.getPrototypeOf(input) : undefined;
+  if (proto !== Object.prototype && proto !== null) return `is ${described(input)}: expected ${EXPECTED}`;
+  const o = input as Record<string, unknown>;
+  if (o.source !== undefined && typeof o.source !== 'string')
+    return `has a source that is ${described(o.source)}, not a string`;
+  if ('path' in o)
+    return isPath(o.path)
+      ? inputProblem(o.path)
+      : `has a path that is ${described(o.path)}, not a string or a file: URL`;
+  if ('text' in o)
+    return typeof o.text === 'string' ? undefined : `has a text that is ${described(o.text)}, not a string`;
+  if ('bytes' in o)
+    return o.bytes instanceof Uint8Array
+      ? undefined
+      : `has bytes that are ${described(o.bytes)}, not a Uint8Array or Buffer`;
+  if ('stream' in o)
+    return isAsyncIterable(o.stream) || isWeb(o.stream)
+      ? undefined
+      : `has a stream that is ${described(o.stream)}, not a Node Readable, async iterable or web ReadableStream`;
+  return `is an object with none of path, text, bytes, stream: expected ${EXPECTED}`;
+}
+
+/** Check the shape of each input now (reading waits for the run). @throws TypeError naming the input and what it is. */
+export function checkInputs(inputs: unknown): void {
+  const list: readonly unknown[] = Array.isArray(inputs) ? inputs : [inputs];
+  list.forEach((input, i) => {
+    const problem = inputProblem(input);
+    if (problem) throw new TypeError(`input ${i + 1} ${problem}`);
+  });
+}
+
+/** Pipeline inputs framed by `framing(source)`, checked by {@link checkInputs} first. @throws InputError (unreadable file) */
 export function toInputSpecs(inputs: Inputs, framing: (source: string) => 'jsonl' | 'document'): InputSpec[] {
+  checkInputs(inputs);
   const list: readonly Input[] = Array.isArray(inputs) ? inputs : [inputs as Input];
   const unnamed = (i: number) => (list.length === 1 ? '<input>' : `<input ${i + 1}>`);
   return list.map((input, i): InputSpec => {
     let spec: InputSpec;
-    if (typeof input === 'string' || input instanceof URL) spec = fileInput(input, undefined);
-    else if (input instanceof Uint8Array)
-      spec = {
-        source: unnamed(i),
-        size: input.byteLength,
-        open: async function* () {
-          yield input;
-        },
-      };
+    if (isPath(input)) spec = fileInput(input, undefined);
+    else if (input instanceof Uint8Array) spec = bytesInput(unnamed(i), input);
     else if (isAsyncIterable(input) || isWeb(input)) spec = { source: unnamed(i), open: streamOf(input) };
-    else if (input && typeof input === 'object' && 'path' in input) spec = fileInput(input.path, input.source);
-    else if (input && typeof input === 'object' && 'text' in input && typeof input.text === 'string') {
-      const bytes = Buffer.from(input.text, 'utf8');
-      spec = {
-        source: input.source ?? unnamed(i),
-        size: bytes.length,
-        open: async function* () {
-          yield bytes;
-        },
-      };
-    } else if (input && typeof input === 'object' && 'bytes' in input && input.bytes instanceof Uint8Array) {
-      const bytes = input.bytes;
-      spec = {
-        source: input.source ?? unnamed(i),
-        size: bytes.byteLength,
-        open: async function* () {
-          yield bytes;
-        },
-      };
-    } else if (input && typeof input === 'object' && 'stream' in input)
-      spec = { source: input.source ?? unnamed(i), open: streamOf(input.stream) };
-    else throw new TypeError(`input ${i + 1} is not a path, URL, text, bytes or stream`);
+    else if ('path' in input) spec = fileInput(input.path, input.source);
+    else if ('text' in input) spec = bytesInput(input.source ?? unnamed(i), Buffer.from(input.text, 'utf8'));
+    else if ('bytes' in input) spec = bytesInput(input.source ?? unnamed(i), input.bytes);
+    else spec = { source: input.source ?? unnamed(i), open: streamOf(input.stream) };
     spec.framing = framing(spec.source);
     return spec;
   });
+}
+
+function bytesInput(source: string, bytes: Uint8Array): InputSpec {
+  return {
+    source,
+    size: bytes.byteLength,
+    open: async function* () {
+      yield bytes;
+    },
+  };
 }

@@ -2,7 +2,7 @@
 import { nearestWord } from '../core/nearest.ts';
 import { checkEndpoint as check, type LiveOptions, type LiveResult } from '../live/check.ts';
 import { LIVE_CHECKS } from '../live/rules.ts';
-import { checkKeys, type Kind } from './check-options.ts';
+import { checkKeys, checkObjectArg, described, type Kind } from './check-options.ts';
 
 const LIVE: Record<keyof LiveOptions, Kind> = {
   token: 'string',
@@ -26,8 +26,7 @@ const CONTROL: Record<keyof NonNullable<LiveOptions['control']>, Kind> = {
 /** Check the options of {@link checkEndpoint}. @throws TypeError naming the option or check, and the nearest known name */
 export function checkLiveOptions(options: unknown): void {
   if (options === undefined) return;
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError('the options must be an object');
+  checkObjectArg(options, 'the options');
   checkKeys(options, LIVE, '');
   const o = options as LiveOptions;
   if (o.control !== undefined) checkKeys(o.control, CONTROL, 'control.');
@@ -44,6 +43,8 @@ export function checkLiveOptions(options: unknown): void {
 
 /** Check the http(s) endpoint `base` (README §Check a running endpoint). @throws TypeError, LiveConnectError */
 export async function checkEndpoint(base: string | URL, options?: LiveOptions): Promise<LiveResult> {
+  if (typeof base !== 'string' && !(base instanceof URL))
+    throw new TypeError(`the endpoint must be an http: or https: URL (a string or URL), not ${described(base)}`);
   checkLiveOptions(options);
   return check(base, options);
 }

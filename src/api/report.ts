@@ -1,6 +1,6 @@
 /** The library's reporters (as `validate --format` prints) and rule catalogue (`aep rules`, `ahp rules`). */
 import type { Finding, Severity } from '../core/finding.ts';
-import { checkReportOptions } from './check-options.ts';
+import { checkObjectArg, checkReportOptions, described } from './check-options.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';
 import { catalogueRows, type CatalogueRow } from '../report/catalogue.ts';
@@ -26,6 +26,10 @@ export interface ReportOptions {
 
 /** A streaming reporter writing to `output`: call `finding` per finding, then `finish(summary)` once. @throws TypeError for an unknown option or format. */
 export function createReporter(output: Output, options: ReportOptions): Reporter {
+  if (typeof (output as Partial<Output> | null)?.write !== 'function')
+    throw new TypeError(
+      `the output must have a write(text) method (a Writable, process.stdout), not ${described(output)}`,
+    );
   checkReportOptions(options);
   const spec = protocolDefinition(options.protocol);
   return makeReporter(options.format, output, {
@@ -41,6 +45,9 @@ export function createReporter(output: Output, options: ReportOptions): Reporter
 
 /** Render `findings` and `summary` (from {@link validate}) as one report text. */
 export function formatReport(findings: Iterable<Finding>, summary: Summary, options: ReportOptions): string {
+  if (typeof (findings as Partial<Iterable<Finding>> | null)?.[Symbol.iterator] !== 'function')
+    throw new TypeError(`the findings must be an iterable (the array validate() returns), not ${described(findings)}`);
+  checkObjectArg(summary, 'the summary (the one validate() returns)');
   const parts: string[] = [];
   const reporter = createReporter({ write: (s) => void parts.push(s) }, options);
   for (const f of findings) reporter.finding(f);

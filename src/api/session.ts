@@ -1,6 +1,6 @@
 /** Sessions for emitters' unit tests: events checked one at a time, as lines of one input. */
 import type { Finding } from '../core/finding.ts';
-import { checkOptions, SESSION_OPTIONS } from './check-options.ts';
+import { checkOptions, described, SESSION_OPTIONS } from './check-options.ts';
 import type { Summary } from '../core/summary.ts';
 import { protocolDefinition } from '../run/protocols.ts';
 import { EventStream } from '../run/run.ts';
@@ -51,7 +51,8 @@ class Session implements CheckSession {
     } catch (e) {
       throw new TypeError(`the event cannot be serialised as JSON: ${(e as Error).message}`);
     }
-    if (typeof text !== 'string') throw new TypeError('the event cannot be serialised as JSON');
+    if (typeof text !== 'string')
+      throw new TypeError(`the event is ${described(event)}, which has no JSON text: pass an object or its JSON text`);
     return this.stream.text(text);
   }
 

@@ -6,7 +6,7 @@ import type { Summary } from '../core/summary.ts';
 import { ruleSelection } from '../core/protocol.ts';
 import { protocolDefinition } from '../run/protocols.ts';
 import { runInputs } from '../run/run.ts';
-import { toInputSpecs, type Inputs } from './inputs.ts';
+import { checkInputs, toInputSpecs, type Inputs } from './inputs.ts';
 import type { OptionsFor, Protocol } from './protocols.ts';
 
 /** Options of {@link validateStream} and {@link validate}. */
@@ -21,7 +21,10 @@ export type ValidateOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
   failFast?: boolean;
 };
 
-/** One run: iterate it once for the findings in input order, then await `summary()`; it starts on either. */
+/**
+ * One run: iterate it once for the findings in the order found (a stream verdict at the line that settles it, the
+ * end-of-input ones last; `--format json` sorts by location), then await `summary()`; it starts on either.
+ */
 export interface ValidationRun extends AsyncIterable<Finding> {
   /** The summary at the end (alone, it runs the check). @throws InputError; RuleCrashError with `failFast`. */
   summary(): Promise<Summary>;
@@ -147,7 +150,10 @@ class Run implements ValidationRun {
   }
 }
 
-/** Validate `inputs` as one stream, streaming. @throws TypeError at once for an unknown protocol, option or rule id. */
+/**
+ * Validate `inputs` as one stream, streaming. @throws TypeError at once for an unknown protocol, option or rule id, or
+ * an input of no known shape; a file or stream that cannot be read rejects the iteration and `summary()` (InputError).
+ */
 export function validateStream<P extends Protocol>(
   protocol: P,
   inputs: Inputs,
@@ -157,13 +163,15 @@ export function validateStream<P extends Protocol>(
   const def = protocolDefinition(protocol);
   checkOptions(protocol, options, VALIDATE_OPTIONS);
   ruleSelection(def, options.rules);
+  checkInputs(inputs);
   return new Run(protocol, inputs, options as ValidateOptions);
 }
 
 /** What {@link validate} returns. */
 export interface ValidationResult {
-  /** Every finding in input order (at most `maxFindings`). */
+  /** Every finding in the order found, as {@link ValidationRun} yields them (at most `maxFindings`). */
   findings: Finding[];
+  /** The run's counts: by severity and rule (omitted ones too), inputs, lines, events. */
   summary: Summary;
 }
 

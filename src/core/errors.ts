@@ -13,6 +13,8 @@ export class ConformanceError extends Error {
     message: string,
   ) {
     super(message);
+    // `InputError: cannot read ...` in a stack and `e.name`, not `Error` (non-enumerable, as Error's own)
+    Object.defineProperty(this, 'name', { value: new.target.name, writable: true, configurable: true });
   }
 }
 

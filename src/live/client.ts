@@ -7,6 +7,9 @@ import { request as httpsRequest } from 'node:https';
 
 /** The endpoint could not be reached (refused, DNS, TLS): the run stops with exit 2. */
 export class LiveConnectError extends Error {
+  static {
+    Object.defineProperty(LiveConnectError.prototype, 'name', { value: 'LiveConnectError', writable: true });
+  }
   /** The HTTP status that refused a WebSocket upgrade, when one did. */
   status?: number;
   /** What happened, without the origin (`connection refused`, `the connection was reset or closed`). */

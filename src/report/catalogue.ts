@@ -1,4 +1,5 @@
 /** Rule catalogue text: `rules`, `explain RULE` and RULES.md (`npm run rules:gen`); pure, no colour. */
+import type { Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { codePointName, visible } from '../core/visible.ts';
 import {
@@ -14,7 +15,7 @@ import { wrapText } from './util.ts';
 /** One catalogue row as JSON (`rules --format json`). */
 export interface CatalogueRow {
   id: string;
-  severity: string;
+  severity: Severity;
   spec: string;
   /** A short literal quote of the cited sentence. */
   quote?: string;

@@ -3,7 +3,7 @@
  * `files` list, publint and attw find no problem in the tarball, and a project outside the
  * repository that installs the tarball can run `aep` and `ahp` through node_modules/.bin,
  * import the API from .mjs and from .cjs (require of ES modules), run the README's library
- * example, and type-check a TypeScript consumer under moduleResolution node16 and bundler.
+ * example, and type-check TypeScript consumers (node16, bundler; CommonJS .cts under node16 and nodenext).
  * README §Install, §Library API, §What the package contains.
  *
  * The temporary project lives under os.tmpdir(): the checkout's node_modules is not visible
@@ -359,7 +359,7 @@ validate('ahp', ['examples/ahp/session.jsonl']).then(({ summary }) => console.lo
   // 8. TypeScript consumers, resolved through the consumer's node_modules
   writeFileSync(
     join(proj, 'consumer.ts'),
-    `import { validate, validateStream, createSession, checkEvent, formatReport, rules, runFixtures, type AepRuleId, type Finding, type Severity, type Summary, type ValidationResult } from 'agent-conformance';
+    `import { validate, validateStream, createSession, checkEvent, formatReport, rules, ruleCatalogue, runFixtures, downlevel, redactEvent, type AepRuleId, type Finding, type Severity, type Summary, type ValidationResult } from 'agent-conformance';
 const ids: AepRuleId[] = ['aep/time-format', 'jsonl/invalid-json'];
 // @ts-expect-error: not an AEP rule id
 const wrong: AepRuleId = 'aep/no-such-rule';
@@ -372,6 +372,28 @@ const s = createSession('aep');
 const perEvent: Finding[] = s.check({ aep: '0.1' });
 const text: string = formatReport(perEvent, s.summary(), { protocol: 'aep', format: 'junit' });
 console.log(summary.errors, severities.length, checkEvent('ahp', {}).length, text.length, rules('aep')[0]?.id, wrong, typeof runFixtures);
+// an emitter's own event interface (no index signature) and the catalogue's severity union
+interface MyEvent { aep: '0.1'; id: string; type: string; data?: { text: string } }
+const mine: MyEvent = { aep: '0.1', id: 'e1', type: 'message.user' };
+const rowSeverity: Severity | undefined = ruleCatalogue('ahp')[0]?.severity;
+console.log(downlevel(mine, 'metadata'), redactEvent(mine), rowSeverity);
+`,
+  );
+  // README §Library API on CommonJS TypeScript: node16 takes a dynamic import and a type import with its
+  // resolution-mode; nodenext (TypeScript >= 5.8) takes the static import, compiled to require()
+  writeFileSync(
+    join(proj, 'consumer-dynamic.cts'),
+    `import type { Finding } from 'agent-conformance' with { 'resolution-mode': 'import' };
+export async function check(): Promise<Finding[]> {
+  const { checkEvent } = await import('agent-conformance');
+  return checkEvent('aep', { aep: '0.1' });
+}
+`,
+  );
+  writeFileSync(
+    join(proj, 'consumer-static.cts'),
+    `import { checkEvent, type Finding } from 'agent-conformance';
+export const found: Finding[] = checkEvent('aep', { aep: '0.1' });
 `,
   );
   const base = {
@@ -386,7 +408,14 @@ console.log(summary.errors, severities.length, checkEvent('ahp', {}).length, tex
     join(proj, 'tsconfig.node16.json'),
     JSON.stringify({
       compilerOptions: { ...base, module: 'node16', moduleResolution: 'node16' },
-      files: ['consumer.ts'],
+      files: ['consumer.ts', 'consumer-dynamic.cts'],
+    }),
+  );
+  writeFileSync(
+    join(proj, 'tsconfig.nodenext.json'),
+    JSON.stringify({
+      compilerOptions: { ...base, skipLibCheck: true, module: 'nodenext', moduleResolution: 'nodenext' },
+      files: ['consumer-static.cts'],
     }),
   );
   // the declarations themselves are checked once (node16); bundler checks the consumer against them
@@ -397,12 +426,14 @@ console.log(summary.errors, severities.length, checkEvent('ahp', {}).length, tex
       files: ['consumer.ts'],
     }),
   );
-  const [node16, bundler] = await Promise.all([
+  const [node16, bundler, nodenext] = await Promise.all([
     runAsync(process.execPath, [TSC, '-p', 'tsconfig.node16.json'], proj),
     runAsync(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], proj),
+    runAsync(process.execPath, [TSC, '-p', 'tsconfig.nodenext.json'], proj),
   ]);
   ok(node16, 'tsc (moduleResolution node16)');
   ok(bundler, 'tsc (moduleResolution bundler)');
-  step('tsc node16, bundler');
+  ok(nodenext, 'tsc (module nodenext, a CommonJS .cts importing statically)');
+  step('tsc node16, bundler, nodenext');
   assert.equal(cjs.stderr.includes('Error'), false, `use.cjs wrote an error: ${cjs.stderr}`);
 });

@@ -5,7 +5,8 @@
  * src/, no tools/), and npm 11 lists a `prepare` as an install script to approve.
  * - `strip` (prepack): keep the exact bytes in `.package.json.prepack`, write package.json
  *   without `scripts`. npm reads the manifest it packs after prepack, so neither `prepare` nor
- *   anything else runs during the pack, and the tarball's package.json is this one.
+ *   anything else runs during the pack, and the tarball's package.json is this one. Before it,
+ *   prepack runs `build.mjs --if-stale`: a pack never ships a dist/ older than src/, or none.
  * - `restore` (postpack): put the kept bytes back.
  * A pack that failed between the two leaves the copy: `strip` then refuses, `restore` repairs.
  * Plain JavaScript: runs before tsx exists.
