@@ -1,5 +1,5 @@
 /** The library's inputs (paths, text, bytes, Node or web streams) as pipeline InputSpecs, in the order given. */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFileChunks } from '../core/file-chunks.ts';
 import { fileURLToPath } from 'node:url';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
@@ -93,7 +93,7 @@ const isPath = (p: unknown): p is string | URL => typeof p === 'string' || p ins
 function inputProblem(input: unknown): string | undefined {
   if (input instanceof URL && input.protocol !== 'file:')
     return `is a ${input.protocol} URL: only a file: URL names a file (fetch it and pass the response body as a stream)`;
-  if (typeof input === 'string' && (input.includes('\n') || /^\s*[{[].*[}\]]\s*$/.test(input)))
+  if (typeof input === 'string' && (input.includes('\n') || /^\s*[{[].*[}\]]\s*$/.test(input)) && !existsSync(input))
     return 'is JSON text, not a path: a string input names a file; pass text as { text }';
   if (isPath(input) || input instanceof Uint8Array || isAsyncIterable(input) || isWeb(input)) return undefined;
   const proto = typeof input === 'object' && input !== null ? Object.getPrototypeOf(input) : undefined;

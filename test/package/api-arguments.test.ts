@@ -4,11 +4,12 @@
  * midway ends the run after the findings of what was read; errors carry their class's name.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../temp.ts';
 import {
   checkEndpoint,
   ConformanceError,
@@ -44,7 +45,7 @@ const typeError = (pattern: RegExp) => (e: unknown) => {
   return true;
 };
 
-test('an input of no known shape is a TypeError at the call of validateStream, naming the input and what it is', async () => {
+test('an input of no known shape is a TypeError at the call of validateStream, naming the input and what it is', async (t) => {
   const bad: [unknown, RegExp][] = [
     [undefined, /^input 1 is undefined: expected a path/],
     [42, /^input 1 is the number 42: expected/],
@@ -66,6 +67,16 @@ test('an input of no known shape is a TypeError at the call of validateStream, n
     // at the call, before any iteration: the mistake is in the caller's code, not in the input's bytes
     assert.throws(() => validateStream('aep', input as Input), typeError(pattern));
     await assert.rejects(validate('ahp', input as Input), typeError(pattern));
+  }
+  // a file whose name only looks like JSON text is still read: the check is for text that names no file
+  const dir = tempDir(t, 'json-named-');
+  writeFileSync(join(dir, '{a}'), `${LINES[0]}\n`);
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    assert.equal((await validateStream('aep', '{a}').summary()).events, 1);
+  } finally {
+    process.chdir(cwd);
   }
   // a missing file is the input's problem: an InputError on iteration, as the CLI's exit 2
   const run = validateStream('aep', join(REPO, 'examples/no-such-file.jsonl'));
