@@ -89,6 +89,8 @@ export const AEP_RULE_IDS = [
   'aep/stream-delta-severity',
   'aep/stream-delta-metadata',
   'aep/stream-split-leak',
+  'aep/stream-split-home-path',
+  'aep/stream-split-pii',
   'aep/stream-finished-cause',
   'aep/message-cause',
   'aep/stream-fact-missing',

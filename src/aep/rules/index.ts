@@ -85,7 +85,9 @@ import { streamFinishedCause } from './stream-finished-cause.ts';
 import { streamIdReused } from './stream-id-reused.ts';
 import { streamKind } from './stream-kind.ts';
 import { streamPayload } from './stream-payload.ts';
+import { streamSplitHomePath } from './stream-split-home-path.ts';
 import { streamSplitLeak } from './stream-split-leak.ts';
+import { streamSplitPii } from './stream-split-pii.ts';
 import { streamSubject } from './stream-subject.ts';
 import { unitTerminal } from './unit-terminal.ts';
 
@@ -144,6 +146,8 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   streamDeltaSeverity,
   streamDeltaMetadata,
   streamSplitLeak,
+  streamSplitHomePath,
+  streamSplitPii,
   streamFinishedCause,
   messageCause,
   streamFactMissing,
