@@ -78,6 +78,7 @@ export const AEP_RULE_IDS = [
   'aep/attention-unknown-request',
   'aep/attention-request-missing',
   'aep/attention-answered-late',
+  'aep/attention-timeout-answered',
   'aep/attention-cause',
   'aep/attention-severity',
   'aep/stream-subject',

@@ -71,6 +71,7 @@ const FACT_BITS = {
   respondIssues: 4194304,
   splitHome: 8388608,
   splitPii: 16777216,
+  timeoutAnswered: 33554432,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -110,6 +111,7 @@ class FactsRecord implements AepFacts {
   overdue: AepFacts['overdue'] = undefined;
   assessedElsewhere: AepFacts['assessedElsewhere'] = undefined;
   answeredLate: AepFacts['answeredLate'] = undefined;
+  timeoutAnswered: AepFacts['timeoutAnswered'] = undefined;
   splitLeak: AepFacts['splitLeak'] = undefined;
   splitHome: AepFacts['splitHome'] = undefined;
   splitPii: AepFacts['splitPii'] = undefined;
@@ -259,6 +261,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.overdue !== undefined ? FACT_BITS.overdue : 0) |
       (f.assessedElsewhere !== undefined ? FACT_BITS.assessedElsewhere : 0) |
       (f.answeredLate !== undefined ? FACT_BITS.answeredLate : 0) |
+      (f.timeoutAnswered !== undefined ? FACT_BITS.timeoutAnswered : 0) |
       (f.unitTerminal !== undefined ? FACT_BITS.unitTerminal : 0) |
       (f.streamReused !== undefined ? FACT_BITS.streamReused : 0) |
       (f.splitLeak !== undefined ? FACT_BITS.splitLeak : 0) |

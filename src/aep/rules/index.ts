@@ -23,6 +23,7 @@ import { textAnswerPermissive } from './text-answer-permissive.ts';
 import { textAnswerRefusal } from './text-answer-refusal.ts';
 import { textAnswerUnmapped } from './text-answer-unmapped.ts';
 import { attentionAnsweredLate } from './attention-answered-late.ts';
+import { attentionTimeoutAnswered } from './attention-timeout-answered.ts';
 import { attentionCause } from './attention-cause.ts';
 import { attentionRequestMissing } from './attention-request-missing.ts';
 import { attentionSeverity } from './attention-severity.ts';
@@ -134,6 +135,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   attentionUnknownRequest,
   attentionRequestMissing,
   attentionAnsweredLate,
+  attentionTimeoutAnswered,
   attentionCause,
   attentionSeverity,
   // AEP-0007 (--profile aep-0007)
