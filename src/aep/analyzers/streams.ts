@@ -233,10 +233,13 @@ export class StreamAnalyzer implements StateHolder {
         if (!classes.includes(m.class as SecretClass)) classes.push(m.class as SecretClass);
       if (classes.length) facts.splitLeak = { classes, from };
       if (across(tail, text, homePathRanges).length) facts.splitHome = from;
-      const pii: PiiClass[] = [];
-      for (const m of across(tail, text, piiMatches))
-        if (!pii.includes(m.class as PiiClass)) pii.push(m.class as PiiClass);
-      if (pii.length) facts.splitPii = { classes: pii, from };
+      // an email holds "@" and a phone number ends in a digit: without either no new match can end in this delta
+      if (text.includes('@') || tail.includes('@') || /\d/.test(text)) {
+        const pii: PiiClass[] = [];
+        for (const m of across(tail, text, piiMatches))
+          if (!pii.includes(m.class as PiiClass)) pii.push(m.class as PiiClass);
+        if (pii.length) facts.splitPii = { classes: pii, from };
+      }
     }
     const joined = tail + text;
     if (joined.length > DELTA_TAIL) {
