@@ -46,6 +46,14 @@ export function homePathIn(text: string): boolean {
   return (text.includes('/home/') || text.includes('Users')) && HOME_TEST.test(text);
 }
 
+/** The `[start, end)` ranges of the home directory prefixes {@link homePathIn} finds in `text`. */
+export function homePathRanges(text: string): { start: number; end: number }[] {
+  if (!text.includes('/home/') && !text.includes('Users')) return [];
+  const out: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(HOME_GENERIC)) out.push({ start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
 /** Credential-named members: the name, lowercased without `-_. `, ends with one of these (`tokenRef` does not). */
 const CREDENTIAL_NAME_ENDINGS = [
   'password',

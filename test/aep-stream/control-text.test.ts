@@ -88,6 +88,24 @@ test('AEP-0008: the answered option alone decides between the three text-answer 
   assert.deepEqual(await verdict({ option: 'escalate', text: t }), [], 'an option of unknown meaning is not judged');
 });
 
+test('AEP-0008: an answer naming the text command in cause is judged alike with its ack absent or after it', async () => {
+  const lines = read('fail/aep.text-answer-permissive.jsonl').trimEnd().split('\n');
+  const answered = JSON.parse(lines[4]!) as { data: { answer: Record<string, unknown> } };
+  const ack = JSON.parse(lines[3]!) as Record<string, unknown>;
+  const t = 'use staging instead';
+  for (const answer of [{ option: 'allow', text: t }, { option: 'deny' }, { text: t }, { option: 'deny', text: t }]) {
+    const ev = JSON.stringify({ ...answered, data: { ...answered.data, answer } });
+    const run = async (body: string[]) =>
+      ids(await checkText([...lines.slice(0, 3), ...body, lines[5]].join('\n') + '\n')).filter((r) =>
+        r.startsWith('aep/text-answer'),
+      );
+    const withAck = await run([lines[3]!, ev]);
+    const late = JSON.stringify({ ...ack, seq: (ack.seq as number) + 10 });
+    assert.deepEqual(await run([ev]), withAck, JSON.stringify(answer));
+    assert.deepEqual(await run([ev, late]), withAck, JSON.stringify(answer));
+  }
+});
+
 test('AEP-0008: below capture redacted the request labels are placeholders, so unmatched text is not decided', async () => {
   const lines = read('fail/aep.text-answer-permissive.jsonl').trimEnd().split('\n');
   const req = JSON.parse(lines[1]!) as Record<string, unknown> & { data: { options: { id: string }[] } };

@@ -50,6 +50,8 @@ export interface AttentionFacts {
   };
   /** An `attention.answered` after its request's terminal in the same emitter session (AEP-0002 §7 order). */
   answeredLate?: Completion;
+  /** An `attention.timeout` of a request its emitter session answered: where it was answered. */
+  timeoutAnswered?: Mark;
 }
 
 /** Attention requests and their followers for one run. */
@@ -98,6 +100,7 @@ export class AttentionAnalyzer {
           ? undefined
           : this.marks.get(rec.markKey('q', subject));
       if (prior && !copiesAt(facts, prior.at)) facts.answeredLate = prior;
+      else if (r && !r.terminal) r.answered ??= facts.at;
     }
     if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
       // every request terminal leaves a compact mark; an open request closes
@@ -108,6 +111,7 @@ export class AttentionAnalyzer {
         if (!copiesAt(facts, prior.at)) a.priorTerminal = prior;
       } else {
         this.marks.put(mk, facts.at, type, ev);
+        if (r?.answered && type === 'attention.timeout') facts.timeoutAnswered = r.answered;
         if (r) {
           r.terminal = facts.at;
           r.terminalType = type;

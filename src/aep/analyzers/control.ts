@@ -14,6 +14,7 @@ import type { OpenBudget } from './budget.ts';
 import { CommandIndex } from './command-index.ts';
 import type { FormFacts } from './form-values.ts';
 import { HeldResponds, type HeldIssue } from './held-responds.ts';
+import { outcomeOf, type OutcomeFact } from './outcome.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
@@ -53,19 +54,6 @@ interface Expected {
   command: Mark;
   type: string;
   text?: TextAnswer;
-}
-
-/** The outcome Event of an accepted command (AEP-0004 §6), found on `attention.answered` and `run.cancelled`. */
-export interface OutcomeFact {
-  command: Mark;
-  commandType: string;
-  /** `cause` names the command or its ack. */
-  causeLinked: boolean;
-  /** The command's text-only answer, when it had one. */
-  text?: TextAnswer;
-  option?: string;
-  /** `answer.text` is present on the `attention.answered`. */
-  textKept: boolean;
 }
 
 /** What the control analyzer found about one event. */
@@ -238,7 +226,7 @@ export class ControlAnalyzer implements StateHolder {
       if (type !== 'control.rejected') facts.endorsesInvalid = cmd.at;
       facts.respondIssues = this.held.decide(ck!, ev);
     }
-    if (type === 'attention.answered' || type === 'run.cancelled') this.outcome(ev, rec.session, facts);
+    if (type === 'attention.answered' || type === 'run.cancelled') this.outcome(ev, rec.session, facts, cmd);
     if (this.pendingBySession.size > 0 && this.pendingBySession.has(rec.session)) this.overdue(ev, rec.session, facts);
   }
 
@@ -266,7 +254,7 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   /** An `attention.answered` or `run.cancelled{by:"control"}` that is the outcome of an accepted command. */
-  private outcome(ev: AepEvent, session: string, facts: ControlFacts): void {
+  private outcome(ev: AepEvent, session: string, facts: ControlFacts, pending?: PendingCommand): void {
     const data = ev.payloadValid ? (ev.value.data as Record<string, unknown> | undefined) : undefined;
     let k: string | undefined;
     if (ev.type === 'run.cancelled') {
@@ -282,22 +270,18 @@ export class ControlAnalyzer implements StateHolder {
       k = 'a' + key2(session, subject);
     }
     const e = this.expected.get(k);
-    if (!e) return;
+    if (!e) {
+      // an answer caused by a text answer still awaiting its ack applied it all the same (AEP-0008 §1)
+      if (pending?.text && ev.type === 'attention.answered' && pending.subject === attr(ev, 'subject'))
+        facts.outcome = outcomeOf(data, { command: pending.at, type: pending.type, text: pending.text }, true);
+      return;
+    }
     this.expected.delete(k);
     const cause = attr(ev, 'cause');
     const causeLinked = cause !== undefined && e.ids.includes(cause);
     // an answer that came out of band is not this command's outcome
     if (!causeLinked && data?.via === 'oob') return;
-    const answer = data?.answer as { option?: unknown; text?: unknown } | undefined;
-    const o: OutcomeFact = {
-      command: e.command,
-      commandType: e.type,
-      causeLinked,
-      textKept: typeof answer?.text === 'string',
-    };
-    if (typeof answer?.option === 'string') o.option = answer.option;
-    if (e.text) o.text = e.text;
-    facts.outcome = o;
+    facts.outcome = outcomeOf(data, e, causeLinked);
   }
 
   /** Commands to `session` whose window this event of its target has passed, each reported once. */

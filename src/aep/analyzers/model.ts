@@ -69,6 +69,9 @@ const FACT_BITS = {
   unitTerminal: 1048576,
   streamReused: 2097152,
   respondIssues: 4194304,
+  splitHome: 8388608,
+  splitPii: 16777216,
+  timeoutAnswered: 33554432,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -108,7 +111,10 @@ class FactsRecord implements AepFacts {
   overdue: AepFacts['overdue'] = undefined;
   assessedElsewhere: AepFacts['assessedElsewhere'] = undefined;
   answeredLate: AepFacts['answeredLate'] = undefined;
+  timeoutAnswered: AepFacts['timeoutAnswered'] = undefined;
   splitLeak: AepFacts['splitLeak'] = undefined;
+  splitHome: AepFacts['splitHome'] = undefined;
+  splitPii: AepFacts['splitPii'] = undefined;
   finishedCause: AepFacts['finishedCause'] = undefined;
   messageCause: AepFacts['messageCause'] = undefined;
 
@@ -255,9 +261,12 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.overdue !== undefined ? FACT_BITS.overdue : 0) |
       (f.assessedElsewhere !== undefined ? FACT_BITS.assessedElsewhere : 0) |
       (f.answeredLate !== undefined ? FACT_BITS.answeredLate : 0) |
+      (f.timeoutAnswered !== undefined ? FACT_BITS.timeoutAnswered : 0) |
       (f.unitTerminal !== undefined ? FACT_BITS.unitTerminal : 0) |
       (f.streamReused !== undefined ? FACT_BITS.streamReused : 0) |
       (f.splitLeak !== undefined ? FACT_BITS.splitLeak : 0) |
+      (f.splitHome !== undefined ? FACT_BITS.splitHome : 0) |
+      (f.splitPii !== undefined ? FACT_BITS.splitPii : 0) |
       (f.finishedCause !== undefined ? FACT_BITS.finishedCause : 0) |
       (f.messageCause !== undefined ? FACT_BITS.messageCause : 0) |
       (f.respondIssues !== undefined ? FACT_BITS.respondIssues : 0)

@@ -34,6 +34,8 @@ export interface RequestRecord {
   options?: OptionSet;
   /** The open form request's fields, or `unusable` when its payload failed its schema (dropped at the terminal). */
   form?: CompiledForm | 'unusable';
+  /** Its first `attention.answered` while open: a timeout after it is one of an answered request. */
+  answered?: Mark;
   terminal?: Mark;
   terminalType?: string;
 }

@@ -5,10 +5,17 @@
  * whole streams. A finished `message` or `tool_args` stream stays until the fact it owes arrives (AEP-0007 §5.2, §5.4).
  */
 import type { Mark } from '../../core/mark.ts';
-import { findSecrets, FLOOR_SECRET_CLASSES, type SecretClass } from '../../core/secrets.ts';
+import {
+  findSecrets,
+  FLOOR_SECRET_CLASSES,
+  type PiiClass,
+  type SecretClass,
+  type SecretMatch,
+} from '../../core/secrets.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import { isObj } from '../../core/value.ts';
 import { attr, type AepEvent } from '../event.ts';
+import { homePathRanges } from '../redact.ts';
 import { MESSAGE_TYPES } from '../subprofile.ts';
 import type { AepCapLog } from './budget.ts';
 
@@ -38,6 +45,10 @@ export interface StreamRecord {
 export interface StreamFacts {
   /** A `stream.delta` whose text completes a floor secret with the text of the deltas before it. */
   splitLeak?: { classes: SecretClass[]; from: Mark };
+  /** A `stream.delta` whose text completes a home directory path (§9.4 c) with the text of the deltas before it. */
+  splitHome?: Mark;
+  /** A `stream.delta` whose text completes an email address or phone number (§9.4 d) with the deltas before it. */
+  splitPii?: { classes: PiiClass[]; from: Mark };
   /** A `stream.finished` whose `cause` is not its `stream.started` id (`expected` when the start is in the input). */
   finishedCause?: { expected?: string; started?: Mark };
   /** A `message.*` produced by a finished stream of the same subject whose `cause` is not that `stream.finished`. */
@@ -45,6 +56,27 @@ export interface StreamFacts {
 }
 
 const key = (source: string, session: string, subject: string): string => `${source}\0${session}\0${subject}`;
+
+const floorSecrets = (s: string): SecretMatch[] => findSecrets(s, { classes: FLOOR_SECRET_CLASSES });
+const PII_CLASSES: readonly PiiClass[] = ['email', 'phone'];
+/** Emails and phone numbers as aep/redaction-leak-pii reads them: `user@host:port` is a host, not a mailbox. */
+const piiMatches = (s: string): SecretMatch[] =>
+  findSecrets(s, { classes: PII_CLASSES }).filter((m) => m.class !== 'email' || s.charCodeAt(m.end) !== 0x3a);
+
+/** The matches of `find` over `tail + text` ending in `text` that `text` alone does not show (the per-event rules'). */
+function across<T extends { start: number; end: number; class?: string }>(
+  tail: string,
+  text: string,
+  find: (s: string) => readonly T[],
+): T[] {
+  const joined = find(tail + text);
+  if (joined.length === 0) return [];
+  const alone = find(text);
+  const n = tail.length;
+  return joined.filter(
+    (m) => m.end > n && !alone.some((a) => a.class === m.class && a.start === m.start - n && a.end === m.end - n),
+  );
+}
 
 /** Estimated bytes of one stream record besides its tail, for the memory budget. */
 const RECORD_BYTES = 256;
@@ -195,18 +227,19 @@ export class StreamAnalyzer implements StateHolder {
     }
     const tail = r.tail;
     if (tail !== '') {
-      const alone = findSecrets(text, { classes: FLOOR_SECRET_CLASSES });
+      const from = r.tailFrom ?? facts.at;
       const classes: SecretClass[] = [];
-      for (const m of findSecrets(tail + text, { classes: FLOOR_SECRET_CLASSES })) {
-        // a match wholly in the tail was judged with the deltas before; one the delta shows alone is aep/redaction-leak's
-        if (m.end <= tail.length) continue;
-        const s = m.start - tail.length;
-        const e = m.end - tail.length;
-        if (alone.some((a) => a.class === m.class && a.start === s && a.end === e)) continue;
-        const cls = m.class as SecretClass;
-        if (!classes.includes(cls)) classes.push(cls);
+      for (const m of across(tail, text, floorSecrets))
+        if (!classes.includes(m.class as SecretClass)) classes.push(m.class as SecretClass);
+      if (classes.length) facts.splitLeak = { classes, from };
+      if (across(tail, text, homePathRanges).length) facts.splitHome = from;
+      // an email holds "@" and a phone number ends in a digit: without either no new match can end in this delta
+      if (text.includes('@') || tail.includes('@') || /\d/.test(text)) {
+        const pii: PiiClass[] = [];
+        for (const m of across(tail, text, piiMatches))
+          if (!pii.includes(m.class as PiiClass)) pii.push(m.class as PiiClass);
+        if (pii.length) facts.splitPii = { classes: pii, from };
       }
-      if (classes.length) facts.splitLeak = { classes, from: r.tailFrom ?? facts.at };
     }
     const joined = tail + text;
     if (joined.length > DELTA_TAIL) {

@@ -23,6 +23,7 @@ import { textAnswerPermissive } from './text-answer-permissive.ts';
 import { textAnswerRefusal } from './text-answer-refusal.ts';
 import { textAnswerUnmapped } from './text-answer-unmapped.ts';
 import { attentionAnsweredLate } from './attention-answered-late.ts';
+import { attentionTimeoutAnswered } from './attention-timeout-answered.ts';
 import { attentionCause } from './attention-cause.ts';
 import { attentionRequestMissing } from './attention-request-missing.ts';
 import { attentionSeverity } from './attention-severity.ts';
@@ -85,7 +86,9 @@ import { streamFinishedCause } from './stream-finished-cause.ts';
 import { streamIdReused } from './stream-id-reused.ts';
 import { streamKind } from './stream-kind.ts';
 import { streamPayload } from './stream-payload.ts';
+import { streamSplitHomePath } from './stream-split-home-path.ts';
 import { streamSplitLeak } from './stream-split-leak.ts';
+import { streamSplitPii } from './stream-split-pii.ts';
 import { streamSubject } from './stream-subject.ts';
 import { unitTerminal } from './unit-terminal.ts';
 
@@ -132,6 +135,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   attentionUnknownRequest,
   attentionRequestMissing,
   attentionAnsweredLate,
+  attentionTimeoutAnswered,
   attentionCause,
   attentionSeverity,
   // AEP-0007 (--profile aep-0007)
@@ -144,6 +148,8 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   streamDeltaSeverity,
   streamDeltaMetadata,
   streamSplitLeak,
+  streamSplitHomePath,
+  streamSplitPii,
   streamFinishedCause,
   messageCause,
   streamFactMissing,

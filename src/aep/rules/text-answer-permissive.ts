@@ -10,7 +10,7 @@ export const textAnswerPermissive = defineStreamRule({
   description:
     'A text-only control.attention.respond to a kind "permission" request whose text names no option is never applied as the permissive choice.',
   detail:
-    'Names no option: after trimming, case-insensitively no option id and not exactly one label. Its attention.answered does not record a permissive option (AEP-0008 §1, AEP-0002 §5.3: "unmatched text MUST NOT be applied as the permissive choice"). Permissive is read from the option id\'s words (allow, allowed, approve, accept, yes, grant, permit, always, once, session, ok, proceed, confirm, continue, with no refusing word such as deny, reject, no, block, cancel); decided when the request\'s labels are the real ones (capture redacted or full, or, below that, no label is a placeholder: its id, a number) and the command, its control.accepted and the answer are in the input.',
+    "Names no option: after trimming, case-insensitively no option id and not exactly one label. Its attention.answered does not record a permissive option (AEP-0008 §1, AEP-0002 §5.3: \"unmatched text MUST NOT be applied as the permissive choice\"). Permissive is read from the option id's words (allow, allowed, approve, accept, yes, grant, permit, always, once, session, ok, proceed, confirm, continue, with no refusing word such as deny, reject, no, block, cancel); decided when the request's labels are the real ones (capture redacted or full, or, below that, no label is a placeholder: its id, a number) and the command and its answer are in the input (the answer after the command's control.accepted, or naming the command in cause while it awaits its ack).",
   spec: 'AEP-0008 §1; AEP-0002 §5.3',
   messages: {
     permissive:
