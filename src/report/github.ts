@@ -6,7 +6,7 @@ import type { Finding, Severity } from '../core/finding.ts';
 import type { CaseResult } from '../core/fixture-result.ts';
 import { fixtureSummaryLine, summaryLine } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove } from './util.ts';
+import { atOrAbove, pointerText } from './util.ts';
 
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -46,7 +46,7 @@ export function githubReporter(out: Output, ctx: ReportContext): Reporter {
     finding(f: Finding) {
       if (ctx.quiet && !atOrAbove(f.severity, threshold)) return;
       // the citation too, as every other format keeps it
-      const message = `${f.pointer ? `${f.message} (at ${f.pointer})` : f.message}${f.spec ? ` [${f.spec}]` : ''}`;
+      const message = `${f.pointer ? `${f.message} (at ${pointerText(f.pointer)})` : f.message}${f.spec ? ` [${f.spec}]` : ''}`;
       out.write(
         annotation(
           COMMAND[f.severity],

@@ -50,8 +50,18 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** A JSON Pointer as text shows it: past 160 characters its middle segments are elided (`/a/b/c/…(n more)…/y/z`). */
-export function shownPointer(p: string): string {
+/**
+ * A JSON Pointer for a person to read (text, github, junit, html): a member name may hold a control character (an
+ * escape sequence would act on the terminal or log), so it is written `U+XXXX` as messages are; json, ndjson and sarif
+ * keep the exact pointer (RFC 6901), which a program resolves.
+ */
+export function pointerText(p: string): string {
+  return visible(p);
+}
+
+/** A JSON Pointer as text shows it ({@link pointerText}): past 160 characters its middle segments are elided (`/a/b/c/…(n more)…/y/z`). */
+export function shownPointer(pointer: string): string {
+  const p = pointerText(pointer);
   if (p.length <= 160) return p;
   const parts = p.split('/');
   if (parts.length <= 8) return p;
