@@ -5,11 +5,11 @@
  */
 import type { Finding, Severity } from '../core/finding.ts';
 import { renderPlaceholder, templateParts, type Placeholder } from '../core/message.ts';
-import type { RuleMeta } from '../core/rule.ts';
+import { RULE_ERROR, type RuleMeta } from '../core/rule.ts';
 import { visible } from '../core/visible.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import { specUrl } from './spec-links.ts';
-import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
+import type { FixtureReporter, Output, ReportContext, Reporter, RunEnd } from './types.ts';
 import { ITEMS, writeDocumentWithArray } from './json.ts';
 import { FindingSpool } from './spool.ts';
 import { findingOrder } from './util.ts';
@@ -21,9 +21,11 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', 
 /**
  * A path or `<stdin>` as a SARIF URI reference (relative paths stay relative; `/` separators). RFC 3986 §4.2: a
  * relative path whose first segment holds a colon would read as a scheme, so it is written `./x:y`; a Windows drive
- * path is a `file:` URI.
+ * path is a `file:` URI; a URL stays itself.
  */
 export function sarifUri(source: string): string {
+  // a URL (aep live's endpoint) is a URI already
+  if (/^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source)) return source;
   const path = source
     .split('\\')
     .join('/')
@@ -121,6 +123,14 @@ function log(run: Record<string, unknown>): string {
   return JSON.stringify({ $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] }, null, 2) + '\n';
 }
 
+/**
+ * `invocation.exitCode` (SARIF 2.1.0 §3.20.13) when the caller knows it, and `executionSuccessful` (§3.20.14): false
+ * when the run gave no verdict (exit 2), not when it found problems (exit 1); without an exit code, `ok` decides.
+ */
+function invocationEnd(end: RunEnd | undefined, ok: boolean): { executionSuccessful: boolean; exitCode?: number } {
+  return end ? { executionSuccessful: ok && end.exitCode !== 2, exitCode: end.exitCode } : { executionSuccessful: ok };
+}
+
 /** One SARIF location for a finding (`undefined` when it names no input). */
 function findingLocation(f: Finding) {
   if (!f.source) return undefined;
@@ -153,7 +163,7 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
       }
       spool.add(f);
     },
-    finish(summary) {
+    finish(summary, end) {
       const index = new Map(rules.map((r, i) => [r.id, i]));
       const templates = new Map(rules.map((r) => [r.id, messageStrings(r)]));
       const global = globalMessageStrings(rules);
@@ -187,7 +197,10 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
             tool: { driver: driver(ctx, rules, global) },
             columnKind: 'utf16CodeUnits',
             invocations: [
-              { executionSuccessful: true, properties: { summary, ...(ctx.checks ? { checks: ctx.checks } : {}) } },
+              {
+                ...invocationEnd(end, !summary.byRule[RULE_ERROR.id]),
+                properties: { summary, ...(ctx.checks ? { checks: ctx.checks } : {}) },
+              },
             ],
             results: ITEMS,
           },
@@ -226,7 +239,7 @@ export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureRe
     caseResult(c) {
       cases.push(c);
     },
-    finish(s: FixtureSummary) {
+    finish(s: FixtureSummary, end) {
       const results = cases.map((c) => {
         const stale = c.group === 'deviations' || (c.status === 'fail' && c.deviationReason !== undefined);
         const ruleIndex = c.status === 'error' ? 2 : stale ? 1 : 0;
@@ -265,9 +278,11 @@ export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureRe
       out.write(
         log({
           tool: { driver: driver(ctx, FIXTURE_RULES) },
+          // SARIF 2.1.0 §3.14.27: a run of text artifacts with results says its column unit
+          ...(results.length ? { columnKind: 'utf16CodeUnits' } : {}),
           invocations: [
             {
-              executionSuccessful: s.counts.error === 0,
+              ...invocationEnd(end, s.counts.error === 0),
               properties: { dir: s.dir, layout: s.layout, counts: s.counts },
             },
           ],

@@ -38,8 +38,16 @@ export interface ReportContext {
   memoryFindings?: number;
   /** The protocol's known event types (html: the types of an input not exercised). */
   knownTypes?: readonly string[];
+  /** GITHUB_WORKSPACE and the working directory when the former is set: github `file` paths are taken from the workspace. */
+  githubWorkspace?: { root: string; cwd: string };
   /** The html timeline's bounds (src/report/timeline.ts; tests lower them). */
   timelineLimits?: { keepAll?: number; maxEvents?: number; context?: number };
+}
+
+/** How the run ended, as far as the caller knows it when the report is finished: SARIF `invocations[].exitCode`. */
+export interface RunEnd {
+  /** The exit code the command exits with (README §Exit codes); 2: no verdict. */
+  exitCode: number;
 }
 
 /** A streaming reporter for `validate`: `finding` as they come, `finish` once at the end. */
@@ -49,11 +57,11 @@ export interface Reporter {
   finding(f: Finding): void;
   /** `--each`: one input's own summary, after its findings (reporters without a per-input line omit it). */
   inputSummary?(source: string, summary: Summary): void;
-  finish(summary: Summary): void;
+  finish(summary: Summary, end?: RunEnd): void;
 }
 
 /** A reporter for `fixtures`: one verdict per case as cases complete, `finish` once at the end. */
 export interface FixtureReporter {
   caseResult(c: CaseResult): void;
-  finish(summary: FixtureSummary): void;
+  finish(summary: FixtureSummary, end?: RunEnd): void;
 }
