@@ -2,6 +2,7 @@
  * GitHub Actions workflow-command reporters: one `::error file=…,line=…,col=…,title=…::message` per finding or failing
  * case, then a summary line; escaping as `@actions/core` does (`%`, CR, LF; in properties also `:` and `,`).
  */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Finding, Severity } from '../core/finding.ts';
 import type { CaseResult } from '../core/fixture-result.ts';
 import { fixtureSummaryLine, summaryLine } from './text.ts';
@@ -35,8 +36,18 @@ function annotation(
   return `::${command}${p ? ' ' + p : ''}::${escapeData(message)}\n`;
 }
 
-function fileOf(source: string): string | undefined {
-  return source === '' || source === '<stdin>' ? undefined : source;
+/**
+ * The `file` property of an annotation: none for standard input, a `<name>` and a URL (aep live); the runner reads a
+ * relative path from the repository root (GITHUB_WORKSPACE), not from where the tool ran, so within a workspace the path
+ * is made relative to it (`/` separators); outside it, absolute.
+ */
+export function annotationFile(source: string, ws: ReportContext['githubWorkspace']): string | undefined {
+  if (source === '' || /^<.*>$/s.test(source) || /^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source)) return undefined;
+  if (!ws) return source;
+  const abs = resolve(ws.cwd, source);
+  const rel = relative(resolve(ws.root), abs);
+  const inside = rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return inside ? rel.split(sep).join('/') : abs;
 }
 
 /** Create the GitHub annotations reporter for `validate`. */
@@ -50,7 +61,12 @@ export function githubReporter(out: Output, ctx: ReportContext): Reporter {
       out.write(
         annotation(
           COMMAND[f.severity],
-          { file: fileOf(f.source), line: f.line, col: f.line !== undefined ? f.column : undefined, title: f.ruleId },
+          {
+            file: annotationFile(f.source, ctx.githubWorkspace),
+            line: f.line,
+            col: f.line !== undefined ? f.column : undefined,
+            title: f.ruleId,
+          },
           message,
         ),
       );
@@ -80,7 +96,13 @@ export function fixtureGithubReporter(out: Output, ctx: ReportContext): FixtureR
       ]
         .filter(Boolean)
         .join(' ');
-      out.write(annotation(command, { file: c.file, line: c.line, title }, message || c.status));
+      out.write(
+        annotation(
+          command,
+          { file: c.file && annotationFile(c.file, ctx.githubWorkspace), line: c.line, title },
+          message || c.status,
+        ),
+      );
     },
     finish(s) {
       out.write(`${ctx.protocol} fixtures: ${fixtureSummaryLine(s)}\n`);
