@@ -21,11 +21,12 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', 
 /**
  * A path or `<stdin>` as a SARIF URI reference (relative paths stay relative; `/` separators). RFC 3986 §4.2: a
  * relative path whose first segment holds a colon would read as a scheme, so it is written `./x:y`; a Windows drive
- * path is a `file:` URI; a URL stays itself.
+ * path is a `file:` URI; a URL is one encoded segment.
  */
 export function sarifUri(source: string): string {
-  // a URL (aep live's endpoint) is a URI already
-  if (/^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source)) return source;
+  // a URL (aep live's endpoint) is one encoded segment, as `<stdin>` is: GitHub's upload rejects the whole log for an
+  // absolute URI whose scheme is not its checkout's `file:`, and a relative `./http://…` would name a folder `http:`
+  if (/^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source)) return encodeURIComponent(source);
   const path = source
     .split('\\')
     .join('/')

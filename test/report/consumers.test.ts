@@ -95,9 +95,12 @@ test('sarif: the exit code of the run, executionSuccessful false only without a 
   assert.equal((JSON.parse(s) as Log).runs[0]!.invocations[0]!.executionSuccessful, false);
 });
 
-test('sarif: a URL (aep live) is its own URI; a path a relative reference', () => {
-  assert.equal(sarifUri('http://127.0.0.1:8080/'), 'http://127.0.0.1:8080/');
-  assert.equal(sarifUri('https://h.example/a%20b?x=1'), 'https://h.example/a%20b?x=1');
+test('sarif: a URL (aep live) is one relative segment that decodes to it (no scheme GitHub would refuse); a path a relative reference', () => {
+  for (const url of ['http://127.0.0.1:8080/', 'https://h.example/a%20b?x=1#f']) {
+    const uri = sarifUri(url);
+    assert.ok(!uri.includes(':') && !uri.includes('/'), uri);
+    assert.equal(decodeURIComponent(uri), url);
+  }
   assert.equal(sarifUri('http:x/y'), './http:x/y');
   assert.equal(sarifUri('<delivered>'), '%3Cdelivered%3E');
 });

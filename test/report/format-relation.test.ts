@@ -85,6 +85,9 @@ function fromSarif(out: string): { rows: Row[]; counts: Counts; log: SarifLog } 
   const rows = run.results.map((r) => {
     assert.equal(run.tool.driver.rules[r.ruleIndex]?.id, r.ruleId, 'ruleIndex names the rule of ruleId');
     const loc = r.locations?.[0];
+    // GitHub code scanning refuses a whole log for one result without an artifact URI, or one of a scheme not `file:`
+    const uri = loc?.physicalLocation.artifactLocation.uri;
+    assert.ok(uri && (!/^[A-Za-z][\w+.-]*:/.test(uri) || uri.startsWith('file:')), `${r.ruleId}: ${uri}`);
     const region = loc?.physicalLocation.region;
     return {
       source: loc ? pathOfUri(loc.physicalLocation.artifactLocation.uri) : '',
