@@ -187,7 +187,11 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
       '-o, --output <file>',
       'write the report to a file instead of stdout; without --format, a name ending in .html, .sarif, .json, .ndjson or .jsonl (ndjson) or .xml (junit) picks that format',
     )
-    .option('-q, --quiet', 'print only what is at or above --fail-on, and the summary; no progress line', false)
+    .option(
+      '-q, --quiet',
+      'print only what is at or above --fail-on, and the summary (text, github, html; the data formats keep every finding); no progress line',
+      false,
+    )
     .option('--no-color', 'never colour text output');
 }
 

@@ -277,6 +277,25 @@ for (const protocol of ['aep', 'ahp'] as const) {
     .map((f) => `${input.dir}/${f}`);
   const args = [...cases, odd, '-', '--each', '--fail-on', 'info'];
 
+  test(`${protocol} validate --quiet: text, github and html show what is at or above --fail-on; the data formats every finding`, async () => {
+    writeFileSync(oddName, input.odd);
+    const all = await everyFormat(protocol, args, input.stdin);
+    const quiet = await everyFormat(protocol, [...args, '--fail-on', 'error', '-q'], input.stdin);
+    const want = keys(all.json.rows);
+    assert.ok(all.json.rows.some((x) => x.severity !== 'error'));
+    for (const [name, rows] of [
+      ['json', quiet.json.rows],
+      ['ndjson', quiet.ndjson.rows],
+      ['sarif', quiet.sarif.rows],
+    ] as const)
+      assert.deepEqual(keys(rows), want, name);
+    assert.deepEqual(keys(quiet.junit.rows), keys(all.shown), 'junit');
+    const errors = all.shown.filter((x) => x.severity === 'error');
+    assert.deepEqual(keys(quiet.github), keys(errors), 'github');
+    assert.deepEqual(keys(quiet.html.rows), keys(errors), 'html');
+    assert.deepEqual(quiet.text, textKeys(all.json.rows.filter((x) => x.severity === 'error')), 'text');
+  });
+
   test(`${protocol} validate: every format says the same findings and counts`, async () => {
     writeFileSync(oddName, input.odd);
     const r = await everyFormat(protocol, args, input.stdin);
