@@ -217,7 +217,6 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   );
   // the counts are the run's; the statistics (events, lines, bytes, coverage) those of the delivered Events checked
   const stats = delivered?.summary;
-  // nothing verified is no verdict, whatever the findings
   let code = exitCodeOf(r, o.failOn);
   const noneRan = code === EXIT.ok && result.ran.length === 0;
   if (noneRan) code = EXIT.incomplete;

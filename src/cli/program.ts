@@ -297,7 +297,6 @@ export function formatOfOutputName(file: string): FormatName | undefined {
   if (f.endsWith('.sarif') || f.endsWith('.sarif.json')) return 'sarif';
   if (f.endsWith('.html') || f.endsWith('.htm')) return 'html';
   if (f.endsWith('.json')) return 'json';
-  // one finding a line: JSON Lines by either name
   if (f.endsWith('.ndjson') || f.endsWith('.jsonl')) return 'ndjson';
   if (f.endsWith('.xml')) return 'junit';
   return undefined;

@@ -36,11 +36,7 @@ function annotation(
   return `::${command}${p ? ' ' + p : ''}::${escapeData(message)}\n`;
 }
 
-/**
- * The `file` property of an annotation: none for standard input, a `<name>` and a URL (aep live); the runner reads a
- * relative path from the repository root (GITHUB_WORKSPACE), not from where the tool ran, so within a workspace the path
- * is made relative to it (`/` separators); outside it, absolute.
- */
+/** An annotation's `file`: the runner reads a relative one from GITHUB_WORKSPACE; none for stdin, `<name>`, a URL. */
 export function annotationFile(source: string, ws: ReportContext['githubWorkspace']): string | undefined {
   if (source === '' || /^<.*>$/s.test(source) || /^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source)) return undefined;
   if (!ws) return source;

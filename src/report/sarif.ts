@@ -24,8 +24,7 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', 
  * path is a `file:` URI; a URL is one encoded segment.
  */
 export function sarifUri(source: string): string {
-  // a URL (aep live's endpoint) is one encoded segment, as `<stdin>` is: GitHub's upload rejects the whole log for an
-  // absolute URI whose scheme is not its checkout's `file:`, and a relative `./http://…` would name a folder `http:`
+  // GitHub refuses a whole log for an absolute URI of a scheme other than its checkout's `file:`
   if (/^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source)) return encodeURIComponent(source);
   const path = source
     .split('\\')
@@ -124,10 +123,7 @@ function log(run: Record<string, unknown>): string {
   return JSON.stringify({ $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] }, null, 2) + '\n';
 }
 
-/**
- * `invocation.exitCode` (SARIF 2.1.0 §3.20.13) when the caller knows it, and `executionSuccessful` (§3.20.14): false
- * when the run gave no verdict (exit 2), not when it found problems (exit 1); without an exit code, `ok` decides.
- */
+/** SARIF 2.1.0 §3.20.13-14: the exit code when known; no verdict (exit 2), not findings, is an unsuccessful execution. */
 function invocationEnd(end: RunEnd | undefined, ok: boolean): { executionSuccessful: boolean; exitCode?: number } {
   return end ? { executionSuccessful: ok && end.exitCode !== 2, exitCode: end.exitCode } : { executionSuccessful: ok };
 }

@@ -38,15 +38,15 @@ export interface ReportContext {
   memoryFindings?: number;
   /** The protocol's known event types (html: the types of an input not exercised). */
   knownTypes?: readonly string[];
-  /** GITHUB_WORKSPACE and the working directory when the former is set: github `file` paths are taken from the workspace. */
+  /** GITHUB_WORKSPACE and the working directory, when the former is set (github `file` paths). */
   githubWorkspace?: { root: string; cwd: string };
   /** The html timeline's bounds (src/report/timeline.ts; tests lower them). */
   timelineLimits?: { keepAll?: number; maxEvents?: number; context?: number };
 }
 
-/** How the run ended, as far as the caller knows it when the report is finished: SARIF `invocations[].exitCode`. */
+/** How the run ended (SARIF `invocations[].exitCode`). */
 export interface RunEnd {
-  /** The exit code the command exits with (README §Exit codes); 2: no verdict. */
+  /** The command's exit code (README §Exit codes). */
   exitCode: number;
 }
 

@@ -50,11 +50,7 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/**
- * A JSON Pointer for a person to read (text, github, junit, html): a member name may hold a control character (an
- * escape sequence would act on the terminal or log), so it is written `U+XXXX` as messages are; json, ndjson and sarif
- * keep the exact pointer (RFC 6901), which a program resolves.
- */
+/** A JSON Pointer for a person (text, github, junit, html): control characters as `U+XXXX`; data formats keep it exact. */
 export function pointerText(p: string): string {
   return visible(p);
 }
