@@ -2,12 +2,11 @@
  * GitHub Actions workflow-command reporters: one `::error file=…,line=…,col=…,title=…::message` per finding or failing
  * case, then a summary line; escaping as `@actions/core` does (`%`, CR, LF; in properties also `:` and `,`).
  */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Finding, Severity } from '../core/finding.ts';
 import type { CaseResult } from '../core/fixture-result.ts';
 import { fixtureSummaryLine, summaryLine } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, pointerText } from './util.ts';
+import { atOrAbove, isPseudoSource, pointerText, workspacePath } from './util.ts';
 
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -38,12 +37,7 @@ function annotation(
 
 /** An annotation's `file`: the runner reads a relative one from GITHUB_WORKSPACE; none for stdin, `<name>`, a URL. */
 export function annotationFile(source: string, ws: ReportContext['githubWorkspace']): string | undefined {
-  if (source === '' || /^<.*>$/s.test(source) || /^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source)) return undefined;
-  if (!ws) return source;
-  const abs = resolve(ws.cwd, source);
-  const rel = relative(resolve(ws.root), abs);
-  const inside = rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-  return inside ? rel.split(sep).join('/') : abs;
+  return source === '' || isPseudoSource(source) ? undefined : workspacePath(source, ws);
 }
 
 /** Create the GitHub annotations reporter for `validate`. */

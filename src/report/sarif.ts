@@ -12,20 +12,19 @@ import { specUrl } from './spec-links.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter, RunEnd } from './types.ts';
 import { ITEMS, writeDocumentWithArray } from './json.ts';
 import { FindingSpool } from './spool.ts';
-import { findingOrder } from './util.ts';
+import { findingOrder, isPseudoSource, workspacePath } from './util.ts';
 
 const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
 /**
- * A path or `<stdin>` as a SARIF URI reference (relative paths stay relative; `/` separators). RFC 3986 §4.2: a
- * relative path whose first segment holds a colon would read as a scheme, so it is written `./x:y`; a Windows drive
- * path is a `file:` URI; a URL is one encoded segment.
+ * A path as a SARIF URI reference: relative stays relative (`./x:y`: RFC 3986 §4.2, no scheme); absolute or a drive
+ * path a `file:` URI (GitHub makes it relative to its checkout); `<stdin>` or a URL one encoded segment.
  */
 export function sarifUri(source: string): string {
   // GitHub refuses a whole log for an absolute URI of a scheme other than its checkout's `file:`
-  if (/^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source)) return encodeURIComponent(source);
+  if (isPseudoSource(source)) return encodeURIComponent(source);
   const path = source
     .split('\\')
     .join('/')
@@ -33,6 +32,7 @@ export function sarifUri(source: string): string {
     .map((seg) => encodeURIComponent(seg).replace(/%3A/gi, ':'))
     .join('/');
   if (/^[A-Za-z]:\//.test(path)) return `file:///${path}`;
+  if (path.startsWith('/')) return `file://${path}`;
   return path.split('/', 1)[0]!.includes(':') ? `./${path}` : path;
 }
 
@@ -129,14 +129,14 @@ function invocationEnd(end: RunEnd | undefined, ok: boolean): { executionSuccess
 }
 
 /** One SARIF location for a finding (`undefined` when it names no input). */
-function findingLocation(f: Finding) {
+function findingLocation(f: Finding, ws: ReportContext['githubWorkspace']) {
   if (!f.source) return undefined;
   const region: Record<string, number> = {};
   if (f.line !== undefined) region.startLine = f.line;
   if (f.line !== undefined && f.column !== undefined) region.startColumn = f.column;
   const loc: Record<string, unknown> = {
     physicalLocation: {
-      artifactLocation: { uri: sarifUri(f.source) },
+      artifactLocation: { uri: sarifUri(workspacePath(f.source, ws)) },
       ...(Object.keys(region).length ? { region } : {}),
     },
   };
@@ -165,7 +165,7 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
       const templates = new Map(rules.map((r) => [r.id, messageStrings(r)]));
       const global = globalMessageStrings(rules);
       const result = (f: Finding) => {
-        const loc = findingLocation(f);
+        const loc = findingLocation(f, ctx.githubWorkspace);
         const props: Record<string, unknown> = {};
         if (f.pointer !== undefined) props.pointer = f.pointer;
         if (f.byteOffset !== undefined) props.byteOffset = f.byteOffset;
@@ -179,7 +179,7 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
         if (loc) r.locations = [loc];
         if (f.related?.length) {
           r.relatedLocations = f.related.flatMap((rel, i) => {
-            const l = findingLocation({ ...f, ...rel, related: undefined } as Finding);
+            const l = findingLocation({ ...f, ...rel, related: undefined } as Finding, ctx.githubWorkspace);
             return l ? [{ id: i + 1, ...l }] : [];
           });
         }
@@ -260,7 +260,7 @@ export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureRe
           r.locations = [
             {
               physicalLocation: {
-                artifactLocation: { uri: sarifUri(c.file) },
+                artifactLocation: { uri: sarifUri(workspacePath(c.file, ctx.githubWorkspace)) },
                 ...(c.line ? { region: { startLine: c.line } } : {}),
               },
               logicalLocations: [{ fullyQualifiedName: c.id, kind: 'object' }],

@@ -44,9 +44,8 @@ export interface ReportContext {
   timelineLimits?: { keepAll?: number; maxEvents?: number; context?: number };
 }
 
-/** How the run ended (SARIF `invocations[].exitCode`). */
+/** How the run ended (SARIF `invocations[].exitCode`): the command's exit code (README §Exit codes). */
 export interface RunEnd {
-  /** The command's exit code (README §Exit codes). */
   exitCode: number;
 }
 

@@ -1,7 +1,8 @@
 /** Reporter helpers: deterministic finding order, XML escaping, plural words. */
 import type { CheckOutcome } from '../core/check-outcome.ts';
 import { byColumn, severityAtLeast, type Finding, type Severity } from '../core/finding.ts';
-import type { Output } from './types.ts';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Output, ReportContext } from './types.ts';
 import { visible } from '../core/visible.ts';
 
 /**
@@ -62,6 +63,20 @@ export function shownPointer(pointer: string): string {
   const parts = p.split('/');
   if (parts.length <= 8) return p;
   return `${parts.slice(0, 4).join('/')}/…(${parts.length - 7} more)…/${parts.slice(-3).join('/')}`;
+}
+
+/** `path` as GitHub reads it: relative to GITHUB_WORKSPACE when inside it, else absolute; as given without one. */
+export function workspacePath(path: string, ws: ReportContext['githubWorkspace']): string {
+  if (!ws || isPseudoSource(path)) return path;
+  const abs = resolve(ws.cwd, path);
+  const rel = relative(resolve(ws.root), abs);
+  const inside = rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return inside ? rel.split(sep).join('/') : abs;
+}
+
+/** True for an input name that is no file: `<stdin>`, `<delivered>`, a URL (aep live's endpoint). */
+export function isPseudoSource(source: string): boolean {
+  return /^<.*>$/s.test(source) || /^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source);
 }
 
 /** `source:line:column` (parts that are unknown are left out). */

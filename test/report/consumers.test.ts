@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { formatOfOutputName } from '../../src/cli/program.ts';
 import { annotationFile } from '../../src/report/github.ts';
 import { sarifReporter, sarifUri } from '../../src/report/sarif.ts';
@@ -41,6 +42,19 @@ test('github: a file is named from GITHUB_WORKSPACE; stdin, <names> and URLs nam
   );
   assert.deepEqual(await files({ GITHUB_WORKSPACE: REPO }, [join(REPO, BROKEN)]), new Set([BROKEN]));
   assert.deepEqual(await files({}, [BROKEN]), new Set([BROKEN]));
+});
+
+test('sarif: paths as GitHub code scanning reads them: relative to GITHUB_WORKSPACE, else as given; absolute ones file: URIs', async () => {
+  const uris = async (env: Record<string, string>, args: string[]) => {
+    const r = await runCli('aep', ['validate', ...args, '--format', 'sarif'], '', { env: { NO_COLOR: '1', ...env } });
+    assert.equal(r.code, 1, r.stderr);
+    const log = JSON.parse(r.stdout) as Log;
+    return new Set(log.runs[0]!.results.map((x) => x.locations![0]!.physicalLocation.artifactLocation.uri));
+  };
+  assert.deepEqual(await uris({ GITHUB_WORKSPACE: dirname(REPO) }, [BROKEN]), new Set([`${basename(REPO)}/${BROKEN}`]));
+  assert.deepEqual(await uris({ GITHUB_WORKSPACE: REPO }, [join(REPO, BROKEN)]), new Set([BROKEN]));
+  assert.deepEqual(await uris({}, [BROKEN]), new Set([BROKEN]));
+  assert.deepEqual(await uris({}, [join(REPO, BROKEN)]), new Set([pathToFileURL(join(REPO, BROKEN)).href]));
 });
 
 interface Invocation {
