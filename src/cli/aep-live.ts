@@ -11,7 +11,7 @@ import type { Finding, Severity } from '../core/finding.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck } from '../live/rules.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import { exitCodeOf, runInputs, tallyFindings } from '../run/run.ts';
-import { addReportOptions, type CliIO, defaultColor, VERSION } from './common.ts';
+import { addReportOptions, type CliIO, defaultColor, githubWorkspaceOf, VERSION } from './common.ts';
 import { reportFileFor } from './output.ts';
 
 interface LiveFlags {
@@ -192,6 +192,8 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     rules: [...AEP.rules(), ...LIVE_RULES],
     knownTypes: AEP.knownTypes(),
     sources: [base.href, ...(text ? [source] : [])],
+
+    ...githubWorkspaceOf(io),
   });
   const delivered = !text
     ? undefined
@@ -215,8 +217,12 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   );
   // the counts are the run's; the statistics (events, lines, bytes, coverage) those of the delivered Events checked
   const stats = delivered?.summary;
+  let code = exitCodeOf(r, o.failOn);
+  const noneRan = code === EXIT.ok && result.ran.length === 0;
+  if (noneRan) code = EXIT.incomplete;
   reporter.finish(
     stats ? { ...stats, ...pick(r.summary, ['errors', 'warnings', 'infos', 'byRule', 'omitted']) } : r.summary,
+    { exitCode: code },
   );
   if (toFile) {
     const failed = toFile.commit();
@@ -225,8 +231,7 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
       return EXIT.io;
     }
   }
-  const code = exitCodeOf(r, o.failOn);
-  if (code === EXIT.ok && result.ran.length === 0) {
+  if (noneRan) {
     io.stderr.write(
       `aep live: none of the checks asked for ran (${result.skipped.length} skipped): nothing was verified\n`,
     );

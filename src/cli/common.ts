@@ -153,6 +153,12 @@ export function reportRunError(name: string, e: unknown, io: CliIO): ExitCode {
   return exitCodeOfError(e);
 }
 
+/** The reporters' GITHUB_WORKSPACE (github annotations name files from it), when the environment sets one. */
+export function githubWorkspaceOf(io: CliIO): { githubWorkspace?: { root: string; cwd: string } } {
+  const root = io.env.GITHUB_WORKSPACE;
+  return root ? { githubWorkspace: { root, cwd: io.cwd } } : {};
+}
+
 /** Colour by default only on a terminal; NO_COLOR / FORCE_COLOR override (https://no-color.org). */
 export function defaultColor(io: CliIO): boolean {
   const force = io.env.FORCE_COLOR;
@@ -179,9 +185,13 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
     )
     .option(
       '-o, --output <file>',
-      'write the report to a file instead of stdout; without --format, a name ending in .html, .sarif, .json or .xml (junit) picks that format',
+      'write the report to a file instead of stdout; without --format, a name ending in .html, .sarif, .json, .ndjson or .jsonl (ndjson) or .xml (junit) picks that format',
     )
-    .option('-q, --quiet', 'print only what is at or above --fail-on, and the summary; no progress line', false)
+    .option(
+      '-q, --quiet',
+      'print only what is at or above --fail-on, and the summary (text, github, html; the data formats keep every finding); no progress line',
+      false,
+    )
     .option('--no-color', 'never colour text output');
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../pin/index.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { RuleMeta } from '../core/rule.ts';
-import { defaultColor, positiveInt, VERSION, type CliIO } from './common.ts';
+import { defaultColor, githubWorkspaceOf, positiveInt, VERSION, type CliIO } from './common.ts';
 
 const PACKAGE_ROOT = fileURLToPath(PACKAGE_ROOT_URL);
 
@@ -142,6 +142,8 @@ function report(
     version: VERSION,
     color: color ?? defaultColor(io),
     rules: PIN_RULES as unknown as readonly RuleMeta[],
+
+    ...githubWorkspaceOf(io),
   });
   const tally = tallyFindings(findings, (f) => reporter.finding(f));
   reporter.finish(tally.summary);

@@ -16,6 +16,7 @@ import {
   addReportOptions,
   collect,
   defaultColor,
+  githubWorkspaceOf,
   openInputs,
   positiveInt,
   processIO,
@@ -161,6 +162,8 @@ export async function runValidate(
     knownTypes: def.knownTypes(),
     sources: inputs.map((i) => i.source),
     width: toFile ? undefined : terminalWidth(io),
+
+    ...githubWorkspaceOf(io),
   });
   const debug =
     io.env.AGENT_CONFORMANCE_DEBUG !== undefined &&
@@ -194,7 +197,8 @@ export async function runValidate(
     return reportRunError(def.name, e, io);
   }
   progress?.clear();
-  reporter.finish(result.summary);
+  const code = exitCodeOf(result, opts.failOn);
+  reporter.finish(result.summary, { exitCode: code });
   if (toFile) {
     const failed = toFile.commit();
     if (failed !== undefined) {
@@ -206,7 +210,7 @@ export async function runValidate(
     io.stderr.write(
       `${def.name}: a rule threw while checking (internal/rule-error above): the verdict is incomplete; set AGENT_CONFORMANCE_DEBUG=1 for the stack, and please report it\n`,
     );
-  return exitCodeOf(result, opts.failOn);
+  return code;
 }
 
 /** Build the program for one protocol; `setExit` receives the exit code of the verb that ran. */
@@ -293,6 +297,7 @@ export function formatOfOutputName(file: string): FormatName | undefined {
   if (f.endsWith('.sarif') || f.endsWith('.sarif.json')) return 'sarif';
   if (f.endsWith('.html') || f.endsWith('.htm')) return 'html';
   if (f.endsWith('.json')) return 'json';
+  if (f.endsWith('.ndjson') || f.endsWith('.jsonl')) return 'ndjson';
   if (f.endsWith('.xml')) return 'junit';
   return undefined;
 }

@@ -6,7 +6,7 @@ import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from
 import type { Output } from '../report/types.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import type { RuleMeta } from '../core/rule.ts';
-import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO } from './common.ts';
+import { addReportOptions, defaultColor, githubWorkspaceOf, reportRunError, VERSION, type CliIO } from './common.ts';
 import { reportFileFor } from './output.ts';
 import { editDistance } from '../core/nearest.ts';
 
@@ -45,6 +45,8 @@ export async function runFixturesVerb(
     quiet: opts.quiet,
     failOn: opts.failOn,
     rules: protocol.rules(),
+
+    ...githubWorkspaceOf(io),
   });
   const showProgress = opts.progress && io.stderrIsTTY && !opts.quiet;
   let n = 0;
@@ -72,8 +74,8 @@ export async function runFixturesVerb(
       io.stderr.write(
         `${protocol.name}: note: --strict and --fail-on do not change the verdicts of our layout (a pass case must give no finding at all, a fail case exactly its sidecar's findings); they apply to the upstream corpora\n`,
       );
-    reporter.finish(run.summary);
     code = fixtureExitCode(run.summary);
+    reporter.finish(run.summary, { exitCode: code });
     if (code !== EXIT.ok && code !== EXIT.findings && run.summary.counts.error === 0)
       io.stderr.write(`${protocol.name}: no case in ${dir} was checked (all skipped or not run)\n`);
   } catch (e) {

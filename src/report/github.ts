@@ -6,7 +6,7 @@ import type { Finding, Severity } from '../core/finding.ts';
 import type { CaseResult } from '../core/fixture-result.ts';
 import { fixtureSummaryLine, summaryLine } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove } from './util.ts';
+import { atOrAbove, isPseudoSource, pointerText, workspacePath } from './util.ts';
 
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -35,8 +35,9 @@ function annotation(
   return `::${command}${p ? ' ' + p : ''}::${escapeData(message)}\n`;
 }
 
-function fileOf(source: string): string | undefined {
-  return source === '' || source === '<stdin>' ? undefined : source;
+/** An annotation's `file`: the runner reads a relative one from GITHUB_WORKSPACE; none for stdin, `<name>`, a URL. */
+export function annotationFile(source: string, ws: ReportContext['githubWorkspace']): string | undefined {
+  return source === '' || isPseudoSource(source) ? undefined : workspacePath(source, ws);
 }
 
 /** Create the GitHub annotations reporter for `validate`. */
@@ -46,11 +47,16 @@ export function githubReporter(out: Output, ctx: ReportContext): Reporter {
     finding(f: Finding) {
       if (ctx.quiet && !atOrAbove(f.severity, threshold)) return;
       // the citation too, as every other format keeps it
-      const message = `${f.pointer ? `${f.message} (at ${f.pointer})` : f.message}${f.spec ? ` [${f.spec}]` : ''}`;
+      const message = `${f.pointer ? `${f.message} (at ${pointerText(f.pointer)})` : f.message}${f.spec ? ` [${f.spec}]` : ''}`;
       out.write(
         annotation(
           COMMAND[f.severity],
-          { file: fileOf(f.source), line: f.line, col: f.line !== undefined ? f.column : undefined, title: f.ruleId },
+          {
+            file: annotationFile(f.source, ctx.githubWorkspace),
+            line: f.line,
+            col: f.line !== undefined ? f.column : undefined,
+            title: f.ruleId,
+          },
           message,
         ),
       );
@@ -80,7 +86,13 @@ export function fixtureGithubReporter(out: Output, ctx: ReportContext): FixtureR
       ]
         .filter(Boolean)
         .join(' ');
-      out.write(annotation(command, { file: c.file, line: c.line, title }, message || c.status));
+      out.write(
+        annotation(
+          command,
+          { file: c.file && annotationFile(c.file, ctx.githubWorkspace), line: c.line, title },
+          message || c.status,
+        ),
+      );
     },
     finish(s) {
       out.write(`${ctx.protocol} fixtures: ${fixtureSummaryLine(s)}\n`);

@@ -10,7 +10,8 @@ import { htmlEscape as esc, pageHead, pageTail } from './html-page.ts';
 import { FindingSpool } from './spool.ts';
 import { Timeline } from './timeline.ts';
 import type { Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, chunkedOutput, cmpText } from './util.ts';
+import { atOrAbove, chunkedOutput, cmpText, pointerText } from './util.ts';
+import { visible } from '../core/visible.ts';
 import {
   byRuleOrder,
   citation,
@@ -131,8 +132,11 @@ export function htmlReporter(out: Output, ctx: ReportContext): Reporter {
 function named(order: readonly string[]): string {
   if (order.length === 0) return 'no input';
   return order.length <= 5
-    ? order.join(', ')
-    : `${order.slice(0, 5).join(', ')} and ${NUMBER.format(order.length - 5)} more`;
+    ? order.map((s) => visible(s)).join(', ')
+    : `${order
+        .slice(0, 5)
+        .map((s) => visible(s))
+        .join(', ')} and ${NUMBER.format(order.length - 5)} more`;
 }
 
 function shownByRule(counts: Map<string, SourceCounts>): Record<string, number> {
@@ -158,12 +162,12 @@ function inputHead(source: string, i: number, c: SourceCounts | undefined, timel
     timeline.sessionsOf(source).length ? `<a href="#in-${i}-timeline">timeline</a>` : '',
     facts?.types.size ? `<a href="#in-${i}-types">event types</a>` : '',
   ].filter(Boolean);
-  return `<section class="input" id="in-${i}"><h2>${esc(source)}</h2><div class="line-sum">${events}${countsLine(c ?? { errors: 0, warnings: 0, infos: 0 })}${jumps.length ? ` · ${jumps.join(' · ')}` : ''}</div>\n${c ? `<h3 id="in-${i}-rules">Findings by rule</h3>\n` : none}`;
+  return `<section class="input" id="in-${i}"><h2>${esc(visible(source))}</h2><div class="line-sum">${events}${countsLine(c ?? { errors: 0, warnings: 0, infos: 0 })}${jumps.length ? ` · ${jumps.join(' · ')}` : ''}</div>\n${c ? `<h3 id="in-${i}-rules">Findings by rule</h3>\n` : none}`;
 }
 
 function findingRow(f: Finding, i: number, timeline: Timeline): string {
   const where = f.line === undefined ? '—' : `line ${f.line}${f.column !== undefined ? `:${f.column}` : ''}`;
   const loc =
     f.line !== undefined && timeline.eventAt(f.source, f.line) ? `<a href="#e-${i}-${f.line}">${where}</a>` : where;
-  return `<tr class="f" data-sev="${f.severity}" data-rule="${esc(f.ruleId)}"><td class="loc mono">${loc}</td><td class="msg">${esc(f.message)}</td><td class="ptr"><code>${f.pointer ? esc(f.pointer) : ''}</code></td></tr>\n`;
+  return `<tr class="f" data-sev="${f.severity}" data-rule="${esc(f.ruleId)}"><td class="loc mono">${loc}</td><td class="msg">${esc(f.message)}</td><td class="ptr"><code>${f.pointer ? esc(pointerText(f.pointer)) : ''}</code></td></tr>\n`;
 }

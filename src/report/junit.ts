@@ -6,6 +6,7 @@ import type { Finding } from '../core/finding.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { FindingSpool } from './spool.ts';
+import { visible } from '../core/visible.ts';
 import {
   atOrAbove,
   checkCounts,
@@ -14,11 +15,12 @@ import {
   cmpText,
   findingOrder,
   formatLocation,
+  pointerText,
   xmlEscape as x,
 } from './util.ts';
 
 function findingLine(f: Finding): string {
-  return `${formatLocation(f)} ${f.severity} ${f.ruleId}: ${f.message}${f.pointer ? ` (at ${f.pointer})` : ''}`;
+  return `${formatLocation(f)} ${f.severity} ${f.ruleId}: ${f.message}${f.pointer ? ` (at ${pointerText(f.pointer)})` : ''}`;
 }
 
 /** What the JUnit header lines need of one input's findings of one rule, kept as they arrive. */
@@ -101,7 +103,7 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
       };
       const openSuite = (src: string) => {
         const s = suiteOf(src);
-        const name = src || '<run>';
+        const name = visible(src) || '<run>';
         w.write(
           `${next > 0 ? '\n' : ''}  <testsuite name="${x(name)}" tests="${s.n}" failures="${s.failures}" errors="0" skipped="0">\n`,
         );
@@ -116,7 +118,7 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
         while (next < sources.length && sources[next] !== src) {
           const empty = sources[next]!;
           openSuite(empty);
-          w.write(`    <testcase classname="${x(empty || '<run>')}" name="conformance"/>\n  </testsuite>`);
+          w.write(`    <testcase classname="${x(visible(empty) || '<run>')}" name="conformance"/>\n  </testsuite>`);
         }
         source = src;
         inRule = 0;
@@ -124,7 +126,7 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
       };
       spool.drain((f) => {
         if (f.source !== source) advanceTo(f.source);
-        const name = x(f.source || '<run>');
+        const name = x(visible(f.source) || '<run>');
         if (f.ruleId !== rule) {
           closeCase();
           rule = f.ruleId;
@@ -147,7 +149,7 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
       advanceTo(undefined);
       if (checks.length) {
         const n = (s: string) => status.filter((t) => t === s).length;
-        const suite = `${ctx.sources?.[0] ?? '<run>'} checks`;
+        const suite = `${visible(ctx.sources?.[0] ?? '<run>')} checks`;
         w.write(
           `${sources.length ? '\n' : ''}  <testsuite name="${x(suite)}" tests="${checks.length}" failures="${n('failed')}" errors="0" skipped="${n('skipped')}">\n`,
         );

@@ -5,25 +5,26 @@
  */
 import type { Finding, Severity } from '../core/finding.ts';
 import { renderPlaceholder, templateParts, type Placeholder } from '../core/message.ts';
-import type { RuleMeta } from '../core/rule.ts';
+import { RULE_ERROR, type RuleMeta } from '../core/rule.ts';
 import { visible } from '../core/visible.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import { specUrl } from './spec-links.ts';
-import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
+import type { FixtureReporter, Output, ReportContext, Reporter, RunEnd } from './types.ts';
 import { ITEMS, writeDocumentWithArray } from './json.ts';
 import { FindingSpool } from './spool.ts';
-import { findingOrder } from './util.ts';
+import { findingOrder, isPseudoSource, workspacePath } from './util.ts';
 
 const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
 /**
- * A path or `<stdin>` as a SARIF URI reference (relative paths stay relative; `/` separators). RFC 3986 §4.2: a
- * relative path whose first segment holds a colon would read as a scheme, so it is written `./x:y`; a Windows drive
- * path is a `file:` URI.
+ * A path as a SARIF URI reference: relative stays relative (`./x:y`: RFC 3986 §4.2, no scheme); absolute or a drive
+ * path a `file:` URI (GitHub makes it relative to its checkout); `<stdin>` or a URL one encoded segment.
  */
 export function sarifUri(source: string): string {
+  // GitHub refuses a whole log for an absolute URI of a scheme other than its checkout's `file:`
+  if (isPseudoSource(source)) return encodeURIComponent(source);
   const path = source
     .split('\\')
     .join('/')
@@ -31,6 +32,7 @@ export function sarifUri(source: string): string {
     .map((seg) => encodeURIComponent(seg).replace(/%3A/gi, ':'))
     .join('/');
   if (/^[A-Za-z]:\//.test(path)) return `file:///${path}`;
+  if (path.startsWith('/')) return `file://${path}`;
   return path.split('/', 1)[0]!.includes(':') ? `./${path}` : path;
 }
 
@@ -121,15 +123,20 @@ function log(run: Record<string, unknown>): string {
   return JSON.stringify({ $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] }, null, 2) + '\n';
 }
 
+/** SARIF 2.1.0 §3.20.13-14: the exit code when known; no verdict (exit 2), not findings, is an unsuccessful execution. */
+function invocationEnd(end: RunEnd | undefined, ok: boolean): { executionSuccessful: boolean; exitCode?: number } {
+  return end ? { executionSuccessful: ok && end.exitCode !== 2, exitCode: end.exitCode } : { executionSuccessful: ok };
+}
+
 /** One SARIF location for a finding (`undefined` when it names no input). */
-function findingLocation(f: Finding) {
+function findingLocation(f: Finding, ws: ReportContext['githubWorkspace']) {
   if (!f.source) return undefined;
   const region: Record<string, number> = {};
   if (f.line !== undefined) region.startLine = f.line;
   if (f.line !== undefined && f.column !== undefined) region.startColumn = f.column;
   const loc: Record<string, unknown> = {
     physicalLocation: {
-      artifactLocation: { uri: sarifUri(f.source) },
+      artifactLocation: { uri: sarifUri(workspacePath(f.source, ws)) },
       ...(Object.keys(region).length ? { region } : {}),
     },
   };
@@ -153,12 +160,12 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
       }
       spool.add(f);
     },
-    finish(summary) {
+    finish(summary, end) {
       const index = new Map(rules.map((r, i) => [r.id, i]));
       const templates = new Map(rules.map((r) => [r.id, messageStrings(r)]));
       const global = globalMessageStrings(rules);
       const result = (f: Finding) => {
-        const loc = findingLocation(f);
+        const loc = findingLocation(f, ctx.githubWorkspace);
         const props: Record<string, unknown> = {};
         if (f.pointer !== undefined) props.pointer = f.pointer;
         if (f.byteOffset !== undefined) props.byteOffset = f.byteOffset;
@@ -172,7 +179,7 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
         if (loc) r.locations = [loc];
         if (f.related?.length) {
           r.relatedLocations = f.related.flatMap((rel, i) => {
-            const l = findingLocation({ ...f, ...rel, related: undefined } as Finding);
+            const l = findingLocation({ ...f, ...rel, related: undefined } as Finding, ctx.githubWorkspace);
             return l ? [{ id: i + 1, ...l }] : [];
           });
         }
@@ -187,7 +194,10 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
             tool: { driver: driver(ctx, rules, global) },
             columnKind: 'utf16CodeUnits',
             invocations: [
-              { executionSuccessful: true, properties: { summary, ...(ctx.checks ? { checks: ctx.checks } : {}) } },
+              {
+                ...invocationEnd(end, !summary.byRule[RULE_ERROR.id]),
+                properties: { summary, ...(ctx.checks ? { checks: ctx.checks } : {}) },
+              },
             ],
             results: ITEMS,
           },
@@ -226,7 +236,7 @@ export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureRe
     caseResult(c) {
       cases.push(c);
     },
-    finish(s: FixtureSummary) {
+    finish(s: FixtureSummary, end) {
       const results = cases.map((c) => {
         const stale = c.group === 'deviations' || (c.status === 'fail' && c.deviationReason !== undefined);
         const ruleIndex = c.status === 'error' ? 2 : stale ? 1 : 0;
@@ -250,7 +260,7 @@ export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureRe
           r.locations = [
             {
               physicalLocation: {
-                artifactLocation: { uri: sarifUri(c.file) },
+                artifactLocation: { uri: sarifUri(workspacePath(c.file, ctx.githubWorkspace)) },
                 ...(c.line ? { region: { startLine: c.line } } : {}),
               },
               logicalLocations: [{ fullyQualifiedName: c.id, kind: 'object' }],
@@ -265,9 +275,11 @@ export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureRe
       out.write(
         log({
           tool: { driver: driver(ctx, FIXTURE_RULES) },
+          // SARIF 2.1.0 §3.14.27: a run of text artifacts with results says its column unit
+          ...(results.length ? { columnKind: 'utf16CodeUnits' } : {}),
           invocations: [
             {
-              executionSuccessful: s.counts.error === 0,
+              ...invocationEnd(end, s.counts.error === 0),
               properties: { dir: s.dir, layout: s.layout, counts: s.counts },
             },
           ],

@@ -38,8 +38,15 @@ export interface ReportContext {
   memoryFindings?: number;
   /** The protocol's known event types (html: the types of an input not exercised). */
   knownTypes?: readonly string[];
+  /** GITHUB_WORKSPACE and the working directory, when the former is set (github `file` paths). */
+  githubWorkspace?: { root: string; cwd: string };
   /** The html timeline's bounds (src/report/timeline.ts; tests lower them). */
   timelineLimits?: { keepAll?: number; maxEvents?: number; context?: number };
+}
+
+/** How the run ended (SARIF `invocations[].exitCode`): the command's exit code (README §Exit codes). */
+export interface RunEnd {
+  exitCode: number;
 }
 
 /** A streaming reporter for `validate`: `finding` as they come, `finish` once at the end. */
@@ -49,11 +56,11 @@ export interface Reporter {
   finding(f: Finding): void;
   /** `--each`: one input's own summary, after its findings (reporters without a per-input line omit it). */
   inputSummary?(source: string, summary: Summary): void;
-  finish(summary: Summary): void;
+  finish(summary: Summary, end?: RunEnd): void;
 }
 
 /** A reporter for `fixtures`: one verdict per case as cases complete, `finish` once at the end. */
 export interface FixtureReporter {
   caseResult(c: CaseResult): void;
-  finish(summary: FixtureSummary): void;
+  finish(summary: FixtureSummary, end?: RunEnd): void;
 }

@@ -1,7 +1,8 @@
 /** Reporter helpers: deterministic finding order, XML escaping, plural words. */
 import type { CheckOutcome } from '../core/check-outcome.ts';
 import { byColumn, severityAtLeast, type Finding, type Severity } from '../core/finding.ts';
-import type { Output } from './types.ts';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Output, ReportContext } from './types.ts';
 import { visible } from '../core/visible.ts';
 
 /**
@@ -50,12 +51,32 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** A JSON Pointer as text shows it: past 160 characters its middle segments are elided (`/a/b/c/…(n more)…/y/z`). */
-export function shownPointer(p: string): string {
+/** A JSON Pointer for a person (text, github, junit, html): control characters as `U+XXXX`; data formats keep it exact. */
+export function pointerText(p: string): string {
+  return visible(p);
+}
+
+/** A JSON Pointer as text shows it ({@link pointerText}): past 160 characters its middle segments are elided (`/a/b/c/…(n more)…/y/z`). */
+export function shownPointer(pointer: string): string {
+  const p = pointerText(pointer);
   if (p.length <= 160) return p;
   const parts = p.split('/');
   if (parts.length <= 8) return p;
   return `${parts.slice(0, 4).join('/')}/…(${parts.length - 7} more)…/${parts.slice(-3).join('/')}`;
+}
+
+/** `path` as GitHub reads it: relative to GITHUB_WORKSPACE when inside it, else absolute; as given without one. */
+export function workspacePath(path: string, ws: ReportContext['githubWorkspace']): string {
+  if (!ws || isPseudoSource(path)) return path;
+  const abs = resolve(ws.cwd, path);
+  const rel = relative(resolve(ws.root), abs);
+  const inside = rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return inside ? rel.split(sep).join('/') : abs;
+}
+
+/** True for an input name that is no file: `<stdin>`, `<delivered>`, a URL (aep live's endpoint). */
+export function isPseudoSource(source: string): boolean {
+  return /^<.*>$/s.test(source) || /^[A-Za-z][A-Za-z0-9+.-]+:\/\//.test(source);
 }
 
 /** `source:line:column` (parts that are unknown are left out). */

@@ -59,6 +59,7 @@ test('-o NAME without --format writes the format its extension names; an explici
     'r.sarif': /"\$schema": "https:\/\/docs\.oasis-open\.org\/sarif/,
     'r.json': /^\{/,
     'r.xml': /^<\?xml/,
+    'r.ndjson': /^\{"ruleId"|^\{"kind":"summary"/,
     'r.txt': /✔|events/,
   };
   for (const [name, re] of Object.entries(head)) {
@@ -74,7 +75,10 @@ test('-o NAME without --format writes the format its extension names; an explici
   const f = await runCli('ahp', ['fixtures', fixtureSample('ahp'), '-q', '-o', fx]);
   assert.equal(f.code, 0, f.stderr);
   assert.match(readFileSync(fx, 'utf8'), /^<\?xml/);
-  assert.match((await runCli('aep', ['validate', '--help'])).stdout, /\.html, \.sarif, \.json or\s+\.xml/);
+  assert.match(
+    (await runCli('aep', ['validate', '--help'])).stdout,
+    /\.html, \.sarif, \.json,\s+\.ndjson or\s+\.jsonl\s+\(ndjson\) or\s+\.xml/,
+  );
 });
 
 test('the stream verbs on empty input: the empty-input finding, one closing line, exit 1 as validate', async () => {

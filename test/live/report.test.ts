@@ -45,8 +45,11 @@ test('aep live lists its checks in every report, and the summary counts the deli
     assert.equal(doc.summary.events, doc.summary.lines);
 
     const sarif = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'sarif']);
-    const props = JSON.parse(sarif.stdout).runs[0].invocations[0].properties;
+    const run = JSON.parse(sarif.stdout).runs[0];
+    const props = run.invocations[0].properties;
     assert.equal(props.checks.length, 6);
+    // SARIF 2.1.0 §3.20.13: the exit code of the run
+    assert.deepEqual([run.invocations[0].exitCode, sarif.code], [0, 0]);
     assert.ok(props.summary.events > 0);
 
     const junit = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'junit']);
@@ -77,6 +80,20 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
       /^checks: none asked for ran \(2 skipped\): nothing was verified\n {2}read {5}discovery\n/m,
     );
     assert.equal(none.stderr, 'aep live: none of the checks asked for ran (2 skipped): nothing was verified\n');
+    // no verdict: the SARIF log says so (exit 2, not a successful execution)
+    const sarif = await runCli('aep', [
+      'live',
+      ep.url,
+      '--timeout',
+      TIMEOUT,
+      '--checks',
+      'hello,roster',
+      '-f',
+      'sarif',
+    ]);
+    assert.equal(sarif.code, 2);
+    const inv = JSON.parse(sarif.stdout).runs[0].invocations[0];
+    assert.deepEqual([inv.exitCode, inv.executionSuccessful], [2, false]);
   } finally {
     await ep.close();
   }
@@ -94,6 +111,17 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
     ]);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /name="ingest">\n {6}<failure type="ingest" message="\d+ errors?"\/>/);
+    const sarif = await runCli('aep', ['live', broken.url, '--timeout', TIMEOUT, '--checks', 'ingest', '-f', 'sarif']);
+    const uris = new Set(
+      (
+        JSON.parse(sarif.stdout) as {
+          runs: [
+            { results: Array<{ locations?: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> },
+          ];
+        }
+      ).runs[0].results.flatMap((x) => (x.locations ?? []).map((l) => l.physicalLocation.artifactLocation.uri)),
+    );
+    assert.ok(uris.has(encodeURIComponent(new URL(broken.url).href)), [...uris].join(' '));
     const text = await runCli('aep', ['live', broken.url, '--timeout', TIMEOUT, '--checks', 'ingest']);
     assert.match(
       text.stdout,

@@ -184,5 +184,6 @@ test('a SARIF artifact URI resolves to the file it names (RFC 3986 §4.2: a colo
   }
   assert.equal(sarifUri('x:y.jsonl'), './x:y.jsonl');
   assert.equal(sarifUri('C:\\logs\\a.jsonl'), 'file:///C:/logs/a.jsonl');
-  assert.equal(sarifUri('/abs/a.jsonl'), '/abs/a.jsonl');
+  // an absolute path: a file: URI, which GitHub code scanning makes relative to its checkout
+  assert.equal(sarifUri('/abs/a b.jsonl'), 'file:///abs/a%20b.jsonl');
 });
