@@ -68,7 +68,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'Events ingested by POST reach an SSE subscriber in their order: a 200 text/event-stream answer, each message with `event:` the type, `id:` {session}:{epoch}:{seq}, `data:` the Event on one line.',
     detail:
-      'A redelivered Event (the same source and id again) is legal (AEP-0003 §5, §7): order and coverage count its first delivery. A subscription answered otherwise than 200 text/event-stream is not read (WHATWG SSE fails the connection), and the stream checks after it that get the same answer are skipped. A line longer than 4 MiB closes the subscription.',
+      'An agent-scoped Event (agent.heartbeat, no session) is delivered with no `id:` field (§3.3 #2: it is no resumable position). A redelivered Event (the same source and id again) is legal (AEP-0003 §5, §7): order and coverage count its first delivery. A subscription answered otherwise than 200 text/event-stream is not read (WHATWG SSE fails the connection), and the stream checks after it that get the same answer are skipped. A line longer than 4 MiB closes the subscription.',
     spec: 'AEP-0003 §3.3 #1-2; §3.2 #1',
     messages: {
       missing: 'The SSE subscriber received {got} of the {want} Events posted (timeout {ms} ms).',
@@ -76,6 +76,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
       order: 'The SSE subscriber received the posted Events out of their order (batch order is preserved).',
       eventField: 'An SSE message has event: {got:json}, not the Event type {want:json}.',
       idField: 'An SSE message has id: {got:json}, not {want:json} ({session}:{epoch}:{seq}).',
+      agentId:
+        'The SSE message of the agent-scoped Event {id:json} has id: {got:json}; agent-scoped Events carry no id: field.',
       data: 'An SSE message carries its Event on {n} data: lines, not one (it is recorded as one line).',
       notEvent: 'An SSE message has data: {got:json}, which is not an AEP Event as JSON.',
       stream:
@@ -234,6 +236,52 @@ export const LIVE_RULES: readonly LiveRule[] = [
       capability: 'A hello with an unknown capability key got no hello answer; unknown capability keys are ignored.',
     },
   },
+  {
+    id: 'aep/live-unsubscribe',
+    severity: 'error',
+    description:
+      'A WebSocket unsubscribe by id is acknowledged with an unsubscribed frame echoing the id, and no Event of that subscription is delivered after it.',
+    detail:
+      'The Events after the acknowledgement are judged on a connection whose other subscription, still open, receives a marker Event posted after them.',
+    spec: 'AEP-0003 §6.5; §2',
+    quote: '`unsubscribe` by `id` is acknowledged with `unsubscribed`',
+    messages: {
+      noAck: 'An unsubscribe of {id:json} was answered {got}, not an unsubscribed frame echoing its id.',
+      delivered: 'An Event of the subscription {id:json} was delivered after its unsubscribed acknowledgement.',
+    },
+  },
+  {
+    id: 'aep/live-subscriptions',
+    severity: 'error',
+    description:
+      'Two concurrent subscriptions on one WebSocket connection (different filters) are each answered subscribed and each receives its matching Event.',
+    spec: 'AEP-0003 §6.5',
+    quote: 'Multiple concurrent subscriptions per connection are REQUIRED server-side',
+    messages: {
+      refused: 'The {which} subscribe on one connection was answered {got}, not subscribed.',
+      missing: 'With two subscriptions on one connection, the Event matching only the {which} one was not delivered.',
+    },
+  },
+  {
+    id: 'aep/live-content-type',
+    severity: 'error',
+    description:
+      'A POST of an Event with a Content-Type other than application/json or application/x-ndjson (text/plain) is answered 415.',
+    spec: 'AEP-0003 §3.2 #1, #3',
+    quote: '`415` wrong content type',
+    messages: { status: 'A POST with Content-Type text/plain was answered {status}, not 415.' },
+  },
+  {
+    id: 'aep/live-oversize',
+    severity: 'error',
+    description:
+      'Opt-in: a POST of one 8 MiB Event is either accepted (a limit above the probe) or refused 413, never with another status.',
+    detail:
+      'No document advertises a body limit (AEP-0003 §3.4 names none), so the probe is bounded (8 MiB) and runs only when named in --checks or with --destructive. An endpoint that accepts it is skipped with that reason, never passed; one that closes the connection before answering is skipped too (a 413 sent before the body was read can be lost that way).',
+    spec: 'AEP-0003 §3.2 #3',
+    quote: '`413` oversize',
+    messages: { status: 'A POST of one Event of {mib} MiB was answered {status}, neither 2xx nor 413 (oversize).' },
+  },
   ...CONTROL_RULES,
   {
     id: 'aep/live-timeout',
@@ -263,6 +311,7 @@ export const LIVE_CHECKS = [
   'version-gate',
   'invalid-envelope',
   'ingest',
+  'content-type',
   'fanout',
   'filter',
   'capture-ceiling',
@@ -271,10 +320,12 @@ export const LIVE_CHECKS = [
   'hello',
   'subscribe-refusal',
   'unknown-frame',
+  'unsubscribe',
   'roster',
   ...CONTROL_CHECKS,
   'eviction',
   'byte-identity',
+  'oversize',
 ] as const;
 /** One check name. */
 export type LiveCheck = (typeof LIVE_CHECKS)[number];
@@ -283,4 +334,4 @@ export type LiveCheck = (typeof LIVE_CHECKS)[number];
  * The checks that put pressure on a shared endpoint (they fill its replay buffer or post large Events): run only when
  * named in `checks` or with `destructive`, never by default.
  */
-export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity']);
+export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity', 'oversize']);

@@ -105,6 +105,25 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /answered to hello is not a hello \(a binary frame of \d+ bytes/,
   },
   { variant: 'no-socket', rules: ['aep/live-skipped'] },
+  {
+    variant: 'sse-agent-id',
+    rules: ['aep/live-fanout'],
+    says: /agent-scoped Event "[^"]+" has id: "live"; agent-scoped Events carry no id: field/,
+  },
+  { variant: 'wrong-type-accepted', rules: ['aep/live-content-type'] },
+  {
+    variant: 'oversize-400',
+    rules: ['aep/live-oversize'],
+    destructive: true,
+    says: /POST of one Event of 8 MiB was answered 400, neither 2xx nor 413/,
+  },
+  { variant: 'unsubscribe-silent', rules: ['aep/live-unsubscribe'], says: /was answered nothing, not an unsubscribed/ },
+  {
+    variant: 'unsubscribe-keeps',
+    rules: ['aep/live-unsubscribe'],
+    says: /delivered after its unsubscribed acknowledgement/,
+  },
+  { variant: 'one-subscription', rules: ['aep/live-subscriptions'] },
   { variant: 'control-unauthenticated', rules: ['aep/live-control-auth-gate'], control: true },
   {
     variant: 'control-no-route-event',

@@ -55,7 +55,13 @@ export type Broken =
   | 'hello-binary'
   | 'hello-any-version'
   | 'rejects-unknown-capability'
-  | 'filter-fail-open';
+  | 'filter-fail-open'
+  | 'sse-agent-id'
+  | 'wrong-type-accepted'
+  | 'oversize-400'
+  | 'unsubscribe-silent'
+  | 'unsubscribe-keeps'
+  | 'one-subscription';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -84,6 +90,9 @@ function oversize(res: ServerResponse, fill: string, tail: string, head = ''): v
   };
   more();
 }
+
+/** The largest POST body the endpoint takes (past it: 413, AEP-0003 §3.2 #3): above byte-identity's, below the probe. */
+export const BODY_MAX = 2 << 20;
 
 /** The replay buffer depth the endpoint advertises (global, across sessions). */
 export const BUFFER = 1000;
@@ -345,16 +354,29 @@ export async function startEndpoint(
     }
     if (req.method === 'POST' && path === '/events') {
       const parts: Buffer[] = [];
-      req.on('data', (b: Buffer) => parts.push(b));
+      let size = 0;
+      // the body is read to its end (an answer before it can be lost to the client), kept only within the limit
+      req.on('data', (b: Buffer) => {
+        size += b.length;
+        if (size <= BODY_MAX) parts.push(b);
+      });
       req.on('end', () => {
         const version = String(req.headers['aep-version'] ?? '');
         if (broken === 'resets-version-gate' && version.split('.')[0] !== '0') return req.socket.destroy();
         if (broken !== 'no-version-gate' && version.split('.')[0] !== '0')
           return json(res, 426, { versions: ['0.1'], ...(literal ? { detail: `unsupported ${version}` } : {}) });
+        // AEP-0003 §3.2 #3: 413 oversize, 415 wrong content type (#1 names the two types, parameters aside)
+        const type = /^\s*(application\/(?:json|x-ndjson))\s*(;|$)/i.exec(String(req.headers['content-type'] ?? ''));
+        if (!type && broken !== 'wrong-type-accepted') return json(res, 415, { error: 'unsupported-media-type' });
+        if (size > BODY_MAX)
+          return broken === 'oversize-400'
+            ? json(res, 400, { error: 'invalid-event' })
+            : json(res, 413, { error: 'oversize', detail: { max: BODY_MAX } });
         const text = Buffer.concat(parts).toString('utf8');
-        const lines = String(req.headers['content-type']).startsWith('application/x-ndjson')
-          ? text.split('\n').filter((l) => l.trim() !== '')
-          : [text];
+        const lines =
+          type?.[1]?.toLowerCase() === 'application/x-ndjson'
+            ? text.split('\n').filter((l) => l.trim() !== '')
+            : [text];
         const events: [Ev, string][] = [];
         for (const [i, l] of lines.entries()) {
           let ev: unknown;
@@ -405,7 +427,8 @@ export async function startEndpoint(
           return void res.write(
             `${id ? `id:${id}\r\n` : ''}: between the fields\r\nretry: 1000\r\nevent:${String(ev.type)}\r\nx-field: ignored\r\ndata:${textOf(ev)}\r\n\r\n`,
           );
-        const head = `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : ''}`;
+        const agentId = !p && broken === 'sse-agent-id' ? `id: ${String(ev.agent)}\n` : '';
+        const head = `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : agentId}`;
         // the fanout check's second Event (its data.phase "fanout") is the one these variants break
         if ((ev.data as Ev | undefined)?.phase === 'fanout') {
           if (broken === 'sse-bad-json') return void res.write(`${head}data: {not json\n\n`);
@@ -605,14 +628,17 @@ export async function startEndpoint(
                 frame({ type: 'replay-exhausted', sub: f.id, session, earliest: { epoch: e.epoch, seq: e.seq } }),
               broken === 'ws-from-inclusive',
             );
+          // AEP-0003 §6.5: multiple concurrent subscriptions per connection
+          if (broken === 'one-subscription') for (const s of own.values()) subs.delete(s);
           own.set(String(f.id), sub);
           subs.add(sub);
           return;
         }
         if (f.type === 'unsubscribe') {
           const sub = own.get(String(f.id));
-          if (sub) subs.delete(sub);
-          return frame({ type: 'unsubscribed', id: f.id });
+          if (sub && broken !== 'unsubscribe-keeps') subs.delete(sub);
+          if (broken !== 'unsubscribe-silent') frame({ type: 'unsubscribed', id: f.id });
+          return;
         }
         // unknown frame types are ignored (AEP-0003 §2)
         if (broken === 'closes-on-unknown-frame') ws.close();

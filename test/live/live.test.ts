@@ -278,11 +278,12 @@ test('aep live: multi-line data is one finding a message and one record line an 
     const args = ['live', multi.url, '--timeout', String(TIMEOUT), '--checks', 'fanout', '--record', record];
     const r = await runCli('aep', args);
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stdout.match(/aep\/live-fanout +An SSE message carries its Event on \d+ data: lines/g)?.length, 3);
+    // the three Events posted and the agent-scoped one (AEP-0003 §3.3 #2)
+    assert.equal(r.stdout.match(/aep\/live-fanout +An SSE message carries its Event on \d+ data: lines/g)?.length, 4);
     assert.doesNotMatch(r.stdout, /jsonl\//);
     // each Event one line: the breaks between its data: lines became spaces
     const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
-    assert.equal(lines.length, 3);
+    assert.equal(lines.length, 4);
     for (const l of lines) assert.equal((JSON.parse(l) as { aep: string }).aep, '0.1');
   } finally {
     await multi.close();
