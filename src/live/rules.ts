@@ -242,7 +242,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'A WebSocket unsubscribe by id is acknowledged with an unsubscribed frame echoing the id, and no Event of that subscription is delivered after it.',
     detail:
-      'The Events after the acknowledgement are judged on a connection whose other subscription, still open, receives a marker Event posted after them.',
+      'Events name no subscription, so both subscriptions of a connection are unsubscribed, and the wait for a late Event is bounded by a marker Event on a second connection.',
     spec: 'AEP-0003 §6.5; §2',
     quote: '`unsubscribe` by `id` is acknowledged with `unsubscribed`',
     messages: {
@@ -331,7 +331,7 @@ export const LIVE_CHECKS = [
 export type LiveCheck = (typeof LIVE_CHECKS)[number];
 
 /**
- * The checks that put pressure on a shared endpoint (they fill its replay buffer or post large Events): run only when
+ * The checks that put pressure on a shared endpoint (they fill its replay buffer or post large Events or bodies): run only when
  * named in `checks` or with `destructive`, never by default.
  */
 export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity', 'oversize']);
