@@ -2,7 +2,17 @@
  * The `aep live` checks of the answers AEP-0003 names beyond ingest and fan-out: the 415 and 413 refusals of a POST
  * (§3.2 #3), and the WebSocket unsubscribe acknowledgement over concurrent subscriptions on one connection (§6.5).
  */
-import { describeFrame, type Ev, greeted, isFrame, wsKeep, wsMine, wsSubscribe, wsUntil } from './buffer-run.ts';
+import {
+  describeFrame,
+  type Ev,
+  greeted,
+  isFrame,
+  ownSession,
+  wsKeep,
+  wsMine,
+  wsSubscribe,
+  wsUntil,
+} from './buffer-run.ts';
 import { LiveConnectError } from './client.ts';
 import { type LiveRun, skip } from './live-run.ts';
 
@@ -85,5 +95,38 @@ export async function unsubscribe(run: LiveRun, url: URL): Promise<void> {
     ws.close();
     if (watch) wsKeep(run, watch);
     watch?.close();
+  }
+}
+
+/**
+ * AEP-0003 §3.5 #2: an Event sent in a binary frame is rejected (by an error frame, a close or silence: never
+ * ingested). Judged only where a text frame's Event is delivered; a text frame after it bounds the wait.
+ * @returns why it was skipped, if it was
+ */
+export async function binaryFrame(run: LiveRun, url: URL): Promise<string | undefined> {
+  const { session, event } = ownSession(run, 'binary');
+  const watch = await greeted(run, url, 'consumer');
+  let emitter: Awaited<ReturnType<typeof greeted>> | undefined;
+  try {
+    if (!isFrame('subscribed', 'binary-watch')(await wsSubscribe(run, watch, { id: 'binary-watch' }, session)))
+      return 'a subscribe was not answered subscribed';
+    emitter = await greeted(run, url, 'emitter');
+    const text = event();
+    emitter.send(text);
+    if ((await wsUntil(run, watch, text.id)) === undefined)
+      return 'an Event sent in a text frame by an emitter connection was not delivered, so a rejection cannot be told';
+    const [binary, marker] = [event(), event()];
+    emitter.sendBinary(binary);
+    // the same connection keeps order; a connection closed at the binary frame rejected it, and HTTP carries the marker
+    emitter.send(marker);
+    if (emitter.closed) await run.post(JSON.stringify(marker));
+    if ((await wsUntil(run, watch, marker.id)) === undefined) return undefined;
+    if (wsMine(run, watch, session).some(({ ev }) => ev.id === binary.id))
+      run.report('aep/live-binary-frame', 'accepted');
+    return undefined;
+  } finally {
+    wsKeep(run, watch, session);
+    watch.close();
+    emitter?.close();
   }
 }

@@ -142,6 +142,7 @@ export async function roster(run: BufferRun): Promise<void> {
     throw e;
   });
   let n = 0;
+  let noSession = false;
   // one request, its reply (undefined when none came)
   const ask = async (): Promise<{ entries: Ev[] } | undefined> => {
     const id = `roster-${++n}`;
@@ -156,7 +157,14 @@ export async function roster(run: BufferRun): Promise<void> {
       run.report('aep/live-roster', 'noReply', { id, got: describeFrame(reply) });
       return undefined;
     }
-    return reply as { entries: Ev[] };
+    const entries = (reply as { entries: Ev[] }).entries;
+    // §4.1 #4: each entry names its claim's session (REQUIRED); reported once a check
+    const bare = entries.find((e) => !e || typeof e !== 'object' || typeof e.session !== 'string');
+    if (bare !== undefined && !noSession) {
+      noSession = true;
+      run.report('aep/live-roster', 'noSession', { got: describeFrame(bare).replace(/ frame.*/, '') });
+    }
+    return { entries };
   };
   // a snapshot may trail the claim by a moment: ask again, bounded by the timeout
   const poll = async (done: (entries: Ev[]) => boolean): Promise<Ev[] | undefined> => {
@@ -200,6 +208,16 @@ export async function roster(run: BufferRun): Promise<void> {
     const again = (f: unknown) => !!f && typeof f === 'object' && (f as Ev).id === 'roster-emitter-2';
     if ((await emitter.next(againAt, again, run.opts.timeoutMs)) === undefined) run.report('aep/live-roster', 'closed');
 
+    // §4.1 #5: a second claimant of the session is a second entry, never merged into the first nor elected over it
+    const second = await greeted(run, url, 'emitter', ROSTER_MEMBERS_DECLARED);
+    try {
+      second.send(run.event());
+      const both = await poll((es) => ours(es).length >= 2);
+      if (both && ours(both).length < 2)
+        run.report('aep/live-roster', 'merged', { session: run.session, got: ours(both).length });
+    } finally {
+      second.close();
+    }
     emitter.close();
     const after = await poll((es) => ours(es).length === 0);
     if (after && ours(after).length > 0) run.report('aep/live-roster', 'stale', { session: run.session });

@@ -8,7 +8,7 @@ import type { Finding } from '../core/finding.ts';
 import { LiveConnectError, LiveTimeout } from './client.ts';
 import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
-import { contentType, oversize, unsubscribe } from './binding-checks.ts';
+import { binaryFrame, contentType, oversize, unsubscribe } from './binding-checks.ts';
 import * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, type LiveCheck } from './rules.ts';
 import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
@@ -69,6 +69,7 @@ const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
   hello,
   'subscribe-refusal': subscribeRefusal,
   'unknown-frame': unknownFrame,
+  'binary-frame': binaryFrame,
   unsubscribe,
   'control-auth-gate': control.controlAuthGate,
   'control-no-route': control.controlNoRoute,

@@ -154,8 +154,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       "An endpoint advertising `roster` answers a roster request with one entry per live claim, relaying the claimant's hello declarations verbatim.",
     detail:
-      "The answer carries the request's id; nothing is synthesized; the entry is dropped when the claimant leaves; an emitter-role request is refused in-band (unauthorized, same id) and the connection survives.",
-    spec: 'AEP-0003 §4.1 #1-4',
+      "The answer carries the request's id; every entry has a session; nothing is synthesized; a second claimant of the session is a second entry (never merged); the entry is dropped when the claimants leave; an emitter-role request is refused in-band (unauthorized, same id) and the connection survives.",
+    spec: 'AEP-0003 §4.1 #1-5',
     messages: {
       noReply:
         'A roster request (id {id:json}) was answered {got}, not a roster frame echoing its id with an entries array.',
@@ -163,6 +163,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       member: "The roster entry for this run's session has {member} {got}; the claimant declared {want}.",
       synthesized: "The roster entry for this run's session has {member}, which the claimant never declared.",
       stale: 'The roster still lists the session {session:json} after its only claimant closed.',
+      merged:
+        'Two live connections claim the session {session:json}, but the roster lists {got} entries for it, not one per claim.',
+      noSession: 'A roster entry has no session ({got}); each entry names the session of its claim.',
       emitter:
         'A roster request on an emitter-role connection was answered {got}, not an error frame with code "unauthorized" and its id.',
       closed: 'The connection closed after a refused roster request.',
@@ -203,10 +206,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'error',
     description:
       'Over the WebSocket binding, a hello is answered by hello selecting exactly one version ("0.1"), or version-unsupported; any other first frame gets an error frame with code "hello-required".',
-    spec: 'AEP-0003 §3.5 #1; §4 #1',
+    detail:
+      'The role of the hello answer, when it has one, is one of the closed set of §4 #2 (a discovery document role such as "collector" is not).',
+    spec: 'AEP-0003 §3.5 #1; §4 #1-2',
     messages: {
       noHello: 'The first frame answered to hello is not a hello ({got}).',
       versions: 'The hello answer selects {count} versions, not exactly ["0.1"].',
+      role: 'The hello answer has role {got}, not "emitter", "consumer" or "both".',
       helloRequired:
         'A first frame other than hello was answered {got}, not an error frame with code "hello-required".',
       versionUnsupported:
@@ -218,11 +224,25 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'error',
     description:
       'A malformed subscribe is refused in-band by an error frame with its id and a code of the closed set; the connection survives and a valid subscribe is then answered subscribed.',
+    detail:
+      'Then a subscribe naming 1024 resume positions (more than an endpoint may replay) is answered subscribed, or refused in-band with a code of the closed set.',
     spec: 'AEP-0003 §6.5',
     messages: {
       code: 'A malformed subscribe was answered {got}, not an error frame with its id and a closed-set code.',
       closed: 'The connection closed after a refused subscribe.',
       noSubscribed: 'A valid subscribe after a refused one was not answered subscribed.',
+    },
+  },
+  {
+    id: 'aep/live-limit-detail',
+    severity: 'warning',
+    description:
+      'A subscribe refused limit-exceeded (here: one naming 1024 resume positions) carries a detail naming the limit that was hit (SHOULD).',
+    spec: 'AEP-0003 §6.5',
+    quote: '`detail` SHOULD name the one that was hit',
+    messages: {
+      missing:
+        'A subscribe with {n} from positions was refused limit-exceeded with no detail; it SHOULD name the limit hit.',
     },
   },
   {
@@ -235,6 +255,17 @@ export const LIVE_RULES: readonly LiveRule[] = [
       closed: 'After an unknown frame type the connection {got}, instead of ignoring it.',
       capability: 'A hello with an unknown capability key got no hello answer; unknown capability keys are ignored.',
     },
+  },
+  {
+    id: 'aep/live-binary-frame',
+    severity: 'error',
+    description:
+      'An Event sent in a binary WebSocket frame is rejected (an error frame, a close, or nothing), never ingested: it reaches no subscriber.',
+    detail:
+      'Judged where an Event sent in a text frame by an emitter connection is delivered (else skipped); the text frame sent after the binary one bounds the wait.',
+    spec: 'AEP-0003 §3.5 #2',
+    quote: 'binary frames are reserved and MUST be rejected in 0.1',
+    messages: { accepted: 'An Event sent in a binary frame was ingested and delivered to a subscriber.' },
   },
   {
     id: 'aep/live-unsubscribe',
@@ -320,6 +351,7 @@ export const LIVE_CHECKS = [
   'hello',
   'subscribe-refusal',
   'unknown-frame',
+  'binary-frame',
   'unsubscribe',
   'roster',
   ...CONTROL_CHECKS,

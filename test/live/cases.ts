@@ -62,6 +62,8 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'closes-on-refusal', rules: ['aep/live-subscribe-refusal'] },
   { variant: 'closes-on-unknown-frame', rules: ['aep/live-unknown-frame'] },
   { variant: 'roster-synthesizes', rules: ['aep/live-roster'] },
+  { variant: 'roster-merges', rules: ['aep/live-roster'], says: /roster lists 1 entries for it, not one per claim/ },
+  { variant: 'roster-no-session', rules: ['aep/live-roster'], says: /A roster entry has no session/ },
   { variant: 'exhausted-late', rules: ['aep/live-eviction'], destructive: true },
   // a re-serialization is legal at the default floor (AEP-0001 §4.2): only --identity strict fails it
   { variant: 'reserializes', rules: ['aep/live-byte-identity'], destructive: true, identity: 'strict' },
@@ -124,6 +126,14 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /delivered after its unsubscribed acknowledgement/,
   },
   { variant: 'one-subscription', rules: ['aep/live-subscriptions'] },
+  { variant: 'accepts-binary', rules: ['aep/live-binary-frame'] },
+  { variant: 'limit-no-detail', rules: ['aep/live-limit-detail'] },
+  {
+    variant: 'limit-open-code',
+    rules: ['aep/live-subscribe-refusal'],
+    says: /answered a "error" frame with code "too-many-positions"/,
+  },
+  { variant: 'hello-bad-role', rules: ['aep/live-hello'], says: /hello answer has role "collector"/ },
   { variant: 'control-unauthenticated', rules: ['aep/live-control-auth-gate'], control: true },
   {
     variant: 'control-no-route-event',

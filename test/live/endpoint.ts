@@ -61,7 +61,13 @@ export type Broken =
   | 'oversize-400'
   | 'unsubscribe-silent'
   | 'unsubscribe-keeps'
-  | 'one-subscription';
+  | 'one-subscription'
+  | 'hello-bad-role'
+  | 'accepts-binary'
+  | 'limit-no-detail'
+  | 'limit-open-code'
+  | 'roster-merges'
+  | 'roster-no-session';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -93,6 +99,9 @@ function oversize(res: ServerResponse, fill: string, tail: string, head = ''): v
 
 /** The largest POST body the endpoint takes (past it: 413, AEP-0003 §3.2 #3): above byte-identity's, below the probe. */
 export const BODY_MAX = 2 << 20;
+
+/** The most resume positions one subscribe may name (past it: limit-exceeded, AEP-0003 §6.5). */
+const FROM_MAX = 256;
 
 /** The replay buffer depth the endpoint advertises (global, across sessions). */
 export const BUFFER = 1000;
@@ -519,7 +528,9 @@ export async function startEndpoint(
           });
         return refuse('no-route');
       };
-      ws.on('message', (data) => {
+      ws.on('message', (data, isBinary) => {
+        // AEP-0003 §3.5 #2: binary frames are reserved; 1003, a type of data this endpoint cannot accept (RFC 6455)
+        if (isBinary && broken !== 'accepts-binary') return ws.close(1003, 'binary frames are reserved in AEP 0.1');
         const text = data.toString();
         let f: Ev;
         try {
@@ -554,7 +565,7 @@ export async function startEndpoint(
           frame({
             type: 'hello',
             versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
-            role: 'both',
+            role: broken === 'hello-bad-role' ? 'collector' : 'both',
             ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
             capabilities: {
               filters: ['attr-match'],
@@ -593,7 +604,12 @@ export async function startEndpoint(
         if (f.type === 'ping') return opts.noPong ? undefined : frame({ type: 'pong', t: f.t });
         if (f.type === 'roster') {
           if (hello.role === 'emitter') return frame({ type: 'error', id: f.id, code: 'unauthorized' });
-          return frame({ type: 'roster', id: f.id, entries: [...claims.values()].flat() });
+          let entries: object[] = [...claims.values()].flat();
+          // one entry per live claim (AEP-0003 §4.1 #5): the broken variant keeps the last claim of a session
+          if (broken === 'roster-merges')
+            entries = [...new Map(entries.map((e) => [(e as Claim).session, e])).values()];
+          if (broken === 'roster-no-session') entries = [...entries, { agent: 'test-relay' }];
+          return frame({ type: 'roster', id: f.id, entries });
         }
         if (f.type === 'subscribe') {
           let filter: AttrFilter;
@@ -611,6 +627,14 @@ export async function startEndpoint(
             if (broken === 'closes-on-refusal') ws.close();
             return;
           }
+          // AEP-0003 §6.5 limit-exceeded: the endpoint replays at most FROM_MAX positions a subscription
+          if (Array.isArray(from) && from.length > FROM_MAX)
+            return frame({
+              type: 'error',
+              id: f.id,
+              code: broken === 'limit-open-code' ? 'too-many-positions' : 'limit-exceeded',
+              ...(broken === 'limit-no-detail' ? {} : { detail: `at most ${FROM_MAX} resume positions` }),
+            });
           const capture = typeof f.capture === 'string' && LEVELS.includes(f.capture) ? f.capture : undefined;
           const sub: Sub = {
             filter,
