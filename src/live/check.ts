@@ -73,6 +73,7 @@ const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
   unsubscribe,
   'control-auth-gate': control.controlAuthGate,
   'control-no-route': control.controlNoRoute,
+  'control-ambiguous': control.controlAmbiguous,
   'control-ack': control.controlAck,
   'control-dedupe': control.controlDedupe,
   'control-unsupported': control.controlUnsupported,

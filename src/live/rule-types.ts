@@ -42,6 +42,7 @@ export type LiveRuleId =
   | 'aep/live-oversize'
   | 'aep/live-control-auth-gate'
   | 'aep/live-control-no-route'
+  | 'aep/live-control-ambiguous'
   | 'aep/live-control-ack'
   | 'aep/live-control-dedupe'
   | 'aep/live-control-unsupported'

@@ -147,6 +147,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
     control: true,
     says: /was acked control\.accepted; nothing claims the session/,
   },
+  {
+    variant: 'control-ambiguous-broadcast',
+    rules: ['aep/live-control-ambiguous'],
+    control: true,
+    says: /was delivered to a claimant/,
+  },
   { variant: 'control-slow-ack', rules: ['aep/live-control-ack'], control: true },
   { variant: 'control-dedupe-fresh', rules: ['aep/live-control-dedupe'], control: true },
   { variant: 'control-accepts-undeclared', rules: ['aep/live-control-unsupported'], control: true },

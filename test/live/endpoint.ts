@@ -67,7 +67,8 @@ export type Broken =
   | 'limit-no-detail'
   | 'limit-open-code'
   | 'roster-merges'
-  | 'roster-no-session';
+  | 'roster-no-session'
+  | 'control-ambiguous-broadcast';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -503,6 +504,13 @@ export async function startEndpoint(
         // AEP-0004 §4 #1: control only on an authenticated duplex
         if (!authed && broken !== 'control-unauthenticated') return refuse('unauthorized');
         if (f.session === CONTROL_SESSION) return target.command(f);
+        // AEP-0004 §4 #5: more than one live claimant is refused ambiguous, never guessed or broadcast
+        const owners = [...claims.entries()].filter(([, cs]) => cs.some((c) => c.session === f.session));
+        if (owners.length > 1 && broken === 'control-ambiguous-broadcast') {
+          for (const [w] of owners) (w as typeof ws).send(JSON.stringify(f));
+          return;
+        }
+        if (owners.length > 1) return refuse('ambiguous');
         // §4 #2: no live claimant; the refusal is a connection-scoped frame, never a session Event (§8)
         if (broken === 'control-no-route-accepted')
           return frame({
