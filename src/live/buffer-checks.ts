@@ -23,9 +23,35 @@ import {
 export type { BufferRun } from './buffer-run.ts';
 export { byteIdentity, EVICTION_LIMIT, eviction } from './pressure-checks.ts';
 
+/** AEP-0003 §5: whether an endpoint that advertises no buffer replays a buffered Event all the same (SSE `from`). */
+async function replaysUnadvertised(run: BufferRun): Promise<boolean> {
+  const [a, b] = [run.event(), run.event()];
+  // not accepted (202, §3.2 #3), nothing to replay: the stream is not asked
+  const r = await run.post(`${JSON.stringify(a)}\n${JSON.stringify(b)}\n`, 'application/x-ndjson');
+  if (r.status !== 202) return false;
+  const sub = await run.subscribe({
+    filter: JSON.stringify({ session: run.session }),
+    from: JSON.stringify(fromOf(a)),
+  });
+  try {
+    const marker = run.event();
+    await run.post(JSON.stringify(marker));
+    await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
+    run.keep(sub);
+    return run.mine(sub).some(({ ev }) => ev.id === b.id);
+  } finally {
+    sub.close();
+  }
+}
+
 /** AEP-0003 §3.3 #3, §6.5, §7: resume strictly after a position, none missing, on every consuming binding. */
 export async function resume(run: BufferRun): Promise<void> {
-  const d = depth(run);
+  let d = depth(run);
+  // §5: a buffer kept MUST be advertised; one found unadvertised is reported, and resume is checked over it
+  if (d === undefined && (await replaysUnadvertised(run))) {
+    run.report('aep/live-buffer-advertised', 'discovery');
+    d = 3;
+  }
   if (d === undefined || d < 3)
     return run.skip(
       'resume',

@@ -27,6 +27,7 @@ export type LiveRuleId =
   | 'aep/live-filter'
   | 'aep/live-capture-ceiling'
   | 'aep/live-resume'
+  | 'aep/live-buffer-advertised'
   | 'aep/live-replay-all'
   | 'aep/live-roster'
   | 'aep/live-eviction'

@@ -136,6 +136,21 @@ export const LIVE_RULES: readonly LiveRule[] = [
     },
   },
   {
+    id: 'aep/live-buffer-advertised',
+    severity: 'error',
+    description:
+      'An endpoint that keeps a replay buffer advertises its depth (capabilities.replay.buffer) in the discovery document and in hello.',
+    detail:
+      'Where the discovery document advertises none, the resume check resumes over SSE `from` all the same: a replayed Event shows a buffer kept unadvertised.',
+    spec: 'AEP-0003 §5',
+    quote: 'if it does, MUST advertise its depth in `hello` and the discovery document',
+    messages: {
+      discovery:
+        'A resume by `from` replayed a buffered Event, but the discovery document advertises no capabilities.replay.buffer.',
+      hello: 'The discovery document advertises capabilities.replay.buffer, but the hello answer has no replay.buffer.',
+    },
+  },
+  {
     id: 'aep/live-replay-all',
     severity: 'error',
     description:

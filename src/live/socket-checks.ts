@@ -12,6 +12,7 @@ import type { LiveRuleId } from './rules.ts';
 export interface SocketRun {
   readonly session: string;
   readonly opts: { timeoutMs: number; token?: string };
+  capabilities(): Record<string, unknown>;
   report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;
 }
 
@@ -47,6 +48,12 @@ export async function hello(run: SocketRun, url: URL): Promise<void> {
       const role = (h as { role?: unknown }).role;
       if (role !== undefined && !['emitter', 'consumer', 'both'].includes(role as string))
         run.report('aep/live-hello', 'role', { got: JSON.stringify(role) });
+      // AEP-0003 §5: a buffer advertised in the discovery document is advertised in hello too
+      const replay = (o: unknown) =>
+        o && typeof o === 'object' ? (o as { replay?: { buffer?: unknown } }).replay : undefined;
+      const caps = (h as { capabilities?: unknown }).capabilities;
+      if (typeof replay(run.capabilities())?.buffer === 'number' && typeof replay(caps)?.buffer !== 'number')
+        run.report('aep/live-buffer-advertised', 'hello');
     }
   } finally {
     ws.close();

@@ -43,6 +43,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'sse-from-inclusive', rules: ['aep/live-resume'] },
   { variant: 'ws-from-inclusive', rules: ['aep/live-resume'] },
   { variant: 'replay-all-exhausted', rules: ['aep/live-replay-all'] },
+  {
+    variant: 'no-buffer-advert',
+    rules: ['aep/live-buffer-advertised'],
+    says: /advertises no capabilities\.replay\.buffer/,
+  },
+  { variant: 'hello-no-buffer', rules: ['aep/live-buffer-advertised'], says: /hello answer has no replay\.buffer/ },
   { variant: 'hello-two-versions', rules: ['aep/live-hello'] },
   {
     variant: 'hello-any-version',

@@ -68,7 +68,9 @@ export type Broken =
   | 'limit-open-code'
   | 'roster-merges'
   | 'roster-no-session'
-  | 'control-ambiguous-broadcast';
+  | 'control-ambiguous-broadcast'
+  | 'no-buffer-advert'
+  | 'hello-no-buffer';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -338,7 +340,7 @@ export async function startEndpoint(
         : { events: '/events', stream: '/stream', ...(broken === 'no-socket' ? {} : { socket: '/socket' }) },
       capabilities: {
         filters: ['attr-match'],
-        replay: { buffer: BUFFER, all: true },
+        replay: broken === 'no-buffer-advert' ? { all: true } : { buffer: BUFFER, all: true },
         capture: ['none', 'metadata', 'redacted'],
         roster: {},
         'x-unknown-capability': { ignored: true },
@@ -577,7 +579,7 @@ export async function startEndpoint(
             ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
             capabilities: {
               filters: ['attr-match'],
-              replay: { buffer: BUFFER, all: true },
+              replay: broken === 'hello-no-buffer' ? { all: true } : { buffer: BUFFER, all: true },
               roster: {},
               control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
               ...(literal ? { experimental: { 'x-literal': true } } : {}),
