@@ -54,7 +54,7 @@ export async function oversize(run: LiveRun): Promise<void> {
  * acknowledged with `unsubscribed`, after which the connection, holding no subscription, is delivered nothing. Events
  * name no subscription, so the wait is bounded by a marker on a second connection, not by the other subscription.
  */
-export async function unsubscribe(run: LiveRun, url: URL): Promise<void> {
+export async function unsubscribe(run: LiveRun, url: URL): Promise<string | undefined> {
   const ws = await greeted(run, url, 'consumer');
   let watch: Awaited<ReturnType<typeof greeted>> | undefined;
   try {
@@ -64,8 +64,10 @@ export async function unsubscribe(run: LiveRun, url: URL): Promise<void> {
     ] as const;
     for (const [id, type, which] of subs) {
       const answer = await wsSubscribe(run, ws, { id, filter: { session: run.session, type } });
-      if (!isFrame('subscribed', id)(answer))
-        return run.report('aep/live-subscriptions', 'refused', { which, got: describeFrame(answer, ws.closed) });
+      if (isFrame('subscribed', id)(answer)) continue;
+      // a first subscribe refused is no fact about concurrency or unsubscribe
+      if (which === 'first') return `a subscribe was answered ${describeFrame(answer, ws.closed)}, not subscribed`;
+      return void run.report('aep/live-subscriptions', 'refused', { which, got: describeFrame(answer, ws.closed) });
     }
     const error = (code: string) => run.event('error.raised', { data: { code, fatal: false } });
     const before = [run.event(), error('before')];
@@ -78,14 +80,14 @@ export async function unsubscribe(run: LiveRun, url: URL): Promise<void> {
       ws.send({ type: 'unsubscribe', id });
       const ack = await ws.next(at, (f) => !!f && typeof f === 'object' && (f as Ev).id === id, run.opts.timeoutMs);
       if (!isFrame('unsubscribed', id)(ack))
-        return run.report('aep/live-unsubscribe', 'noAck', { id, got: describeFrame(ack, ws.closed) });
+        return void run.report('aep/live-unsubscribe', 'noAck', { id, got: describeFrame(ack, ws.closed) });
     }
     watch = await greeted(run, url, 'consumer');
-    if (!isFrame('subscribed', 'unsub-watch')(await wsSubscribe(run, watch, { id: 'unsub-watch' }))) return;
+    if (!isFrame('subscribed', 'unsub-watch')(await wsSubscribe(run, watch, { id: 'unsub-watch' }))) return undefined;
     // batch order is preserved (§3.2 #1): once the marker is fanned out, the Events before it were too
     const after = [run.event(), error('after'), run.event()];
     await run.post(`${after.map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
-    if ((await wsUntil(run, watch, after[2]!.id)) === undefined) return;
+    if ((await wsUntil(run, watch, after[2]!.id)) === undefined) return undefined;
     const late = new Set(after.map((e) => e.id));
     const got = wsMine(run, ws).find(({ ev }) => late.has(ev.id));
     if (got)

@@ -188,7 +188,8 @@ export async function roster(run: BufferRun): Promise<void> {
     const bare = entries.find((e) => !e || typeof e !== 'object' || typeof e.session !== 'string');
     if (bare !== undefined && !noSession) {
       noSession = true;
-      run.report('aep/live-roster', 'noSession', { got: describeFrame(bare).replace(/ frame.*/, '') });
+      const text = JSON.stringify(bare) ?? String(bare);
+      run.report('aep/live-roster', 'noSession', { got: text.length > 60 ? `${text.slice(0, 60)}...` : text });
     }
     return { entries };
   };

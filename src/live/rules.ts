@@ -180,7 +180,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       stale: 'The roster still lists the session {session:json} after its only claimant closed.',
       merged:
         'Two live connections claim the session {session:json}, but the roster lists {got} entries for it, not one per claim.',
-      noSession: 'A roster entry has no session ({got}); each entry names the session of its claim.',
+      noSession: 'A roster entry has no session: {got}; each entry names the session of its claim.',
       emitter:
         'A roster request on an emitter-role connection was answered {got}, not an error frame with code "unauthorized" and its id.',
       closed: 'The connection closed after a refused roster request.',

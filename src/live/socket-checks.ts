@@ -131,6 +131,7 @@ async function manyPositions(run: SocketRun, ws: WsPeer): Promise<void> {
     run.opts.timeoutMs,
   )) as { type?: unknown; code?: unknown; detail?: unknown } | undefined;
   if (isFrame('subscribed')(a)) return;
+  if (!a && ws.closed) return run.report('aep/live-subscribe-refusal', 'closed');
   if (!a || !CLOSED_SUBSCRIBE_CODES.has(String(a.code)))
     return run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(a, ws.closed) });
   const detail = a.detail;

@@ -69,7 +69,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'closes-on-unknown-frame', rules: ['aep/live-unknown-frame'] },
   { variant: 'roster-synthesizes', rules: ['aep/live-roster'] },
   { variant: 'roster-merges', rules: ['aep/live-roster'], says: /roster lists 1 entries for it, not one per claim/ },
-  { variant: 'roster-no-session', rules: ['aep/live-roster'], says: /A roster entry has no session/ },
+  {
+    variant: 'roster-no-session',
+    rules: ['aep/live-roster'],
+    says: /A roster entry has no session: \{"agent":"test-relay"\}; each entry/,
+  },
   { variant: 'exhausted-late', rules: ['aep/live-eviction'], destructive: true },
   // a re-serialization is legal at the default floor (AEP-0001 §4.2): only --identity strict fails it
   { variant: 'reserializes', rules: ['aep/live-byte-identity'], destructive: true, identity: 'strict' },
