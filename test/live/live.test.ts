@@ -159,6 +159,39 @@ test('a capability the endpoint does not advertise is skipped with its reason', 
   }
 });
 
+test('the oversize probe (no body limit is advertised) is skipped, never passed, when the body is accepted or the connection closed unanswered', async () => {
+  const { createServer: create } = await import('node:http');
+  for (const [how, reason] of [
+    ['accepts', /oversize check was skipped: the endpoint accepted a POST of 8 MiB \(202\)/],
+    ['resets', /oversize check was skipped: the endpoint closed the connection before answering a POST of 8 MiB/],
+  ] as const) {
+    const server = create((req, res) => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ aep: ['0.1'], endpoints: { events: '/events' } }));
+      }
+      if (how === 'resets') return void req.once('data', () => req.socket.destroy());
+      req.resume();
+      req.on('end', () => res.writeHead(202).end());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await checkEndpoint(url, { timeoutMs: TIMEOUT, checks: ['oversize'] });
+      assert.deepEqual(r.skipped, ['oversize'], show(r.findings));
+      assert.deepEqual(r.ran, []);
+      assert.ok(
+        r.findings.some((f) => reason.test(f.message)),
+        show(r.findings),
+      );
+      assert.deepEqual(errors(r.findings), []);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  }
+});
+
 test('nothing listening is one LiveConnectError; a silent endpoint is a named timeout', async () => {
   const free = createServer();
   await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
