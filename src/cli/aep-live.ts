@@ -91,7 +91,7 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
     .option('--control-accepts <type>', 'a command type the target declares (default control.attention.respond)')
     .option(
       '--control-undeclared <type>',
-      'a command type the target does not declare (default x.agent-conformance.control.probe)',
+      'a command type the target does not declare, also the probe of control-no-route and control-ambiguous (default x.agent-conformance.control.probe)',
     )
     .option(
       '--control-cancel <run>',

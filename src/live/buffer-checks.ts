@@ -23,9 +23,35 @@ import {
 export type { BufferRun } from './buffer-run.ts';
 export { byteIdentity, EVICTION_LIMIT, eviction } from './pressure-checks.ts';
 
+/** AEP-0003 §5: whether an endpoint that advertises no buffer replays a buffered Event all the same (SSE `from`). */
+async function replaysUnadvertised(run: BufferRun): Promise<boolean> {
+  const [a, b] = [run.event(), run.event()];
+  // not accepted (202, §3.2 #3), nothing to replay: the stream is not asked
+  const r = await run.post(`${JSON.stringify(a)}\n${JSON.stringify(b)}\n`, 'application/x-ndjson');
+  if (r.status !== 202) return false;
+  const sub = await run.subscribe({
+    filter: JSON.stringify({ session: run.session }),
+    from: JSON.stringify(fromOf(a)),
+  });
+  try {
+    const marker = run.event();
+    await run.post(JSON.stringify(marker));
+    await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
+    run.keep(sub);
+    return run.mine(sub).some(({ ev }) => ev.id === b.id);
+  } finally {
+    sub.close();
+  }
+}
+
 /** AEP-0003 §3.3 #3, §6.5, §7: resume strictly after a position, none missing, on every consuming binding. */
 export async function resume(run: BufferRun): Promise<void> {
-  const d = depth(run);
+  let d = depth(run);
+  // §5: a buffer kept MUST be advertised; one found unadvertised is reported, and resume is checked over it
+  if (d === undefined && (await replaysUnadvertised(run))) {
+    run.report('aep/live-buffer-advertised', 'discovery');
+    d = 3;
+  }
   if (d === undefined || d < 3)
     return run.skip(
       'resume',
@@ -142,6 +168,7 @@ export async function roster(run: BufferRun): Promise<void> {
     throw e;
   });
   let n = 0;
+  let noSession = false;
   // one request, its reply (undefined when none came)
   const ask = async (): Promise<{ entries: Ev[] } | undefined> => {
     const id = `roster-${++n}`;
@@ -156,7 +183,15 @@ export async function roster(run: BufferRun): Promise<void> {
       run.report('aep/live-roster', 'noReply', { id, got: describeFrame(reply) });
       return undefined;
     }
-    return reply as { entries: Ev[] };
+    const entries = (reply as { entries: Ev[] }).entries;
+    // §4.1 #4: each entry names its claim's session (REQUIRED); reported once a check
+    const bare = entries.find((e) => !e || typeof e !== 'object' || typeof e.session !== 'string');
+    if (bare !== undefined && !noSession) {
+      noSession = true;
+      const text = JSON.stringify(bare) ?? String(bare);
+      run.report('aep/live-roster', 'noSession', { got: text.length > 60 ? `${text.slice(0, 60)}...` : text });
+    }
+    return { entries };
   };
   // a snapshot may trail the claim by a moment: ask again, bounded by the timeout
   const poll = async (done: (entries: Ev[]) => boolean): Promise<Ev[] | undefined> => {
@@ -200,6 +235,16 @@ export async function roster(run: BufferRun): Promise<void> {
     const again = (f: unknown) => !!f && typeof f === 'object' && (f as Ev).id === 'roster-emitter-2';
     if ((await emitter.next(againAt, again, run.opts.timeoutMs)) === undefined) run.report('aep/live-roster', 'closed');
 
+    // §4.1 #5: a second claimant of the session is a second entry, never merged into the first nor elected over it
+    const second = await greeted(run, url, 'emitter', ROSTER_MEMBERS_DECLARED);
+    try {
+      second.send(run.event());
+      const both = await poll((es) => ours(es).length >= 2);
+      if (both && ours(both).length < 2)
+        run.report('aep/live-roster', 'merged', { session: run.session, got: ours(both).length });
+    } finally {
+      second.close();
+    }
     emitter.close();
     const after = await poll((es) => ours(es).length === 0);
     if (after && ours(after).length > 0) run.report('aep/live-roster', 'stale', { session: run.session });

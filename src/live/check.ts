@@ -8,6 +8,7 @@ import type { Finding } from '../core/finding.ts';
 import { LiveConnectError, LiveTimeout } from './client.ts';
 import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
+import { binaryFrame, contentType, oversize, unsubscribe } from './binding-checks.ts';
 import * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, type LiveCheck } from './rules.ts';
 import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
@@ -53,6 +54,7 @@ const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   'version-gate': versionGate,
   'invalid-envelope': invalidEnvelope,
   ingest,
+  'content-type': contentType,
   fanout,
   filter,
   'capture-ceiling': captureCeiling,
@@ -61,13 +63,17 @@ const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   roster,
   eviction,
   'byte-identity': byteIdentity,
+  oversize,
 };
 const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
   hello,
   'subscribe-refusal': subscribeRefusal,
   'unknown-frame': unknownFrame,
+  'binary-frame': binaryFrame,
+  unsubscribe,
   'control-auth-gate': control.controlAuthGate,
   'control-no-route': control.controlNoRoute,
+  'control-ambiguous': control.controlAmbiguous,
   'control-ack': control.controlAck,
   'control-dedupe': control.controlDedupe,
   'control-unsupported': control.controlUnsupported,

@@ -5,7 +5,7 @@
  * string when it cannot run here (the caller records it as skipped), nothing when it ran.
  */
 import { loadAepRegistry } from '../aep/schema/registry.ts';
-import { LiveConnectError, type SseSubscriber } from './client.ts';
+import { LiveConnectError, LiveTimeout, type SseSubscriber } from './client.ts';
 import { WsPeer } from './ws-peer.ts';
 import {
   ACKS,
@@ -146,6 +146,64 @@ export async function controlNoRoute(run: ControlRun, url: URL): Promise<string 
     },
     { session: run.session },
   );
+}
+
+/** A ping answered on `ws`: frames sent to it before the pong have arrived (at most 2 s without one, §3.5 #5). */
+async function settled(run: ControlRun, ws: WsPeer): Promise<void> {
+  const at = ws.frames.length;
+  const t = nextCount();
+  ws.send({ type: 'ping', t });
+  await ws.next(at, (f) => asFrame(f)?.type === 'pong' && asFrame(f)?.t === t, Math.min(run.opts.timeoutMs, 2000));
+}
+
+/** AEP-0004 §4 #5: a command to a session two live connections claim is refused `ambiguous` and reaches neither. */
+export async function controlAmbiguous(run: ControlRun, url: URL): Promise<string | undefined> {
+  const skip = notAdvertised(run) ?? (run.opts.token ? undefined : NO_TOKEN);
+  if (skip) return skip;
+  const type = run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared;
+  const session = `${run.session}.ambiguous`;
+  const s = await Sender.open(run, url, session);
+  if (typeof s === 'string') return s;
+  const claimants: WsPeer[] = [];
+  try {
+    for (const i of [1, 2]) {
+      const c = await WsPeer.open(url, run.opts);
+      claimants.push(c);
+      const identity = { agent: 'agent-conformance', instance: `${run.session}/claimant-${i}` };
+      c.send({ ...HELLO, role: 'emitter', identity, capabilities: { control: { accepts: [type] } } });
+      if (!asFrame(await c.next(0, (f) => asFrame(f)?.type === 'hello', run.opts.timeoutMs)))
+        throw new LiveTimeout('the hello answer');
+      // session identity is emitter-scoped (AEP-0001 §5.2): two sources, one session name, two claims
+      const claim = {
+        aep: '0.1',
+        id: `${session}-claim-${i}`,
+        type: 'progress.status',
+        time: new Date().toISOString(),
+        source: `aep://agent-conformance/agent/live/claimant-${i}/session/${session}`,
+        agent: 'agent-conformance',
+        session,
+        seq: 0,
+        data: { phase: 'claim' },
+      };
+      c.send(claim);
+      if ((await s.next(0, (f) => asFrame(f)?.id === claim.id, run.opts.timeoutMs)) === undefined)
+        return `an Event a claimant of ${JSON.stringify(session)} sent was not delivered, so its claim is not known to hold`;
+    }
+    const cmd = s.command(type);
+    const from = s.ws.frames.length;
+    s.ws.send(cmd);
+    const d = asFrame(await s.next(from, decisionOf(String(cmd.id))));
+    if (!d) run.report('aep/live-control-ambiguous', 'none', { ms: s.window });
+    else if (d.type !== 'error' || d.code !== 'ambiguous')
+      run.report('aep/live-control-ambiguous', 'frame', { got: describe(d) });
+    for (const c of claimants) await settled(run, c);
+    if (claimants.some((c) => c.frames.some((f) => asFrame(f)?.id === cmd.id)))
+      run.report('aep/live-control-ambiguous', 'delivered');
+    return undefined;
+  } finally {
+    for (const c of claimants) c.close();
+    s.close();
+  }
 }
 
 /** AEP-0004 §3, §7: one ack decision for a declared command type, within the window, never `unsupported`. */

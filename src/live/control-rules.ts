@@ -9,6 +9,7 @@ import type { LiveRule } from './rule-types.ts';
 export const CONTROL_CHECKS = [
   'control-auth-gate',
   'control-no-route',
+  'control-ambiguous',
   'control-ack',
   'control-dedupe',
   'control-unsupported',
@@ -45,6 +46,23 @@ export const CONTROL_RULES: readonly LiveRule[] = [
         'A command to a session with no live claimant was acked control.accepted; nothing claims the session, so the relay refuses it with an error frame with code "no-route".',
       history:
         'The refusal of a command to a session with no live claimant entered that session as a {type} Event; a relay-behalf refusal is a connection-scoped error frame only.',
+    },
+  },
+  {
+    id: 'aep/live-control-ambiguous',
+    severity: 'error',
+    description:
+      'A command to a session two live connections claim is refused with the connection-scoped error frame {cause, code: "ambiguous"} and reaches neither claimant.',
+    detail:
+      "Runs with --token where capabilities.control is advertised; the two claimants are this run's own emitter connections, each declaring the probe type (never a real target).",
+    spec: 'AEP-0004 §4 #5',
+    quote: 'the relay MUST refuse the command',
+    messages: {
+      none: 'A command to a session two connections claim got no answer within {ms} ms, not the error frame with code "ambiguous".',
+      frame:
+        'A command to a session two connections claim was answered {got}, not an error frame with code "ambiguous".',
+      delivered:
+        'A command to a session two connections claim was delivered to a claimant: never guess a claimant, never broadcast.',
     },
   },
   {

@@ -197,10 +197,41 @@ export async function fanout(run: LiveRun): Promise<void> {
           seq: 'seq',
         });
       if (m.data.includes('\n')) run.report('aep/live-fanout', 'data', { n: m.data.split('\n').length });
-      const pointer = firstDifference(coreOf(ev), coreOf(want));
-      if (pointer !== undefined)
-        run.report('aep/live-delivery-identity', 'changed', { id: String(want.id), pointer: pointer || '""' }, pointer);
+      identical(run, ev, want);
     }
+  } finally {
+    sub.close();
+  }
+  await agentScoped(run);
+}
+
+/** aep/live-delivery-identity: the delivered Event's core attributes are those posted (AEP-0001 §4.2). */
+function identical(run: LiveRun, got: Record<string, unknown>, want: Record<string, unknown>): void {
+  const pointer = firstDifference(coreOf(got), coreOf(want));
+  if (pointer !== undefined)
+    run.report('aep/live-delivery-identity', 'changed', { id: String(want.id), pointer: pointer || '""' }, pointer);
+}
+
+/** AEP-0003 §3.3 #2: an agent-scoped Event (no session, AEP-0002 §3 `agent`) is delivered with no `id:` field. */
+async function agentScoped(run: LiveRun): Promise<void> {
+  const { session: _s, seq: _q, ...base } = run.event('agent.heartbeat', { data: { tick: 1 } });
+  const ev: Record<string, unknown> = {
+    ...base,
+    id: `${run.session}-agent`,
+    source: 'aep://agent-conformance/agent/live',
+  };
+  const sub = await run.subscribe({ filter: JSON.stringify({ id: ev.id }) });
+  try {
+    await run.post(JSON.stringify(ev));
+    const got = () => sub.messages.filter((m) => run.object(m)?.id === ev.id);
+    await sub.until(() => got().length > 0, run.opts.timeoutMs);
+    const m = got()[0];
+    if (!m) return run.report('aep/live-fanout', 'missing', { got: 0, want: 1, ms: run.opts.timeoutMs });
+    run.record(m.data);
+    if (m.event !== ev.type) run.report('aep/live-fanout', 'eventField', { got: m.event ?? '', want: String(ev.type) });
+    if (m.id !== undefined) run.report('aep/live-fanout', 'agentId', { id: String(ev.id), got: m.id });
+    if (m.data.includes('\n')) run.report('aep/live-fanout', 'data', { n: m.data.split('\n').length });
+    identical(run, run.object(m)!, ev);
   } finally {
     sub.close();
   }

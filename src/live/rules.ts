@@ -68,7 +68,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'Events ingested by POST reach an SSE subscriber in their order: a 200 text/event-stream answer, each message with `event:` the type, `id:` {session}:{epoch}:{seq}, `data:` the Event on one line.',
     detail:
-      'A redelivered Event (the same source and id again) is legal (AEP-0003 §5, §7): order and coverage count its first delivery. A subscription answered otherwise than 200 text/event-stream is not read (WHATWG SSE fails the connection), and the stream checks after it that get the same answer are skipped. A line longer than 4 MiB closes the subscription.',
+      'An agent-scoped Event (agent.heartbeat, no session) is delivered with no `id:` field (§3.3 #2: it is no resumable position). A redelivered Event (the same source and id again) is legal (AEP-0003 §5, §7): order and coverage count its first delivery. A subscription answered otherwise than 200 text/event-stream is not read (WHATWG SSE fails the connection), and the stream checks after it that get the same answer are skipped. A line longer than 4 MiB closes the subscription.',
     spec: 'AEP-0003 §3.3 #1-2; §3.2 #1',
     messages: {
       missing: 'The SSE subscriber received {got} of the {want} Events posted (timeout {ms} ms).',
@@ -76,6 +76,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
       order: 'The SSE subscriber received the posted Events out of their order (batch order is preserved).',
       eventField: 'An SSE message has event: {got:json}, not the Event type {want:json}.',
       idField: 'An SSE message has id: {got:json}, not {want:json} ({session}:{epoch}:{seq}).',
+      agentId:
+        'The SSE message of the agent-scoped Event {id:json} has id: {got:json}; agent-scoped Events carry no id: field.',
       data: 'An SSE message carries its Event on {n} data: lines, not one (it is recorded as one line).',
       notEvent: 'An SSE message has data: {got:json}, which is not an AEP Event as JSON.',
       stream:
@@ -134,6 +136,21 @@ export const LIVE_RULES: readonly LiveRule[] = [
     },
   },
   {
+    id: 'aep/live-buffer-advertised',
+    severity: 'error',
+    description:
+      'An endpoint that keeps a replay buffer advertises its depth (capabilities.replay.buffer) in the discovery document and in hello.',
+    detail:
+      'Where the discovery document advertises none, the resume check resumes over SSE `from` all the same: a replayed Event shows a buffer kept unadvertised.',
+    spec: 'AEP-0003 §5',
+    quote: 'if it does, MUST advertise its depth in `hello` and the discovery document',
+    messages: {
+      discovery:
+        'A resume by `from` replayed a buffered Event, but the discovery document advertises no capabilities.replay.buffer.',
+      hello: 'The discovery document advertises capabilities.replay.buffer, but the hello answer has no replay.buffer.',
+    },
+  },
+  {
     id: 'aep/live-replay-all',
     severity: 'error',
     description:
@@ -152,8 +169,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       "An endpoint advertising `roster` answers a roster request with one entry per live claim, relaying the claimant's hello declarations verbatim.",
     detail:
-      "The answer carries the request's id; nothing is synthesized; the entry is dropped when the claimant leaves; an emitter-role request is refused in-band (unauthorized, same id) and the connection survives.",
-    spec: 'AEP-0003 §4.1 #1-4',
+      "The answer carries the request's id; every entry has a session; nothing is synthesized; a second claimant of the session is a second entry (never merged); the entry is dropped when the claimants leave; an emitter-role request is refused in-band (unauthorized, same id) and the connection survives.",
+    spec: 'AEP-0003 §4.1 #1-5',
     messages: {
       noReply:
         'A roster request (id {id:json}) was answered {got}, not a roster frame echoing its id with an entries array.',
@@ -161,6 +178,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
       member: "The roster entry for this run's session has {member} {got}; the claimant declared {want}.",
       synthesized: "The roster entry for this run's session has {member}, which the claimant never declared.",
       stale: 'The roster still lists the session {session:json} after its only claimant closed.',
+      merged:
+        'Two live connections claim the session {session:json}, but the roster lists {got} entries for it, not one per claim.',
+      noSession: 'A roster entry has no session: {got}; each entry names the session of its claim.',
       emitter:
         'A roster request on an emitter-role connection was answered {got}, not an error frame with code "unauthorized" and its id.',
       closed: 'The connection closed after a refused roster request.',
@@ -201,10 +221,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'error',
     description:
       'Over the WebSocket binding, a hello is answered by hello selecting exactly one version ("0.1"), or version-unsupported; any other first frame gets an error frame with code "hello-required".',
-    spec: 'AEP-0003 §3.5 #1; §4 #1',
+    detail:
+      'The role of the hello answer, when it has one, is one of the closed set of §4 #2 (a discovery document role such as "collector" is not).',
+    spec: 'AEP-0003 §3.5 #1; §4 #1-2',
     messages: {
       noHello: 'The first frame answered to hello is not a hello ({got}).',
       versions: 'The hello answer selects {count} versions, not exactly ["0.1"].',
+      role: 'The hello answer has role {got}, not "emitter", "consumer" or "both".',
       helloRequired:
         'A first frame other than hello was answered {got}, not an error frame with code "hello-required".',
       versionUnsupported:
@@ -216,11 +239,25 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'error',
     description:
       'A malformed subscribe is refused in-band by an error frame with its id and a code of the closed set; the connection survives and a valid subscribe is then answered subscribed.',
+    detail:
+      'Then a subscribe naming 1024 resume positions (more than an endpoint may replay) is answered subscribed, or refused in-band with a code of the closed set.',
     spec: 'AEP-0003 §6.5',
     messages: {
       code: 'A malformed subscribe was answered {got}, not an error frame with its id and a closed-set code.',
       closed: 'The connection closed after a refused subscribe.',
       noSubscribed: 'A valid subscribe after a refused one was not answered subscribed.',
+    },
+  },
+  {
+    id: 'aep/live-limit-detail',
+    severity: 'warning',
+    description:
+      'A subscribe refused limit-exceeded (here: one naming 1024 resume positions) carries a detail naming the limit that was hit (SHOULD).',
+    spec: 'AEP-0003 §6.5',
+    quote: '`detail` SHOULD name the one that was hit',
+    messages: {
+      missing:
+        'A subscribe with {n} from positions was refused limit-exceeded with no detail; it SHOULD name the limit hit.',
     },
   },
   {
@@ -233,6 +270,63 @@ export const LIVE_RULES: readonly LiveRule[] = [
       closed: 'After an unknown frame type the connection {got}, instead of ignoring it.',
       capability: 'A hello with an unknown capability key got no hello answer; unknown capability keys are ignored.',
     },
+  },
+  {
+    id: 'aep/live-binary-frame',
+    severity: 'error',
+    description:
+      'An Event sent in a binary WebSocket frame is rejected (an error frame, a close, or nothing), never ingested: it reaches no subscriber.',
+    detail:
+      'Judged where an Event sent in a text frame by an emitter connection is delivered (else skipped); the text frame sent after the binary one bounds the wait.',
+    spec: 'AEP-0003 §3.5 #2',
+    quote: 'binary frames are reserved and MUST be rejected in 0.1',
+    messages: { accepted: 'An Event sent in a binary frame was ingested and delivered to a subscriber.' },
+  },
+  {
+    id: 'aep/live-unsubscribe',
+    severity: 'error',
+    description:
+      'A WebSocket unsubscribe by id is acknowledged with an unsubscribed frame echoing the id, and no Event of that subscription is delivered after it.',
+    detail:
+      'Events name no subscription, so both subscriptions of a connection are unsubscribed, and the wait for a late Event is bounded by a marker Event on a second connection.',
+    spec: 'AEP-0003 §6.5; §2',
+    quote: '`unsubscribe` by `id` is acknowledged with `unsubscribed`',
+    messages: {
+      noAck: 'An unsubscribe of {id:json} was answered {got}, not an unsubscribed frame echoing its id.',
+      delivered: 'An Event of the subscription {id:json} was delivered after its unsubscribed acknowledgement.',
+    },
+  },
+  {
+    id: 'aep/live-subscriptions',
+    severity: 'error',
+    description:
+      'Two concurrent subscriptions on one WebSocket connection (different filters) are each answered subscribed and each receives its matching Event.',
+    spec: 'AEP-0003 §6.5',
+    quote: 'Multiple concurrent subscriptions per connection are REQUIRED server-side',
+    messages: {
+      refused: 'The {which} subscribe on one connection was answered {got}, not subscribed.',
+      missing: 'With two subscriptions on one connection, the Event matching only the {which} one was not delivered.',
+    },
+  },
+  {
+    id: 'aep/live-content-type',
+    severity: 'error',
+    description:
+      'A POST of an Event with a Content-Type other than application/json or application/x-ndjson (text/plain) is answered 415.',
+    spec: 'AEP-0003 §3.2 #1, #3',
+    quote: '`415` wrong content type',
+    messages: { status: 'A POST with Content-Type text/plain was answered {status}, not 415.' },
+  },
+  {
+    id: 'aep/live-oversize',
+    severity: 'error',
+    description:
+      'Opt-in: a POST of one 8 MiB Event is either accepted (a limit above the probe) or refused 413, never with another status.',
+    detail:
+      'No document advertises a body limit (AEP-0003 §3.4 names none), so the probe is bounded (8 MiB) and runs only when named in --checks or with --destructive. An endpoint that accepts it is skipped with that reason, never passed; one that closes the connection before answering is skipped too (a 413 sent before the body was read can be lost that way).',
+    spec: 'AEP-0003 §3.2 #3',
+    quote: '`413` oversize',
+    messages: { status: 'A POST of one Event of {mib} MiB was answered {status}, neither 2xx nor 413 (oversize).' },
   },
   ...CONTROL_RULES,
   {
@@ -263,6 +357,7 @@ export const LIVE_CHECKS = [
   'version-gate',
   'invalid-envelope',
   'ingest',
+  'content-type',
   'fanout',
   'filter',
   'capture-ceiling',
@@ -271,16 +366,19 @@ export const LIVE_CHECKS = [
   'hello',
   'subscribe-refusal',
   'unknown-frame',
+  'binary-frame',
+  'unsubscribe',
   'roster',
   ...CONTROL_CHECKS,
   'eviction',
   'byte-identity',
+  'oversize',
 ] as const;
 /** One check name. */
 export type LiveCheck = (typeof LIVE_CHECKS)[number];
 
 /**
- * The checks that put pressure on a shared endpoint (they fill its replay buffer or post large Events): run only when
+ * The checks that put pressure on a shared endpoint (they fill its replay buffer or post large Events or bodies): run only when
  * named in `checks` or with `destructive`, never by default.
  */
-export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity']);
+export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity', 'oversize']);

@@ -12,6 +12,7 @@ import type { LiveRuleId } from './rules.ts';
 export interface SocketRun {
   readonly session: string;
   readonly opts: { timeoutMs: number; token?: string };
+  capabilities(): Record<string, unknown>;
   report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;
 }
 
@@ -43,6 +44,16 @@ export async function hello(run: SocketRun, url: URL): Promise<void> {
       const v = (h as { versions?: unknown }).versions;
       if (!Array.isArray(v) || v.length !== 1 || v[0] !== '0.1')
         run.report('aep/live-hello', 'versions', { count: Array.isArray(v) ? v.length : 0 });
+      // §4 #2 closes the set of roles; a hello without one is not judged (no sentence requires it of the responder)
+      const role = (h as { role?: unknown }).role;
+      if (role !== undefined && !['emitter', 'consumer', 'both'].includes(role as string))
+        run.report('aep/live-hello', 'role', { got: JSON.stringify(role) });
+      // AEP-0003 §5: a buffer advertised in the discovery document is advertised in hello too
+      const replay = (o: unknown) =>
+        o && typeof o === 'object' ? (o as { replay?: { buffer?: unknown } }).replay : undefined;
+      const caps = (h as { capabilities?: unknown }).capabilities;
+      if (typeof replay(run.capabilities())?.buffer === 'number' && typeof replay(caps)?.buffer !== 'number')
+        run.report('aep/live-buffer-advertised', 'hello');
     }
   } finally {
     ws.close();
@@ -98,11 +109,34 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
       (f) => !!f && typeof f === 'object' && (f as Record<string, unknown>).id === 'good-1',
       run.opts.timeoutMs,
     );
-    if (ws.closed && ok === undefined) run.report('aep/live-subscribe-refusal', 'closed');
-    else if (!isFrame('subscribed', 'good-1')(ok)) run.report('aep/live-subscribe-refusal', 'noSubscribed');
+    if (ws.closed && ok === undefined) return run.report('aep/live-subscribe-refusal', 'closed');
+    if (!isFrame('subscribed', 'good-1')(ok)) run.report('aep/live-subscribe-refusal', 'noSubscribed');
+    await manyPositions(run, ws);
   } finally {
     ws.close();
   }
+}
+
+/** How many resume positions the limit probe names: more than an endpoint may replay (AEP-0003 §6.5 limit-exceeded). */
+const MANY = 1024;
+
+/** §6.5: a subscribe past an endpoint limit is subscribed or refused from the closed set; limit-exceeded has a detail. */
+async function manyPositions(run: SocketRun, ws: WsPeer): Promise<void> {
+  const from = Array.from({ length: MANY }, (_, i) => ({ session: `${run.session}.limit-${i}`, epoch: 0, seq: 0 }));
+  const at = ws.frames.length;
+  ws.send({ type: 'subscribe', id: 'many-1', filter: { session: run.session }, from });
+  const a = (await ws.next(
+    at,
+    (f) => isFrame('subscribed', 'many-1')(f) || isFrame('error', 'many-1')(f),
+    run.opts.timeoutMs,
+  )) as { type?: unknown; code?: unknown; detail?: unknown } | undefined;
+  if (isFrame('subscribed')(a)) return;
+  if (!a && ws.closed) return run.report('aep/live-subscribe-refusal', 'closed');
+  if (!a || !CLOSED_SUBSCRIBE_CODES.has(String(a.code)))
+    return run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(a, ws.closed) });
+  const detail = a.detail;
+  const named = typeof detail === 'string' ? detail.trim() !== '' : !!detail && typeof detail === 'object';
+  if (a.code === 'limit-exceeded' && !named) run.report('aep/live-limit-detail', 'missing', { n: MANY });
 }
 
 /** AEP-0003 §2, §4 #4: an unknown capability key and an unknown frame type are ignored (a subscribe is still answered). */

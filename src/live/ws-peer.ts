@@ -119,6 +119,11 @@ export class WsPeer {
     if (!this.closed) this.ws.send(JSON.stringify(frame));
   }
 
+  /** Send one frame as JSON in a binary frame (AEP-0003 §3.5 #2 reserves them: the binary-frame check's probe). */
+  sendBinary(frame: unknown): void {
+    if (!this.closed) this.ws.send(Buffer.from(JSON.stringify(frame)), { binary: true });
+  }
+
   /** The next frame from index `from` on that satisfies `pick`, within `ms`; undefined on timeout or close. */
   async next(from: number, pick: (f: unknown) => boolean, ms: number): Promise<unknown> {
     const deadline = Date.now() + ms;

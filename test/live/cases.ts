@@ -43,6 +43,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'sse-from-inclusive', rules: ['aep/live-resume'] },
   { variant: 'ws-from-inclusive', rules: ['aep/live-resume'] },
   { variant: 'replay-all-exhausted', rules: ['aep/live-replay-all'] },
+  {
+    variant: 'no-buffer-advert',
+    rules: ['aep/live-buffer-advertised'],
+    says: /advertises no capabilities\.replay\.buffer/,
+  },
+  { variant: 'hello-no-buffer', rules: ['aep/live-buffer-advertised'], says: /hello answer has no replay\.buffer/ },
   { variant: 'hello-two-versions', rules: ['aep/live-hello'] },
   {
     variant: 'hello-any-version',
@@ -62,6 +68,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'closes-on-refusal', rules: ['aep/live-subscribe-refusal'] },
   { variant: 'closes-on-unknown-frame', rules: ['aep/live-unknown-frame'] },
   { variant: 'roster-synthesizes', rules: ['aep/live-roster'] },
+  { variant: 'roster-merges', rules: ['aep/live-roster'], says: /roster lists 1 entries for it, not one per claim/ },
+  {
+    variant: 'roster-no-session',
+    rules: ['aep/live-roster'],
+    says: /A roster entry has no session: \{"agent":"test-relay"\}; each entry/,
+  },
   { variant: 'exhausted-late', rules: ['aep/live-eviction'], destructive: true },
   // a re-serialization is legal at the default floor (AEP-0001 §4.2): only --identity strict fails it
   { variant: 'reserializes', rules: ['aep/live-byte-identity'], destructive: true, identity: 'strict' },
@@ -105,6 +117,33 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /answered to hello is not a hello \(a binary frame of \d+ bytes/,
   },
   { variant: 'no-socket', rules: ['aep/live-skipped'] },
+  {
+    variant: 'sse-agent-id',
+    rules: ['aep/live-fanout'],
+    says: /agent-scoped Event "[^"]+" has id: "live"; agent-scoped Events carry no id: field/,
+  },
+  { variant: 'wrong-type-accepted', rules: ['aep/live-content-type'] },
+  {
+    variant: 'oversize-400',
+    rules: ['aep/live-oversize'],
+    destructive: true,
+    says: /POST of one Event of 8 MiB was answered 400, neither 2xx nor 413/,
+  },
+  { variant: 'unsubscribe-silent', rules: ['aep/live-unsubscribe'], says: /was answered nothing, not an unsubscribed/ },
+  {
+    variant: 'unsubscribe-keeps',
+    rules: ['aep/live-unsubscribe'],
+    says: /delivered after its unsubscribed acknowledgement/,
+  },
+  { variant: 'one-subscription', rules: ['aep/live-subscriptions'] },
+  { variant: 'accepts-binary', rules: ['aep/live-binary-frame'] },
+  { variant: 'limit-no-detail', rules: ['aep/live-limit-detail'] },
+  {
+    variant: 'limit-open-code',
+    rules: ['aep/live-subscribe-refusal'],
+    says: /answered a "error" frame with code "too-many-positions"/,
+  },
+  { variant: 'hello-bad-role', rules: ['aep/live-hello'], says: /hello answer has role "collector"/ },
   { variant: 'control-unauthenticated', rules: ['aep/live-control-auth-gate'], control: true },
   {
     variant: 'control-no-route-event',
@@ -117,6 +156,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
     rules: ['aep/live-control-no-route'],
     control: true,
     says: /was acked control\.accepted; nothing claims the session/,
+  },
+  {
+    variant: 'control-ambiguous-broadcast',
+    rules: ['aep/live-control-ambiguous'],
+    control: true,
+    says: /was delivered to a claimant/,
   },
   { variant: 'control-slow-ack', rules: ['aep/live-control-ack'], control: true },
   { variant: 'control-dedupe-fresh', rules: ['aep/live-control-dedupe'], control: true },

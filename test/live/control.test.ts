@@ -119,18 +119,20 @@ test('an endpoint that refuses an unauthenticated WebSocket upgrade (401, or clo
   }
 });
 
-test('an endpoint that advertises no control: the relay refusal is skipped, the gate and the opted-in target checks run', async () => {
+test('an endpoint that advertises no control: the relay refusals are skipped, the gate and the opted-in target checks run', async () => {
   const ep = await startEndpoint(undefined, { control: false });
   try {
     const r = await checkEndpoint(ep.url, OPTIONS);
     // the target declares its accepts in its own hello (AEP-0004 §7); --control-session is the opt-in
+    const relay = ['control-no-route', 'control-ambiguous'];
     assert.deepEqual(
       r.skipped.filter((c) => c.startsWith('control-')),
-      ['control-no-route'],
+      relay,
     );
     const reasons = r.findings.filter((f) => f.ruleId === 'aep/live-skipped').map((f) => f.message);
-    assert.ok(reasons.some((m) => /control-no-route check was skipped: .*advertises no control capability/.test(m)));
-    for (const c of CONTROL_CHECKS.filter((c) => c !== 'control-no-route')) assert.ok(r.ran.includes(c), c);
+    for (const c of relay)
+      assert.ok(reasons.some((m) => new RegExp(`${c} check was skipped: .*advertises no control capability`).test(m)));
+    for (const c of CONTROL_CHECKS.filter((c) => !relay.includes(c))) assert.ok(r.ran.includes(c), c);
     assert.deepEqual(errors(r.findings), []);
   } finally {
     await ep.close();
@@ -161,7 +163,7 @@ test('without a token, a --control-session or --control-cancel the control check
       token: CONTROL_TOKEN,
       checks: [...CONTROL_CHECKS],
     });
-    assert.deepEqual(token.ran, ['control-auth-gate', 'control-no-route']);
+    assert.deepEqual(token.ran, ['control-auth-gate', 'control-no-route', 'control-ambiguous']);
     assert.ok(token.findings.some((f) => /no --control-session/.test(f.message)));
 
     const noCancel = await checkEndpoint(ep.url, {

@@ -55,7 +55,22 @@ export type Broken =
   | 'hello-binary'
   | 'hello-any-version'
   | 'rejects-unknown-capability'
-  | 'filter-fail-open';
+  | 'filter-fail-open'
+  | 'sse-agent-id'
+  | 'wrong-type-accepted'
+  | 'oversize-400'
+  | 'unsubscribe-silent'
+  | 'unsubscribe-keeps'
+  | 'one-subscription'
+  | 'hello-bad-role'
+  | 'accepts-binary'
+  | 'limit-no-detail'
+  | 'limit-open-code'
+  | 'roster-merges'
+  | 'roster-no-session'
+  | 'control-ambiguous-broadcast'
+  | 'no-buffer-advert'
+  | 'hello-no-buffer';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -84,6 +99,12 @@ function oversize(res: ServerResponse, fill: string, tail: string, head = ''): v
   };
   more();
 }
+
+/** The largest POST body the endpoint takes (past it: 413, AEP-0003 §3.2 #3): above byte-identity's, below the probe. */
+export const BODY_MAX = 2 << 20;
+
+/** The most resume positions one subscribe may name (past it: limit-exceeded, AEP-0003 §6.5). */
+const FROM_MAX = 256;
 
 /** The replay buffer depth the endpoint advertises (global, across sessions). */
 export const BUFFER = 1000;
@@ -319,7 +340,7 @@ export async function startEndpoint(
         : { events: '/events', stream: '/stream', ...(broken === 'no-socket' ? {} : { socket: '/socket' }) },
       capabilities: {
         filters: ['attr-match'],
-        replay: { buffer: BUFFER, all: true },
+        replay: broken === 'no-buffer-advert' ? { all: true } : { buffer: BUFFER, all: true },
         capture: ['none', 'metadata', 'redacted'],
         roster: {},
         'x-unknown-capability': { ignored: true },
@@ -345,16 +366,29 @@ export async function startEndpoint(
     }
     if (req.method === 'POST' && path === '/events') {
       const parts: Buffer[] = [];
-      req.on('data', (b: Buffer) => parts.push(b));
+      let size = 0;
+      // the body is read to its end (an answer before it can be lost to the client), kept only within the limit
+      req.on('data', (b: Buffer) => {
+        size += b.length;
+        if (size <= BODY_MAX) parts.push(b);
+      });
       req.on('end', () => {
         const version = String(req.headers['aep-version'] ?? '');
         if (broken === 'resets-version-gate' && version.split('.')[0] !== '0') return req.socket.destroy();
         if (broken !== 'no-version-gate' && version.split('.')[0] !== '0')
           return json(res, 426, { versions: ['0.1'], ...(literal ? { detail: `unsupported ${version}` } : {}) });
+        // AEP-0003 §3.2 #3: 413 oversize, 415 wrong content type (#1 names the two types, parameters aside)
+        const type = /^\s*(application\/(?:json|x-ndjson))\s*(;|$)/i.exec(String(req.headers['content-type'] ?? ''));
+        if (!type && broken !== 'wrong-type-accepted') return json(res, 415, { error: 'unsupported-media-type' });
+        if (size > BODY_MAX)
+          return broken === 'oversize-400'
+            ? json(res, 400, { error: 'invalid-event' })
+            : json(res, 413, { error: 'oversize', detail: { max: BODY_MAX } });
         const text = Buffer.concat(parts).toString('utf8');
-        const lines = String(req.headers['content-type']).startsWith('application/x-ndjson')
-          ? text.split('\n').filter((l) => l.trim() !== '')
-          : [text];
+        const lines =
+          type?.[1]?.toLowerCase() === 'application/x-ndjson'
+            ? text.split('\n').filter((l) => l.trim() !== '')
+            : [text];
         const events: [Ev, string][] = [];
         for (const [i, l] of lines.entries()) {
           let ev: unknown;
@@ -405,7 +439,8 @@ export async function startEndpoint(
           return void res.write(
             `${id ? `id:${id}\r\n` : ''}: between the fields\r\nretry: 1000\r\nevent:${String(ev.type)}\r\nx-field: ignored\r\ndata:${textOf(ev)}\r\n\r\n`,
           );
-        const head = `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : ''}`;
+        const agentId = !p && broken === 'sse-agent-id' ? `id: ${String(ev.agent)}\n` : '';
+        const head = `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : agentId}`;
         // the fanout check's second Event (its data.phase "fanout") is the one these variants break
         if ((ev.data as Ev | undefined)?.phase === 'fanout') {
           if (broken === 'sse-bad-json') return void res.write(`${head}data: {not json\n\n`);
@@ -471,6 +506,13 @@ export async function startEndpoint(
         // AEP-0004 §4 #1: control only on an authenticated duplex
         if (!authed && broken !== 'control-unauthenticated') return refuse('unauthorized');
         if (f.session === CONTROL_SESSION) return target.command(f);
+        // AEP-0004 §4 #5: more than one live claimant is refused ambiguous, never guessed or broadcast
+        const owners = [...claims.entries()].filter(([, cs]) => cs.some((c) => c.session === f.session));
+        if (owners.length > 1 && broken === 'control-ambiguous-broadcast') {
+          for (const [w] of owners) (w as typeof ws).send(JSON.stringify(f));
+          return;
+        }
+        if (owners.length > 1) return refuse('ambiguous');
         // §4 #2: no live claimant; the refusal is a connection-scoped frame, never a session Event (§8)
         if (broken === 'control-no-route-accepted')
           return frame({
@@ -496,7 +538,9 @@ export async function startEndpoint(
           });
         return refuse('no-route');
       };
-      ws.on('message', (data) => {
+      ws.on('message', (data, isBinary) => {
+        // AEP-0003 §3.5 #2: binary frames are reserved; 1003, a type of data this endpoint cannot accept (RFC 6455)
+        if (isBinary && broken !== 'accepts-binary') return ws.close(1003, 'binary frames are reserved in AEP 0.1');
         const text = data.toString();
         let f: Ev;
         try {
@@ -531,11 +575,11 @@ export async function startEndpoint(
           frame({
             type: 'hello',
             versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
-            role: 'both',
+            role: broken === 'hello-bad-role' ? 'collector' : 'both',
             ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
             capabilities: {
               filters: ['attr-match'],
-              replay: { buffer: BUFFER, all: true },
+              replay: broken === 'hello-no-buffer' ? { all: true } : { buffer: BUFFER, all: true },
               roster: {},
               control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
               ...(literal ? { experimental: { 'x-literal': true } } : {}),
@@ -570,7 +614,12 @@ export async function startEndpoint(
         if (f.type === 'ping') return opts.noPong ? undefined : frame({ type: 'pong', t: f.t });
         if (f.type === 'roster') {
           if (hello.role === 'emitter') return frame({ type: 'error', id: f.id, code: 'unauthorized' });
-          return frame({ type: 'roster', id: f.id, entries: [...claims.values()].flat() });
+          let entries: object[] = [...claims.values()].flat();
+          // one entry per live claim (AEP-0003 §4.1 #5): the broken variant keeps the last claim of a session
+          if (broken === 'roster-merges')
+            entries = [...new Map(entries.map((e) => [(e as Claim).session, e])).values()];
+          if (broken === 'roster-no-session') entries = [...entries, { agent: 'test-relay' }];
+          return frame({ type: 'roster', id: f.id, entries });
         }
         if (f.type === 'subscribe') {
           let filter: AttrFilter;
@@ -588,6 +637,14 @@ export async function startEndpoint(
             if (broken === 'closes-on-refusal') ws.close();
             return;
           }
+          // AEP-0003 §6.5 limit-exceeded: the endpoint replays at most FROM_MAX positions a subscription
+          if (Array.isArray(from) && from.length > FROM_MAX)
+            return frame({
+              type: 'error',
+              id: f.id,
+              code: broken === 'limit-open-code' ? 'too-many-positions' : 'limit-exceeded',
+              ...(broken === 'limit-no-detail' ? {} : { detail: `at most ${FROM_MAX} resume positions` }),
+            });
           const capture = typeof f.capture === 'string' && LEVELS.includes(f.capture) ? f.capture : undefined;
           const sub: Sub = {
             filter,
@@ -605,14 +662,17 @@ export async function startEndpoint(
                 frame({ type: 'replay-exhausted', sub: f.id, session, earliest: { epoch: e.epoch, seq: e.seq } }),
               broken === 'ws-from-inclusive',
             );
+          // AEP-0003 §6.5: multiple concurrent subscriptions per connection
+          if (broken === 'one-subscription') for (const s of own.values()) subs.delete(s);
           own.set(String(f.id), sub);
           subs.add(sub);
           return;
         }
         if (f.type === 'unsubscribe') {
           const sub = own.get(String(f.id));
-          if (sub) subs.delete(sub);
-          return frame({ type: 'unsubscribed', id: f.id });
+          if (sub && broken !== 'unsubscribe-keeps') subs.delete(sub);
+          if (broken !== 'unsubscribe-silent') frame({ type: 'unsubscribed', id: f.id });
+          return;
         }
         // unknown frame types are ignored (AEP-0003 §2)
         if (broken === 'closes-on-unknown-frame') ws.close();

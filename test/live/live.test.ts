@@ -159,6 +159,39 @@ test('a capability the endpoint does not advertise is skipped with its reason', 
   }
 });
 
+test('the oversize probe (no body limit is advertised) is skipped, never passed, when the body is accepted or the connection closed unanswered', async () => {
+  const { createServer: create } = await import('node:http');
+  for (const [how, reason] of [
+    ['accepts', /oversize check was skipped: the endpoint accepted a POST of 8 MiB \(202\)/],
+    ['resets', /oversize check was skipped: the endpoint closed the connection before answering a POST of 8 MiB/],
+  ] as const) {
+    const server = create((req, res) => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ aep: ['0.1'], endpoints: { events: '/events' } }));
+      }
+      if (how === 'resets') return void req.once('data', () => req.socket.destroy());
+      req.resume();
+      req.on('end', () => res.writeHead(202).end());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await checkEndpoint(url, { timeoutMs: TIMEOUT, checks: ['oversize'] });
+      assert.deepEqual(r.skipped, ['oversize'], show(r.findings));
+      assert.deepEqual(r.ran, []);
+      assert.ok(
+        r.findings.some((f) => reason.test(f.message)),
+        show(r.findings),
+      );
+      assert.deepEqual(errors(r.findings), []);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  }
+});
+
 test('nothing listening is one LiveConnectError; a silent endpoint is a named timeout', async () => {
   const free = createServer();
   await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
@@ -278,11 +311,12 @@ test('aep live: multi-line data is one finding a message and one record line an 
     const args = ['live', multi.url, '--timeout', String(TIMEOUT), '--checks', 'fanout', '--record', record];
     const r = await runCli('aep', args);
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stdout.match(/aep\/live-fanout +An SSE message carries its Event on \d+ data: lines/g)?.length, 3);
+    // the three Events posted and the agent-scoped one (AEP-0003 §3.3 #2)
+    assert.equal(r.stdout.match(/aep\/live-fanout +An SSE message carries its Event on \d+ data: lines/g)?.length, 4);
     assert.doesNotMatch(r.stdout, /jsonl\//);
     // each Event one line: the breaks between its data: lines became spaces
     const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
-    assert.equal(lines.length, 3);
+    assert.equal(lines.length, 4);
     for (const l of lines) assert.equal((JSON.parse(l) as { aep: string }).aep, '0.1');
   } finally {
     await multi.close();
