@@ -78,8 +78,14 @@ export async function unsubscribe(run: LiveRun, url: URL): Promise<string | unde
     for (const [id] of subs) {
       const at = ws.frames.length;
       ws.send({ type: 'unsubscribe', id });
-      const ack = await ws.next(at, (f) => !!f && typeof f === 'object' && (f as Ev).id === id, run.opts.timeoutMs);
-      if (!isFrame('unsubscribed', id)(ack))
+      // §6.5 names the `unsubscribed` frame, not its members: one without an id acknowledges the unsubscribe sent
+      const answers = (f: unknown) => isFrame('unsubscribed')(f) && ((f as Ev).id ?? id) === id;
+      const ack = await ws.next(
+        at,
+        (f) => answers(f) || (!!f && typeof f === 'object' && (f as Ev).id === id),
+        run.opts.timeoutMs,
+      );
+      if (!answers(ack))
         return void run.report('aep/live-unsubscribe', 'noAck', { id, got: describeFrame(ack, ws.closed) });
     }
     watch = await greeted(run, url, 'consumer');

@@ -286,13 +286,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-unsubscribe',
     severity: 'error',
     description:
-      'A WebSocket unsubscribe by id is acknowledged with an unsubscribed frame echoing the id, and no Event of that subscription is delivered after it.',
+      'A WebSocket unsubscribe by id is acknowledged with an unsubscribed frame (one echoing another id is no answer), and no Event of that subscription is delivered after it.',
     detail:
       'Events name no subscription, so both subscriptions of a connection are unsubscribed, and the wait for a late Event is bounded by a marker Event on a second connection.',
     spec: 'AEP-0003 §6.5; §2',
     quote: '`unsubscribe` by `id` is acknowledged with `unsubscribed`',
     messages: {
-      noAck: 'An unsubscribe of {id:json} was answered {got}, not an unsubscribed frame echoing its id.',
+      noAck: 'An unsubscribe of {id:json} was answered {got}, not an unsubscribed frame (with its id or none).',
       delivered: 'An Event of the subscription {id:json} was delivered after its unsubscribed acknowledgement.',
     },
   },

@@ -671,7 +671,9 @@ export async function startEndpoint(
         if (f.type === 'unsubscribe') {
           const sub = own.get(String(f.id));
           if (sub && broken !== 'unsubscribe-keeps') subs.delete(sub);
-          if (broken !== 'unsubscribe-silent') frame({ type: 'unsubscribed', id: f.id });
+          // §6.5 names the frame but not its members: the literal endpoint echoes no id
+          if (broken !== 'unsubscribe-silent')
+            frame(literal ? { type: 'unsubscribed' } : { type: 'unsubscribed', id: f.id });
           return;
         }
         // unknown frame types are ignored (AEP-0003 §2)
