@@ -19464,6 +19464,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data0 = data.execution;
+const _errs5 = errors;
+if(errors === _errs5){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.status === undefined) && (missing1 = "status")){
@@ -19491,6 +19493,17 @@ errors++;
 }
 }
 }
+else {
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
 }
 }
 }
@@ -19505,7 +19518,7 @@ vErrors = null;
 }
 }
 if(_valid0){
-const _errs7 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.execution !== undefined){
 let data2 = data.execution;
@@ -19513,28 +19526,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.reason !== undefined){
 let data3 = data2.reason;
 if("supplied_result" !== data3){
-const err3 = {instancePath:instancePath+"/execution/reason",schemaPath:"#/allOf/0/then/properties/execution/properties/reason/const",keyword:"const",params:{allowedValue: "supplied_result"},message:"must be equal to constant",schema:"supplied_result",parentSchema:schema284.allOf[0].then.properties.execution.properties.reason,data:data3};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-}
-var _valid0 = _errs7 === errors;
-valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.execution = true;
-}
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema284.allOf[0].if,parentSchema:schema284.allOf[0],data};
+const err4 = {instancePath:instancePath+"/execution/reason",schemaPath:"#/allOf/0/then/properties/execution/properties/reason/const",keyword:"const",params:{allowedValue: "supplied_result"},message:"must be equal to constant",schema:"supplied_result",parentSchema:schema284.allOf[0].then.properties.execution.properties.reason,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19543,13 +19535,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-const _errs12 = errors;
-let valid6 = true;
-const _errs13 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if((data.execution === undefined) && (missing2 = "execution")){
-const err5 = {};
+}
+}
+}
+}
+var _valid0 = _errs8 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.execution = true;
+}
+}
+if(!valid1){
+const err5 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema284.allOf[0].if,parentSchema:schema284.allOf[0],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19558,12 +19556,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-else {
-if(data.execution !== undefined){
-let data4 = data.execution;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing3;
-if((data4.status === undefined) && (missing3 = "status")){
+const _errs13 = errors;
+let valid6 = true;
+const _errs14 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.execution === undefined) && (missing2 = "execution")){
 const err6 = {};
 if(vErrors === null){
 vErrors = [err6];
@@ -19574,8 +19572,13 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data4.status !== undefined){
-if("skipped" !== data4.status){
+if(data.execution !== undefined){
+let data4 = data.execution;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing3;
+if((data4.status === undefined) && (missing3 = "status")){
 const err7 = {};
 if(vErrors === null){
 vErrors = [err7];
@@ -19585,32 +19588,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid1 = _errs13 === errors;
-errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs16 = errors;
-const _errs17 = errors;
-const _errs18 = errors;
-const _errs19 = errors;
-let valid10 = false;
-const _errs20 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing4;
-if((data.usage === undefined) && (missing4 = "usage")){
+if(data4.status !== undefined){
+if("skipped" !== data4.status){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -19621,12 +19601,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-var _valid2 = _errs20 === errors;
-valid10 = valid10 || _valid2;
-const _errs21 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing5;
-if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
+}
+}
+else {
 const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
@@ -19637,15 +19614,86 @@ vErrors.push(err9);
 errors++;
 }
 }
-var _valid2 = _errs21 === errors;
-valid10 = valid10 || _valid2;
-if(!valid10){
+}
+}
+}
+var _valid1 = _errs14 === errors;
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs18 = errors;
+const _errs19 = errors;
+const _errs20 = errors;
+const _errs21 = errors;
+let valid10 = false;
+const _errs22 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if((data.usage === undefined) && (missing4 = "usage")){
 const err10 = {};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid2 = _errs22 === errors;
+valid10 = valid10 || _valid2;
+const _errs23 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
+const err11 = {};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+var _valid2 = _errs23 === errors;
+valid10 = valid10 || _valid2;
+if(!valid10){
+const err12 = {};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid9 = _errs20 === errors;
+if(valid9){
+const err13 = {instancePath,schemaPath:"#/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema284.allOf[1].then.not,parentSchema:schema284.allOf[1].then,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }
@@ -19660,38 +19708,16 @@ vErrors = null;
 }
 }
 }
-var valid9 = _errs18 === errors;
-if(valid9){
-const err11 = {instancePath,schemaPath:"#/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema284.allOf[1].then.not,parentSchema:schema284.allOf[1].then,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
-}
-var _valid1 = _errs16 === errors;
+var _valid1 = _errs18 === errors;
 valid6 = _valid1;
 }
 if(!valid6){
-const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema284.allOf[1].if,parentSchema:schema284.allOf[1],data};
+const err14 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema284.allOf[1].if,parentSchema:schema284.allOf[1],data};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err14];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -19701,27 +19727,7 @@ props0.execution = true;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema284.required,parentSchema:schema284,data};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data.summary === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema284.required,parentSchema:schema284,data};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data.removed === undefined){
-const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "removed"},message:"must have required property '"+"removed"+"'",schema:schema284.required,parentSchema:schema284,data};
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema284.required,parentSchema:schema284,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19730,13 +19736,33 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data.execution === undefined){
-const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "execution"},message:"must have required property '"+"execution"+"'",schema:schema284.required,parentSchema:schema284,data};
+if(data.summary === undefined){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema284.required,parentSchema:schema284,data};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+if(data.removed === undefined){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "removed"},message:"must have required property '"+"removed"+"'",schema:schema284.required,parentSchema:schema284,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data.execution === undefined){
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "execution"},message:"must have required property '"+"execution"+"'",schema:schema284.required,parentSchema:schema284,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
 }
 errors++;
 }
@@ -19750,12 +19776,12 @@ props0.execution = true;
 if(data.type !== undefined){
 let data6 = data.type;
 if("context.compact.after" !== data6){
-const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "context.compact.after"},message:"must be equal to constant",schema:"context.compact.after",parentSchema:schema284.properties.type,data:data6};
+const err19 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "context.compact.after"},message:"must be equal to constant",schema:"context.compact.after",parentSchema:schema284.properties.type,data:data6};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err19];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err19);
 }
 errors++;
 }
@@ -19769,37 +19795,7 @@ errors = vErrors.length;
 if(data.removed !== undefined){
 let data8 = data.removed;
 if(!(Array.isArray(data8))){
-const err18 = {instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema284.properties.removed.type,parentSchema:schema284.properties.removed,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.execution !== undefined){
-let data9 = data.execution;
-const _errs33 = errors;
-let valid14 = true;
-const _errs34 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing6;
-if((data9.status === undefined) && (missing6 = "status")){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-else {
-if(data9.status !== undefined){
-if("skipped" !== data9.status){
-const err20 = {};
+const err20 = {instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema284.properties.removed.type,parentSchema:schema284.properties.removed,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -19809,23 +19805,15 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-}
-var _valid3 = _errs34 === errors;
-errors = _errs33;
-if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid3){
+if(data.execution !== undefined){
+let data9 = data.execution;
+const _errs35 = errors;
+let valid14 = true;
 const _errs36 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.reason === undefined){
-const err21 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/0/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema176.allOf[0].then.required,parentSchema:schema176.allOf[0].then,data:data9};
+let missing6;
+if((data9.status === undefined) && (missing6 = "status")){
+const err21 = {};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -19834,12 +19822,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-var _valid3 = _errs36 === errors;
-valid14 = _valid3;
-}
-if(!valid14){
-const err22 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[0].if,parentSchema:schema176.allOf[0],data:data9};
+else {
+if(data9.status !== undefined){
+if("skipped" !== data9.status){
+const err22 = {};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -19848,13 +19834,24 @@ vErrors.push(err22);
 }
 errors++;
 }
-const _errs39 = errors;
-let valid16 = true;
-const _errs40 = errors;
+}
+}
+}
+var _valid3 = _errs36 === errors;
+errors = _errs35;
+if(vErrors !== null){
+if(_errs35){
+vErrors.length = _errs35;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs38 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing7;
-if((data9.status === undefined) && (missing7 = "status")){
-const err23 = {};
+if(data9.reason === undefined){
+const err23 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/0/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema176.allOf[0].then.required,parentSchema:schema176.allOf[0].then,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -19863,10 +19860,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-else {
-if(data9.status !== undefined){
-if("executed" !== data9.status){
-const err24 = {};
+}
+var _valid3 = _errs38 === errors;
+valid14 = _valid3;
+}
+if(!valid14){
+const err24 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[0].if,parentSchema:schema176.allOf[0],data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -19875,26 +19874,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-}
-var _valid4 = _errs40 === errors;
-errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
+const _errs41 = errors;
+let valid16 = true;
 const _errs42 = errors;
-const _errs43 = errors;
-const _errs44 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing8;
-if((data9.reason === undefined) && (missing8 = "reason")){
+let missing7;
+if((data9.status === undefined) && (missing7 = "status")){
 const err25 = {};
 if(vErrors === null){
 vErrors = [err25];
@@ -19904,10 +19889,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-var valid18 = _errs44 === errors;
-if(valid18){
-const err26 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[1].then.not,parentSchema:schema176.allOf[1].then,data:data9};
+else {
+if(data9.status !== undefined){
+if("executed" !== data9.status){
+const err26 = {};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -19916,22 +19901,27 @@ vErrors.push(err26);
 }
 errors++;
 }
-else {
-errors = _errs43;
+}
+}
+}
+var _valid4 = _errs42 === errors;
+errors = _errs41;
 if(vErrors !== null){
-if(_errs43){
-vErrors.length = _errs43;
+if(_errs41){
+vErrors.length = _errs41;
 }
 else {
 vErrors = null;
 }
 }
-}
-var _valid4 = _errs42 === errors;
-valid16 = _valid4;
-}
-if(!valid16){
-const err27 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[1].if,parentSchema:schema176.allOf[1],data:data9};
+if(_valid4){
+const _errs44 = errors;
+const _errs45 = errors;
+const _errs46 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing8;
+if((data9.reason === undefined) && (missing8 = "reason")){
+const err27 = {};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -19940,13 +19930,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-const _errs47 = errors;
-let valid19 = true;
-const _errs48 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing9;
-if((data9.reason === undefined) && (missing9 = "reason")){
-const err28 = {};
+}
+var valid18 = _errs46 === errors;
+if(valid18){
+const err28 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[1].then.not,parentSchema:schema176.allOf[1].then,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -19956,9 +19943,21 @@ vErrors.push(err28);
 errors++;
 }
 else {
-if(data9.reason !== undefined){
-if("supplied_result" !== data9.reason){
-const err29 = {};
+errors = _errs45;
+if(vErrors !== null){
+if(_errs45){
+vErrors.length = _errs45;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid4 = _errs44 === errors;
+valid16 = _valid4;
+}
+if(!valid16){
+const err29 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[1].if,parentSchema:schema176.allOf[1],data:data9};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -19967,26 +19966,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-}
-}
-var _valid5 = _errs48 === errors;
-errors = _errs47;
-if(vErrors !== null){
-if(_errs47){
-vErrors.length = _errs47;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid5){
+const _errs49 = errors;
+let valid19 = true;
 const _errs50 = errors;
-const _errs51 = errors;
-const _errs52 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing10;
-if((data9.detail === undefined) && (missing10 = "detail")){
+let missing9;
+if((data9.reason === undefined) && (missing9 = "reason")){
 const err30 = {};
 if(vErrors === null){
 vErrors = [err30];
@@ -19996,10 +19981,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-var valid21 = _errs52 === errors;
-if(valid21){
-const err31 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[2].then.not,parentSchema:schema176.allOf[2].then,data:data9};
+else {
+if(data9.reason !== undefined){
+if("supplied_result" !== data9.reason){
+const err31 = {};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -20008,22 +19993,27 @@ vErrors.push(err31);
 }
 errors++;
 }
-else {
-errors = _errs51;
+}
+}
+}
+var _valid5 = _errs50 === errors;
+errors = _errs49;
 if(vErrors !== null){
-if(_errs51){
-vErrors.length = _errs51;
+if(_errs49){
+vErrors.length = _errs49;
 }
 else {
 vErrors = null;
 }
 }
-}
-var _valid5 = _errs50 === errors;
-valid19 = _valid5;
-}
-if(!valid19){
-const err32 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[2].if,parentSchema:schema176.allOf[2],data:data9};
+if(_valid5){
+const _errs52 = errors;
+const _errs53 = errors;
+const _errs54 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing10;
+if((data9.detail === undefined) && (missing10 = "detail")){
+const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20032,9 +20022,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.status === undefined){
-const err33 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema176.required,parentSchema:schema176,data:data9};
+}
+var valid21 = _errs54 === errors;
+if(valid21){
+const err33 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[2].then.not,parentSchema:schema176.allOf[2].then,data:data9};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -20043,10 +20034,22 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data9.status !== undefined){
-let data13 = data9.status;
-if(!((data13 === "executed") || (data13 === "skipped"))){
-const err34 = {instancePath:instancePath+"/execution/status",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/status/enum",keyword:"enum",params:{allowedValues: schema176.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema176.properties.status.enum,parentSchema:schema176.properties.status,data:data13};
+else {
+errors = _errs53;
+if(vErrors !== null){
+if(_errs53){
+vErrors.length = _errs53;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid5 = _errs52 === errors;
+valid19 = _valid5;
+}
+if(!valid19){
+const err34 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[2].if,parentSchema:schema176.allOf[2],data:data9};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -20055,11 +20058,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data9.reason !== undefined){
-let data14 = data9.reason;
-if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
-const err35 = {instancePath:instancePath+"/execution/reason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/reason/enum",keyword:"enum",params:{allowedValues: schema176.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema176.properties.reason.enum,parentSchema:schema176.properties.reason,data:data14};
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.status === undefined){
+const err35 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema176.required,parentSchema:schema176,data:data9};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -20068,11 +20069,10 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data9.detail !== undefined){
-let data15 = data9.detail;
-if(typeof data15 !== "string"){
-const err36 = {instancePath:instancePath+"/execution/detail",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema176.properties.detail.type,parentSchema:schema176.properties.detail,data:data15};
+if(data9.status !== undefined){
+let data13 = data9.status;
+if(!((data13 === "executed") || (data13 === "skipped"))){
+const err36 = {instancePath:instancePath+"/execution/status",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/status/enum",keyword:"enum",params:{allowedValues: schema176.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema176.properties.status.enum,parentSchema:schema176.properties.status,data:data13};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -20082,9 +20082,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema176.type,parentSchema:schema176,data:data9};
+if(data9.reason !== undefined){
+let data14 = data9.reason;
+if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
+const err37 = {instancePath:instancePath+"/execution/reason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/reason/enum",keyword:"enum",params:{allowedValues: schema176.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema176.properties.reason.enum,parentSchema:schema176.properties.reason,data:data14};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -20094,14 +20095,39 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema284.type,parentSchema:schema284,data};
+if(data9.detail !== undefined){
+let data15 = data9.detail;
+if(typeof data15 !== "string"){
+const err38 = {instancePath:instancePath+"/execution/detail",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema176.properties.detail.type,parentSchema:schema176.properties.detail,data:data15};
 if(vErrors === null){
 vErrors = [err38];
 }
 else {
 vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema176.type,parentSchema:schema176,data:data9};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema284.type,parentSchema:schema284,data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
 }
 errors++;
 }
@@ -22115,6 +22141,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data0 = data.execution;
+const _errs5 = errors;
+if(errors === _errs5){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.status === undefined) && (missing1 = "status")){
@@ -22142,6 +22170,17 @@ errors++;
 }
 }
 }
+else {
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
 }
 }
 }
@@ -22156,7 +22195,7 @@ vErrors = null;
 }
 }
 if(_valid0){
-const _errs7 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.execution !== undefined){
 let data2 = data.execution;
@@ -22164,28 +22203,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.reason !== undefined){
 let data3 = data2.reason;
 if("supplied_result" !== data3){
-const err3 = {instancePath:instancePath+"/execution/reason",schemaPath:"#/allOf/0/then/properties/execution/properties/reason/const",keyword:"const",params:{allowedValue: "supplied_result"},message:"must be equal to constant",schema:"supplied_result",parentSchema:schema325.allOf[0].then.properties.execution.properties.reason,data:data3};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-}
-var _valid0 = _errs7 === errors;
-valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.execution = true;
-}
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema325.allOf[0].if,parentSchema:schema325.allOf[0],data};
+const err4 = {instancePath:instancePath+"/execution/reason",schemaPath:"#/allOf/0/then/properties/execution/properties/reason/const",keyword:"const",params:{allowedValue: "supplied_result"},message:"must be equal to constant",schema:"supplied_result",parentSchema:schema325.allOf[0].then.properties.execution.properties.reason,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22194,13 +22212,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-const _errs12 = errors;
-let valid6 = true;
-const _errs13 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if((data.execution === undefined) && (missing2 = "execution")){
-const err5 = {};
+}
+}
+}
+}
+var _valid0 = _errs8 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.execution = true;
+}
+}
+if(!valid1){
+const err5 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema325.allOf[0].if,parentSchema:schema325.allOf[0],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -22209,12 +22233,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-else {
-if(data.execution !== undefined){
-let data4 = data.execution;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing3;
-if((data4.status === undefined) && (missing3 = "status")){
+const _errs13 = errors;
+let valid6 = true;
+const _errs14 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.execution === undefined) && (missing2 = "execution")){
 const err6 = {};
 if(vErrors === null){
 vErrors = [err6];
@@ -22225,8 +22249,13 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data4.status !== undefined){
-if("skipped" !== data4.status){
+if(data.execution !== undefined){
+let data4 = data.execution;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing3;
+if((data4.status === undefined) && (missing3 = "status")){
 const err7 = {};
 if(vErrors === null){
 vErrors = [err7];
@@ -22236,32 +22265,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid1 = _errs13 === errors;
-errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs16 = errors;
-const _errs17 = errors;
-const _errs18 = errors;
-const _errs19 = errors;
-let valid10 = false;
-const _errs20 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing4;
-if((data.usage === undefined) && (missing4 = "usage")){
+if(data4.status !== undefined){
+if("skipped" !== data4.status){
 const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
@@ -22272,12 +22278,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-var _valid2 = _errs20 === errors;
-valid10 = valid10 || _valid2;
-const _errs21 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing5;
-if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
+}
+}
+else {
 const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
@@ -22288,15 +22291,86 @@ vErrors.push(err9);
 errors++;
 }
 }
-var _valid2 = _errs21 === errors;
-valid10 = valid10 || _valid2;
-if(!valid10){
+}
+}
+}
+var _valid1 = _errs14 === errors;
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs18 = errors;
+const _errs19 = errors;
+const _errs20 = errors;
+const _errs21 = errors;
+let valid10 = false;
+const _errs22 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if((data.usage === undefined) && (missing4 = "usage")){
 const err10 = {};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid2 = _errs22 === errors;
+valid10 = valid10 || _valid2;
+const _errs23 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
+const err11 = {};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+var _valid2 = _errs23 === errors;
+valid10 = valid10 || _valid2;
+if(!valid10){
+const err12 = {};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid9 = _errs20 === errors;
+if(valid9){
+const err13 = {instancePath,schemaPath:"#/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema325.allOf[1].then.not,parentSchema:schema325.allOf[1].then,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }
@@ -22311,38 +22385,16 @@ vErrors = null;
 }
 }
 }
-var valid9 = _errs18 === errors;
-if(valid9){
-const err11 = {instancePath,schemaPath:"#/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema325.allOf[1].then.not,parentSchema:schema325.allOf[1].then,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
-}
-var _valid1 = _errs16 === errors;
+var _valid1 = _errs18 === errors;
 valid6 = _valid1;
 }
 if(!valid6){
-const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema325.allOf[1].if,parentSchema:schema325.allOf[1],data};
+const err14 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema325.allOf[1].if,parentSchema:schema325.allOf[1],data};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err14];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -22352,27 +22404,7 @@ props0.execution = true;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err13 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema325.required,parentSchema:schema325,data};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data.model === undefined){
-const err14 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema325.required,parentSchema:schema325,data};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data.attempt === undefined){
-const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempt"},message:"must have required property '"+"attempt"+"'",schema:schema325.required,parentSchema:schema325,data};
+const err15 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema325.required,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -22381,8 +22413,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data.execution === undefined){
-const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "execution"},message:"must have required property '"+"execution"+"'",schema:schema325.required,parentSchema:schema325,data};
+if(data.model === undefined){
+const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "model"},message:"must have required property '"+"model"+"'",schema:schema325.required,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22391,8 +22423,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data.items === undefined){
-const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema325.required,parentSchema:schema325,data};
+if(data.attempt === undefined){
+const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "attempt"},message:"must have required property '"+"attempt"+"'",schema:schema325.required,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -22401,13 +22433,33 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.finishReason === undefined){
-const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "finishReason"},message:"must have required property '"+"finishReason"+"'",schema:schema325.required,parentSchema:schema325,data};
+if(data.execution === undefined){
+const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "execution"},message:"must have required property '"+"execution"+"'",schema:schema325.required,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+if(data.items === undefined){
+const err19 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema325.required,parentSchema:schema325,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data.finishReason === undefined){
+const err20 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "finishReason"},message:"must have required property '"+"finishReason"+"'",schema:schema325.required,parentSchema:schema325,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -22424,12 +22476,12 @@ props0.latencyMs = true;
 if(data.type !== undefined){
 let data6 = data.type;
 if("model.response.after" !== data6){
-const err19 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "model.response.after"},message:"must be equal to constant",schema:"model.response.after",parentSchema:schema325.properties.type,data:data6};
+const err21 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "model.response.after"},message:"must be equal to constant",schema:"model.response.after",parentSchema:schema325.properties.type,data:data6};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err21];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err21);
 }
 errors++;
 }
@@ -22448,51 +22500,13 @@ errors = vErrors.length;
 }
 if(data.execution !== undefined){
 let data9 = data.execution;
-const _errs32 = errors;
+const _errs34 = errors;
 let valid14 = true;
-const _errs33 = errors;
+const _errs35 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing6;
 if((data9.status === undefined) && (missing6 = "status")){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-else {
-if(data9.status !== undefined){
-if("skipped" !== data9.status){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-}
-var _valid3 = _errs33 === errors;
-errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs35 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.reason === undefined){
-const err22 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/0/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema176.allOf[0].then.required,parentSchema:schema176.allOf[0].then,data:data9};
+const err22 = {};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -22501,12 +22515,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-var _valid3 = _errs35 === errors;
-valid14 = _valid3;
-}
-if(!valid14){
-const err23 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[0].if,parentSchema:schema176.allOf[0],data:data9};
+else {
+if(data9.status !== undefined){
+if("skipped" !== data9.status){
+const err23 = {};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -22515,13 +22527,24 @@ vErrors.push(err23);
 }
 errors++;
 }
-const _errs38 = errors;
-let valid16 = true;
-const _errs39 = errors;
+}
+}
+}
+var _valid3 = _errs35 === errors;
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs37 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing7;
-if((data9.status === undefined) && (missing7 = "status")){
-const err24 = {};
+if(data9.reason === undefined){
+const err24 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/0/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema176.allOf[0].then.required,parentSchema:schema176.allOf[0].then,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -22530,10 +22553,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-else {
-if(data9.status !== undefined){
-if("executed" !== data9.status){
-const err25 = {};
+}
+var _valid3 = _errs37 === errors;
+valid14 = _valid3;
+}
+if(!valid14){
+const err25 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[0].if,parentSchema:schema176.allOf[0],data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -22542,26 +22567,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-}
-}
-var _valid4 = _errs39 === errors;
-errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
+const _errs40 = errors;
+let valid16 = true;
 const _errs41 = errors;
-const _errs42 = errors;
-const _errs43 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing8;
-if((data9.reason === undefined) && (missing8 = "reason")){
+let missing7;
+if((data9.status === undefined) && (missing7 = "status")){
 const err26 = {};
 if(vErrors === null){
 vErrors = [err26];
@@ -22571,10 +22582,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-var valid18 = _errs43 === errors;
-if(valid18){
-const err27 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[1].then.not,parentSchema:schema176.allOf[1].then,data:data9};
+else {
+if(data9.status !== undefined){
+if("executed" !== data9.status){
+const err27 = {};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -22583,22 +22594,27 @@ vErrors.push(err27);
 }
 errors++;
 }
-else {
-errors = _errs42;
+}
+}
+}
+var _valid4 = _errs41 === errors;
+errors = _errs40;
 if(vErrors !== null){
-if(_errs42){
-vErrors.length = _errs42;
+if(_errs40){
+vErrors.length = _errs40;
 }
 else {
 vErrors = null;
 }
 }
-}
-var _valid4 = _errs41 === errors;
-valid16 = _valid4;
-}
-if(!valid16){
-const err28 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[1].if,parentSchema:schema176.allOf[1],data:data9};
+if(_valid4){
+const _errs43 = errors;
+const _errs44 = errors;
+const _errs45 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing8;
+if((data9.reason === undefined) && (missing8 = "reason")){
+const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -22607,13 +22623,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-const _errs46 = errors;
-let valid19 = true;
-const _errs47 = errors;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing9;
-if((data9.reason === undefined) && (missing9 = "reason")){
-const err29 = {};
+}
+var valid18 = _errs45 === errors;
+if(valid18){
+const err29 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[1].then.not,parentSchema:schema176.allOf[1].then,data:data9};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -22623,9 +22636,21 @@ vErrors.push(err29);
 errors++;
 }
 else {
-if(data9.reason !== undefined){
-if("supplied_result" !== data9.reason){
-const err30 = {};
+errors = _errs44;
+if(vErrors !== null){
+if(_errs44){
+vErrors.length = _errs44;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid4 = _errs43 === errors;
+valid16 = _valid4;
+}
+if(!valid16){
+const err30 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[1].if,parentSchema:schema176.allOf[1],data:data9};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -22634,26 +22659,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-}
-var _valid5 = _errs47 === errors;
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid5){
+const _errs48 = errors;
+let valid19 = true;
 const _errs49 = errors;
-const _errs50 = errors;
-const _errs51 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing10;
-if((data9.detail === undefined) && (missing10 = "detail")){
+let missing9;
+if((data9.reason === undefined) && (missing9 = "reason")){
 const err31 = {};
 if(vErrors === null){
 vErrors = [err31];
@@ -22663,10 +22674,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-var valid21 = _errs51 === errors;
-if(valid21){
-const err32 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[2].then.not,parentSchema:schema176.allOf[2].then,data:data9};
+else {
+if(data9.reason !== undefined){
+if("supplied_result" !== data9.reason){
+const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -22675,22 +22686,27 @@ vErrors.push(err32);
 }
 errors++;
 }
-else {
-errors = _errs50;
+}
+}
+}
+var _valid5 = _errs49 === errors;
+errors = _errs48;
 if(vErrors !== null){
-if(_errs50){
-vErrors.length = _errs50;
+if(_errs48){
+vErrors.length = _errs48;
 }
 else {
 vErrors = null;
 }
 }
-}
-var _valid5 = _errs49 === errors;
-valid19 = _valid5;
-}
-if(!valid19){
-const err33 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[2].if,parentSchema:schema176.allOf[2],data:data9};
+if(_valid5){
+const _errs51 = errors;
+const _errs52 = errors;
+const _errs53 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing10;
+if((data9.detail === undefined) && (missing10 = "detail")){
+const err33 = {};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -22699,9 +22715,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.status === undefined){
-const err34 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema176.required,parentSchema:schema176,data:data9};
+}
+var valid21 = _errs53 === errors;
+if(valid21){
+const err34 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[2].then.not,parentSchema:schema176.allOf[2].then,data:data9};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -22710,10 +22727,22 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data9.status !== undefined){
-let data13 = data9.status;
-if(!((data13 === "executed") || (data13 === "skipped"))){
-const err35 = {instancePath:instancePath+"/execution/status",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/status/enum",keyword:"enum",params:{allowedValues: schema176.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema176.properties.status.enum,parentSchema:schema176.properties.status,data:data13};
+else {
+errors = _errs52;
+if(vErrors !== null){
+if(_errs52){
+vErrors.length = _errs52;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid5 = _errs51 === errors;
+valid19 = _valid5;
+}
+if(!valid19){
+const err35 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema176.allOf[2].if,parentSchema:schema176.allOf[2],data:data9};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -22722,11 +22751,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data9.reason !== undefined){
-let data14 = data9.reason;
-if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
-const err36 = {instancePath:instancePath+"/execution/reason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/reason/enum",keyword:"enum",params:{allowedValues: schema176.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema176.properties.reason.enum,parentSchema:schema176.properties.reason,data:data14};
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.status === undefined){
+const err36 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema176.required,parentSchema:schema176,data:data9};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -22735,11 +22762,10 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data9.detail !== undefined){
-let data15 = data9.detail;
-if(typeof data15 !== "string"){
-const err37 = {instancePath:instancePath+"/execution/detail",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema176.properties.detail.type,parentSchema:schema176.properties.detail,data:data15};
+if(data9.status !== undefined){
+let data13 = data9.status;
+if(!((data13 === "executed") || (data13 === "skipped"))){
+const err37 = {instancePath:instancePath+"/execution/status",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/status/enum",keyword:"enum",params:{allowedValues: schema176.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema176.properties.status.enum,parentSchema:schema176.properties.status,data:data13};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -22749,9 +22775,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema176.type,parentSchema:schema176,data:data9};
+if(data9.reason !== undefined){
+let data14 = data9.reason;
+if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
+const err38 = {instancePath:instancePath+"/execution/reason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/reason/enum",keyword:"enum",params:{allowedValues: schema176.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema176.properties.reason.enum,parentSchema:schema176.properties.reason,data:data14};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -22761,11 +22788,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.finishReason !== undefined){
-let data16 = data.finishReason;
-if(typeof data16 === "string"){
-if(func1(data16) < 1){
-const err39 = {instancePath:instancePath+"/finishReason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156,data:data16};
+if(data9.detail !== undefined){
+let data15 = data9.detail;
+if(typeof data15 !== "string"){
+const err39 = {instancePath:instancePath+"/execution/detail",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema176.properties.detail.type,parentSchema:schema176.properties.detail,data:data15};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -22775,13 +22801,39 @@ vErrors.push(err39);
 errors++;
 }
 }
+}
 else {
-const err40 = {instancePath:instancePath+"/finishReason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.type,parentSchema:schema156,data:data16};
+const err40 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema176.type,parentSchema:schema176,data:data9};
 if(vErrors === null){
 vErrors = [err40];
 }
 else {
 vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.finishReason !== undefined){
+let data16 = data.finishReason;
+if(typeof data16 === "string"){
+if(func1(data16) < 1){
+const err41 = {instancePath:instancePath+"/finishReason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156,data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/finishReason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.type,parentSchema:schema156,data:data16};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -22796,35 +22848,35 @@ if(data.latencyMs !== undefined){
 let data18 = data.latencyMs;
 if(typeof data18 == "number"){
 if(data18 < 0 || isNaN(data18)){
-const err41 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/latencyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema325.properties.latencyMs,data:data18};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema325.properties.latencyMs.type,parentSchema:schema325.properties.latencyMs,data:data18};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema325.type,parentSchema:schema325,data};
+const err43 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/latencyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema325.properties.latencyMs,data:data18};
 if(vErrors === null){
 vErrors = [err43];
 }
 else {
 vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema325.properties.latencyMs.type,parentSchema:schema325.properties.latencyMs,data:data18};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema325.type,parentSchema:schema325,data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
 }
 errors++;
 }
@@ -24429,6 +24481,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data0 = data.event;
+const _errs7 = errors;
+if(errors === _errs7){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.type === undefined) && (missing1 = "type")){
@@ -24456,6 +24510,17 @@ errors++;
 }
 }
 }
+else {
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
 }
 }
 }
@@ -24470,7 +24535,7 @@ vErrors = null;
 }
 }
 if(_valid0){
-const _errs9 = errors;
+const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data2 = data.capabilities;
@@ -24481,25 +24546,11 @@ if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
-const _errs16 = errors;
-let valid10 = false;
 const _errs17 = errors;
-if(!((((((((data4 === "deny") || (data4 === "allow")) || (data4 === "ask")) || (data4 === "modify")) || (data4 === "inject")) || (data4 === "flow")) || (data4 === "return")) || (data4 === "message"))){
-const err4 = {instancePath:instancePath+"/capabilities/effects/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema41.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema41.properties.effects.items.anyOf[0].enum,parentSchema:schema41.properties.effects.items.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs17 === errors;
-valid10 = valid10 || _valid1;
+let valid10 = false;
 const _errs18 = errors;
-if(typeof data4 === "string"){
-if(!pattern4.test(data4)){
-const err5 = {instancePath:instancePath+"/capabilities/effects/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema41.properties.effects.items.anyOf[1],data:data4};
+if(!((((((((data4 === "deny") || (data4 === "allow")) || (data4 === "ask")) || (data4 === "modify")) || (data4 === "inject")) || (data4 === "flow")) || (data4 === "return")) || (data4 === "message"))){
+const err5 = {instancePath:instancePath+"/capabilities/effects/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema41.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema41.properties.effects.items.anyOf[0].enum,parentSchema:schema41.properties.effects.items.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24508,11 +24559,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
 var _valid1 = _errs18 === errors;
 valid10 = valid10 || _valid1;
-if(!valid10){
-const err6 = {instancePath:instancePath+"/capabilities/effects/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.effects.items.anyOf,parentSchema:schema41.properties.effects.items,data:data4};
+const _errs19 = errors;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err6 = {instancePath:instancePath+"/capabilities/effects/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema41.properties.effects.items.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24521,11 +24573,24 @@ vErrors.push(err6);
 }
 errors++;
 }
+}
+var _valid1 = _errs19 === errors;
+valid10 = valid10 || _valid1;
+if(!valid10){
+const err7 = {instancePath:instancePath+"/capabilities/effects/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.effects.items.anyOf,parentSchema:schema41.properties.effects.items,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
 else {
-errors = _errs16;
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+errors = _errs17;
 if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
+if(_errs17){
+vErrors.length = _errs17;
 }
 else {
 vErrors = null;
@@ -24539,25 +24604,25 @@ if(data2.modify !== undefined){
 let data5 = data2.modify;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key0 in data5){
-const _errs21 = errors;
+const _errs22 = errors;
 if(!(key0 === "input")){
-const err7 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema41.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.modify.propertyNames.enum,parentSchema:schema41.properties.modify.propertyNames,data:key0,propertyName:key0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var valid11 = _errs21 === errors;
-if(!valid11){
-const err8 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema41.properties.modify.propertyNames,parentSchema:schema41.properties.modify,data:data5};
+const err8 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema41.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.modify.propertyNames.enum,parentSchema:schema41.properties.modify.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+var valid11 = _errs22 === errors;
+if(!valid11){
+const err9 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema41.properties.modify.propertyNames,parentSchema:schema41.properties.modify,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -24574,12 +24639,12 @@ const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
 if(!(data8 === "stop")){
-const err9 = {instancePath:instancePath+"/capabilities/flow/operations/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema41.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.flow.properties.operations.items.enum,parentSchema:schema41.properties.flow.properties.operations.items,data:data8};
+const err10 = {instancePath:instancePath+"/capabilities/flow/operations/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema41.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.flow.properties.operations.items.enum,parentSchema:schema41.properties.flow.properties.operations.items,data:data8};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err10];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err10);
 }
 errors++;
 }
@@ -24593,28 +24658,13 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.effects !== undefined){
 let data9 = data2.effects;
 if(Array.isArray(data9)){
-const _errs31 = errors;
+const _errs32 = errors;
 const len2 = data9.length;
 for(let i2=0; i2<len2; i2++){
 let data10 = data9[i2];
-const _errs32 = errors;
+const _errs33 = errors;
 if("deny" !== data10){
-const err10 = {instancePath:instancePath+"/capabilities/effects/" + i2,schemaPath:"#/allOf/1/then/properties/capabilities/allOf/1/properties/effects/contains/const",keyword:"const",params:{allowedValue: "deny"},message:"must be equal to constant",schema:"deny",parentSchema:schema39.allOf[1].then.properties.capabilities.allOf[1].properties.effects.contains,data:data10};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var valid16 = _errs32 === errors;
-if(valid16){
-break;
-}
-}
-if(!valid16){
-const err11 = {instancePath:instancePath+"/capabilities/effects",schemaPath:"#/allOf/1/then/properties/capabilities/allOf/1/properties/effects/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema39.allOf[1].then.properties.capabilities.allOf[1].properties.effects.contains,parentSchema:schema39.allOf[1].then.properties.capabilities.allOf[1].properties.effects,data:data9};
+const err11 = {instancePath:instancePath+"/capabilities/effects/" + i2,schemaPath:"#/allOf/1/then/properties/capabilities/allOf/1/properties/effects/contains/const",keyword:"const",params:{allowedValue: "deny"},message:"must be equal to constant",schema:"deny",parentSchema:schema39.allOf[1].then.properties.capabilities.allOf[1].properties.effects.contains,data:data10};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24623,11 +24673,26 @@ vErrors.push(err11);
 }
 errors++;
 }
+var valid16 = _errs33 === errors;
+if(valid16){
+break;
+}
+}
+if(!valid16){
+const err12 = {instancePath:instancePath+"/capabilities/effects",schemaPath:"#/allOf/1/then/properties/capabilities/allOf/1/properties/effects/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema39.allOf[1].then.properties.capabilities.allOf[1].properties.effects.contains,parentSchema:schema39.allOf[1].then.properties.capabilities.allOf[1].properties.effects,data:data9};
+if(vErrors === null){
+vErrors = [err12];
+}
 else {
-errors = _errs31;
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs32;
 if(vErrors !== null){
-if(_errs31){
-vErrors.length = _errs31;
+if(_errs32){
+vErrors.length = _errs32;
 }
 else {
 vErrors = null;
@@ -24639,7 +24704,7 @@ vErrors = null;
 }
 }
 }
-var _valid0 = _errs9 === errors;
+var _valid0 = _errs10 === errors;
 valid1 = _valid0;
 if(valid1){
 var props0 = {};
@@ -24648,22 +24713,7 @@ props0.event = true;
 }
 }
 if(!valid1){
-const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[1].if,parentSchema:schema39.allOf[1],data};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-const _errs35 = errors;
-let valid17 = true;
-const _errs36 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if((data.event === undefined) && (missing2 = "event")){
-const err13 = {};
+const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[1].if,parentSchema:schema39.allOf[1],data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24672,12 +24722,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-else {
-if(data.event !== undefined){
-let data11 = data.event;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing3;
-if((data11.type === undefined) && (missing3 = "type")){
+const _errs36 = errors;
+let valid17 = true;
+const _errs37 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.event === undefined) && (missing2 = "event")){
 const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
@@ -24688,8 +24738,13 @@ vErrors.push(err14);
 errors++;
 }
 else {
-if(data11.type !== undefined){
-if("tool.after" !== data11.type){
+if(data.event !== undefined){
+let data11 = data.event;
+const _errs38 = errors;
+if(errors === _errs38){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing3;
+if((data11.type === undefined) && (missing3 = "type")){
 const err15 = {};
 if(vErrors === null){
 vErrors = [err15];
@@ -24699,24 +24754,47 @@ vErrors.push(err15);
 }
 errors++;
 }
+else {
+if(data11.type !== undefined){
+if("tool.after" !== data11.type){
+const err16 = {};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err17 = {};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
 }
 }
 }
 }
 }
-}
-var _valid2 = _errs36 === errors;
-errors = _errs35;
+var _valid2 = _errs37 === errors;
+errors = _errs36;
 if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
+if(_errs36){
+vErrors.length = _errs36;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid2){
-const _errs39 = errors;
+const _errs41 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data13 = data.capabilities;
@@ -24727,38 +24805,11 @@ if(Array.isArray(data14)){
 const len3 = data14.length;
 for(let i3=0; i3<len3; i3++){
 let data15 = data14[i3];
-const _errs45 = errors;
-let valid25 = false;
-const _errs46 = errors;
-if(!((((data15 === "modify") || (data15 === "inject")) || (data15 === "flow")) || (data15 === "message"))){
-const err16 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema42.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema42.properties.effects.items.anyOf[0].enum,parentSchema:schema42.properties.effects.items.anyOf[0],data:data15};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid3 = _errs46 === errors;
-valid25 = valid25 || _valid3;
 const _errs47 = errors;
-if(typeof data15 === "string"){
-if(!pattern4.test(data15)){
-const err17 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema42.properties.effects.items.anyOf[1],data:data15};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-var _valid3 = _errs47 === errors;
-valid25 = valid25 || _valid3;
-if(!valid25){
-const err18 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.properties.effects.items.anyOf,parentSchema:schema42.properties.effects.items,data:data15};
+let valid25 = false;
+const _errs48 = errors;
+if(!((((data15 === "modify") || (data15 === "inject")) || (data15 === "flow")) || (data15 === "message"))){
+const err18 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema42.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema42.properties.effects.items.anyOf[0].enum,parentSchema:schema42.properties.effects.items.anyOf[0],data:data15};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -24767,11 +24818,38 @@ vErrors.push(err18);
 }
 errors++;
 }
+var _valid3 = _errs48 === errors;
+valid25 = valid25 || _valid3;
+const _errs49 = errors;
+if(typeof data15 === "string"){
+if(!pattern4.test(data15)){
+const err19 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema42.properties.effects.items.anyOf[1],data:data15};
+if(vErrors === null){
+vErrors = [err19];
+}
 else {
-errors = _errs45;
+vErrors.push(err19);
+}
+errors++;
+}
+}
+var _valid3 = _errs49 === errors;
+valid25 = valid25 || _valid3;
+if(!valid25){
+const err20 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.properties.effects.items.anyOf,parentSchema:schema42.properties.effects.items,data:data15};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs47;
 if(vErrors !== null){
-if(_errs45){
-vErrors.length = _errs45;
+if(_errs47){
+vErrors.length = _errs47;
 }
 else {
 vErrors = null;
@@ -24785,25 +24863,25 @@ if(data13.modify !== undefined){
 let data16 = data13.modify;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-const _errs50 = errors;
+const _errs52 = errors;
 if(!(key1 === "output")){
-const err19 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema42.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.modify.propertyNames.enum,parentSchema:schema42.properties.modify.propertyNames,data:key1,propertyName:key1};
+const err21 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema42.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.modify.propertyNames.enum,parentSchema:schema42.properties.modify.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err21];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err21);
 }
 errors++;
 }
-var valid26 = _errs50 === errors;
+var valid26 = _errs52 === errors;
 if(!valid26){
-const err20 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema42.properties.modify.propertyNames,parentSchema:schema42.properties.modify,data:data16};
+const err22 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema42.properties.modify.propertyNames,parentSchema:schema42.properties.modify,data:data16};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err22];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -24820,12 +24898,12 @@ const len4 = data18.length;
 for(let i4=0; i4<len4; i4++){
 let data19 = data18[i4];
 if(!((data19 === "stop") || (data19 === "continue"))){
-const err21 = {instancePath:instancePath+"/capabilities/flow/operations/" + i4,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema42.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.flow.properties.operations.items.enum,parentSchema:schema42.properties.flow.properties.operations.items,data:data19};
+const err23 = {instancePath:instancePath+"/capabilities/flow/operations/" + i4,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema42.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.flow.properties.operations.items.enum,parentSchema:schema42.properties.flow.properties.operations.items,data:data19};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err23];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err23);
 }
 errors++;
 }
@@ -24837,7 +24915,7 @@ errors++;
 }
 }
 }
-var _valid2 = _errs39 === errors;
+var _valid2 = _errs41 === errors;
 valid17 = _valid2;
 if(valid17){
 var props1 = {};
@@ -24846,12 +24924,12 @@ props1.event = true;
 }
 }
 if(!valid17){
-const err22 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[2].if,parentSchema:schema39.allOf[2],data};
+const err24 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[2].if,parentSchema:schema39.allOf[2],data};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err24];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err24);
 }
 errors++;
 }
@@ -24864,39 +24942,12 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs58 = errors;
+const _errs60 = errors;
 let valid30 = true;
-const _errs59 = errors;
+const _errs61 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.event === undefined) && (missing4 = "event")){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data20 = data.event;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-let missing5;
-if((data20.type === undefined) && (missing5 = "type")){
-const err24 = {};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-else {
-if(data20.type !== undefined){
-if("session.start" !== data20.type){
 const err25 = {};
 if(vErrors === null){
 vErrors = [err25];
@@ -24906,24 +24957,64 @@ vErrors.push(err25);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+let data20 = data.event;
+const _errs62 = errors;
+if(errors === _errs62){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+let missing5;
+if((data20.type === undefined) && (missing5 = "type")){
+const err26 = {};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+else {
+if(data20.type !== undefined){
+if("session.start" !== data20.type){
+const err27 = {};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err28 = {};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
 }
 }
 }
 }
 }
-}
-var _valid4 = _errs59 === errors;
-errors = _errs58;
+var _valid4 = _errs61 === errors;
+errors = _errs60;
 if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
+if(_errs60){
+vErrors.length = _errs60;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid4){
-const _errs62 = errors;
+const _errs65 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data22 = data.capabilities;
@@ -24934,51 +25025,51 @@ if(Array.isArray(data23)){
 const len5 = data23.length;
 for(let i5=0; i5<len5; i5++){
 let data24 = data23[i5];
-const _errs68 = errors;
+const _errs71 = errors;
 let valid38 = false;
-const _errs69 = errors;
+const _errs72 = errors;
 if(!((data24 === "inject") || (data24 === "message"))){
-const err26 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema43.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema43.properties.effects.items.anyOf[0].enum,parentSchema:schema43.properties.effects.items.anyOf[0],data:data24};
+const err29 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema43.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema43.properties.effects.items.anyOf[0].enum,parentSchema:schema43.properties.effects.items.anyOf[0],data:data24};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err29];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err29);
 }
 errors++;
 }
-var _valid5 = _errs69 === errors;
+var _valid5 = _errs72 === errors;
 valid38 = valid38 || _valid5;
-const _errs70 = errors;
+const _errs73 = errors;
 if(typeof data24 === "string"){
 if(!pattern4.test(data24)){
-const err27 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema43.properties.effects.items.anyOf[1],data:data24};
+const err30 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema43.properties.effects.items.anyOf[1],data:data24};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err30];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err30);
 }
 errors++;
 }
 }
-var _valid5 = _errs70 === errors;
+var _valid5 = _errs73 === errors;
 valid38 = valid38 || _valid5;
 if(!valid38){
-const err28 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.effects.items.anyOf,parentSchema:schema43.properties.effects.items,data:data24};
+const err31 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.effects.items.anyOf,parentSchema:schema43.properties.effects.items,data:data24};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err31];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err31);
 }
 errors++;
 }
 else {
-errors = _errs68;
+errors = _errs71;
 if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
+if(_errs71){
+vErrors.length = _errs71;
 }
 else {
 vErrors = null;
@@ -24991,7 +25082,7 @@ vErrors = null;
 }
 }
 }
-var _valid4 = _errs62 === errors;
+var _valid4 = _errs65 === errors;
 valid30 = _valid4;
 if(valid30){
 var props2 = {};
@@ -25000,12 +25091,12 @@ props2.event = true;
 }
 }
 if(!valid30){
-const err29 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[3].if,parentSchema:schema39.allOf[3],data};
+const err32 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[3].if,parentSchema:schema39.allOf[3],data};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err32];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err32);
 }
 errors++;
 }
@@ -25018,45 +25109,60 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs74 = errors;
+const _errs77 = errors;
 let valid39 = true;
-const _errs75 = errors;
+const _errs78 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.event === undefined) && (missing6 = "event")){
-const err30 = {};
+const err33 = {};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err33];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err33);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data25 = data.event;
+const _errs79 = errors;
+if(errors === _errs79){
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 let missing7;
 if((data25.type === undefined) && (missing7 = "type")){
-const err31 = {};
+const err34 = {};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err34];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err34);
 }
 errors++;
 }
 else {
 if(data25.type !== undefined){
 if("config.change.before" !== data25.type){
-const err32 = {};
+const err35 = {};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err35];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err36 = {};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }
@@ -25064,20 +25170,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid6 = _errs75 === errors;
-errors = _errs74;
+var _valid6 = _errs78 === errors;
+errors = _errs77;
 if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
+if(_errs77){
+vErrors.length = _errs77;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid6){
-const _errs78 = errors;
+const _errs82 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data27 = data.capabilities;
@@ -25088,51 +25192,51 @@ if(Array.isArray(data28)){
 const len6 = data28.length;
 for(let i6=0; i6<len6; i6++){
 let data29 = data28[i6];
-const _errs84 = errors;
+const _errs88 = errors;
 let valid47 = false;
-const _errs85 = errors;
+const _errs89 = errors;
 if(!((data29 === "deny") || (data29 === "message"))){
-const err33 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema44.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema44.properties.effects.items.anyOf[0].enum,parentSchema:schema44.properties.effects.items.anyOf[0],data:data29};
+const err37 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema44.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema44.properties.effects.items.anyOf[0].enum,parentSchema:schema44.properties.effects.items.anyOf[0],data:data29};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err37];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err37);
 }
 errors++;
 }
-var _valid7 = _errs85 === errors;
+var _valid7 = _errs89 === errors;
 valid47 = valid47 || _valid7;
-const _errs86 = errors;
+const _errs90 = errors;
 if(typeof data29 === "string"){
 if(!pattern4.test(data29)){
-const err34 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema44.properties.effects.items.anyOf[1],data:data29};
+const err38 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema44.properties.effects.items.anyOf[1],data:data29};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err38];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err38);
 }
 errors++;
 }
 }
-var _valid7 = _errs86 === errors;
+var _valid7 = _errs90 === errors;
 valid47 = valid47 || _valid7;
 if(!valid47){
-const err35 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.effects.items.anyOf,parentSchema:schema44.properties.effects.items,data:data29};
+const err39 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.effects.items.anyOf,parentSchema:schema44.properties.effects.items,data:data29};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err39];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err39);
 }
 errors++;
 }
 else {
-errors = _errs84;
+errors = _errs88;
 if(vErrors !== null){
-if(_errs84){
-vErrors.length = _errs84;
+if(_errs88){
+vErrors.length = _errs88;
 }
 else {
 vErrors = null;
@@ -25145,7 +25249,7 @@ vErrors = null;
 }
 }
 }
-var _valid6 = _errs78 === errors;
+var _valid6 = _errs82 === errors;
 valid39 = _valid6;
 if(valid39){
 var props3 = {};
@@ -25154,12 +25258,12 @@ props3.event = true;
 }
 }
 if(!valid39){
-const err36 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[4].if,parentSchema:schema39.allOf[4],data};
+const err40 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[4].if,parentSchema:schema39.allOf[4],data};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err40];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err40);
 }
 errors++;
 }
@@ -25172,45 +25276,60 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs90 = errors;
+const _errs94 = errors;
 let valid48 = true;
-const _errs91 = errors;
+const _errs95 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.event === undefined) && (missing8 = "event")){
-const err37 = {};
+const err41 = {};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err41];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err41);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data30 = data.event;
+const _errs96 = errors;
+if(errors === _errs96){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 let missing9;
 if((data30.type === undefined) && (missing9 = "type")){
-const err38 = {};
+const err42 = {};
 if(vErrors === null){
-vErrors = [err38];
+vErrors = [err42];
 }
 else {
-vErrors.push(err38);
+vErrors.push(err42);
 }
 errors++;
 }
 else {
 if(data30.type !== undefined){
 if("turn.start" !== data30.type){
-const err39 = {};
+const err43 = {};
 if(vErrors === null){
-vErrors = [err39];
+vErrors = [err43];
 }
 else {
-vErrors.push(err39);
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err44 = {};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
 }
 errors++;
 }
@@ -25218,20 +25337,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid8 = _errs91 === errors;
-errors = _errs90;
+var _valid8 = _errs95 === errors;
+errors = _errs94;
 if(vErrors !== null){
-if(_errs90){
-vErrors.length = _errs90;
+if(_errs94){
+vErrors.length = _errs94;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid8){
-const _errs94 = errors;
+const _errs99 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data32 = data.capabilities;
@@ -25242,51 +25359,51 @@ if(Array.isArray(data33)){
 const len7 = data33.length;
 for(let i7=0; i7<len7; i7++){
 let data34 = data33[i7];
-const _errs100 = errors;
+const _errs105 = errors;
 let valid56 = false;
-const _errs101 = errors;
+const _errs106 = errors;
 if(!(((((data34 === "deny") || (data34 === "modify")) || (data34 === "inject")) || (data34 === "flow")) || (data34 === "message"))){
-const err40 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema45.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema45.properties.effects.items.anyOf[0].enum,parentSchema:schema45.properties.effects.items.anyOf[0],data:data34};
+const err45 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema45.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema45.properties.effects.items.anyOf[0].enum,parentSchema:schema45.properties.effects.items.anyOf[0],data:data34};
 if(vErrors === null){
-vErrors = [err40];
+vErrors = [err45];
 }
 else {
-vErrors.push(err40);
+vErrors.push(err45);
 }
 errors++;
 }
-var _valid9 = _errs101 === errors;
+var _valid9 = _errs106 === errors;
 valid56 = valid56 || _valid9;
-const _errs102 = errors;
+const _errs107 = errors;
 if(typeof data34 === "string"){
 if(!pattern4.test(data34)){
-const err41 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema45.properties.effects.items.anyOf[1],data:data34};
+const err46 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema45.properties.effects.items.anyOf[1],data:data34};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err46];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err46);
 }
 errors++;
 }
 }
-var _valid9 = _errs102 === errors;
+var _valid9 = _errs107 === errors;
 valid56 = valid56 || _valid9;
 if(!valid56){
-const err42 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema45.properties.effects.items.anyOf,parentSchema:schema45.properties.effects.items,data:data34};
+const err47 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema45.properties.effects.items.anyOf,parentSchema:schema45.properties.effects.items,data:data34};
 if(vErrors === null){
-vErrors = [err42];
+vErrors = [err47];
 }
 else {
-vErrors.push(err42);
+vErrors.push(err47);
 }
 errors++;
 }
 else {
-errors = _errs100;
+errors = _errs105;
 if(vErrors !== null){
-if(_errs100){
-vErrors.length = _errs100;
+if(_errs105){
+vErrors.length = _errs105;
 }
 else {
 vErrors = null;
@@ -25300,25 +25417,25 @@ if(data32.modify !== undefined){
 let data35 = data32.modify;
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 for(const key2 in data35){
-const _errs105 = errors;
+const _errs110 = errors;
 if(!(key2 === "prompt")){
-const err43 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema45.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.modify.propertyNames.enum,parentSchema:schema45.properties.modify.propertyNames,data:key2,propertyName:key2};
+const err48 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema45.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.modify.propertyNames.enum,parentSchema:schema45.properties.modify.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
-vErrors = [err43];
+vErrors = [err48];
 }
 else {
-vErrors.push(err43);
+vErrors.push(err48);
 }
 errors++;
 }
-var valid57 = _errs105 === errors;
+var valid57 = _errs110 === errors;
 if(!valid57){
-const err44 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema45.properties.modify.propertyNames,parentSchema:schema45.properties.modify,data:data35};
+const err49 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema45.properties.modify.propertyNames,parentSchema:schema45.properties.modify,data:data35};
 if(vErrors === null){
-vErrors = [err44];
+vErrors = [err49];
 }
 else {
-vErrors.push(err44);
+vErrors.push(err49);
 }
 errors++;
 }
@@ -25335,12 +25452,12 @@ const len8 = data37.length;
 for(let i8=0; i8<len8; i8++){
 let data38 = data37[i8];
 if(!(data38 === "stop")){
-const err45 = {instancePath:instancePath+"/capabilities/flow/operations/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema45.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.flow.properties.operations.items.enum,parentSchema:schema45.properties.flow.properties.operations.items,data:data38};
+const err50 = {instancePath:instancePath+"/capabilities/flow/operations/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema45.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.flow.properties.operations.items.enum,parentSchema:schema45.properties.flow.properties.operations.items,data:data38};
 if(vErrors === null){
-vErrors = [err45];
+vErrors = [err50];
 }
 else {
-vErrors.push(err45);
+vErrors.push(err50);
 }
 errors++;
 }
@@ -25352,7 +25469,7 @@ errors++;
 }
 }
 }
-var _valid8 = _errs94 === errors;
+var _valid8 = _errs99 === errors;
 valid48 = _valid8;
 if(valid48){
 var props4 = {};
@@ -25361,12 +25478,12 @@ props4.event = true;
 }
 }
 if(!valid48){
-const err46 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[5].if,parentSchema:schema39.allOf[5],data};
+const err51 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[5].if,parentSchema:schema39.allOf[5],data};
 if(vErrors === null){
-vErrors = [err46];
+vErrors = [err51];
 }
 else {
-vErrors.push(err46);
+vErrors.push(err51);
 }
 errors++;
 }
@@ -25379,45 +25496,60 @@ props0 = props0 || {};
 Object.assign(props0, props4);
 }
 }
-const _errs113 = errors;
+const _errs118 = errors;
 let valid61 = true;
-const _errs114 = errors;
+const _errs119 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.event === undefined) && (missing10 = "event")){
-const err47 = {};
+const err52 = {};
 if(vErrors === null){
-vErrors = [err47];
+vErrors = [err52];
 }
 else {
-vErrors.push(err47);
+vErrors.push(err52);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data39 = data.event;
+const _errs120 = errors;
+if(errors === _errs120){
 if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
 let missing11;
 if((data39.type === undefined) && (missing11 = "type")){
-const err48 = {};
+const err53 = {};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err53];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err53);
 }
 errors++;
 }
 else {
 if(data39.type !== undefined){
 if("turn.finish.before" !== data39.type){
-const err49 = {};
+const err54 = {};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err54];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err55 = {};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
 }
 errors++;
 }
@@ -25425,20 +25557,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid10 = _errs114 === errors;
-errors = _errs113;
+var _valid10 = _errs119 === errors;
+errors = _errs118;
 if(vErrors !== null){
-if(_errs113){
-vErrors.length = _errs113;
+if(_errs118){
+vErrors.length = _errs118;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid10){
-const _errs117 = errors;
+const _errs123 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data41 = data.capabilities;
@@ -25449,51 +25579,51 @@ if(Array.isArray(data42)){
 const len9 = data42.length;
 for(let i9=0; i9<len9; i9++){
 let data43 = data42[i9];
-const _errs123 = errors;
+const _errs129 = errors;
 let valid69 = false;
-const _errs124 = errors;
+const _errs130 = errors;
 if(!(((data43 === "modify") || (data43 === "flow")) || (data43 === "message"))){
-const err50 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema46.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema46.properties.effects.items.anyOf[0].enum,parentSchema:schema46.properties.effects.items.anyOf[0],data:data43};
+const err56 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema46.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema46.properties.effects.items.anyOf[0].enum,parentSchema:schema46.properties.effects.items.anyOf[0],data:data43};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err56];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err56);
 }
 errors++;
 }
-var _valid11 = _errs124 === errors;
+var _valid11 = _errs130 === errors;
 valid69 = valid69 || _valid11;
-const _errs125 = errors;
+const _errs131 = errors;
 if(typeof data43 === "string"){
 if(!pattern4.test(data43)){
-const err51 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema46.properties.effects.items.anyOf[1],data:data43};
+const err57 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema46.properties.effects.items.anyOf[1],data:data43};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err57];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err57);
 }
 errors++;
 }
 }
-var _valid11 = _errs125 === errors;
+var _valid11 = _errs131 === errors;
 valid69 = valid69 || _valid11;
 if(!valid69){
-const err52 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.effects.items.anyOf,parentSchema:schema46.properties.effects.items,data:data43};
+const err58 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.effects.items.anyOf,parentSchema:schema46.properties.effects.items,data:data43};
 if(vErrors === null){
-vErrors = [err52];
+vErrors = [err58];
 }
 else {
-vErrors.push(err52);
+vErrors.push(err58);
 }
 errors++;
 }
 else {
-errors = _errs123;
+errors = _errs129;
 if(vErrors !== null){
-if(_errs123){
-vErrors.length = _errs123;
+if(_errs129){
+vErrors.length = _errs129;
 }
 else {
 vErrors = null;
@@ -25507,25 +25637,25 @@ if(data41.modify !== undefined){
 let data44 = data41.modify;
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
 for(const key3 in data44){
-const _errs128 = errors;
+const _errs134 = errors;
 if(!(key3 === "response")){
-const err53 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema46.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.modify.propertyNames.enum,parentSchema:schema46.properties.modify.propertyNames,data:key3,propertyName:key3};
+const err59 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema46.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.modify.propertyNames.enum,parentSchema:schema46.properties.modify.propertyNames,data:key3,propertyName:key3};
 if(vErrors === null){
-vErrors = [err53];
+vErrors = [err59];
 }
 else {
-vErrors.push(err53);
+vErrors.push(err59);
 }
 errors++;
 }
-var valid70 = _errs128 === errors;
+var valid70 = _errs134 === errors;
 if(!valid70){
-const err54 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema46.properties.modify.propertyNames,parentSchema:schema46.properties.modify,data:data44};
+const err60 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema46.properties.modify.propertyNames,parentSchema:schema46.properties.modify,data:data44};
 if(vErrors === null){
-vErrors = [err54];
+vErrors = [err60];
 }
 else {
-vErrors.push(err54);
+vErrors.push(err60);
 }
 errors++;
 }
@@ -25542,12 +25672,12 @@ const len10 = data46.length;
 for(let i10=0; i10<len10; i10++){
 let data47 = data46[i10];
 if(!((data47 === "stop") || (data47 === "continue"))){
-const err55 = {instancePath:instancePath+"/capabilities/flow/operations/" + i10,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema46.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.flow.properties.operations.items.enum,parentSchema:schema46.properties.flow.properties.operations.items,data:data47};
+const err61 = {instancePath:instancePath+"/capabilities/flow/operations/" + i10,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema46.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.flow.properties.operations.items.enum,parentSchema:schema46.properties.flow.properties.operations.items,data:data47};
 if(vErrors === null){
-vErrors = [err55];
+vErrors = [err61];
 }
 else {
-vErrors.push(err55);
+vErrors.push(err61);
 }
 errors++;
 }
@@ -25559,7 +25689,7 @@ errors++;
 }
 }
 }
-var _valid10 = _errs117 === errors;
+var _valid10 = _errs123 === errors;
 valid61 = _valid10;
 if(valid61){
 var props5 = {};
@@ -25568,12 +25698,12 @@ props5.event = true;
 }
 }
 if(!valid61){
-const err56 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[6].if,parentSchema:schema39.allOf[6],data};
+const err62 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[6].if,parentSchema:schema39.allOf[6],data};
 if(vErrors === null){
-vErrors = [err56];
+vErrors = [err62];
 }
 else {
-vErrors.push(err56);
+vErrors.push(err62);
 }
 errors++;
 }
@@ -25586,45 +25716,60 @@ props0 = props0 || {};
 Object.assign(props0, props5);
 }
 }
-const _errs136 = errors;
+const _errs142 = errors;
 let valid74 = true;
-const _errs137 = errors;
+const _errs143 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.event === undefined) && (missing12 = "event")){
-const err57 = {};
+const err63 = {};
 if(vErrors === null){
-vErrors = [err57];
+vErrors = [err63];
 }
 else {
-vErrors.push(err57);
+vErrors.push(err63);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data48 = data.event;
+const _errs144 = errors;
+if(errors === _errs144){
 if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
 let missing13;
 if((data48.type === undefined) && (missing13 = "type")){
-const err58 = {};
+const err64 = {};
 if(vErrors === null){
-vErrors = [err58];
+vErrors = [err64];
 }
 else {
-vErrors.push(err58);
+vErrors.push(err64);
 }
 errors++;
 }
 else {
 if(data48.type !== undefined){
 if("model.request.before" !== data48.type){
-const err59 = {};
+const err65 = {};
 if(vErrors === null){
-vErrors = [err59];
+vErrors = [err65];
 }
 else {
-vErrors.push(err59);
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err66 = {};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
 }
 errors++;
 }
@@ -25632,20 +25777,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid12 = _errs137 === errors;
-errors = _errs136;
+var _valid12 = _errs143 === errors;
+errors = _errs142;
 if(vErrors !== null){
-if(_errs136){
-vErrors.length = _errs136;
+if(_errs142){
+vErrors.length = _errs142;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid12){
-const _errs140 = errors;
+const _errs147 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data50 = data.capabilities;
@@ -25656,51 +25799,51 @@ if(Array.isArray(data51)){
 const len11 = data51.length;
 for(let i11=0; i11<len11; i11++){
 let data52 = data51[i11];
-const _errs146 = errors;
+const _errs153 = errors;
 let valid82 = false;
-const _errs147 = errors;
+const _errs154 = errors;
 if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
-const err60 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema47.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema47.properties.effects.items.anyOf[0].enum,parentSchema:schema47.properties.effects.items.anyOf[0],data:data52};
+const err67 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema47.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema47.properties.effects.items.anyOf[0].enum,parentSchema:schema47.properties.effects.items.anyOf[0],data:data52};
 if(vErrors === null){
-vErrors = [err60];
+vErrors = [err67];
 }
 else {
-vErrors.push(err60);
+vErrors.push(err67);
 }
 errors++;
 }
-var _valid13 = _errs147 === errors;
+var _valid13 = _errs154 === errors;
 valid82 = valid82 || _valid13;
-const _errs148 = errors;
+const _errs155 = errors;
 if(typeof data52 === "string"){
 if(!pattern4.test(data52)){
-const err61 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema47.properties.effects.items.anyOf[1],data:data52};
+const err68 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema47.properties.effects.items.anyOf[1],data:data52};
 if(vErrors === null){
-vErrors = [err61];
+vErrors = [err68];
 }
 else {
-vErrors.push(err61);
+vErrors.push(err68);
 }
 errors++;
 }
 }
-var _valid13 = _errs148 === errors;
+var _valid13 = _errs155 === errors;
 valid82 = valid82 || _valid13;
 if(!valid82){
-const err62 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema47.properties.effects.items.anyOf,parentSchema:schema47.properties.effects.items,data:data52};
+const err69 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema47.properties.effects.items.anyOf,parentSchema:schema47.properties.effects.items,data:data52};
 if(vErrors === null){
-vErrors = [err62];
+vErrors = [err69];
 }
 else {
-vErrors.push(err62);
+vErrors.push(err69);
 }
 errors++;
 }
 else {
-errors = _errs146;
+errors = _errs153;
 if(vErrors !== null){
-if(_errs146){
-vErrors.length = _errs146;
+if(_errs153){
+vErrors.length = _errs153;
 }
 else {
 vErrors = null;
@@ -25714,25 +25857,25 @@ if(data50.modify !== undefined){
 let data53 = data50.modify;
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 for(const key4 in data53){
-const _errs151 = errors;
+const _errs158 = errors;
 if(!(key4 === "request")){
-const err63 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema47.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.modify.propertyNames.enum,parentSchema:schema47.properties.modify.propertyNames,data:key4,propertyName:key4};
+const err70 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema47.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.modify.propertyNames.enum,parentSchema:schema47.properties.modify.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
-vErrors = [err63];
+vErrors = [err70];
 }
 else {
-vErrors.push(err63);
+vErrors.push(err70);
 }
 errors++;
 }
-var valid83 = _errs151 === errors;
+var valid83 = _errs158 === errors;
 if(!valid83){
-const err64 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema47.properties.modify.propertyNames,parentSchema:schema47.properties.modify,data:data53};
+const err71 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema47.properties.modify.propertyNames,parentSchema:schema47.properties.modify,data:data53};
 if(vErrors === null){
-vErrors = [err64];
+vErrors = [err71];
 }
 else {
-vErrors.push(err64);
+vErrors.push(err71);
 }
 errors++;
 }
@@ -25749,12 +25892,12 @@ const len12 = data55.length;
 for(let i12=0; i12<len12; i12++){
 let data56 = data55[i12];
 if(!(data56 === "stop")){
-const err65 = {instancePath:instancePath+"/capabilities/flow/operations/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema47.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.flow.properties.operations.items.enum,parentSchema:schema47.properties.flow.properties.operations.items,data:data56};
+const err72 = {instancePath:instancePath+"/capabilities/flow/operations/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema47.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.flow.properties.operations.items.enum,parentSchema:schema47.properties.flow.properties.operations.items,data:data56};
 if(vErrors === null){
-vErrors = [err65];
+vErrors = [err72];
 }
 else {
-vErrors.push(err65);
+vErrors.push(err72);
 }
 errors++;
 }
@@ -25766,7 +25909,7 @@ errors++;
 }
 }
 }
-var _valid12 = _errs140 === errors;
+var _valid12 = _errs147 === errors;
 valid74 = _valid12;
 if(valid74){
 var props6 = {};
@@ -25775,12 +25918,12 @@ props6.event = true;
 }
 }
 if(!valid74){
-const err66 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[7].if,parentSchema:schema39.allOf[7],data};
+const err73 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[7].if,parentSchema:schema39.allOf[7],data};
 if(vErrors === null){
-vErrors = [err66];
+vErrors = [err73];
 }
 else {
-vErrors.push(err66);
+vErrors.push(err73);
 }
 errors++;
 }
@@ -25793,45 +25936,60 @@ props0 = props0 || {};
 Object.assign(props0, props6);
 }
 }
-const _errs159 = errors;
+const _errs166 = errors;
 let valid87 = true;
-const _errs160 = errors;
+const _errs167 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.event === undefined) && (missing14 = "event")){
-const err67 = {};
+const err74 = {};
 if(vErrors === null){
-vErrors = [err67];
+vErrors = [err74];
 }
 else {
-vErrors.push(err67);
+vErrors.push(err74);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data57 = data.event;
+const _errs168 = errors;
+if(errors === _errs168){
 if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
 let missing15;
 if((data57.type === undefined) && (missing15 = "type")){
-const err68 = {};
+const err75 = {};
 if(vErrors === null){
-vErrors = [err68];
+vErrors = [err75];
 }
 else {
-vErrors.push(err68);
+vErrors.push(err75);
 }
 errors++;
 }
 else {
 if(data57.type !== undefined){
 if("model.switch.before" !== data57.type){
-const err69 = {};
+const err76 = {};
 if(vErrors === null){
-vErrors = [err69];
+vErrors = [err76];
 }
 else {
-vErrors.push(err69);
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err77 = {};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }
@@ -25839,20 +25997,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid14 = _errs160 === errors;
-errors = _errs159;
+var _valid14 = _errs167 === errors;
+errors = _errs166;
 if(vErrors !== null){
-if(_errs159){
-vErrors.length = _errs159;
+if(_errs166){
+vErrors.length = _errs166;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid14){
-const _errs163 = errors;
+const _errs171 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data59 = data.capabilities;
@@ -25863,51 +26019,51 @@ if(Array.isArray(data60)){
 const len13 = data60.length;
 for(let i13=0; i13<len13; i13++){
 let data61 = data60[i13];
-const _errs169 = errors;
+const _errs177 = errors;
 let valid95 = false;
-const _errs170 = errors;
+const _errs178 = errors;
 if(!(((data61 === "deny") || (data61 === "flow")) || (data61 === "message"))){
-const err70 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema48.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema48.properties.effects.items.anyOf[0].enum,parentSchema:schema48.properties.effects.items.anyOf[0],data:data61};
+const err78 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema48.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema48.properties.effects.items.anyOf[0].enum,parentSchema:schema48.properties.effects.items.anyOf[0],data:data61};
 if(vErrors === null){
-vErrors = [err70];
+vErrors = [err78];
 }
 else {
-vErrors.push(err70);
+vErrors.push(err78);
 }
 errors++;
 }
-var _valid15 = _errs170 === errors;
+var _valid15 = _errs178 === errors;
 valid95 = valid95 || _valid15;
-const _errs171 = errors;
+const _errs179 = errors;
 if(typeof data61 === "string"){
 if(!pattern4.test(data61)){
-const err71 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema48.properties.effects.items.anyOf[1],data:data61};
+const err79 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema48.properties.effects.items.anyOf[1],data:data61};
 if(vErrors === null){
-vErrors = [err71];
+vErrors = [err79];
 }
 else {
-vErrors.push(err71);
+vErrors.push(err79);
 }
 errors++;
 }
 }
-var _valid15 = _errs171 === errors;
+var _valid15 = _errs179 === errors;
 valid95 = valid95 || _valid15;
 if(!valid95){
-const err72 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema48.properties.effects.items.anyOf,parentSchema:schema48.properties.effects.items,data:data61};
+const err80 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema48.properties.effects.items.anyOf,parentSchema:schema48.properties.effects.items,data:data61};
 if(vErrors === null){
-vErrors = [err72];
+vErrors = [err80];
 }
 else {
-vErrors.push(err72);
+vErrors.push(err80);
 }
 errors++;
 }
 else {
-errors = _errs169;
+errors = _errs177;
 if(vErrors !== null){
-if(_errs169){
-vErrors.length = _errs169;
+if(_errs177){
+vErrors.length = _errs177;
 }
 else {
 vErrors = null;
@@ -25927,12 +26083,12 @@ const len14 = data63.length;
 for(let i14=0; i14<len14; i14++){
 let data64 = data63[i14];
 if(!(data64 === "stop")){
-const err73 = {instancePath:instancePath+"/capabilities/flow/operations/" + i14,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema48.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.flow.properties.operations.items.enum,parentSchema:schema48.properties.flow.properties.operations.items,data:data64};
+const err81 = {instancePath:instancePath+"/capabilities/flow/operations/" + i14,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema48.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.flow.properties.operations.items.enum,parentSchema:schema48.properties.flow.properties.operations.items,data:data64};
 if(vErrors === null){
-vErrors = [err73];
+vErrors = [err81];
 }
 else {
-vErrors.push(err73);
+vErrors.push(err81);
 }
 errors++;
 }
@@ -25944,7 +26100,7 @@ errors++;
 }
 }
 }
-var _valid14 = _errs163 === errors;
+var _valid14 = _errs171 === errors;
 valid87 = _valid14;
 if(valid87){
 var props7 = {};
@@ -25953,12 +26109,12 @@ props7.event = true;
 }
 }
 if(!valid87){
-const err74 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[8].if,parentSchema:schema39.allOf[8],data};
+const err82 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[8].if,parentSchema:schema39.allOf[8],data};
 if(vErrors === null){
-vErrors = [err74];
+vErrors = [err82];
 }
 else {
-vErrors.push(err74);
+vErrors.push(err82);
 }
 errors++;
 }
@@ -25971,45 +26127,60 @@ props0 = props0 || {};
 Object.assign(props0, props7);
 }
 }
-const _errs179 = errors;
+const _errs187 = errors;
 let valid99 = true;
-const _errs180 = errors;
+const _errs188 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.event === undefined) && (missing16 = "event")){
-const err75 = {};
+const err83 = {};
 if(vErrors === null){
-vErrors = [err75];
+vErrors = [err83];
 }
 else {
-vErrors.push(err75);
+vErrors.push(err83);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data65 = data.event;
+const _errs189 = errors;
+if(errors === _errs189){
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 let missing17;
 if((data65.type === undefined) && (missing17 = "type")){
-const err76 = {};
+const err84 = {};
 if(vErrors === null){
-vErrors = [err76];
+vErrors = [err84];
 }
 else {
-vErrors.push(err76);
+vErrors.push(err84);
 }
 errors++;
 }
 else {
 if(data65.type !== undefined){
 if("tool.permission.request" !== data65.type){
-const err77 = {};
+const err85 = {};
 if(vErrors === null){
-vErrors = [err77];
+vErrors = [err85];
 }
 else {
-vErrors.push(err77);
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err86 = {};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
 }
 errors++;
 }
@@ -26017,20 +26188,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid16 = _errs180 === errors;
-errors = _errs179;
+var _valid16 = _errs188 === errors;
+errors = _errs187;
 if(vErrors !== null){
-if(_errs179){
-vErrors.length = _errs179;
+if(_errs187){
+vErrors.length = _errs187;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid16){
-const _errs183 = errors;
+const _errs192 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data67 = data.capabilities;
@@ -26041,51 +26210,51 @@ if(Array.isArray(data68)){
 const len15 = data68.length;
 for(let i15=0; i15<len15; i15++){
 let data69 = data68[i15];
-const _errs189 = errors;
+const _errs198 = errors;
 let valid107 = false;
-const _errs190 = errors;
+const _errs199 = errors;
 if(!(((((data69 === "allow") || (data69 === "deny")) || (data69 === "modify")) || (data69 === "flow")) || (data69 === "message"))){
-const err78 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema49.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema49.properties.effects.items.anyOf[0].enum,parentSchema:schema49.properties.effects.items.anyOf[0],data:data69};
+const err87 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema49.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema49.properties.effects.items.anyOf[0].enum,parentSchema:schema49.properties.effects.items.anyOf[0],data:data69};
 if(vErrors === null){
-vErrors = [err78];
+vErrors = [err87];
 }
 else {
-vErrors.push(err78);
+vErrors.push(err87);
 }
 errors++;
 }
-var _valid17 = _errs190 === errors;
+var _valid17 = _errs199 === errors;
 valid107 = valid107 || _valid17;
-const _errs191 = errors;
+const _errs200 = errors;
 if(typeof data69 === "string"){
 if(!pattern4.test(data69)){
-const err79 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema49.properties.effects.items.anyOf[1],data:data69};
+const err88 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema49.properties.effects.items.anyOf[1],data:data69};
 if(vErrors === null){
-vErrors = [err79];
+vErrors = [err88];
 }
 else {
-vErrors.push(err79);
+vErrors.push(err88);
 }
 errors++;
 }
 }
-var _valid17 = _errs191 === errors;
+var _valid17 = _errs200 === errors;
 valid107 = valid107 || _valid17;
 if(!valid107){
-const err80 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema49.properties.effects.items.anyOf,parentSchema:schema49.properties.effects.items,data:data69};
+const err89 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema49.properties.effects.items.anyOf,parentSchema:schema49.properties.effects.items,data:data69};
 if(vErrors === null){
-vErrors = [err80];
+vErrors = [err89];
 }
 else {
-vErrors.push(err80);
+vErrors.push(err89);
 }
 errors++;
 }
 else {
-errors = _errs189;
+errors = _errs198;
 if(vErrors !== null){
-if(_errs189){
-vErrors.length = _errs189;
+if(_errs198){
+vErrors.length = _errs198;
 }
 else {
 vErrors = null;
@@ -26099,25 +26268,25 @@ if(data67.modify !== undefined){
 let data70 = data67.modify;
 if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
 for(const key5 in data70){
-const _errs194 = errors;
+const _errs203 = errors;
 if(!(key5 === "input")){
-const err81 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema49.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.modify.propertyNames.enum,parentSchema:schema49.properties.modify.propertyNames,data:key5,propertyName:key5};
+const err90 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema49.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.modify.propertyNames.enum,parentSchema:schema49.properties.modify.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
-vErrors = [err81];
+vErrors = [err90];
 }
 else {
-vErrors.push(err81);
+vErrors.push(err90);
 }
 errors++;
 }
-var valid108 = _errs194 === errors;
+var valid108 = _errs203 === errors;
 if(!valid108){
-const err82 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema49.properties.modify.propertyNames,parentSchema:schema49.properties.modify,data:data70};
+const err91 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema49.properties.modify.propertyNames,parentSchema:schema49.properties.modify,data:data70};
 if(vErrors === null){
-vErrors = [err82];
+vErrors = [err91];
 }
 else {
-vErrors.push(err82);
+vErrors.push(err91);
 }
 errors++;
 }
@@ -26134,12 +26303,12 @@ const len16 = data72.length;
 for(let i16=0; i16<len16; i16++){
 let data73 = data72[i16];
 if(!(data73 === "stop")){
-const err83 = {instancePath:instancePath+"/capabilities/flow/operations/" + i16,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema49.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.flow.properties.operations.items.enum,parentSchema:schema49.properties.flow.properties.operations.items,data:data73};
+const err92 = {instancePath:instancePath+"/capabilities/flow/operations/" + i16,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema49.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.flow.properties.operations.items.enum,parentSchema:schema49.properties.flow.properties.operations.items,data:data73};
 if(vErrors === null){
-vErrors = [err83];
+vErrors = [err92];
 }
 else {
-vErrors.push(err83);
+vErrors.push(err92);
 }
 errors++;
 }
@@ -26151,7 +26320,7 @@ errors++;
 }
 }
 }
-var _valid16 = _errs183 === errors;
+var _valid16 = _errs192 === errors;
 valid99 = _valid16;
 if(valid99){
 var props8 = {};
@@ -26160,12 +26329,12 @@ props8.event = true;
 }
 }
 if(!valid99){
-const err84 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[9].if,parentSchema:schema39.allOf[9],data};
+const err93 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[9].if,parentSchema:schema39.allOf[9],data};
 if(vErrors === null){
-vErrors = [err84];
+vErrors = [err93];
 }
 else {
-vErrors.push(err84);
+vErrors.push(err93);
 }
 errors++;
 }
@@ -26178,45 +26347,60 @@ props0 = props0 || {};
 Object.assign(props0, props8);
 }
 }
-const _errs202 = errors;
+const _errs211 = errors;
 let valid112 = true;
-const _errs203 = errors;
+const _errs212 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.event === undefined) && (missing18 = "event")){
-const err85 = {};
+const err94 = {};
 if(vErrors === null){
-vErrors = [err85];
+vErrors = [err94];
 }
 else {
-vErrors.push(err85);
+vErrors.push(err94);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data74 = data.event;
+const _errs213 = errors;
+if(errors === _errs213){
 if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
 let missing19;
 if((data74.type === undefined) && (missing19 = "type")){
-const err86 = {};
+const err95 = {};
 if(vErrors === null){
-vErrors = [err86];
+vErrors = [err95];
 }
 else {
-vErrors.push(err86);
+vErrors.push(err95);
 }
 errors++;
 }
 else {
 if(data74.type !== undefined){
 if("tool.batch.after" !== data74.type){
-const err87 = {};
+const err96 = {};
 if(vErrors === null){
-vErrors = [err87];
+vErrors = [err96];
 }
 else {
-vErrors.push(err87);
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err97 = {};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
 }
 errors++;
 }
@@ -26224,20 +26408,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid18 = _errs203 === errors;
-errors = _errs202;
+var _valid18 = _errs212 === errors;
+errors = _errs211;
 if(vErrors !== null){
-if(_errs202){
-vErrors.length = _errs202;
+if(_errs211){
+vErrors.length = _errs211;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid18){
-const _errs206 = errors;
+const _errs216 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data76 = data.capabilities;
@@ -26248,51 +26430,51 @@ if(Array.isArray(data77)){
 const len17 = data77.length;
 for(let i17=0; i17<len17; i17++){
 let data78 = data77[i17];
-const _errs212 = errors;
+const _errs222 = errors;
 let valid120 = false;
-const _errs213 = errors;
+const _errs223 = errors;
 if(!(((data78 === "flow") || (data78 === "inject")) || (data78 === "message"))){
-const err88 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema50.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema50.properties.effects.items.anyOf[0].enum,parentSchema:schema50.properties.effects.items.anyOf[0],data:data78};
+const err98 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema50.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema50.properties.effects.items.anyOf[0].enum,parentSchema:schema50.properties.effects.items.anyOf[0],data:data78};
 if(vErrors === null){
-vErrors = [err88];
+vErrors = [err98];
 }
 else {
-vErrors.push(err88);
+vErrors.push(err98);
 }
 errors++;
 }
-var _valid19 = _errs213 === errors;
+var _valid19 = _errs223 === errors;
 valid120 = valid120 || _valid19;
-const _errs214 = errors;
+const _errs224 = errors;
 if(typeof data78 === "string"){
 if(!pattern4.test(data78)){
-const err89 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema50.properties.effects.items.anyOf[1],data:data78};
+const err99 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema50.properties.effects.items.anyOf[1],data:data78};
 if(vErrors === null){
-vErrors = [err89];
+vErrors = [err99];
 }
 else {
-vErrors.push(err89);
+vErrors.push(err99);
 }
 errors++;
 }
 }
-var _valid19 = _errs214 === errors;
+var _valid19 = _errs224 === errors;
 valid120 = valid120 || _valid19;
 if(!valid120){
-const err90 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema50.properties.effects.items.anyOf,parentSchema:schema50.properties.effects.items,data:data78};
+const err100 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema50.properties.effects.items.anyOf,parentSchema:schema50.properties.effects.items,data:data78};
 if(vErrors === null){
-vErrors = [err90];
+vErrors = [err100];
 }
 else {
-vErrors.push(err90);
+vErrors.push(err100);
 }
 errors++;
 }
 else {
-errors = _errs212;
+errors = _errs222;
 if(vErrors !== null){
-if(_errs212){
-vErrors.length = _errs212;
+if(_errs222){
+vErrors.length = _errs222;
 }
 else {
 vErrors = null;
@@ -26312,12 +26494,12 @@ const len18 = data80.length;
 for(let i18=0; i18<len18; i18++){
 let data81 = data80[i18];
 if(!(data81 === "stop")){
-const err91 = {instancePath:instancePath+"/capabilities/flow/operations/" + i18,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema50.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.flow.properties.operations.items.enum,parentSchema:schema50.properties.flow.properties.operations.items,data:data81};
+const err101 = {instancePath:instancePath+"/capabilities/flow/operations/" + i18,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema50.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.flow.properties.operations.items.enum,parentSchema:schema50.properties.flow.properties.operations.items,data:data81};
 if(vErrors === null){
-vErrors = [err91];
+vErrors = [err101];
 }
 else {
-vErrors.push(err91);
+vErrors.push(err101);
 }
 errors++;
 }
@@ -26329,7 +26511,7 @@ errors++;
 }
 }
 }
-var _valid18 = _errs206 === errors;
+var _valid18 = _errs216 === errors;
 valid112 = _valid18;
 if(valid112){
 var props9 = {};
@@ -26338,12 +26520,12 @@ props9.event = true;
 }
 }
 if(!valid112){
-const err92 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[10].if,parentSchema:schema39.allOf[10],data};
+const err102 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[10].if,parentSchema:schema39.allOf[10],data};
 if(vErrors === null){
-vErrors = [err92];
+vErrors = [err102];
 }
 else {
-vErrors.push(err92);
+vErrors.push(err102);
 }
 errors++;
 }
@@ -26356,45 +26538,60 @@ props0 = props0 || {};
 Object.assign(props0, props9);
 }
 }
-const _errs222 = errors;
+const _errs232 = errors;
 let valid124 = true;
-const _errs223 = errors;
+const _errs233 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
 if((data.event === undefined) && (missing20 = "event")){
-const err93 = {};
+const err103 = {};
 if(vErrors === null){
-vErrors = [err93];
+vErrors = [err103];
 }
 else {
-vErrors.push(err93);
+vErrors.push(err103);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data82 = data.event;
+const _errs234 = errors;
+if(errors === _errs234){
 if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
 let missing21;
 if((data82.type === undefined) && (missing21 = "type")){
-const err94 = {};
+const err104 = {};
 if(vErrors === null){
-vErrors = [err94];
+vErrors = [err104];
 }
 else {
-vErrors.push(err94);
+vErrors.push(err104);
 }
 errors++;
 }
 else {
 if(data82.type !== undefined){
 if("context.compact.before" !== data82.type){
-const err95 = {};
+const err105 = {};
 if(vErrors === null){
-vErrors = [err95];
+vErrors = [err105];
 }
 else {
-vErrors.push(err95);
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err106 = {};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
 }
 errors++;
 }
@@ -26402,20 +26599,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid20 = _errs223 === errors;
-errors = _errs222;
+var _valid20 = _errs233 === errors;
+errors = _errs232;
 if(vErrors !== null){
-if(_errs222){
-vErrors.length = _errs222;
+if(_errs232){
+vErrors.length = _errs232;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid20){
-const _errs226 = errors;
+const _errs237 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data84 = data.capabilities;
@@ -26426,51 +26621,51 @@ if(Array.isArray(data85)){
 const len19 = data85.length;
 for(let i19=0; i19<len19; i19++){
 let data86 = data85[i19];
-const _errs232 = errors;
+const _errs243 = errors;
 let valid132 = false;
-const _errs233 = errors;
+const _errs244 = errors;
 if(!(((((data86 === "deny") || (data86 === "modify")) || (data86 === "return")) || (data86 === "inject")) || (data86 === "message"))){
-const err96 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema51.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema51.properties.effects.items.anyOf[0].enum,parentSchema:schema51.properties.effects.items.anyOf[0],data:data86};
+const err107 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema51.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema51.properties.effects.items.anyOf[0].enum,parentSchema:schema51.properties.effects.items.anyOf[0],data:data86};
 if(vErrors === null){
-vErrors = [err96];
+vErrors = [err107];
 }
 else {
-vErrors.push(err96);
+vErrors.push(err107);
 }
 errors++;
 }
-var _valid21 = _errs233 === errors;
+var _valid21 = _errs244 === errors;
 valid132 = valid132 || _valid21;
-const _errs234 = errors;
+const _errs245 = errors;
 if(typeof data86 === "string"){
 if(!pattern4.test(data86)){
-const err97 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema51.properties.effects.items.anyOf[1],data:data86};
+const err108 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema51.properties.effects.items.anyOf[1],data:data86};
 if(vErrors === null){
-vErrors = [err97];
+vErrors = [err108];
 }
 else {
-vErrors.push(err97);
+vErrors.push(err108);
 }
 errors++;
 }
 }
-var _valid21 = _errs234 === errors;
+var _valid21 = _errs245 === errors;
 valid132 = valid132 || _valid21;
 if(!valid132){
-const err98 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema51.properties.effects.items.anyOf,parentSchema:schema51.properties.effects.items,data:data86};
+const err109 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema51.properties.effects.items.anyOf,parentSchema:schema51.properties.effects.items,data:data86};
 if(vErrors === null){
-vErrors = [err98];
+vErrors = [err109];
 }
 else {
-vErrors.push(err98);
+vErrors.push(err109);
 }
 errors++;
 }
 else {
-errors = _errs232;
+errors = _errs243;
 if(vErrors !== null){
-if(_errs232){
-vErrors.length = _errs232;
+if(_errs243){
+vErrors.length = _errs243;
 }
 else {
 vErrors = null;
@@ -26484,25 +26679,25 @@ if(data84.modify !== undefined){
 let data87 = data84.modify;
 if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
 for(const key6 in data87){
-const _errs237 = errors;
+const _errs248 = errors;
 if(!(key6 === "instructions")){
-const err99 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema51.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.modify.propertyNames.enum,parentSchema:schema51.properties.modify.propertyNames,data:key6,propertyName:key6};
+const err110 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema51.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.modify.propertyNames.enum,parentSchema:schema51.properties.modify.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
-vErrors = [err99];
+vErrors = [err110];
 }
 else {
-vErrors.push(err99);
+vErrors.push(err110);
 }
 errors++;
 }
-var valid133 = _errs237 === errors;
+var valid133 = _errs248 === errors;
 if(!valid133){
-const err100 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema51.properties.modify.propertyNames,parentSchema:schema51.properties.modify,data:data87};
+const err111 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema51.properties.modify.propertyNames,parentSchema:schema51.properties.modify,data:data87};
 if(vErrors === null){
-vErrors = [err100];
+vErrors = [err111];
 }
 else {
-vErrors.push(err100);
+vErrors.push(err111);
 }
 errors++;
 }
@@ -26512,7 +26707,7 @@ errors++;
 }
 }
 }
-var _valid20 = _errs226 === errors;
+var _valid20 = _errs237 === errors;
 valid124 = _valid20;
 if(valid124){
 var props10 = {};
@@ -26521,12 +26716,12 @@ props10.event = true;
 }
 }
 if(!valid124){
-const err101 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[11].if,parentSchema:schema39.allOf[11],data};
+const err112 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[11].if,parentSchema:schema39.allOf[11],data};
 if(vErrors === null){
-vErrors = [err101];
+vErrors = [err112];
 }
 else {
-vErrors.push(err101);
+vErrors.push(err112);
 }
 errors++;
 }
@@ -26539,45 +26734,60 @@ props0 = props0 || {};
 Object.assign(props0, props10);
 }
 }
-const _errs241 = errors;
+const _errs252 = errors;
 let valid134 = true;
-const _errs242 = errors;
+const _errs253 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing22;
 if((data.event === undefined) && (missing22 = "event")){
-const err102 = {};
+const err113 = {};
 if(vErrors === null){
-vErrors = [err102];
+vErrors = [err113];
 }
 else {
-vErrors.push(err102);
+vErrors.push(err113);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data88 = data.event;
+const _errs254 = errors;
+if(errors === _errs254){
 if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
 let missing23;
 if((data88.type === undefined) && (missing23 = "type")){
-const err103 = {};
+const err114 = {};
 if(vErrors === null){
-vErrors = [err103];
+vErrors = [err114];
 }
 else {
-vErrors.push(err103);
+vErrors.push(err114);
 }
 errors++;
 }
 else {
 if(data88.type !== undefined){
 if("context.compact.after" !== data88.type){
-const err104 = {};
+const err115 = {};
 if(vErrors === null){
-vErrors = [err104];
+vErrors = [err115];
 }
 else {
-vErrors.push(err104);
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err116 = {};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
 }
 errors++;
 }
@@ -26585,20 +26795,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid22 = _errs242 === errors;
-errors = _errs241;
+var _valid22 = _errs253 === errors;
+errors = _errs252;
 if(vErrors !== null){
-if(_errs241){
-vErrors.length = _errs241;
+if(_errs252){
+vErrors.length = _errs252;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid22){
-const _errs245 = errors;
+const _errs257 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data90 = data.capabilities;
@@ -26609,51 +26817,51 @@ if(Array.isArray(data91)){
 const len20 = data91.length;
 for(let i20=0; i20<len20; i20++){
 let data92 = data91[i20];
-const _errs251 = errors;
+const _errs263 = errors;
 let valid142 = false;
-const _errs252 = errors;
+const _errs264 = errors;
 if(!(((data92 === "inject") || (data92 === "modify")) || (data92 === "message"))){
-const err105 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema52.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema52.properties.effects.items.anyOf[0].enum,parentSchema:schema52.properties.effects.items.anyOf[0],data:data92};
+const err117 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema52.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema52.properties.effects.items.anyOf[0].enum,parentSchema:schema52.properties.effects.items.anyOf[0],data:data92};
 if(vErrors === null){
-vErrors = [err105];
+vErrors = [err117];
 }
 else {
-vErrors.push(err105);
+vErrors.push(err117);
 }
 errors++;
 }
-var _valid23 = _errs252 === errors;
+var _valid23 = _errs264 === errors;
 valid142 = valid142 || _valid23;
-const _errs253 = errors;
+const _errs265 = errors;
 if(typeof data92 === "string"){
 if(!pattern4.test(data92)){
-const err106 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema52.properties.effects.items.anyOf[1],data:data92};
+const err118 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema52.properties.effects.items.anyOf[1],data:data92};
 if(vErrors === null){
-vErrors = [err106];
+vErrors = [err118];
 }
 else {
-vErrors.push(err106);
+vErrors.push(err118);
 }
 errors++;
 }
 }
-var _valid23 = _errs253 === errors;
+var _valid23 = _errs265 === errors;
 valid142 = valid142 || _valid23;
 if(!valid142){
-const err107 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema52.properties.effects.items.anyOf,parentSchema:schema52.properties.effects.items,data:data92};
+const err119 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema52.properties.effects.items.anyOf,parentSchema:schema52.properties.effects.items,data:data92};
 if(vErrors === null){
-vErrors = [err107];
+vErrors = [err119];
 }
 else {
-vErrors.push(err107);
+vErrors.push(err119);
 }
 errors++;
 }
 else {
-errors = _errs251;
+errors = _errs263;
 if(vErrors !== null){
-if(_errs251){
-vErrors.length = _errs251;
+if(_errs263){
+vErrors.length = _errs263;
 }
 else {
 vErrors = null;
@@ -26667,25 +26875,25 @@ if(data90.modify !== undefined){
 let data93 = data90.modify;
 if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
 for(const key7 in data93){
-const _errs256 = errors;
+const _errs268 = errors;
 if(!(key7 === "summary")){
-const err108 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema52.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.modify.propertyNames.enum,parentSchema:schema52.properties.modify.propertyNames,data:key7,propertyName:key7};
+const err120 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema52.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.modify.propertyNames.enum,parentSchema:schema52.properties.modify.propertyNames,data:key7,propertyName:key7};
 if(vErrors === null){
-vErrors = [err108];
+vErrors = [err120];
 }
 else {
-vErrors.push(err108);
+vErrors.push(err120);
 }
 errors++;
 }
-var valid143 = _errs256 === errors;
+var valid143 = _errs268 === errors;
 if(!valid143){
-const err109 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema52.properties.modify.propertyNames,parentSchema:schema52.properties.modify,data:data93};
+const err121 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema52.properties.modify.propertyNames,parentSchema:schema52.properties.modify,data:data93};
 if(vErrors === null){
-vErrors = [err109];
+vErrors = [err121];
 }
 else {
-vErrors.push(err109);
+vErrors.push(err121);
 }
 errors++;
 }
@@ -26695,7 +26903,7 @@ errors++;
 }
 }
 }
-var _valid22 = _errs245 === errors;
+var _valid22 = _errs257 === errors;
 valid134 = _valid22;
 if(valid134){
 var props11 = {};
@@ -26704,12 +26912,12 @@ props11.event = true;
 }
 }
 if(!valid134){
-const err110 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[12].if,parentSchema:schema39.allOf[12],data};
+const err122 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[12].if,parentSchema:schema39.allOf[12],data};
 if(vErrors === null){
-vErrors = [err110];
+vErrors = [err122];
 }
 else {
-vErrors.push(err110);
+vErrors.push(err122);
 }
 errors++;
 }
@@ -26722,45 +26930,60 @@ props0 = props0 || {};
 Object.assign(props0, props11);
 }
 }
-const _errs260 = errors;
+const _errs272 = errors;
 let valid144 = true;
-const _errs261 = errors;
+const _errs273 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing24;
 if((data.event === undefined) && (missing24 = "event")){
-const err111 = {};
+const err123 = {};
 if(vErrors === null){
-vErrors = [err111];
+vErrors = [err123];
 }
 else {
-vErrors.push(err111);
+vErrors.push(err123);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data94 = data.event;
+const _errs274 = errors;
+if(errors === _errs274){
 if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
 let missing25;
 if((data94.type === undefined) && (missing25 = "type")){
-const err112 = {};
+const err124 = {};
 if(vErrors === null){
-vErrors = [err112];
+vErrors = [err124];
 }
 else {
-vErrors.push(err112);
+vErrors.push(err124);
 }
 errors++;
 }
 else {
 if(data94.type !== undefined){
 if("task.change.before" !== data94.type){
-const err113 = {};
+const err125 = {};
 if(vErrors === null){
-vErrors = [err113];
+vErrors = [err125];
 }
 else {
-vErrors.push(err113);
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err126 = {};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
 }
 errors++;
 }
@@ -26768,20 +26991,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid24 = _errs261 === errors;
-errors = _errs260;
+var _valid24 = _errs273 === errors;
+errors = _errs272;
 if(vErrors !== null){
-if(_errs260){
-vErrors.length = _errs260;
+if(_errs272){
+vErrors.length = _errs272;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid24){
-const _errs264 = errors;
+const _errs277 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data96 = data.capabilities;
@@ -26792,51 +27013,51 @@ if(Array.isArray(data97)){
 const len21 = data97.length;
 for(let i21=0; i21<len21; i21++){
 let data98 = data97[i21];
-const _errs270 = errors;
+const _errs283 = errors;
 let valid152 = false;
-const _errs271 = errors;
+const _errs284 = errors;
 if(!((data98 === "deny") || (data98 === "message"))){
-const err114 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema53.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema53.properties.effects.items.anyOf[0].enum,parentSchema:schema53.properties.effects.items.anyOf[0],data:data98};
+const err127 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema53.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema53.properties.effects.items.anyOf[0].enum,parentSchema:schema53.properties.effects.items.anyOf[0],data:data98};
 if(vErrors === null){
-vErrors = [err114];
+vErrors = [err127];
 }
 else {
-vErrors.push(err114);
+vErrors.push(err127);
 }
 errors++;
 }
-var _valid25 = _errs271 === errors;
+var _valid25 = _errs284 === errors;
 valid152 = valid152 || _valid25;
-const _errs272 = errors;
+const _errs285 = errors;
 if(typeof data98 === "string"){
 if(!pattern4.test(data98)){
-const err115 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema53.properties.effects.items.anyOf[1],data:data98};
+const err128 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema53.properties.effects.items.anyOf[1],data:data98};
 if(vErrors === null){
-vErrors = [err115];
+vErrors = [err128];
 }
 else {
-vErrors.push(err115);
+vErrors.push(err128);
 }
 errors++;
 }
 }
-var _valid25 = _errs272 === errors;
+var _valid25 = _errs285 === errors;
 valid152 = valid152 || _valid25;
 if(!valid152){
-const err116 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema53.properties.effects.items.anyOf,parentSchema:schema53.properties.effects.items,data:data98};
+const err129 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema53.properties.effects.items.anyOf,parentSchema:schema53.properties.effects.items,data:data98};
 if(vErrors === null){
-vErrors = [err116];
+vErrors = [err129];
 }
 else {
-vErrors.push(err116);
+vErrors.push(err129);
 }
 errors++;
 }
 else {
-errors = _errs270;
+errors = _errs283;
 if(vErrors !== null){
-if(_errs270){
-vErrors.length = _errs270;
+if(_errs283){
+vErrors.length = _errs283;
 }
 else {
 vErrors = null;
@@ -26849,7 +27070,7 @@ vErrors = null;
 }
 }
 }
-var _valid24 = _errs264 === errors;
+var _valid24 = _errs277 === errors;
 valid144 = _valid24;
 if(valid144){
 var props12 = {};
@@ -26858,12 +27079,12 @@ props12.event = true;
 }
 }
 if(!valid144){
-const err117 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[13].if,parentSchema:schema39.allOf[13],data};
+const err130 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[13].if,parentSchema:schema39.allOf[13],data};
 if(vErrors === null){
-vErrors = [err117];
+vErrors = [err130];
 }
 else {
-vErrors.push(err117);
+vErrors.push(err130);
 }
 errors++;
 }
@@ -26876,45 +27097,60 @@ props0 = props0 || {};
 Object.assign(props0, props12);
 }
 }
-const _errs276 = errors;
+const _errs289 = errors;
 let valid153 = true;
-const _errs277 = errors;
+const _errs290 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing26;
 if((data.event === undefined) && (missing26 = "event")){
-const err118 = {};
+const err131 = {};
 if(vErrors === null){
-vErrors = [err118];
+vErrors = [err131];
 }
 else {
-vErrors.push(err118);
+vErrors.push(err131);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data99 = data.event;
+const _errs291 = errors;
+if(errors === _errs291){
 if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
 let missing27;
 if((data99.type === undefined) && (missing27 = "type")){
-const err119 = {};
+const err132 = {};
 if(vErrors === null){
-vErrors = [err119];
+vErrors = [err132];
 }
 else {
-vErrors.push(err119);
+vErrors.push(err132);
 }
 errors++;
 }
 else {
 if(data99.type !== undefined){
 if("user.elicitation.request" !== data99.type){
-const err120 = {};
+const err133 = {};
 if(vErrors === null){
-vErrors = [err120];
+vErrors = [err133];
 }
 else {
-vErrors.push(err120);
+vErrors.push(err133);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err134 = {};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
 }
 errors++;
 }
@@ -26922,20 +27158,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid26 = _errs277 === errors;
-errors = _errs276;
+var _valid26 = _errs290 === errors;
+errors = _errs289;
 if(vErrors !== null){
-if(_errs276){
-vErrors.length = _errs276;
+if(_errs289){
+vErrors.length = _errs289;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid26){
-const _errs280 = errors;
+const _errs294 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data101 = data.capabilities;
@@ -26946,51 +27180,51 @@ if(Array.isArray(data102)){
 const len22 = data102.length;
 for(let i22=0; i22<len22; i22++){
 let data103 = data102[i22];
-const _errs286 = errors;
+const _errs300 = errors;
 let valid161 = false;
-const _errs287 = errors;
+const _errs301 = errors;
 if(!(((data103 === "deny") || (data103 === "return")) || (data103 === "message"))){
-const err121 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema54.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema54.properties.effects.items.anyOf[0].enum,parentSchema:schema54.properties.effects.items.anyOf[0],data:data103};
+const err135 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema54.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema54.properties.effects.items.anyOf[0].enum,parentSchema:schema54.properties.effects.items.anyOf[0],data:data103};
 if(vErrors === null){
-vErrors = [err121];
+vErrors = [err135];
 }
 else {
-vErrors.push(err121);
+vErrors.push(err135);
 }
 errors++;
 }
-var _valid27 = _errs287 === errors;
+var _valid27 = _errs301 === errors;
 valid161 = valid161 || _valid27;
-const _errs288 = errors;
+const _errs302 = errors;
 if(typeof data103 === "string"){
 if(!pattern4.test(data103)){
-const err122 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema54.properties.effects.items.anyOf[1],data:data103};
+const err136 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema54.properties.effects.items.anyOf[1],data:data103};
 if(vErrors === null){
-vErrors = [err122];
+vErrors = [err136];
 }
 else {
-vErrors.push(err122);
+vErrors.push(err136);
 }
 errors++;
 }
 }
-var _valid27 = _errs288 === errors;
+var _valid27 = _errs302 === errors;
 valid161 = valid161 || _valid27;
 if(!valid161){
-const err123 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema54.properties.effects.items.anyOf,parentSchema:schema54.properties.effects.items,data:data103};
+const err137 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema54.properties.effects.items.anyOf,parentSchema:schema54.properties.effects.items,data:data103};
 if(vErrors === null){
-vErrors = [err123];
+vErrors = [err137];
 }
 else {
-vErrors.push(err123);
+vErrors.push(err137);
 }
 errors++;
 }
 else {
-errors = _errs286;
+errors = _errs300;
 if(vErrors !== null){
-if(_errs286){
-vErrors.length = _errs286;
+if(_errs300){
+vErrors.length = _errs300;
 }
 else {
 vErrors = null;
@@ -27003,7 +27237,7 @@ vErrors = null;
 }
 }
 }
-var _valid26 = _errs280 === errors;
+var _valid26 = _errs294 === errors;
 valid153 = _valid26;
 if(valid153){
 var props13 = {};
@@ -27012,12 +27246,12 @@ props13.event = true;
 }
 }
 if(!valid153){
-const err124 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[14].if,parentSchema:schema39.allOf[14],data};
+const err138 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[14].if,parentSchema:schema39.allOf[14],data};
 if(vErrors === null){
-vErrors = [err124];
+vErrors = [err138];
 }
 else {
-vErrors.push(err124);
+vErrors.push(err138);
 }
 errors++;
 }
@@ -27030,45 +27264,60 @@ props0 = props0 || {};
 Object.assign(props0, props13);
 }
 }
-const _errs292 = errors;
+const _errs306 = errors;
 let valid162 = true;
-const _errs293 = errors;
+const _errs307 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing28;
 if((data.event === undefined) && (missing28 = "event")){
-const err125 = {};
+const err139 = {};
 if(vErrors === null){
-vErrors = [err125];
+vErrors = [err139];
 }
 else {
-vErrors.push(err125);
+vErrors.push(err139);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data104 = data.event;
+const _errs308 = errors;
+if(errors === _errs308){
 if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
 let missing29;
 if((data104.type === undefined) && (missing29 = "type")){
-const err126 = {};
+const err140 = {};
 if(vErrors === null){
-vErrors = [err126];
+vErrors = [err140];
 }
 else {
-vErrors.push(err126);
+vErrors.push(err140);
 }
 errors++;
 }
 else {
 if(data104.type !== undefined){
 if("user.elicitation.result" !== data104.type){
-const err127 = {};
+const err141 = {};
 if(vErrors === null){
-vErrors = [err127];
+vErrors = [err141];
 }
 else {
-vErrors.push(err127);
+vErrors.push(err141);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err142 = {};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
 }
 errors++;
 }
@@ -27076,20 +27325,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid28 = _errs293 === errors;
-errors = _errs292;
+var _valid28 = _errs307 === errors;
+errors = _errs306;
 if(vErrors !== null){
-if(_errs292){
-vErrors.length = _errs292;
+if(_errs306){
+vErrors.length = _errs306;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid28){
-const _errs296 = errors;
+const _errs311 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data106 = data.capabilities;
@@ -27100,51 +27347,51 @@ if(Array.isArray(data107)){
 const len23 = data107.length;
 for(let i23=0; i23<len23; i23++){
 let data108 = data107[i23];
-const _errs302 = errors;
+const _errs317 = errors;
 let valid170 = false;
-const _errs303 = errors;
+const _errs318 = errors;
 if(!((data108 === "modify") || (data108 === "message"))){
-const err128 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema55.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema55.properties.effects.items.anyOf[0].enum,parentSchema:schema55.properties.effects.items.anyOf[0],data:data108};
+const err143 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema55.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema55.properties.effects.items.anyOf[0].enum,parentSchema:schema55.properties.effects.items.anyOf[0],data:data108};
 if(vErrors === null){
-vErrors = [err128];
+vErrors = [err143];
 }
 else {
-vErrors.push(err128);
+vErrors.push(err143);
 }
 errors++;
 }
-var _valid29 = _errs303 === errors;
+var _valid29 = _errs318 === errors;
 valid170 = valid170 || _valid29;
-const _errs304 = errors;
+const _errs319 = errors;
 if(typeof data108 === "string"){
 if(!pattern4.test(data108)){
-const err129 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema55.properties.effects.items.anyOf[1],data:data108};
+const err144 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema55.properties.effects.items.anyOf[1],data:data108};
 if(vErrors === null){
-vErrors = [err129];
+vErrors = [err144];
 }
 else {
-vErrors.push(err129);
+vErrors.push(err144);
 }
 errors++;
 }
 }
-var _valid29 = _errs304 === errors;
+var _valid29 = _errs319 === errors;
 valid170 = valid170 || _valid29;
 if(!valid170){
-const err130 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema55.properties.effects.items.anyOf,parentSchema:schema55.properties.effects.items,data:data108};
+const err145 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema55.properties.effects.items.anyOf,parentSchema:schema55.properties.effects.items,data:data108};
 if(vErrors === null){
-vErrors = [err130];
+vErrors = [err145];
 }
 else {
-vErrors.push(err130);
+vErrors.push(err145);
 }
 errors++;
 }
 else {
-errors = _errs302;
+errors = _errs317;
 if(vErrors !== null){
-if(_errs302){
-vErrors.length = _errs302;
+if(_errs317){
+vErrors.length = _errs317;
 }
 else {
 vErrors = null;
@@ -27158,25 +27405,25 @@ if(data106.modify !== undefined){
 let data109 = data106.modify;
 if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
 for(const key8 in data109){
-const _errs307 = errors;
+const _errs322 = errors;
 if(!(key8 === "content")){
-const err131 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema55.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema55.properties.modify.propertyNames.enum,parentSchema:schema55.properties.modify.propertyNames,data:key8,propertyName:key8};
+const err146 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema55.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema55.properties.modify.propertyNames.enum,parentSchema:schema55.properties.modify.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
-vErrors = [err131];
+vErrors = [err146];
 }
 else {
-vErrors.push(err131);
+vErrors.push(err146);
 }
 errors++;
 }
-var valid171 = _errs307 === errors;
+var valid171 = _errs322 === errors;
 if(!valid171){
-const err132 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema55.properties.modify.propertyNames,parentSchema:schema55.properties.modify,data:data109};
+const err147 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema55.properties.modify.propertyNames,parentSchema:schema55.properties.modify,data:data109};
 if(vErrors === null){
-vErrors = [err132];
+vErrors = [err147];
 }
 else {
-vErrors.push(err132);
+vErrors.push(err147);
 }
 errors++;
 }
@@ -27186,7 +27433,7 @@ errors++;
 }
 }
 }
-var _valid28 = _errs296 === errors;
+var _valid28 = _errs311 === errors;
 valid162 = _valid28;
 if(valid162){
 var props14 = {};
@@ -27195,12 +27442,12 @@ props14.event = true;
 }
 }
 if(!valid162){
-const err133 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[15].if,parentSchema:schema39.allOf[15],data};
+const err148 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[15].if,parentSchema:schema39.allOf[15],data};
 if(vErrors === null){
-vErrors = [err133];
+vErrors = [err148];
 }
 else {
-vErrors.push(err133);
+vErrors.push(err148);
 }
 errors++;
 }
@@ -27213,45 +27460,60 @@ props0 = props0 || {};
 Object.assign(props0, props14);
 }
 }
-const _errs311 = errors;
+const _errs326 = errors;
 let valid172 = true;
-const _errs312 = errors;
+const _errs327 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing30;
 if((data.event === undefined) && (missing30 = "event")){
-const err134 = {};
+const err149 = {};
 if(vErrors === null){
-vErrors = [err134];
+vErrors = [err149];
 }
 else {
-vErrors.push(err134);
+vErrors.push(err149);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data110 = data.event;
+const _errs328 = errors;
+if(errors === _errs328){
 if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
 let missing31;
 if((data110.type === undefined) && (missing31 = "type")){
-const err135 = {};
+const err150 = {};
 if(vErrors === null){
-vErrors = [err135];
+vErrors = [err150];
 }
 else {
-vErrors.push(err135);
+vErrors.push(err150);
 }
 errors++;
 }
 else {
 if(data110.type !== undefined){
 if("user.message.inbound" !== data110.type){
-const err136 = {};
+const err151 = {};
 if(vErrors === null){
-vErrors = [err136];
+vErrors = [err151];
 }
 else {
-vErrors.push(err136);
+vErrors.push(err151);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err152 = {};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
 }
 errors++;
 }
@@ -27259,20 +27521,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid30 = _errs312 === errors;
-errors = _errs311;
+var _valid30 = _errs327 === errors;
+errors = _errs326;
 if(vErrors !== null){
-if(_errs311){
-vErrors.length = _errs311;
+if(_errs326){
+vErrors.length = _errs326;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid30){
-const _errs315 = errors;
+const _errs331 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data112 = data.capabilities;
@@ -27283,51 +27543,51 @@ if(Array.isArray(data113)){
 const len24 = data113.length;
 for(let i24=0; i24<len24; i24++){
 let data114 = data113[i24];
-const _errs321 = errors;
+const _errs337 = errors;
 let valid180 = false;
-const _errs322 = errors;
+const _errs338 = errors;
 if(!(((data114 === "deny") || (data114 === "modify")) || (data114 === "message"))){
-const err137 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema56.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema56.properties.effects.items.anyOf[0].enum,parentSchema:schema56.properties.effects.items.anyOf[0],data:data114};
+const err153 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema56.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema56.properties.effects.items.anyOf[0].enum,parentSchema:schema56.properties.effects.items.anyOf[0],data:data114};
 if(vErrors === null){
-vErrors = [err137];
+vErrors = [err153];
 }
 else {
-vErrors.push(err137);
+vErrors.push(err153);
 }
 errors++;
 }
-var _valid31 = _errs322 === errors;
+var _valid31 = _errs338 === errors;
 valid180 = valid180 || _valid31;
-const _errs323 = errors;
+const _errs339 = errors;
 if(typeof data114 === "string"){
 if(!pattern4.test(data114)){
-const err138 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema56.properties.effects.items.anyOf[1],data:data114};
+const err154 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema56.properties.effects.items.anyOf[1],data:data114};
 if(vErrors === null){
-vErrors = [err138];
+vErrors = [err154];
 }
 else {
-vErrors.push(err138);
+vErrors.push(err154);
 }
 errors++;
 }
 }
-var _valid31 = _errs323 === errors;
+var _valid31 = _errs339 === errors;
 valid180 = valid180 || _valid31;
 if(!valid180){
-const err139 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema56.properties.effects.items.anyOf,parentSchema:schema56.properties.effects.items,data:data114};
+const err155 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema56.properties.effects.items.anyOf,parentSchema:schema56.properties.effects.items,data:data114};
 if(vErrors === null){
-vErrors = [err139];
+vErrors = [err155];
 }
 else {
-vErrors.push(err139);
+vErrors.push(err155);
 }
 errors++;
 }
 else {
-errors = _errs321;
+errors = _errs337;
 if(vErrors !== null){
-if(_errs321){
-vErrors.length = _errs321;
+if(_errs337){
+vErrors.length = _errs337;
 }
 else {
 vErrors = null;
@@ -27341,25 +27601,25 @@ if(data112.modify !== undefined){
 let data115 = data112.modify;
 if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
 for(const key9 in data115){
-const _errs326 = errors;
+const _errs342 = errors;
 if(!(key9 === "prompt")){
-const err140 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema56.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.modify.propertyNames.enum,parentSchema:schema56.properties.modify.propertyNames,data:key9,propertyName:key9};
+const err156 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema56.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.modify.propertyNames.enum,parentSchema:schema56.properties.modify.propertyNames,data:key9,propertyName:key9};
 if(vErrors === null){
-vErrors = [err140];
+vErrors = [err156];
 }
 else {
-vErrors.push(err140);
+vErrors.push(err156);
 }
 errors++;
 }
-var valid181 = _errs326 === errors;
+var valid181 = _errs342 === errors;
 if(!valid181){
-const err141 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema56.properties.modify.propertyNames,parentSchema:schema56.properties.modify,data:data115};
+const err157 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema56.properties.modify.propertyNames,parentSchema:schema56.properties.modify,data:data115};
 if(vErrors === null){
-vErrors = [err141];
+vErrors = [err157];
 }
 else {
-vErrors.push(err141);
+vErrors.push(err157);
 }
 errors++;
 }
@@ -27369,7 +27629,7 @@ errors++;
 }
 }
 }
-var _valid30 = _errs315 === errors;
+var _valid30 = _errs331 === errors;
 valid172 = _valid30;
 if(valid172){
 var props15 = {};
@@ -27378,12 +27638,12 @@ props15.event = true;
 }
 }
 if(!valid172){
-const err142 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[16].if,parentSchema:schema39.allOf[16],data};
+const err158 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[16].if,parentSchema:schema39.allOf[16],data};
 if(vErrors === null){
-vErrors = [err142];
+vErrors = [err158];
 }
 else {
-vErrors.push(err142);
+vErrors.push(err158);
 }
 errors++;
 }
@@ -27396,45 +27656,60 @@ props0 = props0 || {};
 Object.assign(props0, props15);
 }
 }
-const _errs330 = errors;
+const _errs346 = errors;
 let valid182 = true;
-const _errs331 = errors;
+const _errs347 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing32;
 if((data.event === undefined) && (missing32 = "event")){
-const err143 = {};
+const err159 = {};
 if(vErrors === null){
-vErrors = [err143];
+vErrors = [err159];
 }
 else {
-vErrors.push(err143);
+vErrors.push(err159);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data116 = data.event;
+const _errs348 = errors;
+if(errors === _errs348){
 if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 let missing33;
 if((data116.type === undefined) && (missing33 = "type")){
-const err144 = {};
+const err160 = {};
 if(vErrors === null){
-vErrors = [err144];
+vErrors = [err160];
 }
 else {
-vErrors.push(err144);
+vErrors.push(err160);
 }
 errors++;
 }
 else {
 if(data116.type !== undefined){
 if("user.message.outbound" !== data116.type){
-const err145 = {};
+const err161 = {};
 if(vErrors === null){
-vErrors = [err145];
+vErrors = [err161];
 }
 else {
-vErrors.push(err145);
+vErrors.push(err161);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err162 = {};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
 }
 errors++;
 }
@@ -27442,20 +27717,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid32 = _errs331 === errors;
-errors = _errs330;
+var _valid32 = _errs347 === errors;
+errors = _errs346;
 if(vErrors !== null){
-if(_errs330){
-vErrors.length = _errs330;
+if(_errs346){
+vErrors.length = _errs346;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid32){
-const _errs334 = errors;
+const _errs351 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data118 = data.capabilities;
@@ -27466,51 +27739,51 @@ if(Array.isArray(data119)){
 const len25 = data119.length;
 for(let i25=0; i25<len25; i25++){
 let data120 = data119[i25];
-const _errs340 = errors;
+const _errs357 = errors;
 let valid190 = false;
-const _errs341 = errors;
+const _errs358 = errors;
 if(!(((data120 === "deny") || (data120 === "modify")) || (data120 === "message"))){
-const err146 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema57.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema57.properties.effects.items.anyOf[0].enum,parentSchema:schema57.properties.effects.items.anyOf[0],data:data120};
+const err163 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema57.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema57.properties.effects.items.anyOf[0].enum,parentSchema:schema57.properties.effects.items.anyOf[0],data:data120};
 if(vErrors === null){
-vErrors = [err146];
+vErrors = [err163];
 }
 else {
-vErrors.push(err146);
+vErrors.push(err163);
 }
 errors++;
 }
-var _valid33 = _errs341 === errors;
+var _valid33 = _errs358 === errors;
 valid190 = valid190 || _valid33;
-const _errs342 = errors;
+const _errs359 = errors;
 if(typeof data120 === "string"){
 if(!pattern4.test(data120)){
-const err147 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema57.properties.effects.items.anyOf[1],data:data120};
+const err164 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema57.properties.effects.items.anyOf[1],data:data120};
 if(vErrors === null){
-vErrors = [err147];
+vErrors = [err164];
 }
 else {
-vErrors.push(err147);
+vErrors.push(err164);
 }
 errors++;
 }
 }
-var _valid33 = _errs342 === errors;
+var _valid33 = _errs359 === errors;
 valid190 = valid190 || _valid33;
 if(!valid190){
-const err148 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema57.properties.effects.items.anyOf,parentSchema:schema57.properties.effects.items,data:data120};
+const err165 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema57.properties.effects.items.anyOf,parentSchema:schema57.properties.effects.items,data:data120};
 if(vErrors === null){
-vErrors = [err148];
+vErrors = [err165];
 }
 else {
-vErrors.push(err148);
+vErrors.push(err165);
 }
 errors++;
 }
 else {
-errors = _errs340;
+errors = _errs357;
 if(vErrors !== null){
-if(_errs340){
-vErrors.length = _errs340;
+if(_errs357){
+vErrors.length = _errs357;
 }
 else {
 vErrors = null;
@@ -27524,25 +27797,25 @@ if(data118.modify !== undefined){
 let data121 = data118.modify;
 if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
 for(const key10 in data121){
-const _errs345 = errors;
+const _errs362 = errors;
 if(!(key10 === "content")){
-const err149 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema57.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema57.properties.modify.propertyNames.enum,parentSchema:schema57.properties.modify.propertyNames,data:key10,propertyName:key10};
+const err166 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema57.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema57.properties.modify.propertyNames.enum,parentSchema:schema57.properties.modify.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
-vErrors = [err149];
+vErrors = [err166];
 }
 else {
-vErrors.push(err149);
+vErrors.push(err166);
 }
 errors++;
 }
-var valid191 = _errs345 === errors;
+var valid191 = _errs362 === errors;
 if(!valid191){
-const err150 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema57.properties.modify.propertyNames,parentSchema:schema57.properties.modify,data:data121};
+const err167 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema57.properties.modify.propertyNames,parentSchema:schema57.properties.modify,data:data121};
 if(vErrors === null){
-vErrors = [err150];
+vErrors = [err167];
 }
 else {
-vErrors.push(err150);
+vErrors.push(err167);
 }
 errors++;
 }
@@ -27552,7 +27825,7 @@ errors++;
 }
 }
 }
-var _valid32 = _errs334 === errors;
+var _valid32 = _errs351 === errors;
 valid182 = _valid32;
 if(valid182){
 var props16 = {};
@@ -27561,12 +27834,12 @@ props16.event = true;
 }
 }
 if(!valid182){
-const err151 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[17].if,parentSchema:schema39.allOf[17],data};
+const err168 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[17].if,parentSchema:schema39.allOf[17],data};
 if(vErrors === null){
-vErrors = [err151];
+vErrors = [err168];
 }
 else {
-vErrors.push(err151);
+vErrors.push(err168);
 }
 errors++;
 }
@@ -27579,45 +27852,60 @@ props0 = props0 || {};
 Object.assign(props0, props16);
 }
 }
-const _errs349 = errors;
+const _errs366 = errors;
 let valid192 = true;
-const _errs350 = errors;
+const _errs367 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing34;
 if((data.event === undefined) && (missing34 = "event")){
-const err152 = {};
+const err169 = {};
 if(vErrors === null){
-vErrors = [err152];
+vErrors = [err169];
 }
 else {
-vErrors.push(err152);
+vErrors.push(err169);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data122 = data.event;
+const _errs368 = errors;
+if(errors === _errs368){
 if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
 let missing35;
 if((data122.type === undefined) && (missing35 = "type")){
-const err153 = {};
+const err170 = {};
 if(vErrors === null){
-vErrors = [err153];
+vErrors = [err170];
 }
 else {
-vErrors.push(err153);
+vErrors.push(err170);
 }
 errors++;
 }
 else {
 if(data122.type !== undefined){
 if("workspace.change.before" !== data122.type){
-const err154 = {};
+const err171 = {};
 if(vErrors === null){
-vErrors = [err154];
+vErrors = [err171];
 }
 else {
-vErrors.push(err154);
+vErrors.push(err171);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err172 = {};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
 }
 errors++;
 }
@@ -27625,20 +27913,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid34 = _errs350 === errors;
-errors = _errs349;
+var _valid34 = _errs367 === errors;
+errors = _errs366;
 if(vErrors !== null){
-if(_errs349){
-vErrors.length = _errs349;
+if(_errs366){
+vErrors.length = _errs366;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid34){
-const _errs353 = errors;
+const _errs371 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data124 = data.capabilities;
@@ -27649,51 +27935,51 @@ if(Array.isArray(data125)){
 const len26 = data125.length;
 for(let i26=0; i26<len26; i26++){
 let data126 = data125[i26];
-const _errs359 = errors;
+const _errs377 = errors;
 let valid200 = false;
-const _errs360 = errors;
+const _errs378 = errors;
 if(!(((data126 === "deny") || (data126 === "modify")) || (data126 === "message"))){
-const err155 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema58.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema58.properties.effects.items.anyOf[0].enum,parentSchema:schema58.properties.effects.items.anyOf[0],data:data126};
+const err173 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema58.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema58.properties.effects.items.anyOf[0].enum,parentSchema:schema58.properties.effects.items.anyOf[0],data:data126};
 if(vErrors === null){
-vErrors = [err155];
+vErrors = [err173];
 }
 else {
-vErrors.push(err155);
+vErrors.push(err173);
 }
 errors++;
 }
-var _valid35 = _errs360 === errors;
+var _valid35 = _errs378 === errors;
 valid200 = valid200 || _valid35;
-const _errs361 = errors;
+const _errs379 = errors;
 if(typeof data126 === "string"){
 if(!pattern4.test(data126)){
-const err156 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema58.properties.effects.items.anyOf[1],data:data126};
+const err174 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema58.properties.effects.items.anyOf[1],data:data126};
 if(vErrors === null){
-vErrors = [err156];
+vErrors = [err174];
 }
 else {
-vErrors.push(err156);
+vErrors.push(err174);
 }
 errors++;
 }
 }
-var _valid35 = _errs361 === errors;
+var _valid35 = _errs379 === errors;
 valid200 = valid200 || _valid35;
 if(!valid200){
-const err157 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema58.properties.effects.items.anyOf,parentSchema:schema58.properties.effects.items,data:data126};
+const err175 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema58.properties.effects.items.anyOf,parentSchema:schema58.properties.effects.items,data:data126};
 if(vErrors === null){
-vErrors = [err157];
+vErrors = [err175];
 }
 else {
-vErrors.push(err157);
+vErrors.push(err175);
 }
 errors++;
 }
 else {
-errors = _errs359;
+errors = _errs377;
 if(vErrors !== null){
-if(_errs359){
-vErrors.length = _errs359;
+if(_errs377){
+vErrors.length = _errs377;
 }
 else {
 vErrors = null;
@@ -27707,25 +27993,25 @@ if(data124.modify !== undefined){
 let data127 = data124.modify;
 if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
 for(const key11 in data127){
-const _errs364 = errors;
+const _errs382 = errors;
 if(!(key11 === "workspace")){
-const err158 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema58.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.modify.propertyNames.enum,parentSchema:schema58.properties.modify.propertyNames,data:key11,propertyName:key11};
+const err176 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema58.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.modify.propertyNames.enum,parentSchema:schema58.properties.modify.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
-vErrors = [err158];
+vErrors = [err176];
 }
 else {
-vErrors.push(err158);
+vErrors.push(err176);
 }
 errors++;
 }
-var valid201 = _errs364 === errors;
+var valid201 = _errs382 === errors;
 if(!valid201){
-const err159 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema58.properties.modify.propertyNames,parentSchema:schema58.properties.modify,data:data127};
+const err177 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema58.properties.modify.propertyNames,parentSchema:schema58.properties.modify,data:data127};
 if(vErrors === null){
-vErrors = [err159];
+vErrors = [err177];
 }
 else {
-vErrors.push(err159);
+vErrors.push(err177);
 }
 errors++;
 }
@@ -27735,7 +28021,7 @@ errors++;
 }
 }
 }
-var _valid34 = _errs353 === errors;
+var _valid34 = _errs371 === errors;
 valid192 = _valid34;
 if(valid192){
 var props17 = {};
@@ -27744,12 +28030,12 @@ props17.event = true;
 }
 }
 if(!valid192){
-const err160 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[18].if,parentSchema:schema39.allOf[18],data};
+const err178 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[18].if,parentSchema:schema39.allOf[18],data};
 if(vErrors === null){
-vErrors = [err160];
+vErrors = [err178];
 }
 else {
-vErrors.push(err160);
+vErrors.push(err178);
 }
 errors++;
 }
@@ -27762,45 +28048,60 @@ props0 = props0 || {};
 Object.assign(props0, props17);
 }
 }
-const _errs368 = errors;
+const _errs386 = errors;
 let valid202 = true;
-const _errs369 = errors;
+const _errs387 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing36;
 if((data.event === undefined) && (missing36 = "event")){
-const err161 = {};
+const err179 = {};
 if(vErrors === null){
-vErrors = [err161];
+vErrors = [err179];
 }
 else {
-vErrors.push(err161);
+vErrors.push(err179);
 }
 errors++;
 }
 else {
 if(data.event !== undefined){
 let data128 = data.event;
+const _errs388 = errors;
+if(errors === _errs388){
 if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
 let missing37;
 if((data128.type === undefined) && (missing37 = "type")){
-const err162 = {};
+const err180 = {};
 if(vErrors === null){
-vErrors = [err162];
+vErrors = [err180];
 }
 else {
-vErrors.push(err162);
+vErrors.push(err180);
 }
 errors++;
 }
 else {
 if(data128.type !== undefined){
 if("model.response.after" !== data128.type){
-const err163 = {};
+const err181 = {};
 if(vErrors === null){
-vErrors = [err163];
+vErrors = [err181];
 }
 else {
-vErrors.push(err163);
+vErrors.push(err181);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err182 = {};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
 }
 errors++;
 }
@@ -27808,20 +28109,18 @@ errors++;
 }
 }
 }
-}
-}
-var _valid36 = _errs369 === errors;
-errors = _errs368;
+var _valid36 = _errs387 === errors;
+errors = _errs386;
 if(vErrors !== null){
-if(_errs368){
-vErrors.length = _errs368;
+if(_errs386){
+vErrors.length = _errs386;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid36){
-const _errs372 = errors;
+const _errs391 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data130 = data.capabilities;
@@ -27832,51 +28131,51 @@ if(Array.isArray(data131)){
 const len27 = data131.length;
 for(let i27=0; i27<len27; i27++){
 let data132 = data131[i27];
-const _errs378 = errors;
+const _errs397 = errors;
 let valid210 = false;
-const _errs379 = errors;
+const _errs398 = errors;
 if(!(((data132 === "modify") || (data132 === "flow")) || (data132 === "message"))){
-const err164 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema59.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema59.properties.effects.items.anyOf[0].enum,parentSchema:schema59.properties.effects.items.anyOf[0],data:data132};
+const err183 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema59.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema59.properties.effects.items.anyOf[0].enum,parentSchema:schema59.properties.effects.items.anyOf[0],data:data132};
 if(vErrors === null){
-vErrors = [err164];
+vErrors = [err183];
 }
 else {
-vErrors.push(err164);
+vErrors.push(err183);
 }
 errors++;
 }
-var _valid37 = _errs379 === errors;
+var _valid37 = _errs398 === errors;
 valid210 = valid210 || _valid37;
-const _errs380 = errors;
+const _errs399 = errors;
 if(typeof data132 === "string"){
 if(!pattern4.test(data132)){
-const err165 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema59.properties.effects.items.anyOf[1],data:data132};
+const err184 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema59.properties.effects.items.anyOf[1],data:data132};
 if(vErrors === null){
-vErrors = [err165];
+vErrors = [err184];
 }
 else {
-vErrors.push(err165);
+vErrors.push(err184);
 }
 errors++;
 }
 }
-var _valid37 = _errs380 === errors;
+var _valid37 = _errs399 === errors;
 valid210 = valid210 || _valid37;
 if(!valid210){
-const err166 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema59.properties.effects.items.anyOf,parentSchema:schema59.properties.effects.items,data:data132};
+const err185 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema59.properties.effects.items.anyOf,parentSchema:schema59.properties.effects.items,data:data132};
 if(vErrors === null){
-vErrors = [err166];
+vErrors = [err185];
 }
 else {
-vErrors.push(err166);
+vErrors.push(err185);
 }
 errors++;
 }
 else {
-errors = _errs378;
+errors = _errs397;
 if(vErrors !== null){
-if(_errs378){
-vErrors.length = _errs378;
+if(_errs397){
+vErrors.length = _errs397;
 }
 else {
 vErrors = null;
@@ -27890,25 +28189,25 @@ if(data130.modify !== undefined){
 let data133 = data130.modify;
 if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
 for(const key12 in data133){
-const _errs383 = errors;
+const _errs402 = errors;
 if(!(key12 === "response")){
-const err167 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema59.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.modify.propertyNames.enum,parentSchema:schema59.properties.modify.propertyNames,data:key12,propertyName:key12};
+const err186 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema59.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.modify.propertyNames.enum,parentSchema:schema59.properties.modify.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
-vErrors = [err167];
+vErrors = [err186];
 }
 else {
-vErrors.push(err167);
+vErrors.push(err186);
 }
 errors++;
 }
-var valid211 = _errs383 === errors;
+var valid211 = _errs402 === errors;
 if(!valid211){
-const err168 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema59.properties.modify.propertyNames,parentSchema:schema59.properties.modify,data:data133};
+const err187 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema59.properties.modify.propertyNames,parentSchema:schema59.properties.modify,data:data133};
 if(vErrors === null){
-vErrors = [err168];
+vErrors = [err187];
 }
 else {
-vErrors.push(err168);
+vErrors.push(err187);
 }
 errors++;
 }
@@ -27925,12 +28224,12 @@ const len28 = data135.length;
 for(let i28=0; i28<len28; i28++){
 let data136 = data135[i28];
 if(!(data136 === "stop")){
-const err169 = {instancePath:instancePath+"/capabilities/flow/operations/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema59.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.flow.properties.operations.items.enum,parentSchema:schema59.properties.flow.properties.operations.items,data:data136};
+const err188 = {instancePath:instancePath+"/capabilities/flow/operations/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema59.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.flow.properties.operations.items.enum,parentSchema:schema59.properties.flow.properties.operations.items,data:data136};
 if(vErrors === null){
-vErrors = [err169];
+vErrors = [err188];
 }
 else {
-vErrors.push(err169);
+vErrors.push(err188);
 }
 errors++;
 }
@@ -27942,7 +28241,7 @@ errors++;
 }
 }
 }
-var _valid36 = _errs372 === errors;
+var _valid36 = _errs391 === errors;
 valid202 = _valid36;
 if(valid202){
 var props18 = {};
@@ -27951,12 +28250,12 @@ props18.event = true;
 }
 }
 if(!valid202){
-const err170 = {instancePath,schemaPath:"#/allOf/19/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[19].if,parentSchema:schema39.allOf[19],data};
+const err189 = {instancePath,schemaPath:"#/allOf/19/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[19].if,parentSchema:schema39.allOf[19],data};
 if(vErrors === null){
-vErrors = [err170];
+vErrors = [err189];
 }
 else {
-vErrors.push(err170);
+vErrors.push(err189);
 }
 errors++;
 }
@@ -27971,22 +28270,22 @@ Object.assign(props0, props18);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion === undefined){
-const err171 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protocolVersion"},message:"must have required property '"+"protocolVersion"+"'",schema:schema39.required,parentSchema:schema39,data};
+const err190 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protocolVersion"},message:"must have required property '"+"protocolVersion"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err190];
 }
 else {
-vErrors.push(err171);
+vErrors.push(err190);
 }
 errors++;
 }
 if(data.event === undefined){
-const err172 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema39.required,parentSchema:schema39,data};
+const err191 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
-vErrors = [err172];
+vErrors = [err191];
 }
 else {
-vErrors.push(err172);
+vErrors.push(err191);
 }
 errors++;
 }
@@ -28001,12 +28300,12 @@ props0.state = true;
 if(data.protocolVersion !== undefined){
 let data137 = data.protocolVersion;
 if("draft" !== data137){
-const err173 = {instancePath:instancePath+"/protocolVersion",schemaPath:"common.schema.json#/$defs/protocolVersion/const",keyword:"const",params:{allowedValue: "draft"},message:"must be equal to constant",schema:"draft",parentSchema:schema60,data:data137};
+const err192 = {instancePath:instancePath+"/protocolVersion",schemaPath:"common.schema.json#/$defs/protocolVersion/const",keyword:"const",params:{allowedValue: "draft"},message:"must be equal to constant",schema:"draft",parentSchema:schema60,data:data137};
 if(vErrors === null){
-vErrors = [err173];
+vErrors = [err192];
 }
 else {
-vErrors.push(err173);
+vErrors.push(err192);
 }
 errors++;
 }
@@ -28033,34 +28332,34 @@ if(data.state !== undefined){
 let data141 = data.state;
 if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
 if(data141.permission === undefined){
-const err174 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/required",keyword:"required",params:{missingProperty: "permission"},message:"must have required property '"+"permission"+"'",schema:schema39.properties.state.required,parentSchema:schema39.properties.state,data:data141};
+const err193 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/required",keyword:"required",params:{missingProperty: "permission"},message:"must have required property '"+"permission"+"'",schema:schema39.properties.state.required,parentSchema:schema39.properties.state,data:data141};
 if(vErrors === null){
-vErrors = [err174];
+vErrors = [err193];
 }
 else {
-vErrors.push(err174);
+vErrors.push(err193);
 }
 errors++;
 }
 if(data141.candidate === undefined){
-const err175 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/required",keyword:"required",params:{missingProperty: "candidate"},message:"must have required property '"+"candidate"+"'",schema:schema39.properties.state.required,parentSchema:schema39.properties.state,data:data141};
+const err194 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/required",keyword:"required",params:{missingProperty: "candidate"},message:"must have required property '"+"candidate"+"'",schema:schema39.properties.state.required,parentSchema:schema39.properties.state,data:data141};
 if(vErrors === null){
-vErrors = [err175];
+vErrors = [err194];
 }
 else {
-vErrors.push(err175);
+vErrors.push(err194);
 }
 errors++;
 }
 if(data141.permission !== undefined){
 let data142 = data141.permission;
 if(!((((data142 === "none") || (data142 === "allow")) || (data142 === "ask")) || (data142 === "deny"))){
-const err176 = {instancePath:instancePath+"/state/permission",schemaPath:"#/properties/state/properties/permission/enum",keyword:"enum",params:{allowedValues: schema39.properties.state.properties.permission.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.state.properties.permission.enum,parentSchema:schema39.properties.state.properties.permission,data:data142};
+const err195 = {instancePath:instancePath+"/state/permission",schemaPath:"#/properties/state/properties/permission/enum",keyword:"enum",params:{allowedValues: schema39.properties.state.properties.permission.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.state.properties.permission.enum,parentSchema:schema39.properties.state.properties.permission,data:data142};
 if(vErrors === null){
-vErrors = [err176];
+vErrors = [err195];
 }
 else {
-vErrors.push(err176);
+vErrors.push(err195);
 }
 errors++;
 }
@@ -28068,35 +28367,35 @@ errors++;
 if(data141.candidate !== undefined){
 let data143 = data141.candidate;
 if((!(data143 && typeof data143 == "object" && !Array.isArray(data143))) && (data143 !== null)){
-const err177 = {instancePath:instancePath+"/state/candidate",schemaPath:"#/properties/state/properties/candidate/type",keyword:"type",params:{type: schema39.properties.state.properties.candidate.type},message:"must be object,null",schema:schema39.properties.state.properties.candidate.type,parentSchema:schema39.properties.state.properties.candidate,data:data143};
+const err196 = {instancePath:instancePath+"/state/candidate",schemaPath:"#/properties/state/properties/candidate/type",keyword:"type",params:{type: schema39.properties.state.properties.candidate.type},message:"must be object,null",schema:schema39.properties.state.properties.candidate.type,parentSchema:schema39.properties.state.properties.candidate,data:data143};
 if(vErrors === null){
-vErrors = [err177];
+vErrors = [err196];
 }
 else {
-vErrors.push(err177);
+vErrors.push(err196);
 }
 errors++;
 }
 if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
 if(data143.value === undefined){
-const err178 = {instancePath:instancePath+"/state/candidate",schemaPath:"#/properties/state/properties/candidate/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema39.properties.state.properties.candidate.required,parentSchema:schema39.properties.state.properties.candidate,data:data143};
+const err197 = {instancePath:instancePath+"/state/candidate",schemaPath:"#/properties/state/properties/candidate/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema39.properties.state.properties.candidate.required,parentSchema:schema39.properties.state.properties.candidate,data:data143};
 if(vErrors === null){
-vErrors = [err178];
+vErrors = [err197];
 }
 else {
-vErrors.push(err178);
+vErrors.push(err197);
 }
 errors++;
 }
 if(data143.provenance !== undefined){
 let data144 = data143.provenance;
 if(!(data144 && typeof data144 == "object" && !Array.isArray(data144))){
-const err179 = {instancePath:instancePath+"/state/candidate/provenance",schemaPath:"#/properties/state/properties/candidate/properties/provenance/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.state.properties.candidate.properties.provenance.type,parentSchema:schema39.properties.state.properties.candidate.properties.provenance,data:data144};
+const err198 = {instancePath:instancePath+"/state/candidate/provenance",schemaPath:"#/properties/state/properties/candidate/properties/provenance/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.state.properties.candidate.properties.provenance.type,parentSchema:schema39.properties.state.properties.candidate.properties.provenance,data:data144};
 if(vErrors === null){
-vErrors = [err179];
+vErrors = [err198];
 }
 else {
-vErrors.push(err179);
+vErrors.push(err198);
 }
 errors++;
 }
@@ -28106,12 +28405,12 @@ errors++;
 if(data141.flow !== undefined){
 let data145 = data141.flow;
 if(!(((data145 === "none") || (data145 === "stop")) || (data145 === "continue"))){
-const err180 = {instancePath:instancePath+"/state/flow",schemaPath:"#/properties/state/properties/flow/enum",keyword:"enum",params:{allowedValues: schema39.properties.state.properties.flow.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.state.properties.flow.enum,parentSchema:schema39.properties.state.properties.flow,data:data145};
+const err199 = {instancePath:instancePath+"/state/flow",schemaPath:"#/properties/state/properties/flow/enum",keyword:"enum",params:{allowedValues: schema39.properties.state.properties.flow.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.state.properties.flow.enum,parentSchema:schema39.properties.state.properties.flow,data:data145};
 if(vErrors === null){
-vErrors = [err180];
+vErrors = [err199];
 }
 else {
-vErrors.push(err180);
+vErrors.push(err199);
 }
 errors++;
 }
@@ -28124,35 +28423,35 @@ for(let i29=0; i29<len29; i29++){
 let data147 = data146[i29];
 if(typeof data147 === "string"){
 if(func1(data147) < 1){
-const err181 = {instancePath:instancePath+"/state/instructions/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx47/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema334,data:data147};
+const err200 = {instancePath:instancePath+"/state/instructions/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx47/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema334,data:data147};
 if(vErrors === null){
-vErrors = [err181];
+vErrors = [err200];
 }
 else {
-vErrors.push(err181);
+vErrors.push(err200);
 }
 errors++;
 }
 }
 else {
-const err182 = {instancePath:instancePath+"/state/instructions/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx47/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.type,parentSchema:schema334,data:data147};
+const err201 = {instancePath:instancePath+"/state/instructions/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx47/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.type,parentSchema:schema334,data:data147};
 if(vErrors === null){
-vErrors = [err182];
+vErrors = [err201];
 }
 else {
-vErrors.push(err182);
+vErrors.push(err201);
 }
 errors++;
 }
 }
 }
 else {
-const err183 = {instancePath:instancePath+"/state/instructions",schemaPath:"#/properties/state/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.state.properties.instructions.type,parentSchema:schema39.properties.state.properties.instructions,data:data146};
+const err202 = {instancePath:instancePath+"/state/instructions",schemaPath:"#/properties/state/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.state.properties.instructions.type,parentSchema:schema39.properties.state.properties.instructions,data:data146};
 if(vErrors === null){
-vErrors = [err183];
+vErrors = [err202];
 }
 else {
-vErrors.push(err183);
+vErrors.push(err202);
 }
 errors++;
 }
@@ -28160,36 +28459,36 @@ errors++;
 if(data141.injections !== undefined){
 let data148 = data141.injections;
 if(!(Array.isArray(data148))){
-const err184 = {instancePath:instancePath+"/state/injections",schemaPath:"#/properties/state/properties/injections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.state.properties.injections.type,parentSchema:schema39.properties.state.properties.injections,data:data148};
+const err203 = {instancePath:instancePath+"/state/injections",schemaPath:"#/properties/state/properties/injections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.state.properties.injections.type,parentSchema:schema39.properties.state.properties.injections,data:data148};
 if(vErrors === null){
-vErrors = [err184];
+vErrors = [err203];
 }
 else {
-vErrors.push(err184);
+vErrors.push(err203);
 }
 errors++;
 }
 }
 }
 else {
-const err185 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.state.type,parentSchema:schema39.properties.state,data:data141};
+const err204 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.state.type,parentSchema:schema39.properties.state,data:data141};
 if(vErrors === null){
-vErrors = [err185];
+vErrors = [err204];
 }
 else {
-vErrors.push(err185);
+vErrors.push(err204);
 }
 errors++;
 }
 }
 }
 else {
-const err186 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+const err205 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
 if(vErrors === null){
-vErrors = [err186];
+vErrors = [err205];
 }
 else {
-vErrors.push(err186);
+vErrors.push(err205);
 }
 errors++;
 }

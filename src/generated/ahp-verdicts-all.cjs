@@ -10922,6 +10922,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data0 = data.execution;
+const _errs5 = errors;
+if(errors === _errs5){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.status === undefined) && (missing1 = "status")){
@@ -10935,13 +10937,17 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 }
 }
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs7 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.execution !== undefined){
 let data2 = data.execution;
@@ -10954,7 +10960,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs7 === errors;
+var _valid0 = _errs8 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -10963,10 +10969,10 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs11 = errors;
 const _errs12 = errors;
-let valid6 = true;
 const _errs13 = errors;
+let valid6 = true;
+const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.execution === undefined) && (missing2 = "execution")){
@@ -10975,6 +10981,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data4 = data.execution;
+const _errs15 = errors;
+if(errors === _errs15){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing3;
 if((data4.status === undefined) && (missing3 = "status")){
@@ -10988,58 +10996,62 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid1 = _errs13 === errors;
-errors = _errs12;
+}
+}
+var _valid1 = _errs14 === errors;
+errors = _errs13;
 if(_valid1){
-const _errs16 = errors;
-const _errs17 = errors;
 const _errs18 = errors;
 const _errs19 = errors;
-let valid10 = false;
 const _errs20 = errors;
+const _errs21 = errors;
+let valid10 = false;
+const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.usage === undefined) && (missing4 = "usage")){
 errors++;
 }
 }
-var _valid2 = _errs20 === errors;
+var _valid2 = _errs22 === errors;
 valid10 = valid10 || _valid2;
 if(!valid10){
-const _errs21 = errors;
+const _errs23 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
 errors++;
 }
 }
-var _valid2 = _errs21 === errors;
+var _valid2 = _errs23 === errors;
 valid10 = valid10 || _valid2;
 }
 if(!valid10){
 errors++;
 }
 else {
-errors = _errs19;
+errors = _errs21;
 }
-var valid9 = _errs18 === errors;
+var valid9 = _errs20 === errors;
 if(valid9){
 return false;
 }
 else {
-errors = _errs17;
+errors = _errs19;
 }
-var _valid1 = _errs16 === errors;
+var _valid1 = _errs18 === errors;
 valid6 = _valid1;
 }
 if(!valid6){
 errors++;
 return false;
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs12 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11049,30 +11061,8 @@ return false;
 }
 else {
 if(data.type !== undefined){
-const _errs24 = errors;
-if("context.compact.after" !== data.type){
-return false;
-}
-var valid11 = _errs24 === errors;
-}
-else {
-var valid11 = true;
-}
-if(valid11){
-if(data.summary !== undefined){
-const _errs25 = errors;
-if(!(validate170(data.summary))){
-errors++;
-}
-var valid11 = _errs25 === errors;
-}
-else {
-var valid11 = true;
-}
-if(valid11){
-if(data.removed !== undefined){
 const _errs26 = errors;
-if(!(Array.isArray(data.removed))){
+if("context.compact.after" !== data.type){
 return false;
 }
 var valid11 = _errs26 === errors;
@@ -11081,14 +11071,36 @@ else {
 var valid11 = true;
 }
 if(valid11){
+if(data.summary !== undefined){
+const _errs27 = errors;
+if(!(validate170(data.summary))){
+errors++;
+}
+var valid11 = _errs27 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data.removed !== undefined){
+const _errs28 = errors;
+if(!(Array.isArray(data.removed))){
+return false;
+}
+var valid11 = _errs28 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
 if(data.execution !== undefined){
 let data9 = data.execution;
-const _errs28 = errors;
-const _errs29 = errors;
-const _errs32 = errors;
-const _errs33 = errors;
-let valid14 = true;
+const _errs30 = errors;
+const _errs31 = errors;
 const _errs34 = errors;
+const _errs35 = errors;
+let valid14 = true;
+const _errs36 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing7;
 if((data9.status === undefined) && (missing7 = "status")){
@@ -11102,11 +11114,11 @@ errors++;
 }
 }
 }
-var _valid3 = _errs34 === errors;
-errors = _errs33;
+var _valid3 = _errs36 === errors;
+errors = _errs35;
 if(_valid3){
-const _errs36 = errors;
-if(errors === _errs36){
+const _errs38 = errors;
+if(errors === _errs38){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing8;
 if((data9.reason === undefined) && (missing8 = "reason")){
@@ -11114,19 +11126,19 @@ return false;
 }
 }
 }
-var _valid3 = _errs36 === errors;
+var _valid3 = _errs38 === errors;
 valid14 = _valid3;
 }
 if(!valid14){
 errors++;
 return false;
 }
-var valid13 = _errs32 === errors;
+var valid13 = _errs34 === errors;
 if(valid13){
-const _errs38 = errors;
-const _errs39 = errors;
-let valid16 = true;
 const _errs40 = errors;
+const _errs41 = errors;
+let valid16 = true;
+const _errs42 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing9;
 if((data9.status === undefined) && (missing9 = "status")){
@@ -11140,38 +11152,38 @@ errors++;
 }
 }
 }
-var _valid4 = _errs40 === errors;
-errors = _errs39;
+var _valid4 = _errs42 === errors;
+errors = _errs41;
 if(_valid4){
-const _errs42 = errors;
-const _errs43 = errors;
 const _errs44 = errors;
+const _errs45 = errors;
+const _errs46 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing10;
 if((data9.reason === undefined) && (missing10 = "reason")){
 errors++;
 }
 }
-var valid18 = _errs44 === errors;
+var valid18 = _errs46 === errors;
 if(valid18){
 return false;
 }
 else {
-errors = _errs43;
+errors = _errs45;
 }
-var _valid4 = _errs42 === errors;
+var _valid4 = _errs44 === errors;
 valid16 = _valid4;
 }
 if(!valid16){
 errors++;
 return false;
 }
-var valid13 = _errs38 === errors;
+var valid13 = _errs40 === errors;
 if(valid13){
-const _errs46 = errors;
-const _errs47 = errors;
-let valid19 = true;
 const _errs48 = errors;
+const _errs49 = errors;
+let valid19 = true;
+const _errs50 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing11;
 if((data9.reason === undefined) && (missing11 = "reason")){
@@ -11185,36 +11197,36 @@ errors++;
 }
 }
 }
-var _valid5 = _errs48 === errors;
-errors = _errs47;
+var _valid5 = _errs50 === errors;
+errors = _errs49;
 if(_valid5){
-const _errs50 = errors;
-const _errs51 = errors;
 const _errs52 = errors;
+const _errs53 = errors;
+const _errs54 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing12;
 if((data9.detail === undefined) && (missing12 = "detail")){
 errors++;
 }
 }
-var valid21 = _errs52 === errors;
+var valid21 = _errs54 === errors;
 if(valid21){
 return false;
 }
 else {
-errors = _errs51;
+errors = _errs53;
 }
-var _valid5 = _errs50 === errors;
+var _valid5 = _errs52 === errors;
 valid19 = _valid5;
 }
 if(!valid19){
 errors++;
 return false;
 }
-var valid13 = _errs46 === errors;
+var valid13 = _errs48 === errors;
 }
 }
-if(errors === _errs29){
+if(errors === _errs31){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing13;
 if((data9.status === undefined) && (missing13 = "status")){
@@ -11223,20 +11235,8 @@ return false;
 else {
 if(data9.status !== undefined){
 let data13 = data9.status;
-const _errs54 = errors;
-if(!((data13 === "executed") || (data13 === "skipped"))){
-return false;
-}
-var valid22 = _errs54 === errors;
-}
-else {
-var valid22 = true;
-}
-if(valid22){
-if(data9.reason !== undefined){
-let data14 = data9.reason;
 const _errs56 = errors;
-if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
+if(!((data13 === "executed") || (data13 === "skipped"))){
 return false;
 }
 var valid22 = _errs56 === errors;
@@ -11245,12 +11245,24 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data9.detail !== undefined){
+if(data9.reason !== undefined){
+let data14 = data9.reason;
 const _errs58 = errors;
-if(typeof data9.detail !== "string"){
+if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
 return false;
 }
 var valid22 = _errs58 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data9.detail !== undefined){
+const _errs60 = errors;
+if(typeof data9.detail !== "string"){
+return false;
+}
+var valid22 = _errs60 === errors;
 }
 else {
 var valid22 = true;
@@ -11263,7 +11275,7 @@ else {
 return false;
 }
 }
-var valid11 = _errs28 === errors;
+var valid11 = _errs30 === errors;
 }
 else {
 var valid11 = true;
@@ -12626,6 +12638,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data0 = data.execution;
+const _errs5 = errors;
+if(errors === _errs5){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.status === undefined) && (missing1 = "status")){
@@ -12639,13 +12653,17 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 }
 }
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs7 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.execution !== undefined){
 let data2 = data.execution;
@@ -12658,7 +12676,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs7 === errors;
+var _valid0 = _errs8 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -12667,10 +12685,10 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs11 = errors;
 const _errs12 = errors;
-let valid6 = true;
 const _errs13 = errors;
+let valid6 = true;
+const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.execution === undefined) && (missing2 = "execution")){
@@ -12679,6 +12697,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data4 = data.execution;
+const _errs15 = errors;
+if(errors === _errs15){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing3;
 if((data4.status === undefined) && (missing3 = "status")){
@@ -12692,58 +12712,62 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid1 = _errs13 === errors;
-errors = _errs12;
+}
+}
+var _valid1 = _errs14 === errors;
+errors = _errs13;
 if(_valid1){
-const _errs16 = errors;
-const _errs17 = errors;
 const _errs18 = errors;
 const _errs19 = errors;
-let valid10 = false;
 const _errs20 = errors;
+const _errs21 = errors;
+let valid10 = false;
+const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.usage === undefined) && (missing4 = "usage")){
 errors++;
 }
 }
-var _valid2 = _errs20 === errors;
+var _valid2 = _errs22 === errors;
 valid10 = valid10 || _valid2;
 if(!valid10){
-const _errs21 = errors;
+const _errs23 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
 errors++;
 }
 }
-var _valid2 = _errs21 === errors;
+var _valid2 = _errs23 === errors;
 valid10 = valid10 || _valid2;
 }
 if(!valid10){
 errors++;
 }
 else {
-errors = _errs19;
+errors = _errs21;
 }
-var valid9 = _errs18 === errors;
+var valid9 = _errs20 === errors;
 if(valid9){
 return false;
 }
 else {
-errors = _errs17;
+errors = _errs19;
 }
-var _valid1 = _errs16 === errors;
+var _valid1 = _errs18 === errors;
 valid6 = _valid1;
 }
 if(!valid6){
 errors++;
 return false;
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs12 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12753,31 +12777,9 @@ return false;
 }
 else {
 if(data.type !== undefined){
-const _errs24 = errors;
+const _errs26 = errors;
 if("model.response.after" !== data.type){
 return false;
-}
-var valid11 = _errs24 === errors;
-}
-else {
-var valid11 = true;
-}
-if(valid11){
-if(data.model !== undefined){
-const _errs25 = errors;
-if(!(validate137(data.model))){
-errors++;
-}
-var valid11 = _errs25 === errors;
-}
-else {
-var valid11 = true;
-}
-if(valid11){
-if(data.attempt !== undefined){
-const _errs26 = errors;
-if(!(validate139(data.attempt))){
-errors++;
 }
 var valid11 = _errs26 === errors;
 }
@@ -12785,14 +12787,36 @@ else {
 var valid11 = true;
 }
 if(valid11){
+if(data.model !== undefined){
+const _errs27 = errors;
+if(!(validate137(data.model))){
+errors++;
+}
+var valid11 = _errs27 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data.attempt !== undefined){
+const _errs28 = errors;
+if(!(validate139(data.attempt))){
+errors++;
+}
+var valid11 = _errs28 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
 if(data.execution !== undefined){
 let data9 = data.execution;
-const _errs27 = errors;
-const _errs28 = errors;
-const _errs31 = errors;
-const _errs32 = errors;
-let valid14 = true;
+const _errs29 = errors;
+const _errs30 = errors;
 const _errs33 = errors;
+const _errs34 = errors;
+let valid14 = true;
+const _errs35 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing7;
 if((data9.status === undefined) && (missing7 = "status")){
@@ -12806,11 +12830,11 @@ errors++;
 }
 }
 }
-var _valid3 = _errs33 === errors;
-errors = _errs32;
+var _valid3 = _errs35 === errors;
+errors = _errs34;
 if(_valid3){
-const _errs35 = errors;
-if(errors === _errs35){
+const _errs37 = errors;
+if(errors === _errs37){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing8;
 if((data9.reason === undefined) && (missing8 = "reason")){
@@ -12818,19 +12842,19 @@ return false;
 }
 }
 }
-var _valid3 = _errs35 === errors;
+var _valid3 = _errs37 === errors;
 valid14 = _valid3;
 }
 if(!valid14){
 errors++;
 return false;
 }
-var valid13 = _errs31 === errors;
+var valid13 = _errs33 === errors;
 if(valid13){
-const _errs37 = errors;
-const _errs38 = errors;
-let valid16 = true;
 const _errs39 = errors;
+const _errs40 = errors;
+let valid16 = true;
+const _errs41 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing9;
 if((data9.status === undefined) && (missing9 = "status")){
@@ -12844,38 +12868,38 @@ errors++;
 }
 }
 }
-var _valid4 = _errs39 === errors;
-errors = _errs38;
+var _valid4 = _errs41 === errors;
+errors = _errs40;
 if(_valid4){
-const _errs41 = errors;
-const _errs42 = errors;
 const _errs43 = errors;
+const _errs44 = errors;
+const _errs45 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing10;
 if((data9.reason === undefined) && (missing10 = "reason")){
 errors++;
 }
 }
-var valid18 = _errs43 === errors;
+var valid18 = _errs45 === errors;
 if(valid18){
 return false;
 }
 else {
-errors = _errs42;
+errors = _errs44;
 }
-var _valid4 = _errs41 === errors;
+var _valid4 = _errs43 === errors;
 valid16 = _valid4;
 }
 if(!valid16){
 errors++;
 return false;
 }
-var valid13 = _errs37 === errors;
+var valid13 = _errs39 === errors;
 if(valid13){
-const _errs45 = errors;
-const _errs46 = errors;
-let valid19 = true;
 const _errs47 = errors;
+const _errs48 = errors;
+let valid19 = true;
+const _errs49 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing11;
 if((data9.reason === undefined) && (missing11 = "reason")){
@@ -12889,36 +12913,36 @@ errors++;
 }
 }
 }
-var _valid5 = _errs47 === errors;
-errors = _errs46;
+var _valid5 = _errs49 === errors;
+errors = _errs48;
 if(_valid5){
-const _errs49 = errors;
-const _errs50 = errors;
 const _errs51 = errors;
+const _errs52 = errors;
+const _errs53 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing12;
 if((data9.detail === undefined) && (missing12 = "detail")){
 errors++;
 }
 }
-var valid21 = _errs51 === errors;
+var valid21 = _errs53 === errors;
 if(valid21){
 return false;
 }
 else {
-errors = _errs50;
+errors = _errs52;
 }
-var _valid5 = _errs49 === errors;
+var _valid5 = _errs51 === errors;
 valid19 = _valid5;
 }
 if(!valid19){
 errors++;
 return false;
 }
-var valid13 = _errs45 === errors;
+var valid13 = _errs47 === errors;
 }
 }
-if(errors === _errs28){
+if(errors === _errs30){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing13;
 if((data9.status === undefined) && (missing13 = "status")){
@@ -12927,20 +12951,8 @@ return false;
 else {
 if(data9.status !== undefined){
 let data13 = data9.status;
-const _errs53 = errors;
-if(!((data13 === "executed") || (data13 === "skipped"))){
-return false;
-}
-var valid22 = _errs53 === errors;
-}
-else {
-var valid22 = true;
-}
-if(valid22){
-if(data9.reason !== undefined){
-let data14 = data9.reason;
 const _errs55 = errors;
-if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
+if(!((data13 === "executed") || (data13 === "skipped"))){
 return false;
 }
 var valid22 = _errs55 === errors;
@@ -12949,12 +12961,24 @@ else {
 var valid22 = true;
 }
 if(valid22){
-if(data9.detail !== undefined){
+if(data9.reason !== undefined){
+let data14 = data9.reason;
 const _errs57 = errors;
-if(typeof data9.detail !== "string"){
+if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
 return false;
 }
 var valid22 = _errs57 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data9.detail !== undefined){
+const _errs59 = errors;
+if(typeof data9.detail !== "string"){
+return false;
+}
+var valid22 = _errs59 === errors;
 }
 else {
 var valid22 = true;
@@ -12967,7 +12991,7 @@ else {
 return false;
 }
 }
-var valid11 = _errs27 === errors;
+var valid11 = _errs29 === errors;
 }
 else {
 var valid11 = true;
@@ -12975,9 +12999,9 @@ var valid11 = true;
 if(valid11){
 if(data.finishReason !== undefined){
 let data16 = data.finishReason;
-const _errs59 = errors;
-const _errs60 = errors;
-if(errors === _errs60){
+const _errs61 = errors;
+const _errs62 = errors;
+if(errors === _errs62){
 if(typeof data16 === "string"){
 if(data16.length === 0){
 return false;
@@ -12987,18 +13011,18 @@ else {
 return false;
 }
 }
-var valid11 = _errs59 === errors;
+var valid11 = _errs61 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data.usage !== undefined){
-const _errs62 = errors;
+const _errs64 = errors;
 if(!(validate239(data.usage))){
 errors++;
 }
-var valid11 = _errs62 === errors;
+var valid11 = _errs64 === errors;
 }
 else {
 var valid11 = true;
@@ -13006,8 +13030,8 @@ var valid11 = true;
 if(valid11){
 if(data.latencyMs !== undefined){
 let data18 = data.latencyMs;
-const _errs63 = errors;
-if(errors === _errs63){
+const _errs65 = errors;
+if(errors === _errs65){
 if(typeof data18 == "number"){
 if(data18 < 0 || isNaN(data18)){
 return false;
@@ -13017,7 +13041,7 @@ else {
 return false;
 }
 }
-var valid11 = _errs63 === errors;
+var valid11 = _errs65 === errors;
 }
 else {
 var valid11 = true;
@@ -13754,6 +13778,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data0 = data.event;
+const _errs7 = errors;
+if(errors === _errs7){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing2;
 if((data0.type === undefined) && (missing2 = "type")){
@@ -13767,45 +13793,49 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 }
 }
 }
 var _valid0 = _errs6 === errors;
 errors = _errs5;
 if(_valid0){
-const _errs9 = errors;
+const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data2 = data.capabilities;
-const _errs11 = errors;
 const _errs12 = errors;
-if(errors === _errs12){
+const _errs13 = errors;
+if(errors === _errs13){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.effects !== undefined){
 let data3 = data2.effects;
-const _errs14 = errors;
+const _errs15 = errors;
 if(Array.isArray(data3)){
 var valid8 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
-const _errs15 = errors;
 const _errs16 = errors;
-let valid9 = false;
 const _errs17 = errors;
+let valid9 = false;
+const _errs18 = errors;
 if(!((((((((data4 === "deny") || (data4 === "allow")) || (data4 === "ask")) || (data4 === "modify")) || (data4 === "inject")) || (data4 === "flow")) || (data4 === "return")) || (data4 === "message"))){
 errors++;
 }
-var _valid1 = _errs17 === errors;
+var _valid1 = _errs18 === errors;
 valid9 = valid9 || _valid1;
 if(!valid9){
-const _errs18 = errors;
+const _errs19 = errors;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
 errors++;
 }
 }
-var _valid1 = _errs18 === errors;
+var _valid1 = _errs19 === errors;
 valid9 = valid9 || _valid1;
 }
 if(!valid9){
@@ -13813,15 +13843,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs16;
+errors = _errs17;
 }
-var valid8 = _errs15 === errors;
+var valid8 = _errs16 === errors;
 if(!valid8){
 break;
 }
 }
 }
-var valid7 = _errs14 === errors;
+var valid7 = _errs15 === errors;
 }
 else {
 var valid7 = true;
@@ -13829,14 +13859,14 @@ var valid7 = true;
 if(valid7){
 if(data2.modify !== undefined){
 let data5 = data2.modify;
-const _errs20 = errors;
+const _errs21 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key0 in data5){
-const _errs21 = errors;
+const _errs22 = errors;
 if(!(key0 === "input")){
 errors++;
 }
-var valid10 = _errs21 === errors;
+var valid10 = _errs22 === errors;
 if(!valid10){
 errors++;
 return false;
@@ -13844,7 +13874,7 @@ break;
 }
 }
 }
-var valid7 = _errs20 === errors;
+var valid7 = _errs21 === errors;
 }
 else {
 var valid7 = true;
@@ -13852,7 +13882,7 @@ var valid7 = true;
 if(valid7){
 if(data2.flow !== undefined){
 let data6 = data2.flow;
-const _errs23 = errors;
+const _errs24 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.operations !== undefined){
 let data7 = data6.operations;
@@ -13860,11 +13890,11 @@ if(Array.isArray(data7)){
 var valid12 = true;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-const _errs25 = errors;
+const _errs26 = errors;
 if(!(data7[i1] === "stop")){
 return false;
 }
-var valid12 = _errs25 === errors;
+var valid12 = _errs26 === errors;
 if(!valid12){
 break;
 }
@@ -13872,7 +13902,7 @@ break;
 }
 }
 }
-var valid7 = _errs23 === errors;
+var valid7 = _errs24 === errors;
 }
 else {
 var valid7 = true;
@@ -13881,24 +13911,24 @@ var valid7 = true;
 }
 }
 }
-var valid5 = _errs11 === errors;
+var valid5 = _errs12 === errors;
 if(valid5){
-const _errs27 = errors;
-if(errors === _errs27){
+const _errs28 = errors;
+if(errors === _errs28){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.effects !== undefined){
 let data9 = data2.effects;
-const _errs29 = errors;
-if(errors === _errs29){
+const _errs30 = errors;
+if(errors === _errs30){
 if(Array.isArray(data9)){
-const _errs31 = errors;
+const _errs32 = errors;
 const len2 = data9.length;
 for(let i2=0; i2<len2; i2++){
-const _errs32 = errors;
+const _errs33 = errors;
 if("deny" !== data9[i2]){
 errors++;
 }
-var valid14 = _errs32 === errors;
+var valid14 = _errs33 === errors;
 if(valid14){
 break;
 }
@@ -13907,18 +13937,18 @@ if(!valid14){
 return false;
 }
 else {
-errors = _errs31;
+errors = _errs32;
 }
 }
 }
 }
 }
 }
-var valid5 = _errs27 === errors;
+var valid5 = _errs28 === errors;
 }
 }
 }
-var _valid0 = _errs9 === errors;
+var _valid0 = _errs10 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -13927,10 +13957,10 @@ return false;
 }
 var valid0 = _errs4 === errors;
 if(valid0){
-const _errs34 = errors;
 const _errs35 = errors;
-let valid15 = true;
 const _errs36 = errors;
+let valid15 = true;
+const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.event === undefined) && (missing3 = "event")){
@@ -13939,6 +13969,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data11 = data.event;
+const _errs38 = errors;
+if(errors === _errs38){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing4;
 if((data11.type === undefined) && (missing4 = "type")){
@@ -13952,44 +13984,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid2 = _errs36 === errors;
-errors = _errs35;
+}
+}
+var _valid2 = _errs37 === errors;
+errors = _errs36;
 if(_valid2){
-const _errs39 = errors;
+const _errs41 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data13 = data.capabilities;
-const _errs41 = errors;
-if(errors === _errs41){
+const _errs43 = errors;
+if(errors === _errs43){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.effects !== undefined){
 let data14 = data13.effects;
-const _errs43 = errors;
+const _errs45 = errors;
 if(Array.isArray(data14)){
 var valid21 = true;
 const len3 = data14.length;
 for(let i3=0; i3<len3; i3++){
 let data15 = data14[i3];
-const _errs44 = errors;
-const _errs45 = errors;
-let valid22 = false;
 const _errs46 = errors;
+const _errs47 = errors;
+let valid22 = false;
+const _errs48 = errors;
 if(!((((data15 === "modify") || (data15 === "inject")) || (data15 === "flow")) || (data15 === "message"))){
 errors++;
 }
-var _valid3 = _errs46 === errors;
+var _valid3 = _errs48 === errors;
 valid22 = valid22 || _valid3;
 if(!valid22){
-const _errs47 = errors;
+const _errs49 = errors;
 if(typeof data15 === "string"){
 if(!pattern4.test(data15)){
 errors++;
 }
 }
-var _valid3 = _errs47 === errors;
+var _valid3 = _errs49 === errors;
 valid22 = valid22 || _valid3;
 }
 if(!valid22){
@@ -13997,15 +14033,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs45;
+errors = _errs47;
 }
-var valid21 = _errs44 === errors;
+var valid21 = _errs46 === errors;
 if(!valid21){
 break;
 }
 }
 }
-var valid20 = _errs43 === errors;
+var valid20 = _errs45 === errors;
 }
 else {
 var valid20 = true;
@@ -14013,14 +14049,14 @@ var valid20 = true;
 if(valid20){
 if(data13.modify !== undefined){
 let data16 = data13.modify;
-const _errs49 = errors;
+const _errs51 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-const _errs50 = errors;
+const _errs52 = errors;
 if(!(key1 === "output")){
 errors++;
 }
-var valid23 = _errs50 === errors;
+var valid23 = _errs52 === errors;
 if(!valid23){
 errors++;
 return false;
@@ -14028,7 +14064,7 @@ break;
 }
 }
 }
-var valid20 = _errs49 === errors;
+var valid20 = _errs51 === errors;
 }
 else {
 var valid20 = true;
@@ -14036,7 +14072,7 @@ var valid20 = true;
 if(valid20){
 if(data13.flow !== undefined){
 let data17 = data13.flow;
-const _errs52 = errors;
+const _errs54 = errors;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 if(data17.operations !== undefined){
 let data18 = data17.operations;
@@ -14045,11 +14081,11 @@ var valid25 = true;
 const len4 = data18.length;
 for(let i4=0; i4<len4; i4++){
 let data19 = data18[i4];
-const _errs54 = errors;
+const _errs56 = errors;
 if(!((data19 === "stop") || (data19 === "continue"))){
 return false;
 }
-var valid25 = _errs54 === errors;
+var valid25 = _errs56 === errors;
 if(!valid25){
 break;
 }
@@ -14057,7 +14093,7 @@ break;
 }
 }
 }
-var valid20 = _errs52 === errors;
+var valid20 = _errs54 === errors;
 }
 else {
 var valid20 = true;
@@ -14068,19 +14104,19 @@ var valid20 = true;
 }
 }
 }
-var _valid2 = _errs39 === errors;
+var _valid2 = _errs41 === errors;
 valid15 = _valid2;
 }
 if(!valid15){
 errors++;
 return false;
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs35 === errors;
 if(valid0){
-const _errs57 = errors;
-const _errs58 = errors;
-let valid26 = true;
 const _errs59 = errors;
+const _errs60 = errors;
+let valid26 = true;
+const _errs61 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.event === undefined) && (missing5 = "event")){
@@ -14089,6 +14125,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data20 = data.event;
+const _errs62 = errors;
+if(errors === _errs62){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing6;
 if((data20.type === undefined) && (missing6 = "type")){
@@ -14102,18 +14140,22 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid4 = _errs59 === errors;
-errors = _errs58;
+}
+}
+var _valid4 = _errs61 === errors;
+errors = _errs60;
 if(_valid4){
-const _errs62 = errors;
+const _errs65 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data22 = data.capabilities;
-const _errs64 = errors;
-if(errors === _errs64){
+const _errs67 = errors;
+if(errors === _errs67){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.effects !== undefined){
 let data23 = data22.effects;
@@ -14122,23 +14164,23 @@ var valid32 = true;
 const len5 = data23.length;
 for(let i5=0; i5<len5; i5++){
 let data24 = data23[i5];
-const _errs67 = errors;
-const _errs68 = errors;
+const _errs70 = errors;
+const _errs71 = errors;
 let valid33 = false;
-const _errs69 = errors;
+const _errs72 = errors;
 if(!((data24 === "inject") || (data24 === "message"))){
 errors++;
 }
-var _valid5 = _errs69 === errors;
+var _valid5 = _errs72 === errors;
 valid33 = valid33 || _valid5;
 if(!valid33){
-const _errs70 = errors;
+const _errs73 = errors;
 if(typeof data24 === "string"){
 if(!pattern4.test(data24)){
 errors++;
 }
 }
-var _valid5 = _errs70 === errors;
+var _valid5 = _errs73 === errors;
 valid33 = valid33 || _valid5;
 }
 if(!valid33){
@@ -14146,9 +14188,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs68;
+errors = _errs71;
 }
-var valid32 = _errs67 === errors;
+var valid32 = _errs70 === errors;
 if(!valid32){
 break;
 }
@@ -14159,19 +14201,19 @@ break;
 }
 }
 }
-var _valid4 = _errs62 === errors;
+var _valid4 = _errs65 === errors;
 valid26 = _valid4;
 }
 if(!valid26){
 errors++;
 return false;
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs59 === errors;
 if(valid0){
-const _errs73 = errors;
-const _errs74 = errors;
+const _errs76 = errors;
+const _errs77 = errors;
 let valid34 = true;
-const _errs75 = errors;
+const _errs78 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.event === undefined) && (missing7 = "event")){
@@ -14180,6 +14222,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data25 = data.event;
+const _errs79 = errors;
+if(errors === _errs79){
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 let missing8;
 if((data25.type === undefined) && (missing8 = "type")){
@@ -14193,18 +14237,22 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid6 = _errs75 === errors;
-errors = _errs74;
+}
+}
+var _valid6 = _errs78 === errors;
+errors = _errs77;
 if(_valid6){
-const _errs78 = errors;
+const _errs82 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data27 = data.capabilities;
-const _errs80 = errors;
-if(errors === _errs80){
+const _errs84 = errors;
+if(errors === _errs84){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.effects !== undefined){
 let data28 = data27.effects;
@@ -14213,23 +14261,23 @@ var valid40 = true;
 const len6 = data28.length;
 for(let i6=0; i6<len6; i6++){
 let data29 = data28[i6];
-const _errs83 = errors;
-const _errs84 = errors;
+const _errs87 = errors;
+const _errs88 = errors;
 let valid41 = false;
-const _errs85 = errors;
+const _errs89 = errors;
 if(!((data29 === "deny") || (data29 === "message"))){
 errors++;
 }
-var _valid7 = _errs85 === errors;
+var _valid7 = _errs89 === errors;
 valid41 = valid41 || _valid7;
 if(!valid41){
-const _errs86 = errors;
+const _errs90 = errors;
 if(typeof data29 === "string"){
 if(!pattern4.test(data29)){
 errors++;
 }
 }
-var _valid7 = _errs86 === errors;
+var _valid7 = _errs90 === errors;
 valid41 = valid41 || _valid7;
 }
 if(!valid41){
@@ -14237,9 +14285,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs84;
+errors = _errs88;
 }
-var valid40 = _errs83 === errors;
+var valid40 = _errs87 === errors;
 if(!valid40){
 break;
 }
@@ -14250,19 +14298,19 @@ break;
 }
 }
 }
-var _valid6 = _errs78 === errors;
+var _valid6 = _errs82 === errors;
 valid34 = _valid6;
 }
 if(!valid34){
 errors++;
 return false;
 }
-var valid0 = _errs73 === errors;
+var valid0 = _errs76 === errors;
 if(valid0){
-const _errs89 = errors;
-const _errs90 = errors;
+const _errs93 = errors;
+const _errs94 = errors;
 let valid42 = true;
-const _errs91 = errors;
+const _errs95 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.event === undefined) && (missing9 = "event")){
@@ -14271,6 +14319,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data30 = data.event;
+const _errs96 = errors;
+if(errors === _errs96){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 let missing10;
 if((data30.type === undefined) && (missing10 = "type")){
@@ -14284,44 +14334,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid8 = _errs91 === errors;
-errors = _errs90;
+}
+}
+var _valid8 = _errs95 === errors;
+errors = _errs94;
 if(_valid8){
-const _errs94 = errors;
+const _errs99 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data32 = data.capabilities;
-const _errs96 = errors;
-if(errors === _errs96){
+const _errs101 = errors;
+if(errors === _errs101){
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 if(data32.effects !== undefined){
 let data33 = data32.effects;
-const _errs98 = errors;
+const _errs103 = errors;
 if(Array.isArray(data33)){
 var valid48 = true;
 const len7 = data33.length;
 for(let i7=0; i7<len7; i7++){
 let data34 = data33[i7];
-const _errs99 = errors;
-const _errs100 = errors;
+const _errs104 = errors;
+const _errs105 = errors;
 let valid49 = false;
-const _errs101 = errors;
+const _errs106 = errors;
 if(!(((((data34 === "deny") || (data34 === "modify")) || (data34 === "inject")) || (data34 === "flow")) || (data34 === "message"))){
 errors++;
 }
-var _valid9 = _errs101 === errors;
+var _valid9 = _errs106 === errors;
 valid49 = valid49 || _valid9;
 if(!valid49){
-const _errs102 = errors;
+const _errs107 = errors;
 if(typeof data34 === "string"){
 if(!pattern4.test(data34)){
 errors++;
 }
 }
-var _valid9 = _errs102 === errors;
+var _valid9 = _errs107 === errors;
 valid49 = valid49 || _valid9;
 }
 if(!valid49){
@@ -14329,15 +14383,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs100;
+errors = _errs105;
 }
-var valid48 = _errs99 === errors;
+var valid48 = _errs104 === errors;
 if(!valid48){
 break;
 }
 }
 }
-var valid47 = _errs98 === errors;
+var valid47 = _errs103 === errors;
 }
 else {
 var valid47 = true;
@@ -14345,14 +14399,14 @@ var valid47 = true;
 if(valid47){
 if(data32.modify !== undefined){
 let data35 = data32.modify;
-const _errs104 = errors;
+const _errs109 = errors;
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 for(const key2 in data35){
-const _errs105 = errors;
+const _errs110 = errors;
 if(!(key2 === "prompt")){
 errors++;
 }
-var valid50 = _errs105 === errors;
+var valid50 = _errs110 === errors;
 if(!valid50){
 errors++;
 return false;
@@ -14360,7 +14414,7 @@ break;
 }
 }
 }
-var valid47 = _errs104 === errors;
+var valid47 = _errs109 === errors;
 }
 else {
 var valid47 = true;
@@ -14368,7 +14422,7 @@ var valid47 = true;
 if(valid47){
 if(data32.flow !== undefined){
 let data36 = data32.flow;
-const _errs107 = errors;
+const _errs112 = errors;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 if(data36.operations !== undefined){
 let data37 = data36.operations;
@@ -14376,11 +14430,11 @@ if(Array.isArray(data37)){
 var valid52 = true;
 const len8 = data37.length;
 for(let i8=0; i8<len8; i8++){
-const _errs109 = errors;
+const _errs114 = errors;
 if(!(data37[i8] === "stop")){
 return false;
 }
-var valid52 = _errs109 === errors;
+var valid52 = _errs114 === errors;
 if(!valid52){
 break;
 }
@@ -14388,7 +14442,7 @@ break;
 }
 }
 }
-var valid47 = _errs107 === errors;
+var valid47 = _errs112 === errors;
 }
 else {
 var valid47 = true;
@@ -14399,19 +14453,19 @@ var valid47 = true;
 }
 }
 }
-var _valid8 = _errs94 === errors;
+var _valid8 = _errs99 === errors;
 valid42 = _valid8;
 }
 if(!valid42){
 errors++;
 return false;
 }
-var valid0 = _errs89 === errors;
+var valid0 = _errs93 === errors;
 if(valid0){
-const _errs112 = errors;
-const _errs113 = errors;
+const _errs117 = errors;
+const _errs118 = errors;
 let valid53 = true;
-const _errs114 = errors;
+const _errs119 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.event === undefined) && (missing11 = "event")){
@@ -14420,6 +14474,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data39 = data.event;
+const _errs120 = errors;
+if(errors === _errs120){
 if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
 let missing12;
 if((data39.type === undefined) && (missing12 = "type")){
@@ -14433,44 +14489,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid10 = _errs114 === errors;
-errors = _errs113;
+}
+}
+var _valid10 = _errs119 === errors;
+errors = _errs118;
 if(_valid10){
-const _errs117 = errors;
+const _errs123 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data41 = data.capabilities;
-const _errs119 = errors;
-if(errors === _errs119){
+const _errs125 = errors;
+if(errors === _errs125){
 if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 if(data41.effects !== undefined){
 let data42 = data41.effects;
-const _errs121 = errors;
+const _errs127 = errors;
 if(Array.isArray(data42)){
 var valid59 = true;
 const len9 = data42.length;
 for(let i9=0; i9<len9; i9++){
 let data43 = data42[i9];
-const _errs122 = errors;
-const _errs123 = errors;
+const _errs128 = errors;
+const _errs129 = errors;
 let valid60 = false;
-const _errs124 = errors;
+const _errs130 = errors;
 if(!(((data43 === "modify") || (data43 === "flow")) || (data43 === "message"))){
 errors++;
 }
-var _valid11 = _errs124 === errors;
+var _valid11 = _errs130 === errors;
 valid60 = valid60 || _valid11;
 if(!valid60){
-const _errs125 = errors;
+const _errs131 = errors;
 if(typeof data43 === "string"){
 if(!pattern4.test(data43)){
 errors++;
 }
 }
-var _valid11 = _errs125 === errors;
+var _valid11 = _errs131 === errors;
 valid60 = valid60 || _valid11;
 }
 if(!valid60){
@@ -14478,33 +14538,10 @@ errors++;
 return false;
 }
 else {
-errors = _errs123;
+errors = _errs129;
 }
-var valid59 = _errs122 === errors;
+var valid59 = _errs128 === errors;
 if(!valid59){
-break;
-}
-}
-}
-var valid58 = _errs121 === errors;
-}
-else {
-var valid58 = true;
-}
-if(valid58){
-if(data41.modify !== undefined){
-let data44 = data41.modify;
-const _errs127 = errors;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-for(const key3 in data44){
-const _errs128 = errors;
-if(!(key3 === "response")){
-errors++;
-}
-var valid61 = _errs128 === errors;
-if(!valid61){
-errors++;
-return false;
 break;
 }
 }
@@ -14515,9 +14552,32 @@ else {
 var valid58 = true;
 }
 if(valid58){
+if(data41.modify !== undefined){
+let data44 = data41.modify;
+const _errs133 = errors;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key3 in data44){
+const _errs134 = errors;
+if(!(key3 === "response")){
+errors++;
+}
+var valid61 = _errs134 === errors;
+if(!valid61){
+errors++;
+return false;
+break;
+}
+}
+}
+var valid58 = _errs133 === errors;
+}
+else {
+var valid58 = true;
+}
+if(valid58){
 if(data41.flow !== undefined){
 let data45 = data41.flow;
-const _errs130 = errors;
+const _errs136 = errors;
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 if(data45.operations !== undefined){
 let data46 = data45.operations;
@@ -14526,11 +14586,11 @@ var valid63 = true;
 const len10 = data46.length;
 for(let i10=0; i10<len10; i10++){
 let data47 = data46[i10];
-const _errs132 = errors;
+const _errs138 = errors;
 if(!((data47 === "stop") || (data47 === "continue"))){
 return false;
 }
-var valid63 = _errs132 === errors;
+var valid63 = _errs138 === errors;
 if(!valid63){
 break;
 }
@@ -14538,7 +14598,7 @@ break;
 }
 }
 }
-var valid58 = _errs130 === errors;
+var valid58 = _errs136 === errors;
 }
 else {
 var valid58 = true;
@@ -14549,19 +14609,19 @@ var valid58 = true;
 }
 }
 }
-var _valid10 = _errs117 === errors;
+var _valid10 = _errs123 === errors;
 valid53 = _valid10;
 }
 if(!valid53){
 errors++;
 return false;
 }
-var valid0 = _errs112 === errors;
+var valid0 = _errs117 === errors;
 if(valid0){
-const _errs135 = errors;
-const _errs136 = errors;
+const _errs141 = errors;
+const _errs142 = errors;
 let valid64 = true;
-const _errs137 = errors;
+const _errs143 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.event === undefined) && (missing13 = "event")){
@@ -14570,6 +14630,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data48 = data.event;
+const _errs144 = errors;
+if(errors === _errs144){
 if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
 let missing14;
 if((data48.type === undefined) && (missing14 = "type")){
@@ -14583,44 +14645,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid12 = _errs137 === errors;
-errors = _errs136;
+}
+}
+var _valid12 = _errs143 === errors;
+errors = _errs142;
 if(_valid12){
-const _errs140 = errors;
+const _errs147 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data50 = data.capabilities;
-const _errs142 = errors;
-if(errors === _errs142){
+const _errs149 = errors;
+if(errors === _errs149){
 if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
 if(data50.effects !== undefined){
 let data51 = data50.effects;
-const _errs144 = errors;
+const _errs151 = errors;
 if(Array.isArray(data51)){
 var valid70 = true;
 const len11 = data51.length;
 for(let i11=0; i11<len11; i11++){
 let data52 = data51[i11];
-const _errs145 = errors;
-const _errs146 = errors;
+const _errs152 = errors;
+const _errs153 = errors;
 let valid71 = false;
-const _errs147 = errors;
+const _errs154 = errors;
 if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
 errors++;
 }
-var _valid13 = _errs147 === errors;
+var _valid13 = _errs154 === errors;
 valid71 = valid71 || _valid13;
 if(!valid71){
-const _errs148 = errors;
+const _errs155 = errors;
 if(typeof data52 === "string"){
 if(!pattern4.test(data52)){
 errors++;
 }
 }
-var _valid13 = _errs148 === errors;
+var _valid13 = _errs155 === errors;
 valid71 = valid71 || _valid13;
 }
 if(!valid71){
@@ -14628,15 +14694,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs146;
+errors = _errs153;
 }
-var valid70 = _errs145 === errors;
+var valid70 = _errs152 === errors;
 if(!valid70){
 break;
 }
 }
 }
-var valid69 = _errs144 === errors;
+var valid69 = _errs151 === errors;
 }
 else {
 var valid69 = true;
@@ -14644,14 +14710,14 @@ var valid69 = true;
 if(valid69){
 if(data50.modify !== undefined){
 let data53 = data50.modify;
-const _errs150 = errors;
+const _errs157 = errors;
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 for(const key4 in data53){
-const _errs151 = errors;
+const _errs158 = errors;
 if(!(key4 === "request")){
 errors++;
 }
-var valid72 = _errs151 === errors;
+var valid72 = _errs158 === errors;
 if(!valid72){
 errors++;
 return false;
@@ -14659,7 +14725,7 @@ break;
 }
 }
 }
-var valid69 = _errs150 === errors;
+var valid69 = _errs157 === errors;
 }
 else {
 var valid69 = true;
@@ -14667,7 +14733,7 @@ var valid69 = true;
 if(valid69){
 if(data50.flow !== undefined){
 let data54 = data50.flow;
-const _errs153 = errors;
+const _errs160 = errors;
 if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
 if(data54.operations !== undefined){
 let data55 = data54.operations;
@@ -14675,11 +14741,11 @@ if(Array.isArray(data55)){
 var valid74 = true;
 const len12 = data55.length;
 for(let i12=0; i12<len12; i12++){
-const _errs155 = errors;
+const _errs162 = errors;
 if(!(data55[i12] === "stop")){
 return false;
 }
-var valid74 = _errs155 === errors;
+var valid74 = _errs162 === errors;
 if(!valid74){
 break;
 }
@@ -14687,7 +14753,7 @@ break;
 }
 }
 }
-var valid69 = _errs153 === errors;
+var valid69 = _errs160 === errors;
 }
 else {
 var valid69 = true;
@@ -14698,19 +14764,19 @@ var valid69 = true;
 }
 }
 }
-var _valid12 = _errs140 === errors;
+var _valid12 = _errs147 === errors;
 valid64 = _valid12;
 }
 if(!valid64){
 errors++;
 return false;
 }
-var valid0 = _errs135 === errors;
+var valid0 = _errs141 === errors;
 if(valid0){
-const _errs158 = errors;
-const _errs159 = errors;
+const _errs165 = errors;
+const _errs166 = errors;
 let valid75 = true;
-const _errs160 = errors;
+const _errs167 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.event === undefined) && (missing15 = "event")){
@@ -14719,6 +14785,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data57 = data.event;
+const _errs168 = errors;
+if(errors === _errs168){
 if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
 let missing16;
 if((data57.type === undefined) && (missing16 = "type")){
@@ -14732,44 +14800,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid14 = _errs160 === errors;
-errors = _errs159;
+}
+}
+var _valid14 = _errs167 === errors;
+errors = _errs166;
 if(_valid14){
-const _errs163 = errors;
+const _errs171 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data59 = data.capabilities;
-const _errs165 = errors;
-if(errors === _errs165){
+const _errs173 = errors;
+if(errors === _errs173){
 if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
 if(data59.effects !== undefined){
 let data60 = data59.effects;
-const _errs167 = errors;
+const _errs175 = errors;
 if(Array.isArray(data60)){
 var valid81 = true;
 const len13 = data60.length;
 for(let i13=0; i13<len13; i13++){
 let data61 = data60[i13];
-const _errs168 = errors;
-const _errs169 = errors;
+const _errs176 = errors;
+const _errs177 = errors;
 let valid82 = false;
-const _errs170 = errors;
+const _errs178 = errors;
 if(!(((data61 === "deny") || (data61 === "flow")) || (data61 === "message"))){
 errors++;
 }
-var _valid15 = _errs170 === errors;
+var _valid15 = _errs178 === errors;
 valid82 = valid82 || _valid15;
 if(!valid82){
-const _errs171 = errors;
+const _errs179 = errors;
 if(typeof data61 === "string"){
 if(!pattern4.test(data61)){
 errors++;
 }
 }
-var _valid15 = _errs171 === errors;
+var _valid15 = _errs179 === errors;
 valid82 = valid82 || _valid15;
 }
 if(!valid82){
@@ -14777,15 +14849,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs169;
+errors = _errs177;
 }
-var valid81 = _errs168 === errors;
+var valid81 = _errs176 === errors;
 if(!valid81){
 break;
 }
 }
 }
-var valid80 = _errs167 === errors;
+var valid80 = _errs175 === errors;
 }
 else {
 var valid80 = true;
@@ -14793,7 +14865,7 @@ var valid80 = true;
 if(valid80){
 if(data59.flow !== undefined){
 let data62 = data59.flow;
-const _errs173 = errors;
+const _errs181 = errors;
 if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
 if(data62.operations !== undefined){
 let data63 = data62.operations;
@@ -14801,11 +14873,11 @@ if(Array.isArray(data63)){
 var valid84 = true;
 const len14 = data63.length;
 for(let i14=0; i14<len14; i14++){
-const _errs175 = errors;
+const _errs183 = errors;
 if(!(data63[i14] === "stop")){
 return false;
 }
-var valid84 = _errs175 === errors;
+var valid84 = _errs183 === errors;
 if(!valid84){
 break;
 }
@@ -14813,7 +14885,7 @@ break;
 }
 }
 }
-var valid80 = _errs173 === errors;
+var valid80 = _errs181 === errors;
 }
 else {
 var valid80 = true;
@@ -14823,19 +14895,19 @@ var valid80 = true;
 }
 }
 }
-var _valid14 = _errs163 === errors;
+var _valid14 = _errs171 === errors;
 valid75 = _valid14;
 }
 if(!valid75){
 errors++;
 return false;
 }
-var valid0 = _errs158 === errors;
+var valid0 = _errs165 === errors;
 if(valid0){
-const _errs178 = errors;
-const _errs179 = errors;
+const _errs186 = errors;
+const _errs187 = errors;
 let valid85 = true;
-const _errs180 = errors;
+const _errs188 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.event === undefined) && (missing17 = "event")){
@@ -14844,6 +14916,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data65 = data.event;
+const _errs189 = errors;
+if(errors === _errs189){
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 let missing18;
 if((data65.type === undefined) && (missing18 = "type")){
@@ -14857,44 +14931,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid16 = _errs180 === errors;
-errors = _errs179;
+}
+}
+var _valid16 = _errs188 === errors;
+errors = _errs187;
 if(_valid16){
-const _errs183 = errors;
+const _errs192 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data67 = data.capabilities;
-const _errs185 = errors;
-if(errors === _errs185){
+const _errs194 = errors;
+if(errors === _errs194){
 if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
 if(data67.effects !== undefined){
 let data68 = data67.effects;
-const _errs187 = errors;
+const _errs196 = errors;
 if(Array.isArray(data68)){
 var valid91 = true;
 const len15 = data68.length;
 for(let i15=0; i15<len15; i15++){
 let data69 = data68[i15];
-const _errs188 = errors;
-const _errs189 = errors;
+const _errs197 = errors;
+const _errs198 = errors;
 let valid92 = false;
-const _errs190 = errors;
+const _errs199 = errors;
 if(!(((((data69 === "allow") || (data69 === "deny")) || (data69 === "modify")) || (data69 === "flow")) || (data69 === "message"))){
 errors++;
 }
-var _valid17 = _errs190 === errors;
+var _valid17 = _errs199 === errors;
 valid92 = valid92 || _valid17;
 if(!valid92){
-const _errs191 = errors;
+const _errs200 = errors;
 if(typeof data69 === "string"){
 if(!pattern4.test(data69)){
 errors++;
 }
 }
-var _valid17 = _errs191 === errors;
+var _valid17 = _errs200 === errors;
 valid92 = valid92 || _valid17;
 }
 if(!valid92){
@@ -14902,62 +14980,11 @@ errors++;
 return false;
 }
 else {
-errors = _errs189;
+errors = _errs198;
 }
-var valid91 = _errs188 === errors;
+var valid91 = _errs197 === errors;
 if(!valid91){
 break;
-}
-}
-}
-var valid90 = _errs187 === errors;
-}
-else {
-var valid90 = true;
-}
-if(valid90){
-if(data67.modify !== undefined){
-let data70 = data67.modify;
-const _errs193 = errors;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-for(const key5 in data70){
-const _errs194 = errors;
-if(!(key5 === "input")){
-errors++;
-}
-var valid93 = _errs194 === errors;
-if(!valid93){
-errors++;
-return false;
-break;
-}
-}
-}
-var valid90 = _errs193 === errors;
-}
-else {
-var valid90 = true;
-}
-if(valid90){
-if(data67.flow !== undefined){
-let data71 = data67.flow;
-const _errs196 = errors;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.operations !== undefined){
-let data72 = data71.operations;
-if(Array.isArray(data72)){
-var valid95 = true;
-const len16 = data72.length;
-for(let i16=0; i16<len16; i16++){
-const _errs198 = errors;
-if(!(data72[i16] === "stop")){
-return false;
-}
-var valid95 = _errs198 === errors;
-if(!valid95){
-break;
-}
-}
 }
 }
 }
@@ -14966,25 +14993,76 @@ var valid90 = _errs196 === errors;
 else {
 var valid90 = true;
 }
+if(valid90){
+if(data67.modify !== undefined){
+let data70 = data67.modify;
+const _errs202 = errors;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+for(const key5 in data70){
+const _errs203 = errors;
+if(!(key5 === "input")){
+errors++;
+}
+var valid93 = _errs203 === errors;
+if(!valid93){
+errors++;
+return false;
+break;
+}
+}
+}
+var valid90 = _errs202 === errors;
+}
+else {
+var valid90 = true;
+}
+if(valid90){
+if(data67.flow !== undefined){
+let data71 = data67.flow;
+const _errs205 = errors;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.operations !== undefined){
+let data72 = data71.operations;
+if(Array.isArray(data72)){
+var valid95 = true;
+const len16 = data72.length;
+for(let i16=0; i16<len16; i16++){
+const _errs207 = errors;
+if(!(data72[i16] === "stop")){
+return false;
+}
+var valid95 = _errs207 === errors;
+if(!valid95){
+break;
+}
+}
+}
+}
+}
+var valid90 = _errs205 === errors;
+}
+else {
+var valid90 = true;
 }
 }
 }
 }
 }
 }
-var _valid16 = _errs183 === errors;
+}
+var _valid16 = _errs192 === errors;
 valid85 = _valid16;
 }
 if(!valid85){
 errors++;
 return false;
 }
-var valid0 = _errs178 === errors;
+var valid0 = _errs186 === errors;
 if(valid0){
-const _errs201 = errors;
-const _errs202 = errors;
+const _errs210 = errors;
+const _errs211 = errors;
 let valid96 = true;
-const _errs203 = errors;
+const _errs212 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.event === undefined) && (missing19 = "event")){
@@ -14993,6 +15071,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data74 = data.event;
+const _errs213 = errors;
+if(errors === _errs213){
 if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
 let missing20;
 if((data74.type === undefined) && (missing20 = "type")){
@@ -15006,44 +15086,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid18 = _errs203 === errors;
-errors = _errs202;
+}
+}
+var _valid18 = _errs212 === errors;
+errors = _errs211;
 if(_valid18){
-const _errs206 = errors;
+const _errs216 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data76 = data.capabilities;
-const _errs208 = errors;
-if(errors === _errs208){
+const _errs218 = errors;
+if(errors === _errs218){
 if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
 if(data76.effects !== undefined){
 let data77 = data76.effects;
-const _errs210 = errors;
+const _errs220 = errors;
 if(Array.isArray(data77)){
 var valid102 = true;
 const len17 = data77.length;
 for(let i17=0; i17<len17; i17++){
 let data78 = data77[i17];
-const _errs211 = errors;
-const _errs212 = errors;
+const _errs221 = errors;
+const _errs222 = errors;
 let valid103 = false;
-const _errs213 = errors;
+const _errs223 = errors;
 if(!(((data78 === "flow") || (data78 === "inject")) || (data78 === "message"))){
 errors++;
 }
-var _valid19 = _errs213 === errors;
+var _valid19 = _errs223 === errors;
 valid103 = valid103 || _valid19;
 if(!valid103){
-const _errs214 = errors;
+const _errs224 = errors;
 if(typeof data78 === "string"){
 if(!pattern4.test(data78)){
 errors++;
 }
 }
-var _valid19 = _errs214 === errors;
+var _valid19 = _errs224 === errors;
 valid103 = valid103 || _valid19;
 }
 if(!valid103){
@@ -15051,15 +15135,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs212;
+errors = _errs222;
 }
-var valid102 = _errs211 === errors;
+var valid102 = _errs221 === errors;
 if(!valid102){
 break;
 }
 }
 }
-var valid101 = _errs210 === errors;
+var valid101 = _errs220 === errors;
 }
 else {
 var valid101 = true;
@@ -15067,7 +15151,7 @@ var valid101 = true;
 if(valid101){
 if(data76.flow !== undefined){
 let data79 = data76.flow;
-const _errs216 = errors;
+const _errs226 = errors;
 if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
 if(data79.operations !== undefined){
 let data80 = data79.operations;
@@ -15075,11 +15159,11 @@ if(Array.isArray(data80)){
 var valid105 = true;
 const len18 = data80.length;
 for(let i18=0; i18<len18; i18++){
-const _errs218 = errors;
+const _errs228 = errors;
 if(!(data80[i18] === "stop")){
 return false;
 }
-var valid105 = _errs218 === errors;
+var valid105 = _errs228 === errors;
 if(!valid105){
 break;
 }
@@ -15087,7 +15171,7 @@ break;
 }
 }
 }
-var valid101 = _errs216 === errors;
+var valid101 = _errs226 === errors;
 }
 else {
 var valid101 = true;
@@ -15097,19 +15181,19 @@ var valid101 = true;
 }
 }
 }
-var _valid18 = _errs206 === errors;
+var _valid18 = _errs216 === errors;
 valid96 = _valid18;
 }
 if(!valid96){
 errors++;
 return false;
 }
-var valid0 = _errs201 === errors;
+var valid0 = _errs210 === errors;
 if(valid0){
-const _errs221 = errors;
-const _errs222 = errors;
+const _errs231 = errors;
+const _errs232 = errors;
 let valid106 = true;
-const _errs223 = errors;
+const _errs233 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
 if((data.event === undefined) && (missing21 = "event")){
@@ -15118,6 +15202,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data82 = data.event;
+const _errs234 = errors;
+if(errors === _errs234){
 if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
 let missing22;
 if((data82.type === undefined) && (missing22 = "type")){
@@ -15131,44 +15217,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid20 = _errs223 === errors;
-errors = _errs222;
+}
+}
+var _valid20 = _errs233 === errors;
+errors = _errs232;
 if(_valid20){
-const _errs226 = errors;
+const _errs237 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data84 = data.capabilities;
-const _errs228 = errors;
-if(errors === _errs228){
+const _errs239 = errors;
+if(errors === _errs239){
 if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
 if(data84.effects !== undefined){
 let data85 = data84.effects;
-const _errs230 = errors;
+const _errs241 = errors;
 if(Array.isArray(data85)){
 var valid112 = true;
 const len19 = data85.length;
 for(let i19=0; i19<len19; i19++){
 let data86 = data85[i19];
-const _errs231 = errors;
-const _errs232 = errors;
+const _errs242 = errors;
+const _errs243 = errors;
 let valid113 = false;
-const _errs233 = errors;
+const _errs244 = errors;
 if(!(((((data86 === "deny") || (data86 === "modify")) || (data86 === "return")) || (data86 === "inject")) || (data86 === "message"))){
 errors++;
 }
-var _valid21 = _errs233 === errors;
+var _valid21 = _errs244 === errors;
 valid113 = valid113 || _valid21;
 if(!valid113){
-const _errs234 = errors;
+const _errs245 = errors;
 if(typeof data86 === "string"){
 if(!pattern4.test(data86)){
 errors++;
 }
 }
-var _valid21 = _errs234 === errors;
+var _valid21 = _errs245 === errors;
 valid113 = valid113 || _valid21;
 }
 if(!valid113){
@@ -15176,15 +15266,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs232;
+errors = _errs243;
 }
-var valid112 = _errs231 === errors;
+var valid112 = _errs242 === errors;
 if(!valid112){
 break;
 }
 }
 }
-var valid111 = _errs230 === errors;
+var valid111 = _errs241 === errors;
 }
 else {
 var valid111 = true;
@@ -15192,14 +15282,14 @@ var valid111 = true;
 if(valid111){
 if(data84.modify !== undefined){
 let data87 = data84.modify;
-const _errs236 = errors;
+const _errs247 = errors;
 if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
 for(const key6 in data87){
-const _errs237 = errors;
+const _errs248 = errors;
 if(!(key6 === "instructions")){
 errors++;
 }
-var valid114 = _errs237 === errors;
+var valid114 = _errs248 === errors;
 if(!valid114){
 errors++;
 return false;
@@ -15207,7 +15297,7 @@ break;
 }
 }
 }
-var valid111 = _errs236 === errors;
+var valid111 = _errs247 === errors;
 }
 else {
 var valid111 = true;
@@ -15217,19 +15307,19 @@ var valid111 = true;
 }
 }
 }
-var _valid20 = _errs226 === errors;
+var _valid20 = _errs237 === errors;
 valid106 = _valid20;
 }
 if(!valid106){
 errors++;
 return false;
 }
-var valid0 = _errs221 === errors;
+var valid0 = _errs231 === errors;
 if(valid0){
-const _errs240 = errors;
-const _errs241 = errors;
+const _errs251 = errors;
+const _errs252 = errors;
 let valid115 = true;
-const _errs242 = errors;
+const _errs253 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
 if((data.event === undefined) && (missing23 = "event")){
@@ -15238,6 +15328,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data88 = data.event;
+const _errs254 = errors;
+if(errors === _errs254){
 if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
 let missing24;
 if((data88.type === undefined) && (missing24 = "type")){
@@ -15251,44 +15343,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid22 = _errs242 === errors;
-errors = _errs241;
+}
+}
+var _valid22 = _errs253 === errors;
+errors = _errs252;
 if(_valid22){
-const _errs245 = errors;
+const _errs257 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data90 = data.capabilities;
-const _errs247 = errors;
-if(errors === _errs247){
+const _errs259 = errors;
+if(errors === _errs259){
 if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
 if(data90.effects !== undefined){
 let data91 = data90.effects;
-const _errs249 = errors;
+const _errs261 = errors;
 if(Array.isArray(data91)){
 var valid121 = true;
 const len20 = data91.length;
 for(let i20=0; i20<len20; i20++){
 let data92 = data91[i20];
-const _errs250 = errors;
-const _errs251 = errors;
+const _errs262 = errors;
+const _errs263 = errors;
 let valid122 = false;
-const _errs252 = errors;
+const _errs264 = errors;
 if(!(((data92 === "inject") || (data92 === "modify")) || (data92 === "message"))){
 errors++;
 }
-var _valid23 = _errs252 === errors;
+var _valid23 = _errs264 === errors;
 valid122 = valid122 || _valid23;
 if(!valid122){
-const _errs253 = errors;
+const _errs265 = errors;
 if(typeof data92 === "string"){
 if(!pattern4.test(data92)){
 errors++;
 }
 }
-var _valid23 = _errs253 === errors;
+var _valid23 = _errs265 === errors;
 valid122 = valid122 || _valid23;
 }
 if(!valid122){
@@ -15296,15 +15392,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs251;
+errors = _errs263;
 }
-var valid121 = _errs250 === errors;
+var valid121 = _errs262 === errors;
 if(!valid121){
 break;
 }
 }
 }
-var valid120 = _errs249 === errors;
+var valid120 = _errs261 === errors;
 }
 else {
 var valid120 = true;
@@ -15312,14 +15408,14 @@ var valid120 = true;
 if(valid120){
 if(data90.modify !== undefined){
 let data93 = data90.modify;
-const _errs255 = errors;
+const _errs267 = errors;
 if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
 for(const key7 in data93){
-const _errs256 = errors;
+const _errs268 = errors;
 if(!(key7 === "summary")){
 errors++;
 }
-var valid123 = _errs256 === errors;
+var valid123 = _errs268 === errors;
 if(!valid123){
 errors++;
 return false;
@@ -15327,7 +15423,7 @@ break;
 }
 }
 }
-var valid120 = _errs255 === errors;
+var valid120 = _errs267 === errors;
 }
 else {
 var valid120 = true;
@@ -15337,19 +15433,19 @@ var valid120 = true;
 }
 }
 }
-var _valid22 = _errs245 === errors;
+var _valid22 = _errs257 === errors;
 valid115 = _valid22;
 }
 if(!valid115){
 errors++;
 return false;
 }
-var valid0 = _errs240 === errors;
+var valid0 = _errs251 === errors;
 if(valid0){
-const _errs259 = errors;
-const _errs260 = errors;
+const _errs271 = errors;
+const _errs272 = errors;
 let valid124 = true;
-const _errs261 = errors;
+const _errs273 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
 if((data.event === undefined) && (missing25 = "event")){
@@ -15358,6 +15454,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data94 = data.event;
+const _errs274 = errors;
+if(errors === _errs274){
 if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
 let missing26;
 if((data94.type === undefined) && (missing26 = "type")){
@@ -15371,18 +15469,22 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid24 = _errs261 === errors;
-errors = _errs260;
+}
+}
+var _valid24 = _errs273 === errors;
+errors = _errs272;
 if(_valid24){
-const _errs264 = errors;
+const _errs277 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data96 = data.capabilities;
-const _errs266 = errors;
-if(errors === _errs266){
+const _errs279 = errors;
+if(errors === _errs279){
 if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
 if(data96.effects !== undefined){
 let data97 = data96.effects;
@@ -15391,23 +15493,23 @@ var valid130 = true;
 const len21 = data97.length;
 for(let i21=0; i21<len21; i21++){
 let data98 = data97[i21];
-const _errs269 = errors;
-const _errs270 = errors;
+const _errs282 = errors;
+const _errs283 = errors;
 let valid131 = false;
-const _errs271 = errors;
+const _errs284 = errors;
 if(!((data98 === "deny") || (data98 === "message"))){
 errors++;
 }
-var _valid25 = _errs271 === errors;
+var _valid25 = _errs284 === errors;
 valid131 = valid131 || _valid25;
 if(!valid131){
-const _errs272 = errors;
+const _errs285 = errors;
 if(typeof data98 === "string"){
 if(!pattern4.test(data98)){
 errors++;
 }
 }
-var _valid25 = _errs272 === errors;
+var _valid25 = _errs285 === errors;
 valid131 = valid131 || _valid25;
 }
 if(!valid131){
@@ -15415,9 +15517,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs270;
+errors = _errs283;
 }
-var valid130 = _errs269 === errors;
+var valid130 = _errs282 === errors;
 if(!valid130){
 break;
 }
@@ -15428,19 +15530,19 @@ break;
 }
 }
 }
-var _valid24 = _errs264 === errors;
+var _valid24 = _errs277 === errors;
 valid124 = _valid24;
 }
 if(!valid124){
 errors++;
 return false;
 }
-var valid0 = _errs259 === errors;
+var valid0 = _errs271 === errors;
 if(valid0){
-const _errs275 = errors;
-const _errs276 = errors;
+const _errs288 = errors;
+const _errs289 = errors;
 let valid132 = true;
-const _errs277 = errors;
+const _errs290 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
 if((data.event === undefined) && (missing27 = "event")){
@@ -15449,6 +15551,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data99 = data.event;
+const _errs291 = errors;
+if(errors === _errs291){
 if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
 let missing28;
 if((data99.type === undefined) && (missing28 = "type")){
@@ -15462,18 +15566,22 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid26 = _errs277 === errors;
-errors = _errs276;
+}
+}
+var _valid26 = _errs290 === errors;
+errors = _errs289;
 if(_valid26){
-const _errs280 = errors;
+const _errs294 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data101 = data.capabilities;
-const _errs282 = errors;
-if(errors === _errs282){
+const _errs296 = errors;
+if(errors === _errs296){
 if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
 if(data101.effects !== undefined){
 let data102 = data101.effects;
@@ -15482,23 +15590,23 @@ var valid138 = true;
 const len22 = data102.length;
 for(let i22=0; i22<len22; i22++){
 let data103 = data102[i22];
-const _errs285 = errors;
-const _errs286 = errors;
+const _errs299 = errors;
+const _errs300 = errors;
 let valid139 = false;
-const _errs287 = errors;
+const _errs301 = errors;
 if(!(((data103 === "deny") || (data103 === "return")) || (data103 === "message"))){
 errors++;
 }
-var _valid27 = _errs287 === errors;
+var _valid27 = _errs301 === errors;
 valid139 = valid139 || _valid27;
 if(!valid139){
-const _errs288 = errors;
+const _errs302 = errors;
 if(typeof data103 === "string"){
 if(!pattern4.test(data103)){
 errors++;
 }
 }
-var _valid27 = _errs288 === errors;
+var _valid27 = _errs302 === errors;
 valid139 = valid139 || _valid27;
 }
 if(!valid139){
@@ -15506,9 +15614,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs286;
+errors = _errs300;
 }
-var valid138 = _errs285 === errors;
+var valid138 = _errs299 === errors;
 if(!valid138){
 break;
 }
@@ -15519,19 +15627,19 @@ break;
 }
 }
 }
-var _valid26 = _errs280 === errors;
+var _valid26 = _errs294 === errors;
 valid132 = _valid26;
 }
 if(!valid132){
 errors++;
 return false;
 }
-var valid0 = _errs275 === errors;
+var valid0 = _errs288 === errors;
 if(valid0){
-const _errs291 = errors;
-const _errs292 = errors;
+const _errs305 = errors;
+const _errs306 = errors;
 let valid140 = true;
-const _errs293 = errors;
+const _errs307 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
 if((data.event === undefined) && (missing29 = "event")){
@@ -15540,6 +15648,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data104 = data.event;
+const _errs308 = errors;
+if(errors === _errs308){
 if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
 let missing30;
 if((data104.type === undefined) && (missing30 = "type")){
@@ -15553,44 +15663,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid28 = _errs293 === errors;
-errors = _errs292;
+}
+}
+var _valid28 = _errs307 === errors;
+errors = _errs306;
 if(_valid28){
-const _errs296 = errors;
+const _errs311 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data106 = data.capabilities;
-const _errs298 = errors;
-if(errors === _errs298){
+const _errs313 = errors;
+if(errors === _errs313){
 if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
 if(data106.effects !== undefined){
 let data107 = data106.effects;
-const _errs300 = errors;
+const _errs315 = errors;
 if(Array.isArray(data107)){
 var valid146 = true;
 const len23 = data107.length;
 for(let i23=0; i23<len23; i23++){
 let data108 = data107[i23];
-const _errs301 = errors;
-const _errs302 = errors;
+const _errs316 = errors;
+const _errs317 = errors;
 let valid147 = false;
-const _errs303 = errors;
+const _errs318 = errors;
 if(!((data108 === "modify") || (data108 === "message"))){
 errors++;
 }
-var _valid29 = _errs303 === errors;
+var _valid29 = _errs318 === errors;
 valid147 = valid147 || _valid29;
 if(!valid147){
-const _errs304 = errors;
+const _errs319 = errors;
 if(typeof data108 === "string"){
 if(!pattern4.test(data108)){
 errors++;
 }
 }
-var _valid29 = _errs304 === errors;
+var _valid29 = _errs319 === errors;
 valid147 = valid147 || _valid29;
 }
 if(!valid147){
@@ -15598,15 +15712,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs302;
+errors = _errs317;
 }
-var valid146 = _errs301 === errors;
+var valid146 = _errs316 === errors;
 if(!valid146){
 break;
 }
 }
 }
-var valid145 = _errs300 === errors;
+var valid145 = _errs315 === errors;
 }
 else {
 var valid145 = true;
@@ -15614,14 +15728,14 @@ var valid145 = true;
 if(valid145){
 if(data106.modify !== undefined){
 let data109 = data106.modify;
-const _errs306 = errors;
+const _errs321 = errors;
 if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
 for(const key8 in data109){
-const _errs307 = errors;
+const _errs322 = errors;
 if(!(key8 === "content")){
 errors++;
 }
-var valid148 = _errs307 === errors;
+var valid148 = _errs322 === errors;
 if(!valid148){
 errors++;
 return false;
@@ -15629,7 +15743,7 @@ break;
 }
 }
 }
-var valid145 = _errs306 === errors;
+var valid145 = _errs321 === errors;
 }
 else {
 var valid145 = true;
@@ -15639,19 +15753,19 @@ var valid145 = true;
 }
 }
 }
-var _valid28 = _errs296 === errors;
+var _valid28 = _errs311 === errors;
 valid140 = _valid28;
 }
 if(!valid140){
 errors++;
 return false;
 }
-var valid0 = _errs291 === errors;
+var valid0 = _errs305 === errors;
 if(valid0){
-const _errs310 = errors;
-const _errs311 = errors;
+const _errs325 = errors;
+const _errs326 = errors;
 let valid149 = true;
-const _errs312 = errors;
+const _errs327 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
 if((data.event === undefined) && (missing31 = "event")){
@@ -15660,6 +15774,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data110 = data.event;
+const _errs328 = errors;
+if(errors === _errs328){
 if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
 let missing32;
 if((data110.type === undefined) && (missing32 = "type")){
@@ -15673,44 +15789,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid30 = _errs312 === errors;
-errors = _errs311;
+}
+}
+var _valid30 = _errs327 === errors;
+errors = _errs326;
 if(_valid30){
-const _errs315 = errors;
+const _errs331 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data112 = data.capabilities;
-const _errs317 = errors;
-if(errors === _errs317){
+const _errs333 = errors;
+if(errors === _errs333){
 if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
 if(data112.effects !== undefined){
 let data113 = data112.effects;
-const _errs319 = errors;
+const _errs335 = errors;
 if(Array.isArray(data113)){
 var valid155 = true;
 const len24 = data113.length;
 for(let i24=0; i24<len24; i24++){
 let data114 = data113[i24];
-const _errs320 = errors;
-const _errs321 = errors;
+const _errs336 = errors;
+const _errs337 = errors;
 let valid156 = false;
-const _errs322 = errors;
+const _errs338 = errors;
 if(!(((data114 === "deny") || (data114 === "modify")) || (data114 === "message"))){
 errors++;
 }
-var _valid31 = _errs322 === errors;
+var _valid31 = _errs338 === errors;
 valid156 = valid156 || _valid31;
 if(!valid156){
-const _errs323 = errors;
+const _errs339 = errors;
 if(typeof data114 === "string"){
 if(!pattern4.test(data114)){
 errors++;
 }
 }
-var _valid31 = _errs323 === errors;
+var _valid31 = _errs339 === errors;
 valid156 = valid156 || _valid31;
 }
 if(!valid156){
@@ -15718,15 +15838,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs321;
+errors = _errs337;
 }
-var valid155 = _errs320 === errors;
+var valid155 = _errs336 === errors;
 if(!valid155){
 break;
 }
 }
 }
-var valid154 = _errs319 === errors;
+var valid154 = _errs335 === errors;
 }
 else {
 var valid154 = true;
@@ -15734,14 +15854,14 @@ var valid154 = true;
 if(valid154){
 if(data112.modify !== undefined){
 let data115 = data112.modify;
-const _errs325 = errors;
+const _errs341 = errors;
 if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
 for(const key9 in data115){
-const _errs326 = errors;
+const _errs342 = errors;
 if(!(key9 === "prompt")){
 errors++;
 }
-var valid157 = _errs326 === errors;
+var valid157 = _errs342 === errors;
 if(!valid157){
 errors++;
 return false;
@@ -15749,7 +15869,7 @@ break;
 }
 }
 }
-var valid154 = _errs325 === errors;
+var valid154 = _errs341 === errors;
 }
 else {
 var valid154 = true;
@@ -15759,19 +15879,19 @@ var valid154 = true;
 }
 }
 }
-var _valid30 = _errs315 === errors;
+var _valid30 = _errs331 === errors;
 valid149 = _valid30;
 }
 if(!valid149){
 errors++;
 return false;
 }
-var valid0 = _errs310 === errors;
+var valid0 = _errs325 === errors;
 if(valid0){
-const _errs329 = errors;
-const _errs330 = errors;
+const _errs345 = errors;
+const _errs346 = errors;
 let valid158 = true;
-const _errs331 = errors;
+const _errs347 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing33;
 if((data.event === undefined) && (missing33 = "event")){
@@ -15780,6 +15900,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data116 = data.event;
+const _errs348 = errors;
+if(errors === _errs348){
 if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 let missing34;
 if((data116.type === undefined) && (missing34 = "type")){
@@ -15793,44 +15915,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid32 = _errs331 === errors;
-errors = _errs330;
+}
+}
+var _valid32 = _errs347 === errors;
+errors = _errs346;
 if(_valid32){
-const _errs334 = errors;
+const _errs351 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data118 = data.capabilities;
-const _errs336 = errors;
-if(errors === _errs336){
+const _errs353 = errors;
+if(errors === _errs353){
 if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
 if(data118.effects !== undefined){
 let data119 = data118.effects;
-const _errs338 = errors;
+const _errs355 = errors;
 if(Array.isArray(data119)){
 var valid164 = true;
 const len25 = data119.length;
 for(let i25=0; i25<len25; i25++){
 let data120 = data119[i25];
-const _errs339 = errors;
-const _errs340 = errors;
+const _errs356 = errors;
+const _errs357 = errors;
 let valid165 = false;
-const _errs341 = errors;
+const _errs358 = errors;
 if(!(((data120 === "deny") || (data120 === "modify")) || (data120 === "message"))){
 errors++;
 }
-var _valid33 = _errs341 === errors;
+var _valid33 = _errs358 === errors;
 valid165 = valid165 || _valid33;
 if(!valid165){
-const _errs342 = errors;
+const _errs359 = errors;
 if(typeof data120 === "string"){
 if(!pattern4.test(data120)){
 errors++;
 }
 }
-var _valid33 = _errs342 === errors;
+var _valid33 = _errs359 === errors;
 valid165 = valid165 || _valid33;
 }
 if(!valid165){
@@ -15838,15 +15964,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs340;
+errors = _errs357;
 }
-var valid164 = _errs339 === errors;
+var valid164 = _errs356 === errors;
 if(!valid164){
 break;
 }
 }
 }
-var valid163 = _errs338 === errors;
+var valid163 = _errs355 === errors;
 }
 else {
 var valid163 = true;
@@ -15854,14 +15980,14 @@ var valid163 = true;
 if(valid163){
 if(data118.modify !== undefined){
 let data121 = data118.modify;
-const _errs344 = errors;
+const _errs361 = errors;
 if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
 for(const key10 in data121){
-const _errs345 = errors;
+const _errs362 = errors;
 if(!(key10 === "content")){
 errors++;
 }
-var valid166 = _errs345 === errors;
+var valid166 = _errs362 === errors;
 if(!valid166){
 errors++;
 return false;
@@ -15869,7 +15995,7 @@ break;
 }
 }
 }
-var valid163 = _errs344 === errors;
+var valid163 = _errs361 === errors;
 }
 else {
 var valid163 = true;
@@ -15879,19 +16005,19 @@ var valid163 = true;
 }
 }
 }
-var _valid32 = _errs334 === errors;
+var _valid32 = _errs351 === errors;
 valid158 = _valid32;
 }
 if(!valid158){
 errors++;
 return false;
 }
-var valid0 = _errs329 === errors;
+var valid0 = _errs345 === errors;
 if(valid0){
-const _errs348 = errors;
-const _errs349 = errors;
+const _errs365 = errors;
+const _errs366 = errors;
 let valid167 = true;
-const _errs350 = errors;
+const _errs367 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing35;
 if((data.event === undefined) && (missing35 = "event")){
@@ -15900,6 +16026,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data122 = data.event;
+const _errs368 = errors;
+if(errors === _errs368){
 if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
 let missing36;
 if((data122.type === undefined) && (missing36 = "type")){
@@ -15913,44 +16041,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid34 = _errs350 === errors;
-errors = _errs349;
+}
+}
+var _valid34 = _errs367 === errors;
+errors = _errs366;
 if(_valid34){
-const _errs353 = errors;
+const _errs371 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data124 = data.capabilities;
-const _errs355 = errors;
-if(errors === _errs355){
+const _errs373 = errors;
+if(errors === _errs373){
 if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
 if(data124.effects !== undefined){
 let data125 = data124.effects;
-const _errs357 = errors;
+const _errs375 = errors;
 if(Array.isArray(data125)){
 var valid173 = true;
 const len26 = data125.length;
 for(let i26=0; i26<len26; i26++){
 let data126 = data125[i26];
-const _errs358 = errors;
-const _errs359 = errors;
+const _errs376 = errors;
+const _errs377 = errors;
 let valid174 = false;
-const _errs360 = errors;
+const _errs378 = errors;
 if(!(((data126 === "deny") || (data126 === "modify")) || (data126 === "message"))){
 errors++;
 }
-var _valid35 = _errs360 === errors;
+var _valid35 = _errs378 === errors;
 valid174 = valid174 || _valid35;
 if(!valid174){
-const _errs361 = errors;
+const _errs379 = errors;
 if(typeof data126 === "string"){
 if(!pattern4.test(data126)){
 errors++;
 }
 }
-var _valid35 = _errs361 === errors;
+var _valid35 = _errs379 === errors;
 valid174 = valid174 || _valid35;
 }
 if(!valid174){
@@ -15958,15 +16090,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs359;
+errors = _errs377;
 }
-var valid173 = _errs358 === errors;
+var valid173 = _errs376 === errors;
 if(!valid173){
 break;
 }
 }
 }
-var valid172 = _errs357 === errors;
+var valid172 = _errs375 === errors;
 }
 else {
 var valid172 = true;
@@ -15974,14 +16106,14 @@ var valid172 = true;
 if(valid172){
 if(data124.modify !== undefined){
 let data127 = data124.modify;
-const _errs363 = errors;
+const _errs381 = errors;
 if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
 for(const key11 in data127){
-const _errs364 = errors;
+const _errs382 = errors;
 if(!(key11 === "workspace")){
 errors++;
 }
-var valid175 = _errs364 === errors;
+var valid175 = _errs382 === errors;
 if(!valid175){
 errors++;
 return false;
@@ -15989,7 +16121,7 @@ break;
 }
 }
 }
-var valid172 = _errs363 === errors;
+var valid172 = _errs381 === errors;
 }
 else {
 var valid172 = true;
@@ -15999,19 +16131,19 @@ var valid172 = true;
 }
 }
 }
-var _valid34 = _errs353 === errors;
+var _valid34 = _errs371 === errors;
 valid167 = _valid34;
 }
 if(!valid167){
 errors++;
 return false;
 }
-var valid0 = _errs348 === errors;
+var valid0 = _errs365 === errors;
 if(valid0){
-const _errs367 = errors;
-const _errs368 = errors;
+const _errs385 = errors;
+const _errs386 = errors;
 let valid176 = true;
-const _errs369 = errors;
+const _errs387 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing37;
 if((data.event === undefined) && (missing37 = "event")){
@@ -16020,6 +16152,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data128 = data.event;
+const _errs388 = errors;
+if(errors === _errs388){
 if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
 let missing38;
 if((data128.type === undefined) && (missing38 = "type")){
@@ -16033,44 +16167,48 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid36 = _errs369 === errors;
-errors = _errs368;
+}
+}
+var _valid36 = _errs387 === errors;
+errors = _errs386;
 if(_valid36){
-const _errs372 = errors;
+const _errs391 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data130 = data.capabilities;
-const _errs374 = errors;
-if(errors === _errs374){
+const _errs393 = errors;
+if(errors === _errs393){
 if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
 if(data130.effects !== undefined){
 let data131 = data130.effects;
-const _errs376 = errors;
+const _errs395 = errors;
 if(Array.isArray(data131)){
 var valid182 = true;
 const len27 = data131.length;
 for(let i27=0; i27<len27; i27++){
 let data132 = data131[i27];
-const _errs377 = errors;
-const _errs378 = errors;
+const _errs396 = errors;
+const _errs397 = errors;
 let valid183 = false;
-const _errs379 = errors;
+const _errs398 = errors;
 if(!(((data132 === "modify") || (data132 === "flow")) || (data132 === "message"))){
 errors++;
 }
-var _valid37 = _errs379 === errors;
+var _valid37 = _errs398 === errors;
 valid183 = valid183 || _valid37;
 if(!valid183){
-const _errs380 = errors;
+const _errs399 = errors;
 if(typeof data132 === "string"){
 if(!pattern4.test(data132)){
 errors++;
 }
 }
-var _valid37 = _errs380 === errors;
+var _valid37 = _errs399 === errors;
 valid183 = valid183 || _valid37;
 }
 if(!valid183){
@@ -16078,15 +16216,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs378;
+errors = _errs397;
 }
-var valid182 = _errs377 === errors;
+var valid182 = _errs396 === errors;
 if(!valid182){
 break;
 }
 }
 }
-var valid181 = _errs376 === errors;
+var valid181 = _errs395 === errors;
 }
 else {
 var valid181 = true;
@@ -16094,14 +16232,14 @@ var valid181 = true;
 if(valid181){
 if(data130.modify !== undefined){
 let data133 = data130.modify;
-const _errs382 = errors;
+const _errs401 = errors;
 if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
 for(const key12 in data133){
-const _errs383 = errors;
+const _errs402 = errors;
 if(!(key12 === "response")){
 errors++;
 }
-var valid184 = _errs383 === errors;
+var valid184 = _errs402 === errors;
 if(!valid184){
 errors++;
 return false;
@@ -16109,7 +16247,7 @@ break;
 }
 }
 }
-var valid181 = _errs382 === errors;
+var valid181 = _errs401 === errors;
 }
 else {
 var valid181 = true;
@@ -16117,7 +16255,7 @@ var valid181 = true;
 if(valid181){
 if(data130.flow !== undefined){
 let data134 = data130.flow;
-const _errs385 = errors;
+const _errs404 = errors;
 if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
 if(data134.operations !== undefined){
 let data135 = data134.operations;
@@ -16125,11 +16263,11 @@ if(Array.isArray(data135)){
 var valid186 = true;
 const len28 = data135.length;
 for(let i28=0; i28<len28; i28++){
-const _errs387 = errors;
+const _errs406 = errors;
 if(!(data135[i28] === "stop")){
 return false;
 }
-var valid186 = _errs387 === errors;
+var valid186 = _errs406 === errors;
 if(!valid186){
 break;
 }
@@ -16137,7 +16275,7 @@ break;
 }
 }
 }
-var valid181 = _errs385 === errors;
+var valid181 = _errs404 === errors;
 }
 else {
 var valid181 = true;
@@ -16148,14 +16286,14 @@ var valid181 = true;
 }
 }
 }
-var _valid36 = _errs372 === errors;
+var _valid36 = _errs391 === errors;
 valid176 = _valid36;
 }
 if(!valid176){
 errors++;
 return false;
 }
-var valid0 = _errs367 === errors;
+var valid0 = _errs385 === errors;
 }
 }
 }
@@ -16183,44 +16321,44 @@ return false;
 }
 else {
 if(data.protocolVersion !== undefined){
-const _errs391 = errors;
+const _errs410 = errors;
 if("draft" !== data.protocolVersion){
 return false;
 }
-var valid187 = _errs391 === errors;
+var valid187 = _errs410 === errors;
 }
 else {
 var valid187 = true;
 }
 if(valid187){
 if(data.event !== undefined){
-const _errs396 = errors;
+const _errs415 = errors;
 if(!(validate34(data.event))){
 errors++;
 }
-var valid187 = _errs396 === errors;
+var valid187 = _errs415 === errors;
 }
 else {
 var valid187 = true;
 }
 if(valid187){
 if(data.capabilities !== undefined){
-const _errs397 = errors;
+const _errs416 = errors;
 if(!(validate108(data.capabilities))){
 errors++;
 }
-var valid187 = _errs397 === errors;
+var valid187 = _errs416 === errors;
 }
 else {
 var valid187 = true;
 }
 if(valid187){
 if(data.extensions !== undefined){
-const _errs398 = errors;
+const _errs417 = errors;
 if(!(validate77(data.extensions))){
 errors++;
 }
-var valid187 = _errs398 === errors;
+var valid187 = _errs417 === errors;
 }
 else {
 var valid187 = true;
@@ -16228,8 +16366,8 @@ var valid187 = true;
 if(valid187){
 if(data.state !== undefined){
 let data141 = data.state;
-const _errs399 = errors;
-if(errors === _errs399){
+const _errs418 = errors;
+if(errors === _errs418){
 if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
 let missing40;
 if(((data141.permission === undefined) && (missing40 = "permission")) || ((data141.candidate === undefined) && (missing40 = "candidate"))){
@@ -16238,11 +16376,11 @@ return false;
 else {
 if(data141.permission !== undefined){
 let data142 = data141.permission;
-const _errs403 = errors;
+const _errs422 = errors;
 if(!((((data142 === "none") || (data142 === "allow")) || (data142 === "ask")) || (data142 === "deny"))){
 return false;
 }
-var valid189 = _errs403 === errors;
+var valid189 = _errs422 === errors;
 }
 else {
 var valid189 = true;
@@ -16250,11 +16388,11 @@ var valid189 = true;
 if(valid189){
 if(data141.candidate !== undefined){
 let data143 = data141.candidate;
-const _errs405 = errors;
+const _errs424 = errors;
 if((!(data143 && typeof data143 == "object" && !Array.isArray(data143))) && (data143 !== null)){
 return false;
 }
-if(errors === _errs405){
+if(errors === _errs424){
 if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
 let missing41;
 if((data143.value === undefined) && (missing41 = "value")){
@@ -16270,7 +16408,7 @@ return false;
 }
 }
 }
-var valid189 = _errs405 === errors;
+var valid189 = _errs424 === errors;
 }
 else {
 var valid189 = true;
@@ -16278,11 +16416,11 @@ var valid189 = true;
 if(valid189){
 if(data141.flow !== undefined){
 let data145 = data141.flow;
-const _errs411 = errors;
+const _errs430 = errors;
 if(!(((data145 === "none") || (data145 === "stop")) || (data145 === "continue"))){
 return false;
 }
-var valid189 = _errs411 === errors;
+var valid189 = _errs430 === errors;
 }
 else {
 var valid189 = true;
@@ -16290,16 +16428,16 @@ var valid189 = true;
 if(valid189){
 if(data141.instructions !== undefined){
 let data146 = data141.instructions;
-const _errs413 = errors;
-if(errors === _errs413){
+const _errs432 = errors;
+if(errors === _errs432){
 if(Array.isArray(data146)){
 var valid191 = true;
 const len29 = data146.length;
 for(let i29=0; i29<len29; i29++){
 let data147 = data146[i29];
-const _errs415 = errors;
-const _errs416 = errors;
-if(errors === _errs416){
+const _errs434 = errors;
+const _errs435 = errors;
+if(errors === _errs435){
 if(typeof data147 === "string"){
 if(data147.length === 0){
 return false;
@@ -16309,7 +16447,7 @@ else {
 return false;
 }
 }
-var valid191 = _errs415 === errors;
+var valid191 = _errs434 === errors;
 if(!valid191){
 break;
 }
@@ -16319,18 +16457,18 @@ else {
 return false;
 }
 }
-var valid189 = _errs413 === errors;
+var valid189 = _errs432 === errors;
 }
 else {
 var valid189 = true;
 }
 if(valid189){
 if(data141.injections !== undefined){
-const _errs418 = errors;
+const _errs437 = errors;
 if(!(Array.isArray(data141.injections))){
 return false;
 }
-var valid189 = _errs418 === errors;
+var valid189 = _errs437 === errors;
 }
 else {
 var valid189 = true;
@@ -16345,7 +16483,7 @@ else {
 return false;
 }
 }
-var valid187 = _errs399 === errors;
+var valid187 = _errs418 === errors;
 }
 else {
 var valid187 = true;

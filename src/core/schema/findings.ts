@@ -90,6 +90,31 @@ function isEmptyObject(v: unknown): boolean {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
+const OBJECT_KEYWORDS = new Set([
+  'required',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'propertyNames',
+  'dependentRequired',
+  'minProperties',
+  'maxProperties',
+]);
+
+/** True when `s` holds only object keywords (or unions of such): every value that is not an object satisfies it. */
+function objectOnly(s: unknown): boolean {
+  if (s === null || typeof s !== 'object' || Array.isArray(s)) return false;
+  let any = false;
+  for (const [k, v] of Object.entries(s)) {
+    if (k.startsWith('x-') || k === '$comment' || k === 'description' || k === 'title') continue;
+    if (k === 'anyOf' || k === 'oneOf' || k === 'allOf') {
+      if (!Array.isArray(v) || !v.every(objectOnly)) return false;
+    } else if (!OBJECT_KEYWORDS.has(k)) return false;
+    any = true;
+  }
+  return any;
+}
+
 function hasOwn(o: unknown, k: string): boolean {
   return o !== null && typeof o === 'object' && Object.hasOwn(o, k);
 }
@@ -144,6 +169,14 @@ export function mapSchemaErrors(
       continue;
     const keyword = e.keyword === 'not' && isEmptyObject(e.schema) ? 'false schema' : e.keyword;
     const value = getAt(instance, e.instancePath);
+    // `not` over object keywords fails for every non-object (JSON Schema applies them to objects only): it says nothing
+    // about a value whose type error is its own finding
+    if (
+      keyword === 'not' &&
+      (value === null || typeof value !== 'object' || Array.isArray(value)) &&
+      objectOnly(e.schema)
+    )
+      continue;
     const isNull = keyword === 'type' && value === null;
     const p = e.params as Record<string, unknown>;
     const propertyName = (e as { propertyName?: string }).propertyName;

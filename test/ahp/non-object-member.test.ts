@@ -1,0 +1,73 @@
+/**
+ * A member described as an object that holds a string, array, number, boolean or null (base/versioning.md §JSON values:
+ * "Fields described as JSON objects MUST contain objects") is at most one finding at that member (none where the
+ * member is open JSON). Object-only conditions
+ * (`if`/`then`, `not: {required}`) hold vacuously for such a value under JSON Schema, so without care they added
+ * findings about the rest of the message that the original and a copy without the member both refute. Relation, over
+ * every object member of every conformance pass message: the findings of the copy with a non-object there, outside that
+ * member, are among those of the original or of the copy with the member deleted.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { childPointer } from '../../src/core/pointer.ts';
+import { isObj } from '../../src/core/value.ts';
+import { validateAhpMessage } from '../../src/run/ahp-message.ts';
+import { filesUnder, jsonValuesOf, REPO_DIR } from './helpers.ts';
+
+const NON_OBJECTS: unknown[] = ['{"a":1}', [], 5, true, null];
+
+/** Every (pointer, parent, key) of an object-valued member under `v`, depth first. */
+function objectMembers(v: unknown, at = ''): Array<{ at: string; parent: Record<string, unknown>; key: string }> {
+  if (!isObj(v)) return Array.isArray(v) ? v.flatMap((x, i) => objectMembers(x, `${at}/${i}`)) : [];
+  return Object.entries(v).flatMap(([k, x]) => {
+    const p = childPointer(at, k);
+    return [...(isObj(x) ? [{ at: p, parent: v, key: k }] : []), ...objectMembers(x, p)];
+  });
+}
+
+const keyOf = (f: { ruleId: string; pointer?: string; message: string }): string =>
+  `${f.ruleId} ${f.pointer} ${f.message}`;
+
+test('a non-object where an object belongs is at most one finding there and says nothing about the rest', () => {
+  const messages = filesUnder(join(REPO_DIR, 'conformance/ahp/pass'))
+    .filter((p) => p.endsWith('.jsonl'))
+    .flatMap(jsonValuesOf)
+    .filter((m) => isObj(m) && isObj(m.params) && isObj(m.params.event));
+  assert.ok(messages.length > 50, 'the pass cases hold messages with events');
+  let mutated = 0;
+  const problems: string[] = [];
+  for (const m of messages.slice(0, 400)) {
+    const seen = new Set(validateAhpMessage(m).map(keyOf));
+    for (const { at, key } of objectMembers(m).slice(0, 40)) {
+      // the place, found again in a copy
+      const copyAt = (c: unknown): Record<string, unknown> =>
+        at
+          .split('/')
+          .slice(1, -1)
+          .reduce<unknown>(
+            (o, s) => (o as Record<string, unknown>)[s.replace(/~1/g, '/').replace(/~0/g, '~')],
+            c,
+          ) as Record<string, unknown>;
+      const deleted = structuredClone(m);
+      delete copyAt(deleted)[key];
+      const allowed = new Set([...seen, ...validateAhpMessage(deleted).map(keyOf)]);
+      for (const bad of NON_OBJECTS) {
+        const copy = structuredClone(m);
+        copyAt(copy)[key] = bad;
+        mutated++;
+        const findings = validateAhpMessage(copy);
+        const here = findings.filter((f) => (f.pointer ?? '') === at);
+        if (here.length > 1)
+          problems.push(
+            `${at} = ${JSON.stringify(bad)}: ${here.length} findings there (${here.map(keyOf).join('; ')})`,
+          );
+        for (const f of findings)
+          if ((f.pointer ?? '') !== at && !(f.pointer ?? '').startsWith(`${at}/`) && !allowed.has(keyOf(f)))
+            problems.push(`${at} = ${JSON.stringify(bad)}: ${keyOf(f)}`);
+      }
+    }
+  }
+  assert.ok(mutated > 1000, `${mutated} mutations`);
+  assert.deepEqual(problems.slice(0, 20), []);
+});
