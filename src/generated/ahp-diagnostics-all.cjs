@@ -7609,11 +7609,13 @@ errors++;
 else {
 if(data.effects !== undefined){
 let data0 = data.effects;
+const _errs5 = errors;
+if(errors === _errs5){
 if(Array.isArray(data0)){
-const _errs6 = errors;
+const _errs7 = errors;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
+const _errs8 = errors;
 if("modify" !== data0[i0]){
 const err1 = {};
 if(vErrors === null){
@@ -7624,7 +7626,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-var valid3 = _errs7 === errors;
+var valid3 = _errs8 === errors;
 if(valid3){
 break;
 }
@@ -7640,15 +7642,26 @@ vErrors.push(err2);
 errors++;
 }
 else {
-errors = _errs6;
+errors = _errs7;
 if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
+if(_errs7){
+vErrors.length = _errs7;
 }
 else {
 vErrors = null;
 }
 }
+}
+}
+else {
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
 }
 }
 }
@@ -7665,24 +7678,10 @@ vErrors = null;
 }
 }
 if(_valid0){
-const _errs8 = errors;
+const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.modify === undefined){
-const err3 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "modify"},message:"must have required property '"+"modify"+"'",schema:schema205.allOf[0].then.required,parentSchema:schema205.allOf[0].then,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-var _valid0 = _errs8 === errors;
-valid1 = _valid0;
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[0].if,parentSchema:schema205.allOf[0],data};
+const err4 = {instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: "modify"},message:"must have required property '"+"modify"+"'",schema:schema205.allOf[0].then.required,parentSchema:schema205.allOf[0].then,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7691,13 +7690,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-const _errs11 = errors;
-let valid4 = true;
-const _errs12 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((data.modify === undefined) && (missing1 = "modify")){
-const err5 = {};
+}
+var _valid0 = _errs9 === errors;
+valid1 = _valid0;
+}
+if(!valid1){
+const err5 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[0].if,parentSchema:schema205.allOf[0],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7706,22 +7704,13 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-var _valid1 = _errs12 === errors;
-errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
+const _errs12 = errors;
+let valid4 = true;
 const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.effects === undefined){
-const err6 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "effects"},message:"must have required property '"+"effects"+"'",schema:schema205.allOf[1].then.required,parentSchema:schema205.allOf[1].then,data};
+let missing1;
+if((data.modify === undefined) && (missing1 = "modify")){
+const err6 = {};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7730,16 +7719,22 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data.effects !== undefined){
-let data2 = data.effects;
-if(Array.isArray(data2)){
-const _errs16 = errors;
-const len1 = data2.length;
-for(let i1=0; i1<len1; i1++){
-let data3 = data2[i1];
-const _errs17 = errors;
-if("modify" !== data3){
-const err7 = {instancePath:instancePath+"/effects/" + i1,schemaPath:"#/allOf/1/then/properties/effects/contains/const",keyword:"const",params:{allowedValue: "modify"},message:"must be equal to constant",schema:"modify",parentSchema:schema205.allOf[1].then.properties.effects.contains,data:data3};
+}
+var _valid1 = _errs13 === errors;
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs14 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.effects === undefined){
+const err7 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "effects"},message:"must have required property '"+"effects"+"'",schema:schema205.allOf[1].then.required,parentSchema:schema205.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7748,13 +7743,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-var valid6 = _errs17 === errors;
-if(valid6){
-break;
-}
-}
-if(!valid6){
-const err8 = {instancePath:instancePath+"/effects",schemaPath:"#/allOf/1/then/properties/effects/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema205.allOf[1].then.properties.effects.contains,parentSchema:schema205.allOf[1].then.properties.effects,data:data2};
+if(data.effects !== undefined){
+let data2 = data.effects;
+if(Array.isArray(data2)){
+const _errs17 = errors;
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+let data3 = data2[i1];
+const _errs18 = errors;
+if("modify" !== data3){
+const err8 = {instancePath:instancePath+"/effects/" + i1,schemaPath:"#/allOf/1/then/properties/effects/contains/const",keyword:"const",params:{allowedValue: "modify"},message:"must be equal to constant",schema:"modify",parentSchema:schema205.allOf[1].then.properties.effects.contains,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7763,11 +7761,26 @@ vErrors.push(err8);
 }
 errors++;
 }
+var valid6 = _errs18 === errors;
+if(valid6){
+break;
+}
+}
+if(!valid6){
+const err9 = {instancePath:instancePath+"/effects",schemaPath:"#/allOf/1/then/properties/effects/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema205.allOf[1].then.properties.effects.contains,parentSchema:schema205.allOf[1].then.properties.effects,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
 else {
-errors = _errs16;
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs17;
 if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
+if(_errs17){
+vErrors.length = _errs17;
 }
 else {
 vErrors = null;
@@ -7777,7 +7790,7 @@ vErrors = null;
 }
 }
 }
-var _valid1 = _errs13 === errors;
+var _valid1 = _errs14 === errors;
 valid4 = _valid1;
 if(valid4){
 var props0 = {};
@@ -7785,26 +7798,7 @@ props0.effects = true;
 }
 }
 if(!valid4){
-const err9 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[1].if,parentSchema:schema205.allOf[1],data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.effects = true;
-}
-const _errs19 = errors;
-let valid7 = true;
-const _errs20 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if((data.effects === undefined) && (missing2 = "effects")){
-const err10 = {};
+const err10 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[1].if,parentSchema:schema205.allOf[1],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7813,15 +7807,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-else {
-if(data.effects !== undefined){
-let data4 = data.effects;
-if(Array.isArray(data4)){
-const _errs22 = errors;
-const len2 = data4.length;
-for(let i2=0; i2<len2; i2++){
-const _errs23 = errors;
-if("flow" !== data4[i2]){
+if(props0 !== true){
+props0 = props0 || {};
+props0.effects = true;
+}
+const _errs20 = errors;
+let valid7 = true;
+const _errs21 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.effects === undefined) && (missing2 = "effects")){
 const err11 = {};
 if(vErrors === null){
 vErrors = [err11];
@@ -7831,12 +7826,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid9 = _errs23 === errors;
-if(valid9){
-break;
-}
-}
-if(!valid9){
+else {
+if(data.effects !== undefined){
+let data4 = data.effects;
+const _errs22 = errors;
+if(errors === _errs22){
+if(Array.isArray(data4)){
+const _errs24 = errors;
+const len2 = data4.length;
+for(let i2=0; i2<len2; i2++){
+const _errs25 = errors;
+if("flow" !== data4[i2]){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -7846,36 +7846,13 @@ vErrors.push(err12);
 }
 errors++;
 }
-else {
-errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
-}
-else {
-vErrors = null;
+var valid9 = _errs25 === errors;
+if(valid9){
+break;
 }
 }
-}
-}
-}
-}
-}
-var _valid2 = _errs20 === errors;
-errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs24 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.flow === undefined){
-const err13 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "flow"},message:"must have required property '"+"flow"+"'",schema:schema205.allOf[2].then.required,parentSchema:schema205.allOf[2].then,data};
+if(!valid9){
+const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7884,12 +7861,20 @@ vErrors.push(err13);
 }
 errors++;
 }
+else {
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
 }
-var _valid2 = _errs24 === errors;
-valid7 = _valid2;
+else {
+vErrors = null;
 }
-if(!valid7){
-const err14 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[2].if,parentSchema:schema205.allOf[2],data};
+}
+}
+}
+else {
+const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7898,17 +7883,25 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.effects = true;
 }
-const _errs27 = errors;
-let valid10 = true;
-const _errs28 = errors;
+}
+}
+}
+var _valid2 = _errs21 === errors;
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs26 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing3;
-if((data.flow === undefined) && (missing3 = "flow")){
-const err15 = {};
+if(data.flow === undefined){
+const err15 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "flow"},message:"must have required property '"+"flow"+"'",schema:schema205.allOf[2].then.required,parentSchema:schema205.allOf[2].then,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7918,21 +7911,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-var _valid3 = _errs28 === errors;
-errors = _errs27;
-if(vErrors !== null){
-if(_errs27){
-vErrors.length = _errs27;
+var _valid2 = _errs26 === errors;
+valid7 = _valid2;
 }
-else {
-vErrors = null;
-}
-}
-if(_valid3){
-const _errs29 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.effects === undefined){
-const err16 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "effects"},message:"must have required property '"+"effects"+"'",schema:schema205.allOf[3].then.required,parentSchema:schema205.allOf[3].then,data};
+if(!valid7){
+const err16 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[2].if,parentSchema:schema205.allOf[2],data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7941,16 +7924,17 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data.effects !== undefined){
-let data6 = data.effects;
-if(Array.isArray(data6)){
-const _errs32 = errors;
-const len3 = data6.length;
-for(let i3=0; i3<len3; i3++){
-let data7 = data6[i3];
-const _errs33 = errors;
-if("flow" !== data7){
-const err17 = {instancePath:instancePath+"/effects/" + i3,schemaPath:"#/allOf/3/then/properties/effects/contains/const",keyword:"const",params:{allowedValue: "flow"},message:"must be equal to constant",schema:"flow",parentSchema:schema205.allOf[3].then.properties.effects.contains,data:data7};
+if(props0 !== true){
+props0 = props0 || {};
+props0.effects = true;
+}
+const _errs29 = errors;
+let valid10 = true;
+const _errs30 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if((data.flow === undefined) && (missing3 = "flow")){
+const err17 = {};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -7959,13 +7943,22 @@ vErrors.push(err17);
 }
 errors++;
 }
-var valid12 = _errs33 === errors;
-if(valid12){
-break;
+}
+var _valid3 = _errs30 === errors;
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
 }
 }
-if(!valid12){
-const err18 = {instancePath:instancePath+"/effects",schemaPath:"#/allOf/3/then/properties/effects/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema205.allOf[3].then.properties.effects.contains,parentSchema:schema205.allOf[3].then.properties.effects,data:data6};
+if(_valid3){
+const _errs31 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.effects === undefined){
+const err18 = {instancePath,schemaPath:"#/allOf/3/then/required",keyword:"required",params:{missingProperty: "effects"},message:"must have required property '"+"effects"+"'",schema:schema205.allOf[3].then.required,parentSchema:schema205.allOf[3].then,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7974,11 +7967,44 @@ vErrors.push(err18);
 }
 errors++;
 }
+if(data.effects !== undefined){
+let data6 = data.effects;
+if(Array.isArray(data6)){
+const _errs34 = errors;
+const len3 = data6.length;
+for(let i3=0; i3<len3; i3++){
+let data7 = data6[i3];
+const _errs35 = errors;
+if("flow" !== data7){
+const err19 = {instancePath:instancePath+"/effects/" + i3,schemaPath:"#/allOf/3/then/properties/effects/contains/const",keyword:"const",params:{allowedValue: "flow"},message:"must be equal to constant",schema:"flow",parentSchema:schema205.allOf[3].then.properties.effects.contains,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
 else {
-errors = _errs32;
+vErrors.push(err19);
+}
+errors++;
+}
+var valid12 = _errs35 === errors;
+if(valid12){
+break;
+}
+}
+if(!valid12){
+const err20 = {instancePath:instancePath+"/effects",schemaPath:"#/allOf/3/then/properties/effects/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema205.allOf[3].then.properties.effects.contains,parentSchema:schema205.allOf[3].then.properties.effects,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs34;
 if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
+if(_errs34){
+vErrors.length = _errs34;
 }
 else {
 vErrors = null;
@@ -7988,7 +8014,7 @@ vErrors = null;
 }
 }
 }
-var _valid3 = _errs29 === errors;
+var _valid3 = _errs31 === errors;
 valid10 = _valid3;
 if(valid10){
 var props1 = {};
@@ -7996,12 +8022,12 @@ props1.effects = true;
 }
 }
 if(!valid10){
-const err19 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[3].if,parentSchema:schema205.allOf[3],data};
+const err21 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[3].if,parentSchema:schema205.allOf[3],data};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err21];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err21);
 }
 errors++;
 }
@@ -8014,45 +8040,12 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs35 = errors;
+const _errs37 = errors;
 let valid13 = true;
-const _errs36 = errors;
+const _errs38 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.effects === undefined) && (missing4 = "effects")){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-else {
-if(data.effects !== undefined){
-let data8 = data.effects;
-if(Array.isArray(data8)){
-const _errs38 = errors;
-const len4 = data8.length;
-for(let i4=0; i4<len4; i4++){
-const _errs39 = errors;
-if("inject" !== data8[i4]){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var valid15 = _errs39 === errors;
-if(valid15){
-break;
-}
-}
-if(!valid15){
 const err22 = {};
 if(vErrors === null){
 vErrors = [err22];
@@ -8063,35 +8056,17 @@ vErrors.push(err22);
 errors++;
 }
 else {
-errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-}
-}
-var _valid4 = _errs36 === errors;
-errors = _errs35;
-if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs40 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.inject === undefined){
-const err23 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "inject"},message:"must have required property '"+"inject"+"'",schema:schema205.allOf[4].then.required,parentSchema:schema205.allOf[4].then,data};
+if(data.effects !== undefined){
+let data8 = data.effects;
+const _errs39 = errors;
+if(errors === _errs39){
+if(Array.isArray(data8)){
+const _errs41 = errors;
+const len4 = data8.length;
+for(let i4=0; i4<len4; i4++){
+const _errs42 = errors;
+if("inject" !== data8[i4]){
+const err23 = {};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8100,12 +8075,13 @@ vErrors.push(err23);
 }
 errors++;
 }
+var valid15 = _errs42 === errors;
+if(valid15){
+break;
 }
-var _valid4 = _errs40 === errors;
-valid13 = _valid4;
 }
-if(!valid13){
-const err24 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[4].if,parentSchema:schema205.allOf[4],data};
+if(!valid15){
+const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8114,16 +8090,19 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.effects = true;
+else {
+errors = _errs41;
+if(vErrors !== null){
+if(_errs41){
+vErrors.length = _errs41;
 }
-const _errs43 = errors;
-let valid16 = true;
-const _errs44 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing5;
-if((data.inject === undefined) && (missing5 = "inject")){
+else {
+vErrors = null;
+}
+}
+}
+}
+else {
 const err25 = {};
 if(vErrors === null){
 vErrors = [err25];
@@ -8134,21 +8113,24 @@ vErrors.push(err25);
 errors++;
 }
 }
-var _valid5 = _errs44 === errors;
-errors = _errs43;
+}
+}
+}
+var _valid4 = _errs38 === errors;
+errors = _errs37;
 if(vErrors !== null){
-if(_errs43){
-vErrors.length = _errs43;
+if(_errs37){
+vErrors.length = _errs37;
 }
 else {
 vErrors = null;
 }
 }
-if(_valid5){
-const _errs45 = errors;
+if(_valid4){
+const _errs43 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.effects === undefined){
-const err26 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "effects"},message:"must have required property '"+"effects"+"'",schema:schema205.allOf[5].then.required,parentSchema:schema205.allOf[5].then,data};
+if(data.inject === undefined){
+const err26 = {instancePath,schemaPath:"#/allOf/4/then/required",keyword:"required",params:{missingProperty: "inject"},message:"must have required property '"+"inject"+"'",schema:schema205.allOf[4].then.required,parentSchema:schema205.allOf[4].then,data};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -8157,16 +8139,12 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data.effects !== undefined){
-let data10 = data.effects;
-if(Array.isArray(data10)){
-const _errs48 = errors;
-const len5 = data10.length;
-for(let i5=0; i5<len5; i5++){
-let data11 = data10[i5];
-const _errs49 = errors;
-if("inject" !== data11){
-const err27 = {instancePath:instancePath+"/effects/" + i5,schemaPath:"#/allOf/5/then/properties/effects/contains/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant",schema:"inject",parentSchema:schema205.allOf[5].then.properties.effects.contains,data:data11};
+}
+var _valid4 = _errs43 === errors;
+valid13 = _valid4;
+}
+if(!valid13){
+const err27 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[4].if,parentSchema:schema205.allOf[4],data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -8175,13 +8153,17 @@ vErrors.push(err27);
 }
 errors++;
 }
-var valid18 = _errs49 === errors;
-if(valid18){
-break;
+if(props0 !== true){
+props0 = props0 || {};
+props0.effects = true;
 }
-}
-if(!valid18){
-const err28 = {instancePath:instancePath+"/effects",schemaPath:"#/allOf/5/then/properties/effects/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema205.allOf[5].then.properties.effects.contains,parentSchema:schema205.allOf[5].then.properties.effects,data:data10};
+const _errs46 = errors;
+let valid16 = true;
+const _errs47 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if((data.inject === undefined) && (missing5 = "inject")){
+const err28 = {};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -8190,11 +8172,68 @@ vErrors.push(err28);
 }
 errors++;
 }
-else {
-errors = _errs48;
+}
+var _valid5 = _errs47 === errors;
+errors = _errs46;
 if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs48 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.effects === undefined){
+const err29 = {instancePath,schemaPath:"#/allOf/5/then/required",keyword:"required",params:{missingProperty: "effects"},message:"must have required property '"+"effects"+"'",schema:schema205.allOf[5].then.required,parentSchema:schema205.allOf[5].then,data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data.effects !== undefined){
+let data10 = data.effects;
+if(Array.isArray(data10)){
+const _errs51 = errors;
+const len5 = data10.length;
+for(let i5=0; i5<len5; i5++){
+let data11 = data10[i5];
+const _errs52 = errors;
+if("inject" !== data11){
+const err30 = {instancePath:instancePath+"/effects/" + i5,schemaPath:"#/allOf/5/then/properties/effects/contains/const",keyword:"const",params:{allowedValue: "inject"},message:"must be equal to constant",schema:"inject",parentSchema:schema205.allOf[5].then.properties.effects.contains,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var valid18 = _errs52 === errors;
+if(valid18){
+break;
+}
+}
+if(!valid18){
+const err31 = {instancePath:instancePath+"/effects",schemaPath:"#/allOf/5/then/properties/effects/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema205.allOf[5].then.properties.effects.contains,parentSchema:schema205.allOf[5].then.properties.effects,data:data10};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+errors = _errs51;
+if(vErrors !== null){
+if(_errs51){
+vErrors.length = _errs51;
 }
 else {
 vErrors = null;
@@ -8204,7 +8243,7 @@ vErrors = null;
 }
 }
 }
-var _valid5 = _errs45 === errors;
+var _valid5 = _errs48 === errors;
 valid16 = _valid5;
 if(valid16){
 var props2 = {};
@@ -8212,12 +8251,12 @@ props2.effects = true;
 }
 }
 if(!valid16){
-const err29 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[5].if,parentSchema:schema205.allOf[5],data};
+const err32 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.allOf[5].if,parentSchema:schema205.allOf[5],data};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err32];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err32);
 }
 errors++;
 }
@@ -8232,12 +8271,12 @@ Object.assign(props0, props2);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.effects === undefined){
-const err30 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "effects"},message:"must have required property '"+"effects"+"'",schema:schema205.required,parentSchema:schema205,data};
+const err33 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "effects"},message:"must have required property '"+"effects"+"'",schema:schema205.required,parentSchema:schema205,data};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err33];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err33);
 }
 errors++;
 }
@@ -8256,47 +8295,7 @@ const len6 = data12.length;
 for(let i6=0; i6<len6; i6++){
 let data13 = data12[i6];
 if(typeof data13 !== "string"){
-const err31 = {instancePath:instancePath+"/effects/" + i6,schemaPath:"#/properties/effects/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema205.properties.effects.items.type,parentSchema:schema205.properties.effects.items,data:data13};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-const _errs55 = errors;
-let valid22 = false;
-const _errs56 = errors;
-if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
-const err32 = {instancePath:instancePath+"/effects/" + i6,schemaPath:"#/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema205.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema205.properties.effects.items.anyOf[0].enum,parentSchema:schema205.properties.effects.items.anyOf[0],data:data13};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-var _valid6 = _errs56 === errors;
-valid22 = valid22 || _valid6;
-const _errs57 = errors;
-if(typeof data13 === "string"){
-if(!pattern4.test(data13)){
-const err33 = {instancePath:instancePath+"/effects/" + i6,schemaPath:"#/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema205.properties.effects.items.anyOf[1],data:data13};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-var _valid6 = _errs57 === errors;
-valid22 = valid22 || _valid6;
-if(!valid22){
-const err34 = {instancePath:instancePath+"/effects/" + i6,schemaPath:"#/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema205.properties.effects.items.anyOf,parentSchema:schema205.properties.effects.items,data:data13};
+const err34 = {instancePath:instancePath+"/effects/" + i6,schemaPath:"#/properties/effects/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema205.properties.effects.items.type,parentSchema:schema205.properties.effects.items,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -8305,11 +8304,51 @@ vErrors.push(err34);
 }
 errors++;
 }
+const _errs58 = errors;
+let valid22 = false;
+const _errs59 = errors;
+if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
+const err35 = {instancePath:instancePath+"/effects/" + i6,schemaPath:"#/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema205.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema205.properties.effects.items.anyOf[0].enum,parentSchema:schema205.properties.effects.items.anyOf[0],data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
 else {
-errors = _errs55;
+vErrors.push(err35);
+}
+errors++;
+}
+var _valid6 = _errs59 === errors;
+valid22 = valid22 || _valid6;
+const _errs60 = errors;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err36 = {instancePath:instancePath+"/effects/" + i6,schemaPath:"#/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema205.properties.effects.items.anyOf[1],data:data13};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+var _valid6 = _errs60 === errors;
+valid22 = valid22 || _valid6;
+if(!valid22){
+const err37 = {instancePath:instancePath+"/effects/" + i6,schemaPath:"#/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema205.properties.effects.items.anyOf,parentSchema:schema205.properties.effects.items,data:data13};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+errors = _errs58;
 if(vErrors !== null){
-if(_errs55){
-vErrors.length = _errs55;
+if(_errs58){
+vErrors.length = _errs58;
 }
 else {
 vErrors = null;
@@ -8328,12 +8367,12 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err35 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i7+" are identical)",schema:true,parentSchema:schema205.properties.effects,data:data12};
+const err38 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i7+" are identical)",schema:true,parentSchema:schema205.properties.effects,data:data12};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err38];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err38);
 }
 errors++;
 break;
@@ -8343,49 +8382,7 @@ indices0[item0] = i7;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema205.properties.effects.type,parentSchema:schema205.properties.effects,data:data12};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-if(data.modify !== undefined){
-let data14 = data.modify;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(Object.keys(data14).length < 1){
-const err37 = {instancePath:instancePath+"/modify",schemaPath:"#/properties/modify/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema205.properties.modify,data:data14};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-for(const key0 in data14){
-let data15 = data14[key0];
-const _errs68 = errors;
-let valid27 = false;
-const _errs69 = errors;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.replace === undefined){
-const err38 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema206.allOf[0].anyOf[0].required,parentSchema:schema206.allOf[0].anyOf[0],data:data15};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data15.replace !== undefined){
-let data16 = data15.replace;
-if(true !== data16){
-const err39 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/replace",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf/0/properties/replace/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema206.allOf[0].anyOf[0].properties.replace,data:data16};
+const err39 = {instancePath:instancePath+"/effects",schemaPath:"#/properties/effects/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema205.properties.effects.type,parentSchema:schema205.properties.effects,data:data12};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -8395,17 +8392,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-var _valid7 = _errs69 === errors;
-valid27 = valid27 || _valid7;
-if(_valid7){
-var props3 = {};
-props3.replace = true;
-}
-const _errs71 = errors;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.merge === undefined){
-const err40 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "merge"},message:"must have required property '"+"merge"+"'",schema:schema206.allOf[0].anyOf[1].required,parentSchema:schema206.allOf[0].anyOf[1],data:data15};
+if(data.modify !== undefined){
+let data14 = data.modify;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(Object.keys(data14).length < 1){
+const err40 = {instancePath:instancePath+"/modify",schemaPath:"#/properties/modify/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema205.properties.modify,data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -8414,10 +8405,14 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data15.merge !== undefined){
-let data17 = data15.merge;
-if(true !== data17){
-const err41 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/merge",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf/1/properties/merge/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema206.allOf[0].anyOf[1].properties.merge,data:data17};
+for(const key0 in data14){
+let data15 = data14[key0];
+const _errs71 = errors;
+let valid27 = false;
+const _errs72 = errors;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.replace === undefined){
+const err41 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema206.allOf[0].anyOf[0].required,parentSchema:schema206.allOf[0].anyOf[0],data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -8426,18 +8421,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-}
-var _valid7 = _errs71 === errors;
-valid27 = valid27 || _valid7;
-if(_valid7){
-if(props3 !== true){
-props3 = props3 || {};
-props3.merge = true;
-}
-}
-if(!valid27){
-const err42 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema206.allOf[0].anyOf,parentSchema:schema206.allOf[0],data:data15};
+if(data15.replace !== undefined){
+let data16 = data15.replace;
+if(true !== data16){
+const err42 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/replace",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf/0/properties/replace/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema206.allOf[0].anyOf[0].properties.replace,data:data16};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -8446,20 +8433,18 @@ vErrors.push(err42);
 }
 errors++;
 }
-else {
-errors = _errs68;
-if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
-}
-else {
-vErrors = null;
 }
 }
+var _valid7 = _errs72 === errors;
+valid27 = valid27 || _valid7;
+if(_valid7){
+var props3 = {};
+props3.replace = true;
 }
+const _errs74 = errors;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.replace === undefined){
-const err43 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema206.required,parentSchema:schema206,data:data15};
+if(data15.merge === undefined){
+const err43 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "merge"},message:"must have required property '"+"merge"+"'",schema:schema206.allOf[0].anyOf[1].required,parentSchema:schema206.allOf[0].anyOf[1],data:data15};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -8468,13 +8453,67 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data15.merge === undefined){
-const err44 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/required",keyword:"required",params:{missingProperty: "merge"},message:"must have required property '"+"merge"+"'",schema:schema206.required,parentSchema:schema206,data:data15};
+if(data15.merge !== undefined){
+let data17 = data15.merge;
+if(true !== data17){
+const err44 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/merge",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf/1/properties/merge/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema206.allOf[0].anyOf[1].properties.merge,data:data17};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+var _valid7 = _errs74 === errors;
+valid27 = valid27 || _valid7;
+if(_valid7){
+if(props3 !== true){
+props3 = props3 || {};
+props3.merge = true;
+}
+}
+if(!valid27){
+const err45 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema206.allOf[0].anyOf,parentSchema:schema206.allOf[0],data:data15};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+else {
+errors = _errs71;
+if(vErrors !== null){
+if(_errs71){
+vErrors.length = _errs71;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.replace === undefined){
+const err46 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/required",keyword:"required",params:{missingProperty: "replace"},message:"must have required property '"+"replace"+"'",schema:schema206.required,parentSchema:schema206,data:data15};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(data15.merge === undefined){
+const err47 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/required",keyword:"required",params:{missingProperty: "merge"},message:"must have required property '"+"merge"+"'",schema:schema206.required,parentSchema:schema206,data:data15};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
 }
 errors++;
 }
@@ -8486,44 +8525,7 @@ props3.merge = true;
 if(data15.replace !== undefined){
 let data18 = data15.replace;
 if(typeof data18 !== "boolean"){
-const err45 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/replace",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/properties/replace/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema206.properties.replace.type,parentSchema:schema206.properties.replace,data:data18};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-if(data15.merge !== undefined){
-let data19 = data15.merge;
-if(typeof data19 !== "boolean"){
-const err46 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/merge",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/properties/merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema206.properties.merge.type,parentSchema:schema206.properties.merge,data:data19};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data:data15};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/modify",schemaPath:"#/properties/modify/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.modify.type,parentSchema:schema205.properties.modify,data:data14};
+const err48 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/replace",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/properties/replace/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema206.properties.replace.type,parentSchema:schema206.properties.replace,data:data18};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -8533,15 +8535,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.flow !== undefined){
-let data20 = data.flow;
-const _errs81 = errors;
-let valid32 = true;
-const _errs82 = errors;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-let missing6;
-if((data20.operations === undefined) && (missing6 = "operations")){
-const err49 = {};
+if(data15.merge !== undefined){
+let data19 = data15.merge;
+if(typeof data19 !== "boolean"){
+const err49 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/merge",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/properties/merge/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema206.properties.merge.type,parentSchema:schema206.properties.merge,data:data19};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -8550,16 +8547,10 @@ vErrors.push(err49);
 }
 errors++;
 }
+}
+}
 else {
-if(data20.operations !== undefined){
-let data21 = data20.operations;
-if(Array.isArray(data21)){
-const _errs84 = errors;
-const len7 = data21.length;
-for(let i8=0; i8<len7; i8++){
-const _errs85 = errors;
-if("continue" !== data21[i8]){
-const err50 = {};
+const err50 = {instancePath:instancePath+"/modify/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx72/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data:data15};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -8568,13 +8559,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-var valid34 = _errs85 === errors;
-if(valid34){
-break;
 }
 }
-if(!valid34){
-const err51 = {};
+else {
+const err51 = {instancePath:instancePath+"/modify",schemaPath:"#/properties/modify/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.modify.type,parentSchema:schema205.properties.modify,data:data14};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -8583,7 +8571,86 @@ vErrors.push(err51);
 }
 errors++;
 }
+}
+if(data.flow !== undefined){
+let data20 = data.flow;
+const _errs84 = errors;
+let valid32 = true;
+const _errs85 = errors;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+let missing6;
+if((data20.operations === undefined) && (missing6 = "operations")){
+const err52 = {};
+if(vErrors === null){
+vErrors = [err52];
+}
 else {
+vErrors.push(err52);
+}
+errors++;
+}
+else {
+if(data20.operations !== undefined){
+let data21 = data20.operations;
+const _errs86 = errors;
+if(errors === _errs86){
+if(Array.isArray(data21)){
+const _errs88 = errors;
+const len7 = data21.length;
+for(let i8=0; i8<len7; i8++){
+const _errs89 = errors;
+if("continue" !== data21[i8]){
+const err53 = {};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+var valid34 = _errs89 === errors;
+if(valid34){
+break;
+}
+}
+if(!valid34){
+const err54 = {};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+else {
+errors = _errs88;
+if(vErrors !== null){
+if(_errs88){
+vErrors.length = _errs88;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+else {
+const err55 = {};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+}
+}
+var _valid8 = _errs85 === errors;
 errors = _errs84;
 if(vErrors !== null){
 if(_errs84){
@@ -8593,74 +8660,11 @@ else {
 vErrors = null;
 }
 }
-}
-}
-}
-}
-}
-var _valid8 = _errs82 === errors;
-errors = _errs81;
-if(vErrors !== null){
-if(_errs81){
-vErrors.length = _errs81;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid8){
-const _errs86 = errors;
+const _errs90 = errors;
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 if(data20.remainingContinuations === undefined){
-const err52 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/allOf/0/then/required",keyword:"required",params:{missingProperty: "remainingContinuations"},message:"must have required property '"+"remainingContinuations"+"'",schema:schema205.properties.flow.allOf[0].then.required,parentSchema:schema205.properties.flow.allOf[0].then,data:data20};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-if(data20.continuationCount === undefined){
-const err53 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/allOf/0/then/required",keyword:"required",params:{missingProperty: "continuationCount"},message:"must have required property '"+"continuationCount"+"'",schema:schema205.properties.flow.allOf[0].then.required,parentSchema:schema205.properties.flow.allOf[0].then,data:data20};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-var _valid8 = _errs86 === errors;
-valid32 = _valid8;
-}
-if(!valid32){
-const err54 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.properties.flow.allOf[0].if,parentSchema:schema205.properties.flow.allOf[0],data:data20};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.operations === undefined){
-const err55 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'",schema:schema205.properties.flow.required,parentSchema:schema205.properties.flow,data:data20};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(data20.operations !== undefined){
-let data23 = data20.operations;
-if(Array.isArray(data23)){
-if(data23.length < 1){
-const err56 = {instancePath:instancePath+"/flow/operations",schemaPath:"#/properties/flow/properties/operations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema205.properties.flow.properties.operations,data:data23};
+const err56 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/allOf/0/then/required",keyword:"required",params:{missingProperty: "remainingContinuations"},message:"must have required property '"+"remainingContinuations"+"'",schema:schema205.properties.flow.allOf[0].then.required,parentSchema:schema205.properties.flow.allOf[0].then,data:data20};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -8669,16 +8673,64 @@ vErrors.push(err56);
 }
 errors++;
 }
-const len8 = data23.length;
-for(let i9=0; i9<len8; i9++){
-let data24 = data23[i9];
-if(!((data24 === "stop") || (data24 === "continue"))){
-const err57 = {instancePath:instancePath+"/flow/operations/" + i9,schemaPath:"#/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema205.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema205.properties.flow.properties.operations.items.enum,parentSchema:schema205.properties.flow.properties.operations.items,data:data24};
+if(data20.continuationCount === undefined){
+const err57 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/allOf/0/then/required",keyword:"required",params:{missingProperty: "continuationCount"},message:"must have required property '"+"continuationCount"+"'",schema:schema205.properties.flow.allOf[0].then.required,parentSchema:schema205.properties.flow.allOf[0].then,data:data20};
 if(vErrors === null){
 vErrors = [err57];
 }
 else {
 vErrors.push(err57);
+}
+errors++;
+}
+}
+var _valid8 = _errs90 === errors;
+valid32 = _valid8;
+}
+if(!valid32){
+const err58 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema205.properties.flow.allOf[0].if,parentSchema:schema205.properties.flow.allOf[0],data:data20};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.operations === undefined){
+const err59 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/required",keyword:"required",params:{missingProperty: "operations"},message:"must have required property '"+"operations"+"'",schema:schema205.properties.flow.required,parentSchema:schema205.properties.flow,data:data20};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(data20.operations !== undefined){
+let data23 = data20.operations;
+if(Array.isArray(data23)){
+if(data23.length < 1){
+const err60 = {instancePath:instancePath+"/flow/operations",schemaPath:"#/properties/flow/properties/operations/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema205.properties.flow.properties.operations,data:data23};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+const len8 = data23.length;
+for(let i9=0; i9<len8; i9++){
+let data24 = data23[i9];
+if(!((data24 === "stop") || (data24 === "continue"))){
+const err61 = {instancePath:instancePath+"/flow/operations/" + i9,schemaPath:"#/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema205.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema205.properties.flow.properties.operations.items.enum,parentSchema:schema205.properties.flow.properties.operations.items,data:data24};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
 }
 errors++;
 }
@@ -8690,12 +8742,12 @@ outer0:
 for(;i10--;){
 for(j1 = i10; j1--;){
 if(func0(data23[i10], data23[j1])){
-const err58 = {instancePath:instancePath+"/flow/operations",schemaPath:"#/properties/flow/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i10+" are identical)",schema:true,parentSchema:schema205.properties.flow.properties.operations,data:data23};
+const err62 = {instancePath:instancePath+"/flow/operations",schemaPath:"#/properties/flow/properties/operations/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i10+" are identical)",schema:true,parentSchema:schema205.properties.flow.properties.operations,data:data23};
 if(vErrors === null){
-vErrors = [err58];
+vErrors = [err62];
 }
 else {
-vErrors.push(err58);
+vErrors.push(err62);
 }
 errors++;
 break outer0;
@@ -8705,56 +8757,7 @@ break outer0;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/flow/operations",schemaPath:"#/properties/flow/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema205.properties.flow.properties.operations.type,parentSchema:schema205.properties.flow.properties.operations,data:data23};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-if(data20.remainingContinuations !== undefined){
-let data25 = data20.remainingContinuations;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err60 = {instancePath:instancePath+"/flow/remainingContinuations",schemaPath:"#/properties/flow/properties/remainingContinuations/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema205.properties.flow.properties.remainingContinuations.type,parentSchema:schema205.properties.flow.properties.remainingContinuations,data:data25};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-if(typeof data25 == "number"){
-if(data25 < 0 || isNaN(data25)){
-const err61 = {instancePath:instancePath+"/flow/remainingContinuations",schemaPath:"#/properties/flow/properties/remainingContinuations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema205.properties.flow.properties.remainingContinuations,data:data25};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-}
-if(data20.continuationCount !== undefined){
-let data26 = data20.continuationCount;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err62 = {instancePath:instancePath+"/flow/continuationCount",schemaPath:"#/properties/flow/properties/continuationCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema205.properties.flow.properties.continuationCount.type,parentSchema:schema205.properties.flow.properties.continuationCount,data:data26};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-if(typeof data26 == "number"){
-if(data26 < 0 || isNaN(data26)){
-const err63 = {instancePath:instancePath+"/flow/continuationCount",schemaPath:"#/properties/flow/properties/continuationCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema205.properties.flow.properties.continuationCount,data:data26};
+const err63 = {instancePath:instancePath+"/flow/operations",schemaPath:"#/properties/flow/properties/operations/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema205.properties.flow.properties.operations.type,parentSchema:schema205.properties.flow.properties.operations,data:data23};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -8764,11 +8767,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-}
-if(data20.maxContinuations !== undefined){
-let data27 = data20.maxContinuations;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-const err64 = {instancePath:instancePath+"/flow/maxContinuations",schemaPath:"#/properties/flow/properties/maxContinuations/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema205.properties.flow.properties.maxContinuations.type,parentSchema:schema205.properties.flow.properties.maxContinuations,data:data27};
+if(data20.remainingContinuations !== undefined){
+let data25 = data20.remainingContinuations;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err64 = {instancePath:instancePath+"/flow/remainingContinuations",schemaPath:"#/properties/flow/properties/remainingContinuations/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema205.properties.flow.properties.remainingContinuations.type,parentSchema:schema205.properties.flow.properties.remainingContinuations,data:data25};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -8777,9 +8779,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(typeof data27 == "number"){
-if(data27 < 0 || isNaN(data27)){
-const err65 = {instancePath:instancePath+"/flow/maxContinuations",schemaPath:"#/properties/flow/properties/maxContinuations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema205.properties.flow.properties.maxContinuations,data:data27};
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)){
+const err65 = {instancePath:instancePath+"/flow/remainingContinuations",schemaPath:"#/properties/flow/properties/remainingContinuations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema205.properties.flow.properties.remainingContinuations,data:data25};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -8790,9 +8792,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err66 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.flow.type,parentSchema:schema205.properties.flow,data:data20};
+if(data20.continuationCount !== undefined){
+let data26 = data20.continuationCount;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+const err66 = {instancePath:instancePath+"/flow/continuationCount",schemaPath:"#/properties/flow/properties/continuationCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema205.properties.flow.properties.continuationCount.type,parentSchema:schema205.properties.flow.properties.continuationCount,data:data26};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -8801,12 +8804,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-if(data.inject !== undefined){
-let data28 = data.inject;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.context === undefined){
-const err67 = {instancePath:instancePath+"/inject",schemaPath:"#/properties/inject/required",keyword:"required",params:{missingProperty: "context"},message:"must have required property '"+"context"+"'",schema:schema205.properties.inject.required,parentSchema:schema205.properties.inject,data:data28};
+if(typeof data26 == "number"){
+if(data26 < 0 || isNaN(data26)){
+const err67 = {instancePath:instancePath+"/flow/continuationCount",schemaPath:"#/properties/flow/properties/continuationCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema205.properties.flow.properties.continuationCount,data:data26};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -8815,11 +8815,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data28.context !== undefined){
-let data29 = data28.context;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.append === undefined){
-const err68 = {instancePath:instancePath+"/inject/context",schemaPath:"#/properties/inject/properties/context/required",keyword:"required",params:{missingProperty: "append"},message:"must have required property '"+"append"+"'",schema:schema205.properties.inject.properties.context.required,parentSchema:schema205.properties.inject.properties.context,data:data29};
+}
+}
+if(data20.maxContinuations !== undefined){
+let data27 = data20.maxContinuations;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err68 = {instancePath:instancePath+"/flow/maxContinuations",schemaPath:"#/properties/flow/properties/maxContinuations/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema205.properties.flow.properties.maxContinuations.type,parentSchema:schema205.properties.flow.properties.maxContinuations,data:data27};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -8828,8 +8829,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data29.deliverAt === undefined){
-const err69 = {instancePath:instancePath+"/inject/context",schemaPath:"#/properties/inject/properties/context/required",keyword:"required",params:{missingProperty: "deliverAt"},message:"must have required property '"+"deliverAt"+"'",schema:schema205.properties.inject.properties.context.required,parentSchema:schema205.properties.inject.properties.context,data:data29};
+if(typeof data27 == "number"){
+if(data27 < 0 || isNaN(data27)){
+const err69 = {instancePath:instancePath+"/flow/maxContinuations",schemaPath:"#/properties/flow/properties/maxContinuations/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema205.properties.flow.properties.maxContinuations,data:data27};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -8838,10 +8840,11 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(data29.append !== undefined){
-let data30 = data29.append;
-if(true !== data30){
-const err70 = {instancePath:instancePath+"/inject/context/append",schemaPath:"#/properties/inject/properties/context/properties/append/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema205.properties.inject.properties.context.properties.append,data:data30};
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/flow",schemaPath:"#/properties/flow/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.flow.type,parentSchema:schema205.properties.flow,data:data20};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -8851,11 +8854,11 @@ vErrors.push(err70);
 errors++;
 }
 }
-if(data29.deliverAt !== undefined){
-let data31 = data29.deliverAt;
-if(Array.isArray(data31)){
-if(data31.length < 1){
-const err71 = {instancePath:instancePath+"/inject/context/deliverAt",schemaPath:"#/properties/inject/properties/context/properties/deliverAt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema205.properties.inject.properties.context.properties.deliverAt,data:data31};
+if(data.inject !== undefined){
+let data28 = data.inject;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.context === undefined){
+const err71 = {instancePath:instancePath+"/inject",schemaPath:"#/properties/inject/required",keyword:"required",params:{missingProperty: "context"},message:"must have required property '"+"context"+"'",schema:schema205.properties.inject.required,parentSchema:schema205.properties.inject,data:data28};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -8864,16 +8867,65 @@ vErrors.push(err71);
 }
 errors++;
 }
-const len9 = data31.length;
-for(let i11=0; i11<len9; i11++){
-let data32 = data31[i11];
-if(!((data32 === "now") || (data32 === "next_turn"))){
-const err72 = {instancePath:instancePath+"/inject/context/deliverAt/" + i11,schemaPath:"#/properties/inject/properties/context/properties/deliverAt/items/enum",keyword:"enum",params:{allowedValues: schema205.properties.inject.properties.context.properties.deliverAt.items.enum},message:"must be equal to one of the allowed values",schema:schema205.properties.inject.properties.context.properties.deliverAt.items.enum,parentSchema:schema205.properties.inject.properties.context.properties.deliverAt.items,data:data32};
+if(data28.context !== undefined){
+let data29 = data28.context;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.append === undefined){
+const err72 = {instancePath:instancePath+"/inject/context",schemaPath:"#/properties/inject/properties/context/required",keyword:"required",params:{missingProperty: "append"},message:"must have required property '"+"append"+"'",schema:schema205.properties.inject.properties.context.required,parentSchema:schema205.properties.inject.properties.context,data:data29};
 if(vErrors === null){
 vErrors = [err72];
 }
 else {
 vErrors.push(err72);
+}
+errors++;
+}
+if(data29.deliverAt === undefined){
+const err73 = {instancePath:instancePath+"/inject/context",schemaPath:"#/properties/inject/properties/context/required",keyword:"required",params:{missingProperty: "deliverAt"},message:"must have required property '"+"deliverAt"+"'",schema:schema205.properties.inject.properties.context.required,parentSchema:schema205.properties.inject.properties.context,data:data29};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data29.append !== undefined){
+let data30 = data29.append;
+if(true !== data30){
+const err74 = {instancePath:instancePath+"/inject/context/append",schemaPath:"#/properties/inject/properties/context/properties/append/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant",schema:true,parentSchema:schema205.properties.inject.properties.context.properties.append,data:data30};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data29.deliverAt !== undefined){
+let data31 = data29.deliverAt;
+if(Array.isArray(data31)){
+if(data31.length < 1){
+const err75 = {instancePath:instancePath+"/inject/context/deliverAt",schemaPath:"#/properties/inject/properties/context/properties/deliverAt/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema205.properties.inject.properties.context.properties.deliverAt,data:data31};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+const len9 = data31.length;
+for(let i11=0; i11<len9; i11++){
+let data32 = data31[i11];
+if(!((data32 === "now") || (data32 === "next_turn"))){
+const err76 = {instancePath:instancePath+"/inject/context/deliverAt/" + i11,schemaPath:"#/properties/inject/properties/context/properties/deliverAt/items/enum",keyword:"enum",params:{allowedValues: schema205.properties.inject.properties.context.properties.deliverAt.items.enum},message:"must be equal to one of the allowed values",schema:schema205.properties.inject.properties.context.properties.deliverAt.items.enum,parentSchema:schema205.properties.inject.properties.context.properties.deliverAt.items,data:data32};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
 }
 errors++;
 }
@@ -8885,12 +8937,12 @@ outer1:
 for(;i12--;){
 for(j2 = i12; j2--;){
 if(func0(data31[i12], data31[j2])){
-const err73 = {instancePath:instancePath+"/inject/context/deliverAt",schemaPath:"#/properties/inject/properties/context/properties/deliverAt/uniqueItems",keyword:"uniqueItems",params:{i: i12, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i12+" are identical)",schema:true,parentSchema:schema205.properties.inject.properties.context.properties.deliverAt,data:data31};
+const err77 = {instancePath:instancePath+"/inject/context/deliverAt",schemaPath:"#/properties/inject/properties/context/properties/deliverAt/uniqueItems",keyword:"uniqueItems",params:{i: i12, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i12+" are identical)",schema:true,parentSchema:schema205.properties.inject.properties.context.properties.deliverAt,data:data31};
 if(vErrors === null){
-vErrors = [err73];
+vErrors = [err77];
 }
 else {
-vErrors.push(err73);
+vErrors.push(err77);
 }
 errors++;
 break outer1;
@@ -8900,60 +8952,7 @@ break outer1;
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/inject/context/deliverAt",schemaPath:"#/properties/inject/properties/context/properties/deliverAt/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema205.properties.inject.properties.context.properties.deliverAt.type,parentSchema:schema205.properties.inject.properties.context.properties.deliverAt,data:data31};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/inject/context",schemaPath:"#/properties/inject/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.inject.properties.context.type,parentSchema:schema205.properties.inject.properties.context,data:data29};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/inject",schemaPath:"#/properties/inject/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.inject.type,parentSchema:schema205.properties.inject,data:data28};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-}
-if(data.elicitation !== undefined){
-let data33 = data.elicitation;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.form !== undefined){
-let data34 = data33.form;
-if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
-const err77 = {instancePath:instancePath+"/elicitation/form",schemaPath:"#/properties/elicitation/properties/form/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.elicitation.properties.form.type,parentSchema:schema205.properties.elicitation.properties.form,data:data34};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-if(data33.url !== undefined){
-let data35 = data33.url;
-if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
-const err78 = {instancePath:instancePath+"/elicitation/url",schemaPath:"#/properties/elicitation/properties/url/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.elicitation.properties.url.type,parentSchema:schema205.properties.elicitation.properties.url,data:data35};
+const err78 = {instancePath:instancePath+"/inject/context/deliverAt",schemaPath:"#/properties/inject/properties/context/properties/deliverAt/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema205.properties.inject.properties.context.properties.deliverAt.type,parentSchema:schema205.properties.inject.properties.context.properties.deliverAt,data:data31};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -8965,7 +8964,7 @@ errors++;
 }
 }
 else {
-const err79 = {instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.elicitation.type,parentSchema:schema205.properties.elicitation,data:data33};
+const err79 = {instancePath:instancePath+"/inject/context",schemaPath:"#/properties/inject/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.inject.properties.context.type,parentSchema:schema205.properties.inject.properties.context,data:data29};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -8977,12 +8976,65 @@ errors++;
 }
 }
 else {
-const err80 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.type,parentSchema:schema205,data};
+const err80 = {instancePath:instancePath+"/inject",schemaPath:"#/properties/inject/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.inject.type,parentSchema:schema205.properties.inject,data:data28};
 if(vErrors === null){
 vErrors = [err80];
 }
 else {
 vErrors.push(err80);
+}
+errors++;
+}
+}
+if(data.elicitation !== undefined){
+let data33 = data.elicitation;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.form !== undefined){
+let data34 = data33.form;
+if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
+const err81 = {instancePath:instancePath+"/elicitation/form",schemaPath:"#/properties/elicitation/properties/form/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.elicitation.properties.form.type,parentSchema:schema205.properties.elicitation.properties.form,data:data34};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+}
+if(data33.url !== undefined){
+let data35 = data33.url;
+if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
+const err82 = {instancePath:instancePath+"/elicitation/url",schemaPath:"#/properties/elicitation/properties/url/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.elicitation.properties.url.type,parentSchema:schema205.properties.elicitation.properties.url,data:data35};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.properties.elicitation.type,parentSchema:schema205.properties.elicitation,data:data33};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+else {
+const err84 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema205.type,parentSchema:schema205,data};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
 }
 errors++;
 }
@@ -9147,11 +9199,13 @@ errors++;
 else {
 if(data.modes !== undefined){
 let data4 = data.modes;
+const _errs17 = errors;
+if(errors === _errs17){
 if(Array.isArray(data4)){
-const _errs18 = errors;
+const _errs19 = errors;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
-const _errs19 = errors;
+const _errs20 = errors;
 if("intercept" !== data4[i1]){
 const err6 = {};
 if(vErrors === null){
@@ -9162,7 +9216,7 @@ vErrors.push(err6);
 }
 errors++;
 }
-var valid9 = _errs19 === errors;
+var valid9 = _errs20 === errors;
 if(valid9){
 break;
 }
@@ -9178,15 +9232,26 @@ vErrors.push(err7);
 errors++;
 }
 else {
-errors = _errs18;
+errors = _errs19;
 if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
+if(_errs19){
+vErrors.length = _errs19;
 }
 else {
 vErrors = null;
 }
 }
+}
+}
+else {
+const err8 = {};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
 }
 }
 }
@@ -9203,24 +9268,10 @@ vErrors = null;
 }
 }
 if(_valid1){
-const _errs20 = errors;
+const _errs21 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities === undefined){
-const err8 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema185.allOf[1].then.required,parentSchema:schema185.allOf[1].then,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var _valid1 = _errs20 === errors;
-valid7 = _valid1;
-}
-if(!valid7){
-const err9 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[1].if,parentSchema:schema185.allOf[1],data};
+const err9 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema185.allOf[1].then.required,parentSchema:schema185.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9229,17 +9280,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.modes = true;
 }
-const _errs23 = errors;
-let valid10 = true;
-const _errs24 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((data.event === undefined) && (missing1 = "event")){
-const err10 = {};
+var _valid1 = _errs21 === errors;
+valid7 = _valid1;
+}
+if(!valid7){
+const err10 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[1].if,parentSchema:schema185.allOf[1],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9248,12 +9294,16 @@ vErrors.push(err10);
 }
 errors++;
 }
-else {
-if(data.event !== undefined){
-let data6 = data.event;
-const _errs26 = errors;
-const _errs27 = errors;
-if(!(((((((((((((((((((data6 === "tool.before") || (data6 === "tool.after")) || (data6 === "session.start")) || (data6 === "config.change.before")) || (data6 === "turn.start")) || (data6 === "turn.finish.before")) || (data6 === "model.request.before")) || (data6 === "model.switch.before")) || (data6 === "tool.permission.request")) || (data6 === "tool.batch.after")) || (data6 === "context.compact.before")) || (data6 === "context.compact.after")) || (data6 === "task.change.before")) || (data6 === "user.elicitation.request")) || (data6 === "user.elicitation.result")) || (data6 === "user.message.inbound")) || (data6 === "user.message.outbound")) || (data6 === "workspace.change.before")) || (data6 === "model.response.after"))){
+if(props0 !== true){
+props0 = props0 || {};
+props0.modes = true;
+}
+const _errs24 = errors;
+let valid10 = true;
+const _errs25 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.event === undefined) && (missing1 = "event")){
 const err11 = {};
 if(vErrors === null){
 vErrors = [err11];
@@ -9263,8 +9313,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-var valid12 = _errs27 === errors;
-if(valid12){
+else {
+if(data.event !== undefined){
+let data6 = data.event;
+const _errs27 = errors;
+const _errs28 = errors;
+if(!(((((((((((((((((((data6 === "tool.before") || (data6 === "tool.after")) || (data6 === "session.start")) || (data6 === "config.change.before")) || (data6 === "turn.start")) || (data6 === "turn.finish.before")) || (data6 === "model.request.before")) || (data6 === "model.switch.before")) || (data6 === "tool.permission.request")) || (data6 === "tool.batch.after")) || (data6 === "context.compact.before")) || (data6 === "context.compact.after")) || (data6 === "task.change.before")) || (data6 === "user.elicitation.request")) || (data6 === "user.elicitation.result")) || (data6 === "user.message.inbound")) || (data6 === "user.message.outbound")) || (data6 === "workspace.change.before")) || (data6 === "model.response.after"))){
 const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
@@ -9274,43 +9328,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-else {
-errors = _errs26;
-if(vErrors !== null){
-if(_errs26){
-vErrors.length = _errs26;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-}
-var _valid2 = _errs24 === errors;
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs28 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.modes !== undefined){
-let data7 = data.modes;
-const _errs30 = errors;
-const _errs31 = errors;
-if(Array.isArray(data7)){
-const _errs32 = errors;
-const len2 = data7.length;
-for(let i2=0; i2<len2; i2++){
-const _errs33 = errors;
-if("intercept" !== data7[i2]){
+var valid12 = _errs28 === errors;
+if(valid12){
 const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
@@ -9320,12 +9339,43 @@ vErrors.push(err13);
 }
 errors++;
 }
-var valid15 = _errs33 === errors;
-if(valid15){
-break;
+else {
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
+}
+else {
+vErrors = null;
 }
 }
-if(!valid15){
+}
+}
+}
+}
+var _valid2 = _errs25 === errors;
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs29 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.modes !== undefined){
+let data7 = data.modes;
+const _errs31 = errors;
+const _errs32 = errors;
+if(Array.isArray(data7)){
+const _errs33 = errors;
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+const _errs34 = errors;
+if("intercept" !== data7[i2]){
 const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
@@ -9335,21 +9385,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-else {
-errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
-}
-else {
-vErrors = null;
+var valid15 = _errs34 === errors;
+if(valid15){
+break;
 }
 }
-}
-}
-var valid14 = _errs31 === errors;
-if(valid14){
-const err15 = {instancePath:instancePath+"/modes",schemaPath:"#/allOf/2/then/properties/modes/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema185.allOf[2].then.properties.modes.not,parentSchema:schema185.allOf[2].then.properties.modes,data:data7};
+if(!valid15){
+const err15 = {};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9359,10 +9401,33 @@ vErrors.push(err15);
 errors++;
 }
 else {
-errors = _errs30;
+errors = _errs33;
 if(vErrors !== null){
-if(_errs30){
-vErrors.length = _errs30;
+if(_errs33){
+vErrors.length = _errs33;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var valid14 = _errs32 === errors;
+if(valid14){
+const err16 = {instancePath:instancePath+"/modes",schemaPath:"#/allOf/2/then/properties/modes/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema185.allOf[2].then.properties.modes.not,parentSchema:schema185.allOf[2].then.properties.modes,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
 }
 else {
 vErrors = null;
@@ -9371,7 +9436,7 @@ vErrors = null;
 }
 }
 }
-var _valid2 = _errs28 === errors;
+var _valid2 = _errs29 === errors;
 valid10 = _valid2;
 if(valid10){
 var props1 = {};
@@ -9380,12 +9445,12 @@ props1.event = true;
 }
 }
 if(!valid10){
-const err16 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[2].if,parentSchema:schema185.allOf[2],data};
+const err17 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[2].if,parentSchema:schema185.allOf[2],data};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err17];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -9398,24 +9463,12 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs36 = errors;
-let valid16 = true;
 const _errs37 = errors;
+let valid16 = true;
+const _errs38 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.event === undefined) && (missing2 = "event")){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("tool.before" !== data.event){
 const err18 = {};
 if(vErrors === null){
 vErrors = [err18];
@@ -9425,21 +9478,33 @@ vErrors.push(err18);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("tool.before" !== data.event){
+const err19 = {};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
 }
 }
 }
-var _valid3 = _errs37 === errors;
-errors = _errs36;
+}
+var _valid3 = _errs38 === errors;
+errors = _errs37;
 if(vErrors !== null){
-if(_errs36){
-vErrors.length = _errs36;
+if(_errs37){
+vErrors.length = _errs37;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid3){
-const _errs39 = errors;
+const _errs40 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data10 = data.capabilities;
@@ -9450,25 +9515,11 @@ if(Array.isArray(data11)){
 const len3 = data11.length;
 for(let i3=0; i3<len3; i3++){
 let data12 = data11[i3];
-const _errs45 = errors;
-let valid23 = false;
 const _errs46 = errors;
-if(!((((((((data12 === "deny") || (data12 === "allow")) || (data12 === "ask")) || (data12 === "modify")) || (data12 === "inject")) || (data12 === "flow")) || (data12 === "return")) || (data12 === "message"))){
-const err19 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema186.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema186.properties.effects.items.anyOf[0].enum,parentSchema:schema186.properties.effects.items.anyOf[0],data:data12};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var _valid4 = _errs46 === errors;
-valid23 = valid23 || _valid4;
+let valid23 = false;
 const _errs47 = errors;
-if(typeof data12 === "string"){
-if(!pattern4.test(data12)){
-const err20 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema186.properties.effects.items.anyOf[1],data:data12};
+if(!((((((((data12 === "deny") || (data12 === "allow")) || (data12 === "ask")) || (data12 === "modify")) || (data12 === "inject")) || (data12 === "flow")) || (data12 === "return")) || (data12 === "message"))){
+const err20 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema186.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema186.properties.effects.items.anyOf[0].enum,parentSchema:schema186.properties.effects.items.anyOf[0],data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9477,11 +9528,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
 var _valid4 = _errs47 === errors;
 valid23 = valid23 || _valid4;
-if(!valid23){
-const err21 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema186.properties.effects.items.anyOf,parentSchema:schema186.properties.effects.items,data:data12};
+const _errs48 = errors;
+if(typeof data12 === "string"){
+if(!pattern4.test(data12)){
+const err21 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema186.properties.effects.items.anyOf[1],data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9490,11 +9542,24 @@ vErrors.push(err21);
 }
 errors++;
 }
+}
+var _valid4 = _errs48 === errors;
+valid23 = valid23 || _valid4;
+if(!valid23){
+const err22 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema186.properties.effects.items.anyOf,parentSchema:schema186.properties.effects.items,data:data12};
+if(vErrors === null){
+vErrors = [err22];
+}
 else {
-errors = _errs45;
+vErrors.push(err22);
+}
+errors++;
+}
+else {
+errors = _errs46;
 if(vErrors !== null){
-if(_errs45){
-vErrors.length = _errs45;
+if(_errs46){
+vErrors.length = _errs46;
 }
 else {
 vErrors = null;
@@ -9508,25 +9573,25 @@ if(data10.modify !== undefined){
 let data13 = data10.modify;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 for(const key0 in data13){
-const _errs50 = errors;
+const _errs51 = errors;
 if(!(key0 === "input")){
-const err22 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema186.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema186.properties.modify.propertyNames.enum,parentSchema:schema186.properties.modify.propertyNames,data:key0,propertyName:key0};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-var valid24 = _errs50 === errors;
-if(!valid24){
-const err23 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema186.properties.modify.propertyNames,parentSchema:schema186.properties.modify,data:data13};
+const err23 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema186.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema186.properties.modify.propertyNames.enum,parentSchema:schema186.properties.modify.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 vErrors.push(err23);
+}
+errors++;
+}
+var valid24 = _errs51 === errors;
+if(!valid24){
+const err24 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema186.properties.modify.propertyNames,parentSchema:schema186.properties.modify,data:data13};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
 }
 errors++;
 }
@@ -9543,12 +9608,12 @@ const len4 = data15.length;
 for(let i4=0; i4<len4; i4++){
 let data16 = data15[i4];
 if(!(data16 === "stop")){
-const err24 = {instancePath:instancePath+"/capabilities/flow/operations/" + i4,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema186.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema186.properties.flow.properties.operations.items.enum,parentSchema:schema186.properties.flow.properties.operations.items,data:data16};
+const err25 = {instancePath:instancePath+"/capabilities/flow/operations/" + i4,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx71/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema186.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema186.properties.flow.properties.operations.items.enum,parentSchema:schema186.properties.flow.properties.operations.items,data:data16};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err25];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err25);
 }
 errors++;
 }
@@ -9560,7 +9625,7 @@ errors++;
 }
 }
 }
-var _valid3 = _errs39 === errors;
+var _valid3 = _errs40 === errors;
 valid16 = _valid3;
 if(valid16){
 var props2 = {};
@@ -9569,12 +9634,12 @@ props2.event = true;
 }
 }
 if(!valid16){
-const err25 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[3].if,parentSchema:schema185.allOf[3],data};
+const err26 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[3].if,parentSchema:schema185.allOf[3],data};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err26];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err26);
 }
 errors++;
 }
@@ -9587,24 +9652,12 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs57 = errors;
-let valid28 = true;
 const _errs58 = errors;
+let valid28 = true;
+const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.event === undefined) && (missing3 = "event")){
-const err26 = {};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("tool.after" !== data.event){
 const err27 = {};
 if(vErrors === null){
 vErrors = [err27];
@@ -9614,21 +9667,33 @@ vErrors.push(err27);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("tool.after" !== data.event){
+const err28 = {};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
 }
 }
 }
-var _valid5 = _errs58 === errors;
-errors = _errs57;
+}
+var _valid5 = _errs59 === errors;
+errors = _errs58;
 if(vErrors !== null){
-if(_errs57){
-vErrors.length = _errs57;
+if(_errs58){
+vErrors.length = _errs58;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid5){
-const _errs60 = errors;
+const _errs61 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data18 = data.capabilities;
@@ -9639,25 +9704,11 @@ if(Array.isArray(data19)){
 const len5 = data19.length;
 for(let i5=0; i5<len5; i5++){
 let data20 = data19[i5];
-const _errs66 = errors;
-let valid35 = false;
 const _errs67 = errors;
-if(!((((data20 === "modify") || (data20 === "inject")) || (data20 === "flow")) || (data20 === "message"))){
-const err28 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema187.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema187.properties.effects.items.anyOf[0].enum,parentSchema:schema187.properties.effects.items.anyOf[0],data:data20};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-var _valid6 = _errs67 === errors;
-valid35 = valid35 || _valid6;
+let valid35 = false;
 const _errs68 = errors;
-if(typeof data20 === "string"){
-if(!pattern4.test(data20)){
-const err29 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema187.properties.effects.items.anyOf[1],data:data20};
+if(!((((data20 === "modify") || (data20 === "inject")) || (data20 === "flow")) || (data20 === "message"))){
+const err29 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema187.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema187.properties.effects.items.anyOf[0].enum,parentSchema:schema187.properties.effects.items.anyOf[0],data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9666,11 +9717,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
 var _valid6 = _errs68 === errors;
 valid35 = valid35 || _valid6;
-if(!valid35){
-const err30 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema187.properties.effects.items.anyOf,parentSchema:schema187.properties.effects.items,data:data20};
+const _errs69 = errors;
+if(typeof data20 === "string"){
+if(!pattern4.test(data20)){
+const err30 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema187.properties.effects.items.anyOf[1],data:data20};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -9679,11 +9731,24 @@ vErrors.push(err30);
 }
 errors++;
 }
+}
+var _valid6 = _errs69 === errors;
+valid35 = valid35 || _valid6;
+if(!valid35){
+const err31 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema187.properties.effects.items.anyOf,parentSchema:schema187.properties.effects.items,data:data20};
+if(vErrors === null){
+vErrors = [err31];
+}
 else {
-errors = _errs66;
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+errors = _errs67;
 if(vErrors !== null){
-if(_errs66){
-vErrors.length = _errs66;
+if(_errs67){
+vErrors.length = _errs67;
 }
 else {
 vErrors = null;
@@ -9697,25 +9762,25 @@ if(data18.modify !== undefined){
 let data21 = data18.modify;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key1 in data21){
-const _errs71 = errors;
+const _errs72 = errors;
 if(!(key1 === "output")){
-const err31 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema187.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema187.properties.modify.propertyNames.enum,parentSchema:schema187.properties.modify.propertyNames,data:key1,propertyName:key1};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-var valid36 = _errs71 === errors;
-if(!valid36){
-const err32 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema187.properties.modify.propertyNames,parentSchema:schema187.properties.modify,data:data21};
+const err32 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema187.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema187.properties.modify.propertyNames.enum,parentSchema:schema187.properties.modify.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+var valid36 = _errs72 === errors;
+if(!valid36){
+const err33 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema187.properties.modify.propertyNames,parentSchema:schema187.properties.modify,data:data21};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
@@ -9732,12 +9797,12 @@ const len6 = data23.length;
 for(let i6=0; i6<len6; i6++){
 let data24 = data23[i6];
 if(!((data24 === "stop") || (data24 === "continue"))){
-const err33 = {instancePath:instancePath+"/capabilities/flow/operations/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema187.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema187.properties.flow.properties.operations.items.enum,parentSchema:schema187.properties.flow.properties.operations.items,data:data24};
+const err34 = {instancePath:instancePath+"/capabilities/flow/operations/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx70/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema187.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema187.properties.flow.properties.operations.items.enum,parentSchema:schema187.properties.flow.properties.operations.items,data:data24};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err34];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -9749,7 +9814,7 @@ errors++;
 }
 }
 }
-var _valid5 = _errs60 === errors;
+var _valid5 = _errs61 === errors;
 valid28 = _valid5;
 if(valid28){
 var props3 = {};
@@ -9758,12 +9823,12 @@ props3.event = true;
 }
 }
 if(!valid28){
-const err34 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[4].if,parentSchema:schema185.allOf[4],data};
+const err35 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[4].if,parentSchema:schema185.allOf[4],data};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err35];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err35);
 }
 errors++;
 }
@@ -9776,24 +9841,12 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs78 = errors;
-let valid40 = true;
 const _errs79 = errors;
+let valid40 = true;
+const _errs80 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.event === undefined) && (missing4 = "event")){
-const err35 = {};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("session.start" !== data.event){
 const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
@@ -9803,21 +9856,33 @@ vErrors.push(err36);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("session.start" !== data.event){
+const err37 = {};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
 }
 }
 }
-var _valid7 = _errs79 === errors;
-errors = _errs78;
+}
+var _valid7 = _errs80 === errors;
+errors = _errs79;
 if(vErrors !== null){
-if(_errs78){
-vErrors.length = _errs78;
+if(_errs79){
+vErrors.length = _errs79;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid7){
-const _errs81 = errors;
+const _errs82 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data26 = data.capabilities;
@@ -9828,25 +9893,11 @@ if(Array.isArray(data27)){
 const len7 = data27.length;
 for(let i7=0; i7<len7; i7++){
 let data28 = data27[i7];
-const _errs87 = errors;
-let valid47 = false;
 const _errs88 = errors;
-if(!((data28 === "inject") || (data28 === "message"))){
-const err37 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx69/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema188.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema188.properties.effects.items.anyOf[0].enum,parentSchema:schema188.properties.effects.items.anyOf[0],data:data28};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-var _valid8 = _errs88 === errors;
-valid47 = valid47 || _valid8;
+let valid47 = false;
 const _errs89 = errors;
-if(typeof data28 === "string"){
-if(!pattern4.test(data28)){
-const err38 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx69/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema188.properties.effects.items.anyOf[1],data:data28};
+if(!((data28 === "inject") || (data28 === "message"))){
+const err38 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx69/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema188.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema188.properties.effects.items.anyOf[0].enum,parentSchema:schema188.properties.effects.items.anyOf[0],data:data28};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -9855,11 +9906,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
 var _valid8 = _errs89 === errors;
 valid47 = valid47 || _valid8;
-if(!valid47){
-const err39 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx69/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema188.properties.effects.items.anyOf,parentSchema:schema188.properties.effects.items,data:data28};
+const _errs90 = errors;
+if(typeof data28 === "string"){
+if(!pattern4.test(data28)){
+const err39 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx69/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema188.properties.effects.items.anyOf[1],data:data28};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -9868,11 +9920,24 @@ vErrors.push(err39);
 }
 errors++;
 }
+}
+var _valid8 = _errs90 === errors;
+valid47 = valid47 || _valid8;
+if(!valid47){
+const err40 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx69/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema188.properties.effects.items.anyOf,parentSchema:schema188.properties.effects.items,data:data28};
+if(vErrors === null){
+vErrors = [err40];
+}
 else {
-errors = _errs87;
+vErrors.push(err40);
+}
+errors++;
+}
+else {
+errors = _errs88;
 if(vErrors !== null){
-if(_errs87){
-vErrors.length = _errs87;
+if(_errs88){
+vErrors.length = _errs88;
 }
 else {
 vErrors = null;
@@ -9885,7 +9950,7 @@ vErrors = null;
 }
 }
 }
-var _valid7 = _errs81 === errors;
+var _valid7 = _errs82 === errors;
 valid40 = _valid7;
 if(valid40){
 var props4 = {};
@@ -9894,12 +9959,12 @@ props4.event = true;
 }
 }
 if(!valid40){
-const err40 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[5].if,parentSchema:schema185.allOf[5],data};
+const err41 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[5].if,parentSchema:schema185.allOf[5],data};
 if(vErrors === null){
-vErrors = [err40];
+vErrors = [err41];
 }
 else {
-vErrors.push(err40);
+vErrors.push(err41);
 }
 errors++;
 }
@@ -9912,24 +9977,12 @@ props0 = props0 || {};
 Object.assign(props0, props4);
 }
 }
-const _errs92 = errors;
-let valid48 = true;
 const _errs93 = errors;
+let valid48 = true;
+const _errs94 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.event === undefined) && (missing5 = "event")){
-const err41 = {};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("config.change.before" !== data.event){
 const err42 = {};
 if(vErrors === null){
 vErrors = [err42];
@@ -9939,21 +9992,33 @@ vErrors.push(err42);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("config.change.before" !== data.event){
+const err43 = {};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
 }
 }
 }
-var _valid9 = _errs93 === errors;
-errors = _errs92;
+}
+var _valid9 = _errs94 === errors;
+errors = _errs93;
 if(vErrors !== null){
-if(_errs92){
-vErrors.length = _errs92;
+if(_errs93){
+vErrors.length = _errs93;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid9){
-const _errs95 = errors;
+const _errs96 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data30 = data.capabilities;
@@ -9964,25 +10029,11 @@ if(Array.isArray(data31)){
 const len8 = data31.length;
 for(let i8=0; i8<len8; i8++){
 let data32 = data31[i8];
-const _errs101 = errors;
-let valid55 = false;
 const _errs102 = errors;
-if(!((data32 === "deny") || (data32 === "message"))){
-const err43 = {instancePath:instancePath+"/capabilities/effects/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx68/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema189.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema189.properties.effects.items.anyOf[0].enum,parentSchema:schema189.properties.effects.items.anyOf[0],data:data32};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-var _valid10 = _errs102 === errors;
-valid55 = valid55 || _valid10;
+let valid55 = false;
 const _errs103 = errors;
-if(typeof data32 === "string"){
-if(!pattern4.test(data32)){
-const err44 = {instancePath:instancePath+"/capabilities/effects/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx68/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema189.properties.effects.items.anyOf[1],data:data32};
+if(!((data32 === "deny") || (data32 === "message"))){
+const err44 = {instancePath:instancePath+"/capabilities/effects/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx68/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema189.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema189.properties.effects.items.anyOf[0].enum,parentSchema:schema189.properties.effects.items.anyOf[0],data:data32};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -9991,11 +10042,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
 var _valid10 = _errs103 === errors;
 valid55 = valid55 || _valid10;
-if(!valid55){
-const err45 = {instancePath:instancePath+"/capabilities/effects/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx68/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema189.properties.effects.items.anyOf,parentSchema:schema189.properties.effects.items,data:data32};
+const _errs104 = errors;
+if(typeof data32 === "string"){
+if(!pattern4.test(data32)){
+const err45 = {instancePath:instancePath+"/capabilities/effects/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx68/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema189.properties.effects.items.anyOf[1],data:data32};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -10004,11 +10056,24 @@ vErrors.push(err45);
 }
 errors++;
 }
+}
+var _valid10 = _errs104 === errors;
+valid55 = valid55 || _valid10;
+if(!valid55){
+const err46 = {instancePath:instancePath+"/capabilities/effects/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx68/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema189.properties.effects.items.anyOf,parentSchema:schema189.properties.effects.items,data:data32};
+if(vErrors === null){
+vErrors = [err46];
+}
 else {
-errors = _errs101;
+vErrors.push(err46);
+}
+errors++;
+}
+else {
+errors = _errs102;
 if(vErrors !== null){
-if(_errs101){
-vErrors.length = _errs101;
+if(_errs102){
+vErrors.length = _errs102;
 }
 else {
 vErrors = null;
@@ -10021,7 +10086,7 @@ vErrors = null;
 }
 }
 }
-var _valid9 = _errs95 === errors;
+var _valid9 = _errs96 === errors;
 valid48 = _valid9;
 if(valid48){
 var props5 = {};
@@ -10030,12 +10095,12 @@ props5.event = true;
 }
 }
 if(!valid48){
-const err46 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[6].if,parentSchema:schema185.allOf[6],data};
+const err47 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[6].if,parentSchema:schema185.allOf[6],data};
 if(vErrors === null){
-vErrors = [err46];
+vErrors = [err47];
 }
 else {
-vErrors.push(err46);
+vErrors.push(err47);
 }
 errors++;
 }
@@ -10048,24 +10113,12 @@ props0 = props0 || {};
 Object.assign(props0, props5);
 }
 }
-const _errs106 = errors;
-let valid56 = true;
 const _errs107 = errors;
+let valid56 = true;
+const _errs108 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.event === undefined) && (missing6 = "event")){
-const err47 = {};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("turn.start" !== data.event){
 const err48 = {};
 if(vErrors === null){
 vErrors = [err48];
@@ -10075,21 +10128,33 @@ vErrors.push(err48);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("turn.start" !== data.event){
+const err49 = {};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
 }
 }
 }
-var _valid11 = _errs107 === errors;
-errors = _errs106;
+}
+var _valid11 = _errs108 === errors;
+errors = _errs107;
 if(vErrors !== null){
-if(_errs106){
-vErrors.length = _errs106;
+if(_errs107){
+vErrors.length = _errs107;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid11){
-const _errs109 = errors;
+const _errs110 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data34 = data.capabilities;
@@ -10100,25 +10165,11 @@ if(Array.isArray(data35)){
 const len9 = data35.length;
 for(let i9=0; i9<len9; i9++){
 let data36 = data35[i9];
-const _errs115 = errors;
-let valid63 = false;
 const _errs116 = errors;
-if(!(((((data36 === "deny") || (data36 === "modify")) || (data36 === "inject")) || (data36 === "flow")) || (data36 === "message"))){
-const err49 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema190.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema190.properties.effects.items.anyOf[0].enum,parentSchema:schema190.properties.effects.items.anyOf[0],data:data36};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-var _valid12 = _errs116 === errors;
-valid63 = valid63 || _valid12;
+let valid63 = false;
 const _errs117 = errors;
-if(typeof data36 === "string"){
-if(!pattern4.test(data36)){
-const err50 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema190.properties.effects.items.anyOf[1],data:data36};
+if(!(((((data36 === "deny") || (data36 === "modify")) || (data36 === "inject")) || (data36 === "flow")) || (data36 === "message"))){
+const err50 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema190.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema190.properties.effects.items.anyOf[0].enum,parentSchema:schema190.properties.effects.items.anyOf[0],data:data36};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -10127,11 +10178,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
 var _valid12 = _errs117 === errors;
 valid63 = valid63 || _valid12;
-if(!valid63){
-const err51 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema190.properties.effects.items.anyOf,parentSchema:schema190.properties.effects.items,data:data36};
+const _errs118 = errors;
+if(typeof data36 === "string"){
+if(!pattern4.test(data36)){
+const err51 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema190.properties.effects.items.anyOf[1],data:data36};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -10140,11 +10192,24 @@ vErrors.push(err51);
 }
 errors++;
 }
+}
+var _valid12 = _errs118 === errors;
+valid63 = valid63 || _valid12;
+if(!valid63){
+const err52 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema190.properties.effects.items.anyOf,parentSchema:schema190.properties.effects.items,data:data36};
+if(vErrors === null){
+vErrors = [err52];
+}
 else {
-errors = _errs115;
+vErrors.push(err52);
+}
+errors++;
+}
+else {
+errors = _errs116;
 if(vErrors !== null){
-if(_errs115){
-vErrors.length = _errs115;
+if(_errs116){
+vErrors.length = _errs116;
 }
 else {
 vErrors = null;
@@ -10158,25 +10223,25 @@ if(data34.modify !== undefined){
 let data37 = data34.modify;
 if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
 for(const key2 in data37){
-const _errs120 = errors;
+const _errs121 = errors;
 if(!(key2 === "prompt")){
-const err52 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema190.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema190.properties.modify.propertyNames.enum,parentSchema:schema190.properties.modify.propertyNames,data:key2,propertyName:key2};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-var valid64 = _errs120 === errors;
-if(!valid64){
-const err53 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema190.properties.modify.propertyNames,parentSchema:schema190.properties.modify,data:data37};
+const err53 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema190.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema190.properties.modify.propertyNames.enum,parentSchema:schema190.properties.modify.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err53];
 }
 else {
 vErrors.push(err53);
+}
+errors++;
+}
+var valid64 = _errs121 === errors;
+if(!valid64){
+const err54 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema190.properties.modify.propertyNames,parentSchema:schema190.properties.modify,data:data37};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
 }
 errors++;
 }
@@ -10193,12 +10258,12 @@ const len10 = data39.length;
 for(let i10=0; i10<len10; i10++){
 let data40 = data39[i10];
 if(!(data40 === "stop")){
-const err54 = {instancePath:instancePath+"/capabilities/flow/operations/" + i10,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema190.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema190.properties.flow.properties.operations.items.enum,parentSchema:schema190.properties.flow.properties.operations.items,data:data40};
+const err55 = {instancePath:instancePath+"/capabilities/flow/operations/" + i10,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx67/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema190.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema190.properties.flow.properties.operations.items.enum,parentSchema:schema190.properties.flow.properties.operations.items,data:data40};
 if(vErrors === null){
-vErrors = [err54];
+vErrors = [err55];
 }
 else {
-vErrors.push(err54);
+vErrors.push(err55);
 }
 errors++;
 }
@@ -10210,7 +10275,7 @@ errors++;
 }
 }
 }
-var _valid11 = _errs109 === errors;
+var _valid11 = _errs110 === errors;
 valid56 = _valid11;
 if(valid56){
 var props6 = {};
@@ -10219,12 +10284,12 @@ props6.event = true;
 }
 }
 if(!valid56){
-const err55 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[7].if,parentSchema:schema185.allOf[7],data};
+const err56 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[7].if,parentSchema:schema185.allOf[7],data};
 if(vErrors === null){
-vErrors = [err55];
+vErrors = [err56];
 }
 else {
-vErrors.push(err55);
+vErrors.push(err56);
 }
 errors++;
 }
@@ -10237,24 +10302,12 @@ props0 = props0 || {};
 Object.assign(props0, props6);
 }
 }
-const _errs127 = errors;
-let valid68 = true;
 const _errs128 = errors;
+let valid68 = true;
+const _errs129 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.event === undefined) && (missing7 = "event")){
-const err56 = {};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("turn.finish.before" !== data.event){
 const err57 = {};
 if(vErrors === null){
 vErrors = [err57];
@@ -10264,21 +10317,33 @@ vErrors.push(err57);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("turn.finish.before" !== data.event){
+const err58 = {};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
 }
 }
 }
-var _valid13 = _errs128 === errors;
-errors = _errs127;
+}
+var _valid13 = _errs129 === errors;
+errors = _errs128;
 if(vErrors !== null){
-if(_errs127){
-vErrors.length = _errs127;
+if(_errs128){
+vErrors.length = _errs128;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid13){
-const _errs130 = errors;
+const _errs131 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data42 = data.capabilities;
@@ -10289,25 +10354,11 @@ if(Array.isArray(data43)){
 const len11 = data43.length;
 for(let i11=0; i11<len11; i11++){
 let data44 = data43[i11];
-const _errs136 = errors;
-let valid75 = false;
 const _errs137 = errors;
-if(!(((data44 === "modify") || (data44 === "flow")) || (data44 === "message"))){
-const err58 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema191.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema191.properties.effects.items.anyOf[0].enum,parentSchema:schema191.properties.effects.items.anyOf[0],data:data44};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-var _valid14 = _errs137 === errors;
-valid75 = valid75 || _valid14;
+let valid75 = false;
 const _errs138 = errors;
-if(typeof data44 === "string"){
-if(!pattern4.test(data44)){
-const err59 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema191.properties.effects.items.anyOf[1],data:data44};
+if(!(((data44 === "modify") || (data44 === "flow")) || (data44 === "message"))){
+const err59 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema191.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema191.properties.effects.items.anyOf[0].enum,parentSchema:schema191.properties.effects.items.anyOf[0],data:data44};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -10316,11 +10367,12 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
 var _valid14 = _errs138 === errors;
 valid75 = valid75 || _valid14;
-if(!valid75){
-const err60 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema191.properties.effects.items.anyOf,parentSchema:schema191.properties.effects.items,data:data44};
+const _errs139 = errors;
+if(typeof data44 === "string"){
+if(!pattern4.test(data44)){
+const err60 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema191.properties.effects.items.anyOf[1],data:data44};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -10329,11 +10381,24 @@ vErrors.push(err60);
 }
 errors++;
 }
+}
+var _valid14 = _errs139 === errors;
+valid75 = valid75 || _valid14;
+if(!valid75){
+const err61 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema191.properties.effects.items.anyOf,parentSchema:schema191.properties.effects.items,data:data44};
+if(vErrors === null){
+vErrors = [err61];
+}
 else {
-errors = _errs136;
+vErrors.push(err61);
+}
+errors++;
+}
+else {
+errors = _errs137;
 if(vErrors !== null){
-if(_errs136){
-vErrors.length = _errs136;
+if(_errs137){
+vErrors.length = _errs137;
 }
 else {
 vErrors = null;
@@ -10347,25 +10412,25 @@ if(data42.modify !== undefined){
 let data45 = data42.modify;
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 for(const key3 in data45){
-const _errs141 = errors;
+const _errs142 = errors;
 if(!(key3 === "response")){
-const err61 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema191.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema191.properties.modify.propertyNames.enum,parentSchema:schema191.properties.modify.propertyNames,data:key3,propertyName:key3};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-var valid76 = _errs141 === errors;
-if(!valid76){
-const err62 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema191.properties.modify.propertyNames,parentSchema:schema191.properties.modify,data:data45};
+const err62 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema191.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema191.properties.modify.propertyNames.enum,parentSchema:schema191.properties.modify.propertyNames,data:key3,propertyName:key3};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
+}
+errors++;
+}
+var valid76 = _errs142 === errors;
+if(!valid76){
+const err63 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema191.properties.modify.propertyNames,parentSchema:schema191.properties.modify,data:data45};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
 }
 errors++;
 }
@@ -10382,12 +10447,12 @@ const len12 = data47.length;
 for(let i12=0; i12<len12; i12++){
 let data48 = data47[i12];
 if(!((data48 === "stop") || (data48 === "continue"))){
-const err63 = {instancePath:instancePath+"/capabilities/flow/operations/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema191.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema191.properties.flow.properties.operations.items.enum,parentSchema:schema191.properties.flow.properties.operations.items,data:data48};
+const err64 = {instancePath:instancePath+"/capabilities/flow/operations/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx66/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema191.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema191.properties.flow.properties.operations.items.enum,parentSchema:schema191.properties.flow.properties.operations.items,data:data48};
 if(vErrors === null){
-vErrors = [err63];
+vErrors = [err64];
 }
 else {
-vErrors.push(err63);
+vErrors.push(err64);
 }
 errors++;
 }
@@ -10399,7 +10464,7 @@ errors++;
 }
 }
 }
-var _valid13 = _errs130 === errors;
+var _valid13 = _errs131 === errors;
 valid68 = _valid13;
 if(valid68){
 var props7 = {};
@@ -10408,12 +10473,12 @@ props7.event = true;
 }
 }
 if(!valid68){
-const err64 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[8].if,parentSchema:schema185.allOf[8],data};
+const err65 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[8].if,parentSchema:schema185.allOf[8],data};
 if(vErrors === null){
-vErrors = [err64];
+vErrors = [err65];
 }
 else {
-vErrors.push(err64);
+vErrors.push(err65);
 }
 errors++;
 }
@@ -10426,24 +10491,12 @@ props0 = props0 || {};
 Object.assign(props0, props7);
 }
 }
-const _errs148 = errors;
-let valid80 = true;
 const _errs149 = errors;
+let valid80 = true;
+const _errs150 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.event === undefined) && (missing8 = "event")){
-const err65 = {};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("model.request.before" !== data.event){
 const err66 = {};
 if(vErrors === null){
 vErrors = [err66];
@@ -10453,21 +10506,33 @@ vErrors.push(err66);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("model.request.before" !== data.event){
+const err67 = {};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
 }
 }
 }
-var _valid15 = _errs149 === errors;
-errors = _errs148;
+}
+var _valid15 = _errs150 === errors;
+errors = _errs149;
 if(vErrors !== null){
-if(_errs148){
-vErrors.length = _errs148;
+if(_errs149){
+vErrors.length = _errs149;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid15){
-const _errs151 = errors;
+const _errs152 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data50 = data.capabilities;
@@ -10478,25 +10543,11 @@ if(Array.isArray(data51)){
 const len13 = data51.length;
 for(let i13=0; i13<len13; i13++){
 let data52 = data51[i13];
-const _errs157 = errors;
-let valid87 = false;
 const _errs158 = errors;
-if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
-const err67 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema192.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema192.properties.effects.items.anyOf[0].enum,parentSchema:schema192.properties.effects.items.anyOf[0],data:data52};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-var _valid16 = _errs158 === errors;
-valid87 = valid87 || _valid16;
+let valid87 = false;
 const _errs159 = errors;
-if(typeof data52 === "string"){
-if(!pattern4.test(data52)){
-const err68 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema192.properties.effects.items.anyOf[1],data:data52};
+if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
+const err68 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema192.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema192.properties.effects.items.anyOf[0].enum,parentSchema:schema192.properties.effects.items.anyOf[0],data:data52};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -10505,11 +10556,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
 var _valid16 = _errs159 === errors;
 valid87 = valid87 || _valid16;
-if(!valid87){
-const err69 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema192.properties.effects.items.anyOf,parentSchema:schema192.properties.effects.items,data:data52};
+const _errs160 = errors;
+if(typeof data52 === "string"){
+if(!pattern4.test(data52)){
+const err69 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema192.properties.effects.items.anyOf[1],data:data52};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -10518,11 +10570,24 @@ vErrors.push(err69);
 }
 errors++;
 }
+}
+var _valid16 = _errs160 === errors;
+valid87 = valid87 || _valid16;
+if(!valid87){
+const err70 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema192.properties.effects.items.anyOf,parentSchema:schema192.properties.effects.items,data:data52};
+if(vErrors === null){
+vErrors = [err70];
+}
 else {
-errors = _errs157;
+vErrors.push(err70);
+}
+errors++;
+}
+else {
+errors = _errs158;
 if(vErrors !== null){
-if(_errs157){
-vErrors.length = _errs157;
+if(_errs158){
+vErrors.length = _errs158;
 }
 else {
 vErrors = null;
@@ -10536,25 +10601,25 @@ if(data50.modify !== undefined){
 let data53 = data50.modify;
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 for(const key4 in data53){
-const _errs162 = errors;
+const _errs163 = errors;
 if(!(key4 === "request")){
-const err70 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema192.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema192.properties.modify.propertyNames.enum,parentSchema:schema192.properties.modify.propertyNames,data:key4,propertyName:key4};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-var valid88 = _errs162 === errors;
-if(!valid88){
-const err71 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema192.properties.modify.propertyNames,parentSchema:schema192.properties.modify,data:data53};
+const err71 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema192.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema192.properties.modify.propertyNames.enum,parentSchema:schema192.properties.modify.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err71];
 }
 else {
 vErrors.push(err71);
+}
+errors++;
+}
+var valid88 = _errs163 === errors;
+if(!valid88){
+const err72 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema192.properties.modify.propertyNames,parentSchema:schema192.properties.modify,data:data53};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
 }
 errors++;
 }
@@ -10571,12 +10636,12 @@ const len14 = data55.length;
 for(let i14=0; i14<len14; i14++){
 let data56 = data55[i14];
 if(!(data56 === "stop")){
-const err72 = {instancePath:instancePath+"/capabilities/flow/operations/" + i14,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema192.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema192.properties.flow.properties.operations.items.enum,parentSchema:schema192.properties.flow.properties.operations.items,data:data56};
+const err73 = {instancePath:instancePath+"/capabilities/flow/operations/" + i14,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx65/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema192.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema192.properties.flow.properties.operations.items.enum,parentSchema:schema192.properties.flow.properties.operations.items,data:data56};
 if(vErrors === null){
-vErrors = [err72];
+vErrors = [err73];
 }
 else {
-vErrors.push(err72);
+vErrors.push(err73);
 }
 errors++;
 }
@@ -10588,7 +10653,7 @@ errors++;
 }
 }
 }
-var _valid15 = _errs151 === errors;
+var _valid15 = _errs152 === errors;
 valid80 = _valid15;
 if(valid80){
 var props8 = {};
@@ -10597,12 +10662,12 @@ props8.event = true;
 }
 }
 if(!valid80){
-const err73 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[9].if,parentSchema:schema185.allOf[9],data};
+const err74 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[9].if,parentSchema:schema185.allOf[9],data};
 if(vErrors === null){
-vErrors = [err73];
+vErrors = [err74];
 }
 else {
-vErrors.push(err73);
+vErrors.push(err74);
 }
 errors++;
 }
@@ -10615,24 +10680,12 @@ props0 = props0 || {};
 Object.assign(props0, props8);
 }
 }
-const _errs169 = errors;
-let valid92 = true;
 const _errs170 = errors;
+let valid92 = true;
+const _errs171 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.event === undefined) && (missing9 = "event")){
-const err74 = {};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("model.switch.before" !== data.event){
 const err75 = {};
 if(vErrors === null){
 vErrors = [err75];
@@ -10642,21 +10695,33 @@ vErrors.push(err75);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("model.switch.before" !== data.event){
+const err76 = {};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
 }
 }
 }
-var _valid17 = _errs170 === errors;
-errors = _errs169;
+}
+var _valid17 = _errs171 === errors;
+errors = _errs170;
 if(vErrors !== null){
-if(_errs169){
-vErrors.length = _errs169;
+if(_errs170){
+vErrors.length = _errs170;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid17){
-const _errs172 = errors;
+const _errs173 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data58 = data.capabilities;
@@ -10667,25 +10732,11 @@ if(Array.isArray(data59)){
 const len15 = data59.length;
 for(let i15=0; i15<len15; i15++){
 let data60 = data59[i15];
-const _errs178 = errors;
-let valid99 = false;
 const _errs179 = errors;
-if(!(((data60 === "deny") || (data60 === "flow")) || (data60 === "message"))){
-const err76 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx64/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema193.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema193.properties.effects.items.anyOf[0].enum,parentSchema:schema193.properties.effects.items.anyOf[0],data:data60};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-var _valid18 = _errs179 === errors;
-valid99 = valid99 || _valid18;
+let valid99 = false;
 const _errs180 = errors;
-if(typeof data60 === "string"){
-if(!pattern4.test(data60)){
-const err77 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx64/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema193.properties.effects.items.anyOf[1],data:data60};
+if(!(((data60 === "deny") || (data60 === "flow")) || (data60 === "message"))){
+const err77 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx64/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema193.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema193.properties.effects.items.anyOf[0].enum,parentSchema:schema193.properties.effects.items.anyOf[0],data:data60};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -10694,11 +10745,12 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
 var _valid18 = _errs180 === errors;
 valid99 = valid99 || _valid18;
-if(!valid99){
-const err78 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx64/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema193.properties.effects.items.anyOf,parentSchema:schema193.properties.effects.items,data:data60};
+const _errs181 = errors;
+if(typeof data60 === "string"){
+if(!pattern4.test(data60)){
+const err78 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx64/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema193.properties.effects.items.anyOf[1],data:data60};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -10707,11 +10759,24 @@ vErrors.push(err78);
 }
 errors++;
 }
+}
+var _valid18 = _errs181 === errors;
+valid99 = valid99 || _valid18;
+if(!valid99){
+const err79 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx64/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema193.properties.effects.items.anyOf,parentSchema:schema193.properties.effects.items,data:data60};
+if(vErrors === null){
+vErrors = [err79];
+}
 else {
-errors = _errs178;
+vErrors.push(err79);
+}
+errors++;
+}
+else {
+errors = _errs179;
 if(vErrors !== null){
-if(_errs178){
-vErrors.length = _errs178;
+if(_errs179){
+vErrors.length = _errs179;
 }
 else {
 vErrors = null;
@@ -10731,12 +10796,12 @@ const len16 = data62.length;
 for(let i16=0; i16<len16; i16++){
 let data63 = data62[i16];
 if(!(data63 === "stop")){
-const err79 = {instancePath:instancePath+"/capabilities/flow/operations/" + i16,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx64/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema193.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema193.properties.flow.properties.operations.items.enum,parentSchema:schema193.properties.flow.properties.operations.items,data:data63};
+const err80 = {instancePath:instancePath+"/capabilities/flow/operations/" + i16,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx64/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema193.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema193.properties.flow.properties.operations.items.enum,parentSchema:schema193.properties.flow.properties.operations.items,data:data63};
 if(vErrors === null){
-vErrors = [err79];
+vErrors = [err80];
 }
 else {
-vErrors.push(err79);
+vErrors.push(err80);
 }
 errors++;
 }
@@ -10748,7 +10813,7 @@ errors++;
 }
 }
 }
-var _valid17 = _errs172 === errors;
+var _valid17 = _errs173 === errors;
 valid92 = _valid17;
 if(valid92){
 var props9 = {};
@@ -10757,12 +10822,12 @@ props9.event = true;
 }
 }
 if(!valid92){
-const err80 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[10].if,parentSchema:schema185.allOf[10],data};
+const err81 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[10].if,parentSchema:schema185.allOf[10],data};
 if(vErrors === null){
-vErrors = [err80];
+vErrors = [err81];
 }
 else {
-vErrors.push(err80);
+vErrors.push(err81);
 }
 errors++;
 }
@@ -10775,24 +10840,12 @@ props0 = props0 || {};
 Object.assign(props0, props9);
 }
 }
-const _errs187 = errors;
-let valid103 = true;
 const _errs188 = errors;
+let valid103 = true;
+const _errs189 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.event === undefined) && (missing10 = "event")){
-const err81 = {};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("tool.permission.request" !== data.event){
 const err82 = {};
 if(vErrors === null){
 vErrors = [err82];
@@ -10802,21 +10855,33 @@ vErrors.push(err82);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("tool.permission.request" !== data.event){
+const err83 = {};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
 }
 }
 }
-var _valid19 = _errs188 === errors;
-errors = _errs187;
+}
+var _valid19 = _errs189 === errors;
+errors = _errs188;
 if(vErrors !== null){
-if(_errs187){
-vErrors.length = _errs187;
+if(_errs188){
+vErrors.length = _errs188;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid19){
-const _errs190 = errors;
+const _errs191 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data65 = data.capabilities;
@@ -10827,25 +10892,11 @@ if(Array.isArray(data66)){
 const len17 = data66.length;
 for(let i17=0; i17<len17; i17++){
 let data67 = data66[i17];
-const _errs196 = errors;
-let valid110 = false;
 const _errs197 = errors;
-if(!(((((data67 === "allow") || (data67 === "deny")) || (data67 === "modify")) || (data67 === "flow")) || (data67 === "message"))){
-const err83 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema194.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema194.properties.effects.items.anyOf[0].enum,parentSchema:schema194.properties.effects.items.anyOf[0],data:data67};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-var _valid20 = _errs197 === errors;
-valid110 = valid110 || _valid20;
+let valid110 = false;
 const _errs198 = errors;
-if(typeof data67 === "string"){
-if(!pattern4.test(data67)){
-const err84 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema194.properties.effects.items.anyOf[1],data:data67};
+if(!(((((data67 === "allow") || (data67 === "deny")) || (data67 === "modify")) || (data67 === "flow")) || (data67 === "message"))){
+const err84 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema194.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema194.properties.effects.items.anyOf[0].enum,parentSchema:schema194.properties.effects.items.anyOf[0],data:data67};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -10854,11 +10905,12 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
 var _valid20 = _errs198 === errors;
 valid110 = valid110 || _valid20;
-if(!valid110){
-const err85 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema194.properties.effects.items.anyOf,parentSchema:schema194.properties.effects.items,data:data67};
+const _errs199 = errors;
+if(typeof data67 === "string"){
+if(!pattern4.test(data67)){
+const err85 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema194.properties.effects.items.anyOf[1],data:data67};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -10867,11 +10919,24 @@ vErrors.push(err85);
 }
 errors++;
 }
+}
+var _valid20 = _errs199 === errors;
+valid110 = valid110 || _valid20;
+if(!valid110){
+const err86 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema194.properties.effects.items.anyOf,parentSchema:schema194.properties.effects.items,data:data67};
+if(vErrors === null){
+vErrors = [err86];
+}
 else {
-errors = _errs196;
+vErrors.push(err86);
+}
+errors++;
+}
+else {
+errors = _errs197;
 if(vErrors !== null){
-if(_errs196){
-vErrors.length = _errs196;
+if(_errs197){
+vErrors.length = _errs197;
 }
 else {
 vErrors = null;
@@ -10885,25 +10950,25 @@ if(data65.modify !== undefined){
 let data68 = data65.modify;
 if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
 for(const key5 in data68){
-const _errs201 = errors;
+const _errs202 = errors;
 if(!(key5 === "input")){
-const err86 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema194.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema194.properties.modify.propertyNames.enum,parentSchema:schema194.properties.modify.propertyNames,data:key5,propertyName:key5};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-var valid111 = _errs201 === errors;
-if(!valid111){
-const err87 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema194.properties.modify.propertyNames,parentSchema:schema194.properties.modify,data:data68};
+const err87 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema194.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema194.properties.modify.propertyNames.enum,parentSchema:schema194.properties.modify.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err87];
 }
 else {
 vErrors.push(err87);
+}
+errors++;
+}
+var valid111 = _errs202 === errors;
+if(!valid111){
+const err88 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema194.properties.modify.propertyNames,parentSchema:schema194.properties.modify,data:data68};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
 }
 errors++;
 }
@@ -10920,12 +10985,12 @@ const len18 = data70.length;
 for(let i18=0; i18<len18; i18++){
 let data71 = data70[i18];
 if(!(data71 === "stop")){
-const err88 = {instancePath:instancePath+"/capabilities/flow/operations/" + i18,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema194.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema194.properties.flow.properties.operations.items.enum,parentSchema:schema194.properties.flow.properties.operations.items,data:data71};
+const err89 = {instancePath:instancePath+"/capabilities/flow/operations/" + i18,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx63/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema194.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema194.properties.flow.properties.operations.items.enum,parentSchema:schema194.properties.flow.properties.operations.items,data:data71};
 if(vErrors === null){
-vErrors = [err88];
+vErrors = [err89];
 }
 else {
-vErrors.push(err88);
+vErrors.push(err89);
 }
 errors++;
 }
@@ -10937,7 +11002,7 @@ errors++;
 }
 }
 }
-var _valid19 = _errs190 === errors;
+var _valid19 = _errs191 === errors;
 valid103 = _valid19;
 if(valid103){
 var props10 = {};
@@ -10946,12 +11011,12 @@ props10.event = true;
 }
 }
 if(!valid103){
-const err89 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[11].if,parentSchema:schema185.allOf[11],data};
+const err90 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[11].if,parentSchema:schema185.allOf[11],data};
 if(vErrors === null){
-vErrors = [err89];
+vErrors = [err90];
 }
 else {
-vErrors.push(err89);
+vErrors.push(err90);
 }
 errors++;
 }
@@ -10964,24 +11029,12 @@ props0 = props0 || {};
 Object.assign(props0, props10);
 }
 }
-const _errs208 = errors;
-let valid115 = true;
 const _errs209 = errors;
+let valid115 = true;
+const _errs210 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.event === undefined) && (missing11 = "event")){
-const err90 = {};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("tool.batch.after" !== data.event){
 const err91 = {};
 if(vErrors === null){
 vErrors = [err91];
@@ -10991,21 +11044,33 @@ vErrors.push(err91);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("tool.batch.after" !== data.event){
+const err92 = {};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
 }
 }
 }
-var _valid21 = _errs209 === errors;
-errors = _errs208;
+}
+var _valid21 = _errs210 === errors;
+errors = _errs209;
 if(vErrors !== null){
-if(_errs208){
-vErrors.length = _errs208;
+if(_errs209){
+vErrors.length = _errs209;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid21){
-const _errs211 = errors;
+const _errs212 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data73 = data.capabilities;
@@ -11016,25 +11081,11 @@ if(Array.isArray(data74)){
 const len19 = data74.length;
 for(let i19=0; i19<len19; i19++){
 let data75 = data74[i19];
-const _errs217 = errors;
-let valid122 = false;
 const _errs218 = errors;
-if(!(((data75 === "flow") || (data75 === "inject")) || (data75 === "message"))){
-const err92 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx62/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema195.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema195.properties.effects.items.anyOf[0].enum,parentSchema:schema195.properties.effects.items.anyOf[0],data:data75};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-var _valid22 = _errs218 === errors;
-valid122 = valid122 || _valid22;
+let valid122 = false;
 const _errs219 = errors;
-if(typeof data75 === "string"){
-if(!pattern4.test(data75)){
-const err93 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx62/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema195.properties.effects.items.anyOf[1],data:data75};
+if(!(((data75 === "flow") || (data75 === "inject")) || (data75 === "message"))){
+const err93 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx62/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema195.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema195.properties.effects.items.anyOf[0].enum,parentSchema:schema195.properties.effects.items.anyOf[0],data:data75};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -11043,11 +11094,12 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
 var _valid22 = _errs219 === errors;
 valid122 = valid122 || _valid22;
-if(!valid122){
-const err94 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx62/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema195.properties.effects.items.anyOf,parentSchema:schema195.properties.effects.items,data:data75};
+const _errs220 = errors;
+if(typeof data75 === "string"){
+if(!pattern4.test(data75)){
+const err94 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx62/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema195.properties.effects.items.anyOf[1],data:data75};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -11056,11 +11108,24 @@ vErrors.push(err94);
 }
 errors++;
 }
+}
+var _valid22 = _errs220 === errors;
+valid122 = valid122 || _valid22;
+if(!valid122){
+const err95 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx62/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema195.properties.effects.items.anyOf,parentSchema:schema195.properties.effects.items,data:data75};
+if(vErrors === null){
+vErrors = [err95];
+}
 else {
-errors = _errs217;
+vErrors.push(err95);
+}
+errors++;
+}
+else {
+errors = _errs218;
 if(vErrors !== null){
-if(_errs217){
-vErrors.length = _errs217;
+if(_errs218){
+vErrors.length = _errs218;
 }
 else {
 vErrors = null;
@@ -11080,12 +11145,12 @@ const len20 = data77.length;
 for(let i20=0; i20<len20; i20++){
 let data78 = data77[i20];
 if(!(data78 === "stop")){
-const err95 = {instancePath:instancePath+"/capabilities/flow/operations/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx62/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema195.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema195.properties.flow.properties.operations.items.enum,parentSchema:schema195.properties.flow.properties.operations.items,data:data78};
+const err96 = {instancePath:instancePath+"/capabilities/flow/operations/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx62/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema195.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema195.properties.flow.properties.operations.items.enum,parentSchema:schema195.properties.flow.properties.operations.items,data:data78};
 if(vErrors === null){
-vErrors = [err95];
+vErrors = [err96];
 }
 else {
-vErrors.push(err95);
+vErrors.push(err96);
 }
 errors++;
 }
@@ -11097,7 +11162,7 @@ errors++;
 }
 }
 }
-var _valid21 = _errs211 === errors;
+var _valid21 = _errs212 === errors;
 valid115 = _valid21;
 if(valid115){
 var props11 = {};
@@ -11106,12 +11171,12 @@ props11.event = true;
 }
 }
 if(!valid115){
-const err96 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[12].if,parentSchema:schema185.allOf[12],data};
+const err97 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[12].if,parentSchema:schema185.allOf[12],data};
 if(vErrors === null){
-vErrors = [err96];
+vErrors = [err97];
 }
 else {
-vErrors.push(err96);
+vErrors.push(err97);
 }
 errors++;
 }
@@ -11124,24 +11189,12 @@ props0 = props0 || {};
 Object.assign(props0, props11);
 }
 }
-const _errs226 = errors;
-let valid126 = true;
 const _errs227 = errors;
+let valid126 = true;
+const _errs228 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.event === undefined) && (missing12 = "event")){
-const err97 = {};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("context.compact.before" !== data.event){
 const err98 = {};
 if(vErrors === null){
 vErrors = [err98];
@@ -11151,21 +11204,33 @@ vErrors.push(err98);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("context.compact.before" !== data.event){
+const err99 = {};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
 }
 }
 }
-var _valid23 = _errs227 === errors;
-errors = _errs226;
+}
+var _valid23 = _errs228 === errors;
+errors = _errs227;
 if(vErrors !== null){
-if(_errs226){
-vErrors.length = _errs226;
+if(_errs227){
+vErrors.length = _errs227;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid23){
-const _errs229 = errors;
+const _errs230 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data80 = data.capabilities;
@@ -11176,25 +11241,11 @@ if(Array.isArray(data81)){
 const len21 = data81.length;
 for(let i21=0; i21<len21; i21++){
 let data82 = data81[i21];
-const _errs235 = errors;
-let valid133 = false;
 const _errs236 = errors;
-if(!(((((data82 === "deny") || (data82 === "modify")) || (data82 === "return")) || (data82 === "inject")) || (data82 === "message"))){
-const err99 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema196.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema196.properties.effects.items.anyOf[0].enum,parentSchema:schema196.properties.effects.items.anyOf[0],data:data82};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-var _valid24 = _errs236 === errors;
-valid133 = valid133 || _valid24;
+let valid133 = false;
 const _errs237 = errors;
-if(typeof data82 === "string"){
-if(!pattern4.test(data82)){
-const err100 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema196.properties.effects.items.anyOf[1],data:data82};
+if(!(((((data82 === "deny") || (data82 === "modify")) || (data82 === "return")) || (data82 === "inject")) || (data82 === "message"))){
+const err100 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema196.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema196.properties.effects.items.anyOf[0].enum,parentSchema:schema196.properties.effects.items.anyOf[0],data:data82};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -11203,11 +11254,12 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
 var _valid24 = _errs237 === errors;
 valid133 = valid133 || _valid24;
-if(!valid133){
-const err101 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema196.properties.effects.items.anyOf,parentSchema:schema196.properties.effects.items,data:data82};
+const _errs238 = errors;
+if(typeof data82 === "string"){
+if(!pattern4.test(data82)){
+const err101 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema196.properties.effects.items.anyOf[1],data:data82};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -11216,11 +11268,24 @@ vErrors.push(err101);
 }
 errors++;
 }
+}
+var _valid24 = _errs238 === errors;
+valid133 = valid133 || _valid24;
+if(!valid133){
+const err102 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema196.properties.effects.items.anyOf,parentSchema:schema196.properties.effects.items,data:data82};
+if(vErrors === null){
+vErrors = [err102];
+}
 else {
-errors = _errs235;
+vErrors.push(err102);
+}
+errors++;
+}
+else {
+errors = _errs236;
 if(vErrors !== null){
-if(_errs235){
-vErrors.length = _errs235;
+if(_errs236){
+vErrors.length = _errs236;
 }
 else {
 vErrors = null;
@@ -11234,20 +11299,9 @@ if(data80.modify !== undefined){
 let data83 = data80.modify;
 if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
 for(const key6 in data83){
-const _errs240 = errors;
+const _errs241 = errors;
 if(!(key6 === "instructions")){
-const err102 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema196.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema196.properties.modify.propertyNames.enum,parentSchema:schema196.properties.modify.propertyNames,data:key6,propertyName:key6};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-var valid134 = _errs240 === errors;
-if(!valid134){
-const err103 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema196.properties.modify.propertyNames,parentSchema:schema196.properties.modify,data:data83};
+const err103 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema196.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema196.properties.modify.propertyNames.enum,parentSchema:schema196.properties.modify.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -11256,13 +11310,24 @@ vErrors.push(err103);
 }
 errors++;
 }
+var valid134 = _errs241 === errors;
+if(!valid134){
+const err104 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx61/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema196.properties.modify.propertyNames,parentSchema:schema196.properties.modify,data:data83};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
 }
 }
 }
 }
 }
 }
-var _valid23 = _errs229 === errors;
+}
+var _valid23 = _errs230 === errors;
 valid126 = _valid23;
 if(valid126){
 var props12 = {};
@@ -11271,12 +11336,12 @@ props12.event = true;
 }
 }
 if(!valid126){
-const err104 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[13].if,parentSchema:schema185.allOf[13],data};
+const err105 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[13].if,parentSchema:schema185.allOf[13],data};
 if(vErrors === null){
-vErrors = [err104];
+vErrors = [err105];
 }
 else {
-vErrors.push(err104);
+vErrors.push(err105);
 }
 errors++;
 }
@@ -11289,24 +11354,12 @@ props0 = props0 || {};
 Object.assign(props0, props12);
 }
 }
-const _errs243 = errors;
-let valid135 = true;
 const _errs244 = errors;
+let valid135 = true;
+const _errs245 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.event === undefined) && (missing13 = "event")){
-const err105 = {};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("context.compact.after" !== data.event){
 const err106 = {};
 if(vErrors === null){
 vErrors = [err106];
@@ -11316,21 +11369,33 @@ vErrors.push(err106);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("context.compact.after" !== data.event){
+const err107 = {};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
 }
 }
 }
-var _valid25 = _errs244 === errors;
-errors = _errs243;
+}
+var _valid25 = _errs245 === errors;
+errors = _errs244;
 if(vErrors !== null){
-if(_errs243){
-vErrors.length = _errs243;
+if(_errs244){
+vErrors.length = _errs244;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid25){
-const _errs246 = errors;
+const _errs247 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data85 = data.capabilities;
@@ -11341,25 +11406,11 @@ if(Array.isArray(data86)){
 const len22 = data86.length;
 for(let i22=0; i22<len22; i22++){
 let data87 = data86[i22];
-const _errs252 = errors;
-let valid142 = false;
 const _errs253 = errors;
-if(!(((data87 === "inject") || (data87 === "modify")) || (data87 === "message"))){
-const err107 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema197.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema197.properties.effects.items.anyOf[0].enum,parentSchema:schema197.properties.effects.items.anyOf[0],data:data87};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-var _valid26 = _errs253 === errors;
-valid142 = valid142 || _valid26;
+let valid142 = false;
 const _errs254 = errors;
-if(typeof data87 === "string"){
-if(!pattern4.test(data87)){
-const err108 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema197.properties.effects.items.anyOf[1],data:data87};
+if(!(((data87 === "inject") || (data87 === "modify")) || (data87 === "message"))){
+const err108 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema197.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema197.properties.effects.items.anyOf[0].enum,parentSchema:schema197.properties.effects.items.anyOf[0],data:data87};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -11368,11 +11419,12 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
 var _valid26 = _errs254 === errors;
 valid142 = valid142 || _valid26;
-if(!valid142){
-const err109 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema197.properties.effects.items.anyOf,parentSchema:schema197.properties.effects.items,data:data87};
+const _errs255 = errors;
+if(typeof data87 === "string"){
+if(!pattern4.test(data87)){
+const err109 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema197.properties.effects.items.anyOf[1],data:data87};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -11381,11 +11433,24 @@ vErrors.push(err109);
 }
 errors++;
 }
+}
+var _valid26 = _errs255 === errors;
+valid142 = valid142 || _valid26;
+if(!valid142){
+const err110 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema197.properties.effects.items.anyOf,parentSchema:schema197.properties.effects.items,data:data87};
+if(vErrors === null){
+vErrors = [err110];
+}
 else {
-errors = _errs252;
+vErrors.push(err110);
+}
+errors++;
+}
+else {
+errors = _errs253;
 if(vErrors !== null){
-if(_errs252){
-vErrors.length = _errs252;
+if(_errs253){
+vErrors.length = _errs253;
 }
 else {
 vErrors = null;
@@ -11399,20 +11464,9 @@ if(data85.modify !== undefined){
 let data88 = data85.modify;
 if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
 for(const key7 in data88){
-const _errs257 = errors;
+const _errs258 = errors;
 if(!(key7 === "summary")){
-const err110 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema197.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema197.properties.modify.propertyNames.enum,parentSchema:schema197.properties.modify.propertyNames,data:key7,propertyName:key7};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-var valid143 = _errs257 === errors;
-if(!valid143){
-const err111 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema197.properties.modify.propertyNames,parentSchema:schema197.properties.modify,data:data88};
+const err111 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema197.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema197.properties.modify.propertyNames.enum,parentSchema:schema197.properties.modify.propertyNames,data:key7,propertyName:key7};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -11421,13 +11475,24 @@ vErrors.push(err111);
 }
 errors++;
 }
+var valid143 = _errs258 === errors;
+if(!valid143){
+const err112 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx60/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema197.properties.modify.propertyNames,parentSchema:schema197.properties.modify,data:data88};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
 }
 }
 }
 }
 }
 }
-var _valid25 = _errs246 === errors;
+}
+var _valid25 = _errs247 === errors;
 valid135 = _valid25;
 if(valid135){
 var props13 = {};
@@ -11436,12 +11501,12 @@ props13.event = true;
 }
 }
 if(!valid135){
-const err112 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[14].if,parentSchema:schema185.allOf[14],data};
+const err113 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[14].if,parentSchema:schema185.allOf[14],data};
 if(vErrors === null){
-vErrors = [err112];
+vErrors = [err113];
 }
 else {
-vErrors.push(err112);
+vErrors.push(err113);
 }
 errors++;
 }
@@ -11454,24 +11519,12 @@ props0 = props0 || {};
 Object.assign(props0, props13);
 }
 }
-const _errs260 = errors;
-let valid144 = true;
 const _errs261 = errors;
+let valid144 = true;
+const _errs262 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.event === undefined) && (missing14 = "event")){
-const err113 = {};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("task.change.before" !== data.event){
 const err114 = {};
 if(vErrors === null){
 vErrors = [err114];
@@ -11481,21 +11534,33 @@ vErrors.push(err114);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("task.change.before" !== data.event){
+const err115 = {};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
 }
 }
 }
-var _valid27 = _errs261 === errors;
-errors = _errs260;
+}
+var _valid27 = _errs262 === errors;
+errors = _errs261;
 if(vErrors !== null){
-if(_errs260){
-vErrors.length = _errs260;
+if(_errs261){
+vErrors.length = _errs261;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid27){
-const _errs263 = errors;
+const _errs264 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data90 = data.capabilities;
@@ -11506,25 +11571,11 @@ if(Array.isArray(data91)){
 const len23 = data91.length;
 for(let i23=0; i23<len23; i23++){
 let data92 = data91[i23];
-const _errs269 = errors;
-let valid151 = false;
 const _errs270 = errors;
-if(!((data92 === "deny") || (data92 === "message"))){
-const err115 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx59/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema198.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema198.properties.effects.items.anyOf[0].enum,parentSchema:schema198.properties.effects.items.anyOf[0],data:data92};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-var _valid28 = _errs270 === errors;
-valid151 = valid151 || _valid28;
+let valid151 = false;
 const _errs271 = errors;
-if(typeof data92 === "string"){
-if(!pattern4.test(data92)){
-const err116 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx59/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema198.properties.effects.items.anyOf[1],data:data92};
+if(!((data92 === "deny") || (data92 === "message"))){
+const err116 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx59/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema198.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema198.properties.effects.items.anyOf[0].enum,parentSchema:schema198.properties.effects.items.anyOf[0],data:data92};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -11533,11 +11584,12 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
 var _valid28 = _errs271 === errors;
 valid151 = valid151 || _valid28;
-if(!valid151){
-const err117 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx59/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema198.properties.effects.items.anyOf,parentSchema:schema198.properties.effects.items,data:data92};
+const _errs272 = errors;
+if(typeof data92 === "string"){
+if(!pattern4.test(data92)){
+const err117 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx59/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema198.properties.effects.items.anyOf[1],data:data92};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -11546,11 +11598,24 @@ vErrors.push(err117);
 }
 errors++;
 }
+}
+var _valid28 = _errs272 === errors;
+valid151 = valid151 || _valid28;
+if(!valid151){
+const err118 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx59/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema198.properties.effects.items.anyOf,parentSchema:schema198.properties.effects.items,data:data92};
+if(vErrors === null){
+vErrors = [err118];
+}
 else {
-errors = _errs269;
+vErrors.push(err118);
+}
+errors++;
+}
+else {
+errors = _errs270;
 if(vErrors !== null){
-if(_errs269){
-vErrors.length = _errs269;
+if(_errs270){
+vErrors.length = _errs270;
 }
 else {
 vErrors = null;
@@ -11563,7 +11628,7 @@ vErrors = null;
 }
 }
 }
-var _valid27 = _errs263 === errors;
+var _valid27 = _errs264 === errors;
 valid144 = _valid27;
 if(valid144){
 var props14 = {};
@@ -11572,12 +11637,12 @@ props14.event = true;
 }
 }
 if(!valid144){
-const err118 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[15].if,parentSchema:schema185.allOf[15],data};
+const err119 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[15].if,parentSchema:schema185.allOf[15],data};
 if(vErrors === null){
-vErrors = [err118];
+vErrors = [err119];
 }
 else {
-vErrors.push(err118);
+vErrors.push(err119);
 }
 errors++;
 }
@@ -11590,24 +11655,12 @@ props0 = props0 || {};
 Object.assign(props0, props14);
 }
 }
-const _errs274 = errors;
-let valid152 = true;
 const _errs275 = errors;
+let valid152 = true;
+const _errs276 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.event === undefined) && (missing15 = "event")){
-const err119 = {};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("user.elicitation.request" !== data.event){
 const err120 = {};
 if(vErrors === null){
 vErrors = [err120];
@@ -11617,21 +11670,33 @@ vErrors.push(err120);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("user.elicitation.request" !== data.event){
+const err121 = {};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
 }
 }
 }
-var _valid29 = _errs275 === errors;
-errors = _errs274;
+}
+var _valid29 = _errs276 === errors;
+errors = _errs275;
 if(vErrors !== null){
-if(_errs274){
-vErrors.length = _errs274;
+if(_errs275){
+vErrors.length = _errs275;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid29){
-const _errs277 = errors;
+const _errs278 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data94 = data.capabilities;
@@ -11642,25 +11707,11 @@ if(Array.isArray(data95)){
 const len24 = data95.length;
 for(let i24=0; i24<len24; i24++){
 let data96 = data95[i24];
-const _errs283 = errors;
-let valid159 = false;
 const _errs284 = errors;
-if(!(((data96 === "deny") || (data96 === "return")) || (data96 === "message"))){
-const err121 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx58/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema199.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema199.properties.effects.items.anyOf[0].enum,parentSchema:schema199.properties.effects.items.anyOf[0],data:data96};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
-}
-var _valid30 = _errs284 === errors;
-valid159 = valid159 || _valid30;
+let valid159 = false;
 const _errs285 = errors;
-if(typeof data96 === "string"){
-if(!pattern4.test(data96)){
-const err122 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx58/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema199.properties.effects.items.anyOf[1],data:data96};
+if(!(((data96 === "deny") || (data96 === "return")) || (data96 === "message"))){
+const err122 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx58/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema199.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema199.properties.effects.items.anyOf[0].enum,parentSchema:schema199.properties.effects.items.anyOf[0],data:data96};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -11669,11 +11720,12 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
 var _valid30 = _errs285 === errors;
 valid159 = valid159 || _valid30;
-if(!valid159){
-const err123 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx58/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema199.properties.effects.items.anyOf,parentSchema:schema199.properties.effects.items,data:data96};
+const _errs286 = errors;
+if(typeof data96 === "string"){
+if(!pattern4.test(data96)){
+const err123 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx58/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema199.properties.effects.items.anyOf[1],data:data96};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -11682,11 +11734,24 @@ vErrors.push(err123);
 }
 errors++;
 }
+}
+var _valid30 = _errs286 === errors;
+valid159 = valid159 || _valid30;
+if(!valid159){
+const err124 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx58/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema199.properties.effects.items.anyOf,parentSchema:schema199.properties.effects.items,data:data96};
+if(vErrors === null){
+vErrors = [err124];
+}
 else {
-errors = _errs283;
+vErrors.push(err124);
+}
+errors++;
+}
+else {
+errors = _errs284;
 if(vErrors !== null){
-if(_errs283){
-vErrors.length = _errs283;
+if(_errs284){
+vErrors.length = _errs284;
 }
 else {
 vErrors = null;
@@ -11699,7 +11764,7 @@ vErrors = null;
 }
 }
 }
-var _valid29 = _errs277 === errors;
+var _valid29 = _errs278 === errors;
 valid152 = _valid29;
 if(valid152){
 var props15 = {};
@@ -11708,12 +11773,12 @@ props15.event = true;
 }
 }
 if(!valid152){
-const err124 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[16].if,parentSchema:schema185.allOf[16],data};
+const err125 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[16].if,parentSchema:schema185.allOf[16],data};
 if(vErrors === null){
-vErrors = [err124];
+vErrors = [err125];
 }
 else {
-vErrors.push(err124);
+vErrors.push(err125);
 }
 errors++;
 }
@@ -11726,24 +11791,12 @@ props0 = props0 || {};
 Object.assign(props0, props15);
 }
 }
-const _errs288 = errors;
-let valid160 = true;
 const _errs289 = errors;
+let valid160 = true;
+const _errs290 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.event === undefined) && (missing16 = "event")){
-const err125 = {};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("user.elicitation.result" !== data.event){
 const err126 = {};
 if(vErrors === null){
 vErrors = [err126];
@@ -11753,21 +11806,33 @@ vErrors.push(err126);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("user.elicitation.result" !== data.event){
+const err127 = {};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
 }
 }
 }
-var _valid31 = _errs289 === errors;
-errors = _errs288;
+}
+var _valid31 = _errs290 === errors;
+errors = _errs289;
 if(vErrors !== null){
-if(_errs288){
-vErrors.length = _errs288;
+if(_errs289){
+vErrors.length = _errs289;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid31){
-const _errs291 = errors;
+const _errs292 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data98 = data.capabilities;
@@ -11778,25 +11843,11 @@ if(Array.isArray(data99)){
 const len25 = data99.length;
 for(let i25=0; i25<len25; i25++){
 let data100 = data99[i25];
-const _errs297 = errors;
-let valid167 = false;
 const _errs298 = errors;
-if(!((data100 === "modify") || (data100 === "message"))){
-const err127 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema200.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema200.properties.effects.items.anyOf[0].enum,parentSchema:schema200.properties.effects.items.anyOf[0],data:data100};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
-errors++;
-}
-var _valid32 = _errs298 === errors;
-valid167 = valid167 || _valid32;
+let valid167 = false;
 const _errs299 = errors;
-if(typeof data100 === "string"){
-if(!pattern4.test(data100)){
-const err128 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema200.properties.effects.items.anyOf[1],data:data100};
+if(!((data100 === "modify") || (data100 === "message"))){
+const err128 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema200.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema200.properties.effects.items.anyOf[0].enum,parentSchema:schema200.properties.effects.items.anyOf[0],data:data100};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -11805,11 +11856,12 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
 var _valid32 = _errs299 === errors;
 valid167 = valid167 || _valid32;
-if(!valid167){
-const err129 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema200.properties.effects.items.anyOf,parentSchema:schema200.properties.effects.items,data:data100};
+const _errs300 = errors;
+if(typeof data100 === "string"){
+if(!pattern4.test(data100)){
+const err129 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema200.properties.effects.items.anyOf[1],data:data100};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -11818,11 +11870,24 @@ vErrors.push(err129);
 }
 errors++;
 }
+}
+var _valid32 = _errs300 === errors;
+valid167 = valid167 || _valid32;
+if(!valid167){
+const err130 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema200.properties.effects.items.anyOf,parentSchema:schema200.properties.effects.items,data:data100};
+if(vErrors === null){
+vErrors = [err130];
+}
 else {
-errors = _errs297;
+vErrors.push(err130);
+}
+errors++;
+}
+else {
+errors = _errs298;
 if(vErrors !== null){
-if(_errs297){
-vErrors.length = _errs297;
+if(_errs298){
+vErrors.length = _errs298;
 }
 else {
 vErrors = null;
@@ -11836,20 +11901,9 @@ if(data98.modify !== undefined){
 let data101 = data98.modify;
 if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
 for(const key8 in data101){
-const _errs302 = errors;
+const _errs303 = errors;
 if(!(key8 === "content")){
-const err130 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema200.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema200.properties.modify.propertyNames.enum,parentSchema:schema200.properties.modify.propertyNames,data:key8,propertyName:key8};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
-var valid168 = _errs302 === errors;
-if(!valid168){
-const err131 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema200.properties.modify.propertyNames,parentSchema:schema200.properties.modify,data:data101};
+const err131 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema200.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema200.properties.modify.propertyNames.enum,parentSchema:schema200.properties.modify.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -11858,13 +11912,24 @@ vErrors.push(err131);
 }
 errors++;
 }
+var valid168 = _errs303 === errors;
+if(!valid168){
+const err132 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx57/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema200.properties.modify.propertyNames,parentSchema:schema200.properties.modify,data:data101};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
 }
 }
 }
 }
 }
 }
-var _valid31 = _errs291 === errors;
+}
+var _valid31 = _errs292 === errors;
 valid160 = _valid31;
 if(valid160){
 var props16 = {};
@@ -11873,12 +11938,12 @@ props16.event = true;
 }
 }
 if(!valid160){
-const err132 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[17].if,parentSchema:schema185.allOf[17],data};
+const err133 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[17].if,parentSchema:schema185.allOf[17],data};
 if(vErrors === null){
-vErrors = [err132];
+vErrors = [err133];
 }
 else {
-vErrors.push(err132);
+vErrors.push(err133);
 }
 errors++;
 }
@@ -11891,24 +11956,12 @@ props0 = props0 || {};
 Object.assign(props0, props16);
 }
 }
-const _errs305 = errors;
-let valid169 = true;
 const _errs306 = errors;
+let valid169 = true;
+const _errs307 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.event === undefined) && (missing17 = "event")){
-const err133 = {};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("user.message.inbound" !== data.event){
 const err134 = {};
 if(vErrors === null){
 vErrors = [err134];
@@ -11918,21 +11971,33 @@ vErrors.push(err134);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("user.message.inbound" !== data.event){
+const err135 = {};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
 }
 }
 }
-var _valid33 = _errs306 === errors;
-errors = _errs305;
+}
+var _valid33 = _errs307 === errors;
+errors = _errs306;
 if(vErrors !== null){
-if(_errs305){
-vErrors.length = _errs305;
+if(_errs306){
+vErrors.length = _errs306;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid33){
-const _errs308 = errors;
+const _errs309 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data103 = data.capabilities;
@@ -11943,25 +12008,11 @@ if(Array.isArray(data104)){
 const len26 = data104.length;
 for(let i26=0; i26<len26; i26++){
 let data105 = data104[i26];
-const _errs314 = errors;
-let valid176 = false;
 const _errs315 = errors;
-if(!(((data105 === "deny") || (data105 === "modify")) || (data105 === "message"))){
-const err135 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema201.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema201.properties.effects.items.anyOf[0].enum,parentSchema:schema201.properties.effects.items.anyOf[0],data:data105};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
-errors++;
-}
-var _valid34 = _errs315 === errors;
-valid176 = valid176 || _valid34;
+let valid176 = false;
 const _errs316 = errors;
-if(typeof data105 === "string"){
-if(!pattern4.test(data105)){
-const err136 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema201.properties.effects.items.anyOf[1],data:data105};
+if(!(((data105 === "deny") || (data105 === "modify")) || (data105 === "message"))){
+const err136 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema201.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema201.properties.effects.items.anyOf[0].enum,parentSchema:schema201.properties.effects.items.anyOf[0],data:data105};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -11970,11 +12021,12 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
 var _valid34 = _errs316 === errors;
 valid176 = valid176 || _valid34;
-if(!valid176){
-const err137 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema201.properties.effects.items.anyOf,parentSchema:schema201.properties.effects.items,data:data105};
+const _errs317 = errors;
+if(typeof data105 === "string"){
+if(!pattern4.test(data105)){
+const err137 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema201.properties.effects.items.anyOf[1],data:data105};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -11983,11 +12035,24 @@ vErrors.push(err137);
 }
 errors++;
 }
+}
+var _valid34 = _errs317 === errors;
+valid176 = valid176 || _valid34;
+if(!valid176){
+const err138 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema201.properties.effects.items.anyOf,parentSchema:schema201.properties.effects.items,data:data105};
+if(vErrors === null){
+vErrors = [err138];
+}
 else {
-errors = _errs314;
+vErrors.push(err138);
+}
+errors++;
+}
+else {
+errors = _errs315;
 if(vErrors !== null){
-if(_errs314){
-vErrors.length = _errs314;
+if(_errs315){
+vErrors.length = _errs315;
 }
 else {
 vErrors = null;
@@ -12001,20 +12066,9 @@ if(data103.modify !== undefined){
 let data106 = data103.modify;
 if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
 for(const key9 in data106){
-const _errs319 = errors;
+const _errs320 = errors;
 if(!(key9 === "prompt")){
-const err138 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema201.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema201.properties.modify.propertyNames.enum,parentSchema:schema201.properties.modify.propertyNames,data:key9,propertyName:key9};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
-}
-errors++;
-}
-var valid177 = _errs319 === errors;
-if(!valid177){
-const err139 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema201.properties.modify.propertyNames,parentSchema:schema201.properties.modify,data:data106};
+const err139 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema201.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema201.properties.modify.propertyNames.enum,parentSchema:schema201.properties.modify.propertyNames,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -12023,13 +12077,24 @@ vErrors.push(err139);
 }
 errors++;
 }
+var valid177 = _errs320 === errors;
+if(!valid177){
+const err140 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx56/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema201.properties.modify.propertyNames,parentSchema:schema201.properties.modify,data:data106};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
 }
 }
 }
 }
 }
 }
-var _valid33 = _errs308 === errors;
+}
+var _valid33 = _errs309 === errors;
 valid169 = _valid33;
 if(valid169){
 var props17 = {};
@@ -12038,12 +12103,12 @@ props17.event = true;
 }
 }
 if(!valid169){
-const err140 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[18].if,parentSchema:schema185.allOf[18],data};
+const err141 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[18].if,parentSchema:schema185.allOf[18],data};
 if(vErrors === null){
-vErrors = [err140];
+vErrors = [err141];
 }
 else {
-vErrors.push(err140);
+vErrors.push(err141);
 }
 errors++;
 }
@@ -12056,24 +12121,12 @@ props0 = props0 || {};
 Object.assign(props0, props17);
 }
 }
-const _errs322 = errors;
-let valid178 = true;
 const _errs323 = errors;
+let valid178 = true;
+const _errs324 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.event === undefined) && (missing18 = "event")){
-const err141 = {};
-if(vErrors === null){
-vErrors = [err141];
-}
-else {
-vErrors.push(err141);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("user.message.outbound" !== data.event){
 const err142 = {};
 if(vErrors === null){
 vErrors = [err142];
@@ -12083,21 +12136,33 @@ vErrors.push(err142);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("user.message.outbound" !== data.event){
+const err143 = {};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
 }
 }
 }
-var _valid35 = _errs323 === errors;
-errors = _errs322;
+}
+var _valid35 = _errs324 === errors;
+errors = _errs323;
 if(vErrors !== null){
-if(_errs322){
-vErrors.length = _errs322;
+if(_errs323){
+vErrors.length = _errs323;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid35){
-const _errs325 = errors;
+const _errs326 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data108 = data.capabilities;
@@ -12108,25 +12173,11 @@ if(Array.isArray(data109)){
 const len27 = data109.length;
 for(let i27=0; i27<len27; i27++){
 let data110 = data109[i27];
-const _errs331 = errors;
-let valid185 = false;
 const _errs332 = errors;
-if(!(((data110 === "deny") || (data110 === "modify")) || (data110 === "message"))){
-const err143 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema202.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema202.properties.effects.items.anyOf[0].enum,parentSchema:schema202.properties.effects.items.anyOf[0],data:data110};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
-}
-errors++;
-}
-var _valid36 = _errs332 === errors;
-valid185 = valid185 || _valid36;
+let valid185 = false;
 const _errs333 = errors;
-if(typeof data110 === "string"){
-if(!pattern4.test(data110)){
-const err144 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema202.properties.effects.items.anyOf[1],data:data110};
+if(!(((data110 === "deny") || (data110 === "modify")) || (data110 === "message"))){
+const err144 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema202.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema202.properties.effects.items.anyOf[0].enum,parentSchema:schema202.properties.effects.items.anyOf[0],data:data110};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -12135,11 +12186,12 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
 var _valid36 = _errs333 === errors;
 valid185 = valid185 || _valid36;
-if(!valid185){
-const err145 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema202.properties.effects.items.anyOf,parentSchema:schema202.properties.effects.items,data:data110};
+const _errs334 = errors;
+if(typeof data110 === "string"){
+if(!pattern4.test(data110)){
+const err145 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema202.properties.effects.items.anyOf[1],data:data110};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -12148,11 +12200,24 @@ vErrors.push(err145);
 }
 errors++;
 }
+}
+var _valid36 = _errs334 === errors;
+valid185 = valid185 || _valid36;
+if(!valid185){
+const err146 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema202.properties.effects.items.anyOf,parentSchema:schema202.properties.effects.items,data:data110};
+if(vErrors === null){
+vErrors = [err146];
+}
 else {
-errors = _errs331;
+vErrors.push(err146);
+}
+errors++;
+}
+else {
+errors = _errs332;
 if(vErrors !== null){
-if(_errs331){
-vErrors.length = _errs331;
+if(_errs332){
+vErrors.length = _errs332;
 }
 else {
 vErrors = null;
@@ -12166,20 +12231,9 @@ if(data108.modify !== undefined){
 let data111 = data108.modify;
 if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
 for(const key10 in data111){
-const _errs336 = errors;
+const _errs337 = errors;
 if(!(key10 === "content")){
-const err146 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema202.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema202.properties.modify.propertyNames.enum,parentSchema:schema202.properties.modify.propertyNames,data:key10,propertyName:key10};
-if(vErrors === null){
-vErrors = [err146];
-}
-else {
-vErrors.push(err146);
-}
-errors++;
-}
-var valid186 = _errs336 === errors;
-if(!valid186){
-const err147 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema202.properties.modify.propertyNames,parentSchema:schema202.properties.modify,data:data111};
+const err147 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema202.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema202.properties.modify.propertyNames.enum,parentSchema:schema202.properties.modify.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -12188,13 +12242,24 @@ vErrors.push(err147);
 }
 errors++;
 }
+var valid186 = _errs337 === errors;
+if(!valid186){
+const err148 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx55/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema202.properties.modify.propertyNames,parentSchema:schema202.properties.modify,data:data111};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
 }
 }
 }
 }
 }
 }
-var _valid35 = _errs325 === errors;
+}
+var _valid35 = _errs326 === errors;
 valid178 = _valid35;
 if(valid178){
 var props18 = {};
@@ -12203,12 +12268,12 @@ props18.event = true;
 }
 }
 if(!valid178){
-const err148 = {instancePath,schemaPath:"#/allOf/19/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[19].if,parentSchema:schema185.allOf[19],data};
+const err149 = {instancePath,schemaPath:"#/allOf/19/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[19].if,parentSchema:schema185.allOf[19],data};
 if(vErrors === null){
-vErrors = [err148];
+vErrors = [err149];
 }
 else {
-vErrors.push(err148);
+vErrors.push(err149);
 }
 errors++;
 }
@@ -12221,24 +12286,12 @@ props0 = props0 || {};
 Object.assign(props0, props18);
 }
 }
-const _errs339 = errors;
-let valid187 = true;
 const _errs340 = errors;
+let valid187 = true;
+const _errs341 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.event === undefined) && (missing19 = "event")){
-const err149 = {};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("workspace.change.before" !== data.event){
 const err150 = {};
 if(vErrors === null){
 vErrors = [err150];
@@ -12248,21 +12301,33 @@ vErrors.push(err150);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("workspace.change.before" !== data.event){
+const err151 = {};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
 }
 }
 }
-var _valid37 = _errs340 === errors;
-errors = _errs339;
+}
+var _valid37 = _errs341 === errors;
+errors = _errs340;
 if(vErrors !== null){
-if(_errs339){
-vErrors.length = _errs339;
+if(_errs340){
+vErrors.length = _errs340;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid37){
-const _errs342 = errors;
+const _errs343 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data113 = data.capabilities;
@@ -12273,25 +12338,11 @@ if(Array.isArray(data114)){
 const len28 = data114.length;
 for(let i28=0; i28<len28; i28++){
 let data115 = data114[i28];
-const _errs348 = errors;
-let valid194 = false;
 const _errs349 = errors;
-if(!(((data115 === "deny") || (data115 === "modify")) || (data115 === "message"))){
-const err151 = {instancePath:instancePath+"/capabilities/effects/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema203.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema203.properties.effects.items.anyOf[0].enum,parentSchema:schema203.properties.effects.items.anyOf[0],data:data115};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
-errors++;
-}
-var _valid38 = _errs349 === errors;
-valid194 = valid194 || _valid38;
+let valid194 = false;
 const _errs350 = errors;
-if(typeof data115 === "string"){
-if(!pattern4.test(data115)){
-const err152 = {instancePath:instancePath+"/capabilities/effects/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema203.properties.effects.items.anyOf[1],data:data115};
+if(!(((data115 === "deny") || (data115 === "modify")) || (data115 === "message"))){
+const err152 = {instancePath:instancePath+"/capabilities/effects/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema203.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema203.properties.effects.items.anyOf[0].enum,parentSchema:schema203.properties.effects.items.anyOf[0],data:data115};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -12300,11 +12351,12 @@ vErrors.push(err152);
 }
 errors++;
 }
-}
 var _valid38 = _errs350 === errors;
 valid194 = valid194 || _valid38;
-if(!valid194){
-const err153 = {instancePath:instancePath+"/capabilities/effects/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema203.properties.effects.items.anyOf,parentSchema:schema203.properties.effects.items,data:data115};
+const _errs351 = errors;
+if(typeof data115 === "string"){
+if(!pattern4.test(data115)){
+const err153 = {instancePath:instancePath+"/capabilities/effects/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema203.properties.effects.items.anyOf[1],data:data115};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -12313,11 +12365,24 @@ vErrors.push(err153);
 }
 errors++;
 }
+}
+var _valid38 = _errs351 === errors;
+valid194 = valid194 || _valid38;
+if(!valid194){
+const err154 = {instancePath:instancePath+"/capabilities/effects/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema203.properties.effects.items.anyOf,parentSchema:schema203.properties.effects.items,data:data115};
+if(vErrors === null){
+vErrors = [err154];
+}
 else {
-errors = _errs348;
+vErrors.push(err154);
+}
+errors++;
+}
+else {
+errors = _errs349;
 if(vErrors !== null){
-if(_errs348){
-vErrors.length = _errs348;
+if(_errs349){
+vErrors.length = _errs349;
 }
 else {
 vErrors = null;
@@ -12331,20 +12396,9 @@ if(data113.modify !== undefined){
 let data116 = data113.modify;
 if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 for(const key11 in data116){
-const _errs353 = errors;
+const _errs354 = errors;
 if(!(key11 === "workspace")){
-const err154 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema203.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema203.properties.modify.propertyNames.enum,parentSchema:schema203.properties.modify.propertyNames,data:key11,propertyName:key11};
-if(vErrors === null){
-vErrors = [err154];
-}
-else {
-vErrors.push(err154);
-}
-errors++;
-}
-var valid195 = _errs353 === errors;
-if(!valid195){
-const err155 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema203.properties.modify.propertyNames,parentSchema:schema203.properties.modify,data:data116};
+const err155 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema203.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema203.properties.modify.propertyNames.enum,parentSchema:schema203.properties.modify.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -12353,13 +12407,24 @@ vErrors.push(err155);
 }
 errors++;
 }
+var valid195 = _errs354 === errors;
+if(!valid195){
+const err156 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx54/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema203.properties.modify.propertyNames,parentSchema:schema203.properties.modify,data:data116};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
 }
 }
 }
 }
 }
 }
-var _valid37 = _errs342 === errors;
+}
+var _valid37 = _errs343 === errors;
 valid187 = _valid37;
 if(valid187){
 var props19 = {};
@@ -12368,12 +12433,12 @@ props19.event = true;
 }
 }
 if(!valid187){
-const err156 = {instancePath,schemaPath:"#/allOf/20/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[20].if,parentSchema:schema185.allOf[20],data};
+const err157 = {instancePath,schemaPath:"#/allOf/20/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[20].if,parentSchema:schema185.allOf[20],data};
 if(vErrors === null){
-vErrors = [err156];
+vErrors = [err157];
 }
 else {
-vErrors.push(err156);
+vErrors.push(err157);
 }
 errors++;
 }
@@ -12386,24 +12451,12 @@ props0 = props0 || {};
 Object.assign(props0, props19);
 }
 }
-const _errs356 = errors;
-let valid196 = true;
 const _errs357 = errors;
+let valid196 = true;
+const _errs358 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
 if((data.event === undefined) && (missing20 = "event")){
-const err157 = {};
-if(vErrors === null){
-vErrors = [err157];
-}
-else {
-vErrors.push(err157);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-if("model.response.after" !== data.event){
 const err158 = {};
 if(vErrors === null){
 vErrors = [err158];
@@ -12413,21 +12466,33 @@ vErrors.push(err158);
 }
 errors++;
 }
+else {
+if(data.event !== undefined){
+if("model.response.after" !== data.event){
+const err159 = {};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
 }
 }
 }
-var _valid39 = _errs357 === errors;
-errors = _errs356;
+}
+var _valid39 = _errs358 === errors;
+errors = _errs357;
 if(vErrors !== null){
-if(_errs356){
-vErrors.length = _errs356;
+if(_errs357){
+vErrors.length = _errs357;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid39){
-const _errs359 = errors;
+const _errs360 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data118 = data.capabilities;
@@ -12438,25 +12503,11 @@ if(Array.isArray(data119)){
 const len29 = data119.length;
 for(let i29=0; i29<len29; i29++){
 let data120 = data119[i29];
-const _errs365 = errors;
-let valid203 = false;
 const _errs366 = errors;
-if(!(((data120 === "modify") || (data120 === "flow")) || (data120 === "message"))){
-const err159 = {instancePath:instancePath+"/capabilities/effects/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema204.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema204.properties.effects.items.anyOf[0].enum,parentSchema:schema204.properties.effects.items.anyOf[0],data:data120};
-if(vErrors === null){
-vErrors = [err159];
-}
-else {
-vErrors.push(err159);
-}
-errors++;
-}
-var _valid40 = _errs366 === errors;
-valid203 = valid203 || _valid40;
+let valid203 = false;
 const _errs367 = errors;
-if(typeof data120 === "string"){
-if(!pattern4.test(data120)){
-const err160 = {instancePath:instancePath+"/capabilities/effects/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema204.properties.effects.items.anyOf[1],data:data120};
+if(!(((data120 === "modify") || (data120 === "flow")) || (data120 === "message"))){
+const err160 = {instancePath:instancePath+"/capabilities/effects/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema204.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema204.properties.effects.items.anyOf[0].enum,parentSchema:schema204.properties.effects.items.anyOf[0],data:data120};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -12465,11 +12516,12 @@ vErrors.push(err160);
 }
 errors++;
 }
-}
 var _valid40 = _errs367 === errors;
 valid203 = valid203 || _valid40;
-if(!valid203){
-const err161 = {instancePath:instancePath+"/capabilities/effects/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema204.properties.effects.items.anyOf,parentSchema:schema204.properties.effects.items,data:data120};
+const _errs368 = errors;
+if(typeof data120 === "string"){
+if(!pattern4.test(data120)){
+const err161 = {instancePath:instancePath+"/capabilities/effects/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema204.properties.effects.items.anyOf[1],data:data120};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -12478,11 +12530,24 @@ vErrors.push(err161);
 }
 errors++;
 }
+}
+var _valid40 = _errs368 === errors;
+valid203 = valid203 || _valid40;
+if(!valid203){
+const err162 = {instancePath:instancePath+"/capabilities/effects/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema204.properties.effects.items.anyOf,parentSchema:schema204.properties.effects.items,data:data120};
+if(vErrors === null){
+vErrors = [err162];
+}
 else {
-errors = _errs365;
+vErrors.push(err162);
+}
+errors++;
+}
+else {
+errors = _errs366;
 if(vErrors !== null){
-if(_errs365){
-vErrors.length = _errs365;
+if(_errs366){
+vErrors.length = _errs366;
 }
 else {
 vErrors = null;
@@ -12496,25 +12561,25 @@ if(data118.modify !== undefined){
 let data121 = data118.modify;
 if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
 for(const key12 in data121){
-const _errs370 = errors;
+const _errs371 = errors;
 if(!(key12 === "response")){
-const err162 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema204.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.modify.propertyNames.enum,parentSchema:schema204.properties.modify.propertyNames,data:key12,propertyName:key12};
-if(vErrors === null){
-vErrors = [err162];
-}
-else {
-vErrors.push(err162);
-}
-errors++;
-}
-var valid204 = _errs370 === errors;
-if(!valid204){
-const err163 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema204.properties.modify.propertyNames,parentSchema:schema204.properties.modify,data:data121};
+const err163 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema204.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.modify.propertyNames.enum,parentSchema:schema204.properties.modify.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err163];
 }
 else {
 vErrors.push(err163);
+}
+errors++;
+}
+var valid204 = _errs371 === errors;
+if(!valid204){
+const err164 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema204.properties.modify.propertyNames,parentSchema:schema204.properties.modify,data:data121};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
 }
 errors++;
 }
@@ -12531,12 +12596,12 @@ const len30 = data123.length;
 for(let i30=0; i30<len30; i30++){
 let data124 = data123[i30];
 if(!(data124 === "stop")){
-const err164 = {instancePath:instancePath+"/capabilities/flow/operations/" + i30,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema204.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.flow.properties.operations.items.enum,parentSchema:schema204.properties.flow.properties.operations.items,data:data124};
+const err165 = {instancePath:instancePath+"/capabilities/flow/operations/" + i30,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx53/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema204.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema204.properties.flow.properties.operations.items.enum,parentSchema:schema204.properties.flow.properties.operations.items,data:data124};
 if(vErrors === null){
-vErrors = [err164];
+vErrors = [err165];
 }
 else {
-vErrors.push(err164);
+vErrors.push(err165);
 }
 errors++;
 }
@@ -12548,7 +12613,7 @@ errors++;
 }
 }
 }
-var _valid39 = _errs359 === errors;
+var _valid39 = _errs360 === errors;
 valid196 = _valid39;
 if(valid196){
 var props20 = {};
@@ -12557,12 +12622,12 @@ props20.event = true;
 }
 }
 if(!valid196){
-const err165 = {instancePath,schemaPath:"#/allOf/21/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[21].if,parentSchema:schema185.allOf[21],data};
+const err166 = {instancePath,schemaPath:"#/allOf/21/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema185.allOf[21].if,parentSchema:schema185.allOf[21],data};
 if(vErrors === null){
-vErrors = [err165];
+vErrors = [err166];
 }
 else {
-vErrors.push(err165);
+vErrors.push(err166);
 }
 errors++;
 }
@@ -12577,22 +12642,22 @@ Object.assign(props0, props20);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.event === undefined){
-const err166 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema185.required,parentSchema:schema185,data};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
-}
-errors++;
-}
-if(data.modes === undefined){
-const err167 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "modes"},message:"must have required property '"+"modes"+"'",schema:schema185.required,parentSchema:schema185,data};
+const err167 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema185.required,parentSchema:schema185,data};
 if(vErrors === null){
 vErrors = [err167];
 }
 else {
 vErrors.push(err167);
+}
+errors++;
+}
+if(data.modes === undefined){
+const err168 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "modes"},message:"must have required property '"+"modes"+"'",schema:schema185.required,parentSchema:schema185,data};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
 }
 errors++;
 }
@@ -12605,21 +12670,7 @@ props0.capabilities = true;
 if(data.event !== undefined){
 let data125 = data.event;
 if(!((((((((((((((((((((((((((((((((data125 === "tool.before") || (data125 === "tool.after")) || (data125 === "session.start")) || (data125 === "session.end")) || (data125 === "config.change.before")) || (data125 === "config.change.after")) || (data125 === "turn.start")) || (data125 === "turn.finish.before")) || (data125 === "turn.end")) || (data125 === "turn.progress")) || (data125 === "model.request.before")) || (data125 === "model.response.after")) || (data125 === "model.error")) || (data125 === "model.switch.before")) || (data125 === "model.switch.after")) || (data125 === "tool.permission.request")) || (data125 === "tool.permission.resolved")) || (data125 === "tool.progress")) || (data125 === "tool.batch.after")) || (data125 === "context.compact.before")) || (data125 === "context.compact.after")) || (data125 === "task.change.before")) || (data125 === "task.change.after")) || (data125 === "user.attention")) || (data125 === "user.elicitation.request")) || (data125 === "user.elicitation.result")) || (data125 === "user.message.inbound")) || (data125 === "user.message.outbound")) || (data125 === "workspace.change.before")) || (data125 === "workspace.change.after")) || (data125 === "file.changed")) || (data125 === "hook.failure"))){
-const err168 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema185.properties.event.enum},message:"must be equal to one of the allowed values",schema:schema185.properties.event.enum,parentSchema:schema185.properties.event,data:data125};
-if(vErrors === null){
-vErrors = [err168];
-}
-else {
-vErrors.push(err168);
-}
-errors++;
-}
-}
-if(data.modes !== undefined){
-let data126 = data.modes;
-if(Array.isArray(data126)){
-if(data126.length < 1){
-const err169 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema185.properties.modes,data:data126};
+const err169 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema185.properties.event.enum},message:"must be equal to one of the allowed values",schema:schema185.properties.event.enum,parentSchema:schema185.properties.event,data:data125};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -12628,16 +12679,30 @@ vErrors.push(err169);
 }
 errors++;
 }
-const len31 = data126.length;
-for(let i31=0; i31<len31; i31++){
-let data127 = data126[i31];
-if(!((data127 === "observe") || (data127 === "intercept"))){
-const err170 = {instancePath:instancePath+"/modes/" + i31,schemaPath:"#/properties/modes/items/enum",keyword:"enum",params:{allowedValues: schema185.properties.modes.items.enum},message:"must be equal to one of the allowed values",schema:schema185.properties.modes.items.enum,parentSchema:schema185.properties.modes.items,data:data127};
+}
+if(data.modes !== undefined){
+let data126 = data.modes;
+if(Array.isArray(data126)){
+if(data126.length < 1){
+const err170 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema185.properties.modes,data:data126};
 if(vErrors === null){
 vErrors = [err170];
 }
 else {
 vErrors.push(err170);
+}
+errors++;
+}
+const len31 = data126.length;
+for(let i31=0; i31<len31; i31++){
+let data127 = data126[i31];
+if(!((data127 === "observe") || (data127 === "intercept"))){
+const err171 = {instancePath:instancePath+"/modes/" + i31,schemaPath:"#/properties/modes/items/enum",keyword:"enum",params:{allowedValues: schema185.properties.modes.items.enum},message:"must be equal to one of the allowed values",schema:schema185.properties.modes.items.enum,parentSchema:schema185.properties.modes.items,data:data127};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
 }
 errors++;
 }
@@ -12649,12 +12714,12 @@ outer0:
 for(;i32--;){
 for(j0 = i32; j0--;){
 if(func0(data126[i32], data126[j0])){
-const err171 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/uniqueItems",keyword:"uniqueItems",params:{i: i32, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i32+" are identical)",schema:true,parentSchema:schema185.properties.modes,data:data126};
+const err172 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/uniqueItems",keyword:"uniqueItems",params:{i: i32, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i32+" are identical)",schema:true,parentSchema:schema185.properties.modes,data:data126};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err172];
 }
 else {
-vErrors.push(err171);
+vErrors.push(err172);
 }
 errors++;
 break outer0;
@@ -12664,12 +12729,12 @@ break outer0;
 }
 }
 else {
-const err172 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema185.properties.modes.type,parentSchema:schema185.properties.modes,data:data126};
+const err173 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema185.properties.modes.type,parentSchema:schema185.properties.modes,data:data126};
 if(vErrors === null){
-vErrors = [err172];
+vErrors = [err173];
 }
 else {
-vErrors.push(err172);
+vErrors.push(err173);
 }
 errors++;
 }
@@ -12682,12 +12747,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err173 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema185.type,parentSchema:schema185,data};
+const err174 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema185.type,parentSchema:schema185,data};
 if(vErrors === null){
-vErrors = [err173];
+vErrors = [err174];
 }
 else {
-vErrors.push(err173);
+vErrors.push(err174);
 }
 errors++;
 }
@@ -13355,11 +13420,13 @@ errors++;
 else {
 if(data16.scopes !== undefined){
 let data17 = data16.scopes;
+const _errs44 = errors;
+if(errors === _errs44){
 if(Array.isArray(data17)){
-const _errs45 = errors;
+const _errs46 = errors;
 const len5 = data17.length;
 for(let i9=0; i9<len5; i9++){
-const _errs46 = errors;
+const _errs47 = errors;
 if("managed" !== data17[i9]){
 const err36 = {};
 if(vErrors === null){
@@ -13370,7 +13437,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-var valid23 = _errs46 === errors;
+var valid23 = _errs47 === errors;
 if(valid23){
 break;
 }
@@ -13386,15 +13453,26 @@ vErrors.push(err37);
 errors++;
 }
 else {
-errors = _errs45;
+errors = _errs46;
 if(vErrors !== null){
-if(_errs45){
-vErrors.length = _errs45;
+if(_errs46){
+vErrors.length = _errs46;
 }
 else {
 vErrors = null;
 }
 }
+}
+}
+else {
+const err38 = {};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
 }
 }
 }
@@ -13411,32 +13489,12 @@ vErrors = null;
 }
 }
 if(_valid0){
-const _errs47 = errors;
+const _errs48 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.disableable !== undefined){
 let data19 = data16.disableable;
 if(false !== data19){
-const err38 = {instancePath:instancePath+"/managedPolicy/disableable",schemaPath:"#/properties/managedPolicy/allOf/0/then/properties/disableable/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema184.properties.managedPolicy.allOf[0].then.properties.disableable,data:data19};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs47 === errors;
-valid21 = _valid0;
-if(valid21){
-var props1 = {};
-props1.disableable = true;
-props1.scopes = true;
-}
-}
-if(!valid21){
-const err39 = {instancePath:instancePath+"/managedPolicy",schemaPath:"#/properties/managedPolicy/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema184.properties.managedPolicy.allOf[0].if,parentSchema:schema184.properties.managedPolicy.allOf[0],data:data16};
+const err39 = {instancePath:instancePath+"/managedPolicy/disableable",schemaPath:"#/properties/managedPolicy/allOf/0/then/properties/disableable/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema184.properties.managedPolicy.allOf[0].then.properties.disableable,data:data19};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -13445,9 +13503,18 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.scopes === undefined){
-const err40 = {instancePath:instancePath+"/managedPolicy",schemaPath:"#/properties/managedPolicy/required",keyword:"required",params:{missingProperty: "scopes"},message:"must have required property '"+"scopes"+"'",schema:schema184.properties.managedPolicy.required,parentSchema:schema184.properties.managedPolicy,data:data16};
+}
+}
+var _valid0 = _errs48 === errors;
+valid21 = _valid0;
+if(valid21){
+var props1 = {};
+props1.disableable = true;
+props1.scopes = true;
+}
+}
+if(!valid21){
+const err40 = {instancePath:instancePath+"/managedPolicy",schemaPath:"#/properties/managedPolicy/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema184.properties.managedPolicy.allOf[0].if,parentSchema:schema184.properties.managedPolicy.allOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -13456,13 +13523,24 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data16.disableable === undefined){
-const err41 = {instancePath:instancePath+"/managedPolicy",schemaPath:"#/properties/managedPolicy/required",keyword:"required",params:{missingProperty: "disableable"},message:"must have required property '"+"disableable"+"'",schema:schema184.properties.managedPolicy.required,parentSchema:schema184.properties.managedPolicy,data:data16};
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.scopes === undefined){
+const err41 = {instancePath:instancePath+"/managedPolicy",schemaPath:"#/properties/managedPolicy/required",keyword:"required",params:{missingProperty: "scopes"},message:"must have required property '"+"scopes"+"'",schema:schema184.properties.managedPolicy.required,parentSchema:schema184.properties.managedPolicy,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
 else {
 vErrors.push(err41);
+}
+errors++;
+}
+if(data16.disableable === undefined){
+const err42 = {instancePath:instancePath+"/managedPolicy",schemaPath:"#/properties/managedPolicy/required",keyword:"required",params:{missingProperty: "disableable"},message:"must have required property '"+"disableable"+"'",schema:schema184.properties.managedPolicy.required,parentSchema:schema184.properties.managedPolicy,data:data16};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -13478,12 +13556,12 @@ const len6 = data20.length;
 for(let i10=0; i10<len6; i10++){
 let data21 = data20[i10];
 if(!(((data21 === "user") || (data21 === "project")) || (data21 === "managed"))){
-const err42 = {instancePath:instancePath+"/managedPolicy/scopes/" + i10,schemaPath:"#/properties/managedPolicy/properties/scopes/items/enum",keyword:"enum",params:{allowedValues: schema184.properties.managedPolicy.properties.scopes.items.enum},message:"must be equal to one of the allowed values",schema:schema184.properties.managedPolicy.properties.scopes.items.enum,parentSchema:schema184.properties.managedPolicy.properties.scopes.items,data:data21};
+const err43 = {instancePath:instancePath+"/managedPolicy/scopes/" + i10,schemaPath:"#/properties/managedPolicy/properties/scopes/items/enum",keyword:"enum",params:{allowedValues: schema184.properties.managedPolicy.properties.scopes.items.enum},message:"must be equal to one of the allowed values",schema:schema184.properties.managedPolicy.properties.scopes.items.enum,parentSchema:schema184.properties.managedPolicy.properties.scopes.items,data:data21};
 if(vErrors === null){
-vErrors = [err42];
+vErrors = [err43];
 }
 else {
-vErrors.push(err42);
+vErrors.push(err43);
 }
 errors++;
 }
@@ -13495,12 +13573,12 @@ outer4:
 for(;i11--;){
 for(j4 = i11; j4--;){
 if(func0(data20[i11], data20[j4])){
-const err43 = {instancePath:instancePath+"/managedPolicy/scopes",schemaPath:"#/properties/managedPolicy/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i11+" are identical)",schema:true,parentSchema:schema184.properties.managedPolicy.properties.scopes,data:data20};
+const err44 = {instancePath:instancePath+"/managedPolicy/scopes",schemaPath:"#/properties/managedPolicy/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i11+" are identical)",schema:true,parentSchema:schema184.properties.managedPolicy.properties.scopes,data:data20};
 if(vErrors === null){
-vErrors = [err43];
+vErrors = [err44];
 }
 else {
-vErrors.push(err43);
+vErrors.push(err44);
 }
 errors++;
 break outer4;
@@ -13510,20 +13588,7 @@ break outer4;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/managedPolicy/scopes",schemaPath:"#/properties/managedPolicy/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema184.properties.managedPolicy.properties.scopes.type,parentSchema:schema184.properties.managedPolicy.properties.scopes,data:data20};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-if(data16.disableable !== undefined){
-let data22 = data16.disableable;
-if(typeof data22 !== "boolean"){
-const err45 = {instancePath:instancePath+"/managedPolicy/disableable",schemaPath:"#/properties/managedPolicy/properties/disableable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema184.properties.managedPolicy.properties.disableable.type,parentSchema:schema184.properties.managedPolicy.properties.disableable,data:data22};
+const err45 = {instancePath:instancePath+"/managedPolicy/scopes",schemaPath:"#/properties/managedPolicy/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema184.properties.managedPolicy.properties.scopes.type,parentSchema:schema184.properties.managedPolicy.properties.scopes,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -13533,14 +13598,27 @@ vErrors.push(err45);
 errors++;
 }
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/managedPolicy",schemaPath:"#/properties/managedPolicy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.properties.managedPolicy.type,parentSchema:schema184.properties.managedPolicy,data:data16};
+if(data16.disableable !== undefined){
+let data22 = data16.disableable;
+if(typeof data22 !== "boolean"){
+const err46 = {instancePath:instancePath+"/managedPolicy/disableable",schemaPath:"#/properties/managedPolicy/properties/disableable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema184.properties.managedPolicy.properties.disableable.type,parentSchema:schema184.properties.managedPolicy.properties.disableable,data:data22};
 if(vErrors === null){
 vErrors = [err46];
 }
 else {
 vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/managedPolicy",schemaPath:"#/properties/managedPolicy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.properties.managedPolicy.type,parentSchema:schema184.properties.managedPolicy,data:data16};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
 }
 errors++;
 }
@@ -13553,23 +13631,23 @@ for(let i12=0; i12<len7; i12++){
 let data24 = data23[i12];
 if(typeof data24 === "string"){
 if(func1(data24) < 1){
-const err47 = {instancePath:instancePath+"/correlationIdentityFields/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx48/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211,data:data24};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/correlationIdentityFields/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx48/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.type,parentSchema:schema211,data:data24};
+const err48 = {instancePath:instancePath+"/correlationIdentityFields/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx48/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema211,data:data24};
 if(vErrors === null){
 vErrors = [err48];
 }
 else {
 vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/correlationIdentityFields/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx48/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema211.type,parentSchema:schema211,data:data24};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
 }
 errors++;
 }
@@ -13581,12 +13659,12 @@ outer5:
 for(;i13--;){
 for(j5 = i13; j5--;){
 if(func0(data23[i13], data23[j5])){
-const err49 = {instancePath:instancePath+"/correlationIdentityFields",schemaPath:"#/properties/correlationIdentityFields/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j5},message:"must NOT have duplicate items (items ## "+j5+" and "+i13+" are identical)",schema:true,parentSchema:schema184.properties.correlationIdentityFields,data:data23};
+const err50 = {instancePath:instancePath+"/correlationIdentityFields",schemaPath:"#/properties/correlationIdentityFields/uniqueItems",keyword:"uniqueItems",params:{i: i13, j: j5},message:"must NOT have duplicate items (items ## "+j5+" and "+i13+" are identical)",schema:true,parentSchema:schema184.properties.correlationIdentityFields,data:data23};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err50];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err50);
 }
 errors++;
 break outer5;
@@ -13596,24 +13674,24 @@ break outer5;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/correlationIdentityFields",schemaPath:"#/properties/correlationIdentityFields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema184.properties.correlationIdentityFields.type,parentSchema:schema184.properties.correlationIdentityFields,data:data23};
+const err51 = {instancePath:instancePath+"/correlationIdentityFields",schemaPath:"#/properties/correlationIdentityFields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema184.properties.correlationIdentityFields.type,parentSchema:schema184.properties.correlationIdentityFields,data:data23};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err51];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err51);
 }
 errors++;
 }
 }
 }
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.type,parentSchema:schema184,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.type,parentSchema:schema184,data};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err52];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err52);
 }
 errors++;
 }

@@ -14,7 +14,7 @@ exports.DOCUMENTS = [
   { file: "schemas/ahp/task-workspace-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/task-workspace-events.schema.json", length: 6826 },
   { file: "schemas/ahp/events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/events.schema.json", length: 30720 },
   { file: "schemas/ahp/effects.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/effects.schema.json", length: 19478 },
-  { file: "schemas/ahp/capabilities.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json", length: 50097 },
+  { file: "schemas/ahp/capabilities.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json", length: 50303 },
   { file: "schemas/ahp/messages.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/messages.schema.json", length: 26192 },
   { file: "schemas/ahp/wire.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/wire.schema.json", length: 897 },
   { file: "schemas/ahp/registration.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json", length: 14341 },

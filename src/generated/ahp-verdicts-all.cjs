@@ -4479,15 +4479,17 @@ errors++;
 else {
 if(data.effects !== undefined){
 let data0 = data.effects;
+const _errs5 = errors;
+if(errors === _errs5){
 if(Array.isArray(data0)){
-const _errs6 = errors;
+const _errs7 = errors;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
+const _errs8 = errors;
 if("modify" !== data0[i0]){
 errors++;
 }
-var valid3 = _errs7 === errors;
+var valid3 = _errs8 === errors;
 if(valid3){
 break;
 }
@@ -4496,7 +4498,11 @@ if(!valid3){
 errors++;
 }
 else {
-errors = _errs6;
+errors = _errs7;
+}
+}
+else {
+errors++;
 }
 }
 }
@@ -4505,8 +4511,8 @@ errors = _errs6;
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs8 = errors;
-if(errors === _errs8){
+const _errs9 = errors;
+if(errors === _errs9){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.modify === undefined) && (missing1 = "modify")){
@@ -4514,7 +4520,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs8 === errors;
+var _valid0 = _errs9 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -4523,20 +4529,20 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs10 = errors;
 const _errs11 = errors;
-let valid4 = true;
 const _errs12 = errors;
+let valid4 = true;
+const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.modify === undefined) && (missing2 = "modify")){
 errors++;
 }
 }
-var _valid1 = _errs12 === errors;
-errors = _errs11;
+var _valid1 = _errs13 === errors;
+errors = _errs12;
 if(_valid1){
-const _errs13 = errors;
+const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.effects === undefined) && (missing3 = "effects")){
@@ -4545,17 +4551,17 @@ return false;
 else {
 if(data.effects !== undefined){
 let data2 = data.effects;
-const _errs14 = errors;
-if(errors === _errs14){
+const _errs15 = errors;
+if(errors === _errs15){
 if(Array.isArray(data2)){
-const _errs16 = errors;
+const _errs17 = errors;
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
-const _errs17 = errors;
+const _errs18 = errors;
 if("modify" !== data2[i1]){
 errors++;
 }
-var valid6 = _errs17 === errors;
+var valid6 = _errs18 === errors;
 if(valid6){
 break;
 }
@@ -4564,26 +4570,26 @@ if(!valid6){
 return false;
 }
 else {
-errors = _errs16;
+errors = _errs17;
 }
 }
 }
 }
 }
 }
-var _valid1 = _errs13 === errors;
+var _valid1 = _errs14 === errors;
 valid4 = _valid1;
 }
 if(!valid4){
 errors++;
 return false;
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs11 === errors;
 if(valid0){
-const _errs18 = errors;
 const _errs19 = errors;
-let valid7 = true;
 const _errs20 = errors;
+let valid7 = true;
+const _errs21 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.effects === undefined) && (missing4 = "effects")){
@@ -4592,15 +4598,17 @@ errors++;
 else {
 if(data.effects !== undefined){
 let data4 = data.effects;
-if(Array.isArray(data4)){
 const _errs22 = errors;
+if(errors === _errs22){
+if(Array.isArray(data4)){
+const _errs24 = errors;
 const len2 = data4.length;
 for(let i2=0; i2<len2; i2++){
-const _errs23 = errors;
+const _errs25 = errors;
 if("flow" !== data4[i2]){
 errors++;
 }
-var valid9 = _errs23 === errors;
+var valid9 = _errs25 === errors;
 if(valid9){
 break;
 }
@@ -4609,17 +4617,21 @@ if(!valid9){
 errors++;
 }
 else {
-errors = _errs22;
+errors = _errs24;
+}
+}
+else {
+errors++;
 }
 }
 }
 }
 }
-var _valid2 = _errs20 === errors;
-errors = _errs19;
+var _valid2 = _errs21 === errors;
+errors = _errs20;
 if(_valid2){
-const _errs24 = errors;
-if(errors === _errs24){
+const _errs26 = errors;
+if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.flow === undefined) && (missing5 = "flow")){
@@ -4627,29 +4639,29 @@ return false;
 }
 }
 }
-var _valid2 = _errs24 === errors;
+var _valid2 = _errs26 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
 errors++;
 return false;
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs19 === errors;
 if(valid0){
-const _errs26 = errors;
-const _errs27 = errors;
-let valid10 = true;
 const _errs28 = errors;
+const _errs29 = errors;
+let valid10 = true;
+const _errs30 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.flow === undefined) && (missing6 = "flow")){
 errors++;
 }
 }
-var _valid3 = _errs28 === errors;
-errors = _errs27;
+var _valid3 = _errs30 === errors;
+errors = _errs29;
 if(_valid3){
-const _errs29 = errors;
+const _errs31 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.effects === undefined) && (missing7 = "effects")){
@@ -4658,17 +4670,17 @@ return false;
 else {
 if(data.effects !== undefined){
 let data6 = data.effects;
-const _errs30 = errors;
-if(errors === _errs30){
-if(Array.isArray(data6)){
 const _errs32 = errors;
+if(errors === _errs32){
+if(Array.isArray(data6)){
+const _errs34 = errors;
 const len3 = data6.length;
 for(let i3=0; i3<len3; i3++){
-const _errs33 = errors;
+const _errs35 = errors;
 if("flow" !== data6[i3]){
 errors++;
 }
-var valid12 = _errs33 === errors;
+var valid12 = _errs35 === errors;
 if(valid12){
 break;
 }
@@ -4677,26 +4689,26 @@ if(!valid12){
 return false;
 }
 else {
-errors = _errs32;
+errors = _errs34;
 }
 }
 }
 }
 }
 }
-var _valid3 = _errs29 === errors;
+var _valid3 = _errs31 === errors;
 valid10 = _valid3;
 }
 if(!valid10){
 errors++;
 return false;
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs28 === errors;
 if(valid0){
-const _errs34 = errors;
-const _errs35 = errors;
-let valid13 = true;
 const _errs36 = errors;
+const _errs37 = errors;
+let valid13 = true;
+const _errs38 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.effects === undefined) && (missing8 = "effects")){
@@ -4705,15 +4717,17 @@ errors++;
 else {
 if(data.effects !== undefined){
 let data8 = data.effects;
+const _errs39 = errors;
+if(errors === _errs39){
 if(Array.isArray(data8)){
-const _errs38 = errors;
+const _errs41 = errors;
 const len4 = data8.length;
 for(let i4=0; i4<len4; i4++){
-const _errs39 = errors;
+const _errs42 = errors;
 if("inject" !== data8[i4]){
 errors++;
 }
-var valid15 = _errs39 === errors;
+var valid15 = _errs42 === errors;
 if(valid15){
 break;
 }
@@ -4722,17 +4736,21 @@ if(!valid15){
 errors++;
 }
 else {
-errors = _errs38;
+errors = _errs41;
+}
+}
+else {
+errors++;
 }
 }
 }
 }
 }
-var _valid4 = _errs36 === errors;
-errors = _errs35;
+var _valid4 = _errs38 === errors;
+errors = _errs37;
 if(_valid4){
-const _errs40 = errors;
-if(errors === _errs40){
+const _errs43 = errors;
+if(errors === _errs43){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.inject === undefined) && (missing9 = "inject")){
@@ -4740,29 +4758,29 @@ return false;
 }
 }
 }
-var _valid4 = _errs40 === errors;
+var _valid4 = _errs43 === errors;
 valid13 = _valid4;
 }
 if(!valid13){
 errors++;
 return false;
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs36 === errors;
 if(valid0){
-const _errs42 = errors;
-const _errs43 = errors;
+const _errs45 = errors;
+const _errs46 = errors;
 let valid16 = true;
-const _errs44 = errors;
+const _errs47 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.inject === undefined) && (missing10 = "inject")){
 errors++;
 }
 }
-var _valid5 = _errs44 === errors;
-errors = _errs43;
+var _valid5 = _errs47 === errors;
+errors = _errs46;
 if(_valid5){
-const _errs45 = errors;
+const _errs48 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.effects === undefined) && (missing11 = "effects")){
@@ -4771,17 +4789,17 @@ return false;
 else {
 if(data.effects !== undefined){
 let data10 = data.effects;
-const _errs46 = errors;
-if(errors === _errs46){
+const _errs49 = errors;
+if(errors === _errs49){
 if(Array.isArray(data10)){
-const _errs48 = errors;
+const _errs51 = errors;
 const len5 = data10.length;
 for(let i5=0; i5<len5; i5++){
-const _errs49 = errors;
+const _errs52 = errors;
 if("inject" !== data10[i5]){
 errors++;
 }
-var valid18 = _errs49 === errors;
+var valid18 = _errs52 === errors;
 if(valid18){
 break;
 }
@@ -4790,21 +4808,21 @@ if(!valid18){
 return false;
 }
 else {
-errors = _errs48;
+errors = _errs51;
 }
 }
 }
 }
 }
 }
-var _valid5 = _errs45 === errors;
+var _valid5 = _errs48 === errors;
 valid16 = _valid5;
 }
 if(!valid16){
 errors++;
 return false;
 }
-var valid0 = _errs42 === errors;
+var valid0 = _errs45 === errors;
 }
 }
 }
@@ -4819,33 +4837,33 @@ return false;
 else {
 if(data.effects !== undefined){
 let data12 = data.effects;
-const _errs51 = errors;
-if(errors === _errs51){
+const _errs54 = errors;
+if(errors === _errs54){
 if(Array.isArray(data12)){
 var valid20 = true;
 const len6 = data12.length;
 for(let i6=0; i6<len6; i6++){
 let data13 = data12[i6];
-const _errs53 = errors;
+const _errs56 = errors;
 if(typeof data13 !== "string"){
 return false;
 }
-const _errs55 = errors;
+const _errs58 = errors;
 let valid21 = false;
-const _errs56 = errors;
+const _errs59 = errors;
 if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
 errors++;
 }
-var _valid6 = _errs56 === errors;
+var _valid6 = _errs59 === errors;
 valid21 = valid21 || _valid6;
 if(!valid21){
-const _errs57 = errors;
+const _errs60 = errors;
 if(typeof data13 === "string"){
 if(!pattern4.test(data13)){
 errors++;
 }
 }
-var _valid6 = _errs57 === errors;
+var _valid6 = _errs60 === errors;
 valid21 = valid21 || _valid6;
 }
 if(!valid21){
@@ -4853,9 +4871,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs55;
+errors = _errs58;
 }
-var valid20 = _errs53 === errors;
+var valid20 = _errs56 === errors;
 if(!valid20){
 break;
 }
@@ -4884,7 +4902,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs51 === errors;
+var valid19 = _errs54 === errors;
 }
 else {
 var valid19 = true;
@@ -4892,8 +4910,8 @@ var valid19 = true;
 if(valid19){
 if(data.modify !== undefined){
 let data14 = data.modify;
-const _errs59 = errors;
-if(errors === _errs59){
+const _errs62 = errors;
+if(errors === _errs62){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(Object.keys(data14).length < 1){
 return false;
@@ -4901,11 +4919,11 @@ return false;
 else {
 for(const key0 in data14){
 let data15 = data14[key0];
-const _errs63 = errors;
-const _errs64 = errors;
-const _errs68 = errors;
+const _errs66 = errors;
+const _errs67 = errors;
+const _errs71 = errors;
 let valid26 = false;
-const _errs69 = errors;
+const _errs72 = errors;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing13;
 if((data15.replace === undefined) && (missing13 = "replace")){
@@ -4919,10 +4937,10 @@ errors++;
 }
 }
 }
-var _valid7 = _errs69 === errors;
+var _valid7 = _errs72 === errors;
 valid26 = valid26 || _valid7;
 if(!valid26){
-const _errs71 = errors;
+const _errs74 = errors;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing14;
 if((data15.merge === undefined) && (missing14 = "merge")){
@@ -4936,7 +4954,7 @@ errors++;
 }
 }
 }
-var _valid7 = _errs71 === errors;
+var _valid7 = _errs74 === errors;
 valid26 = valid26 || _valid7;
 }
 if(!valid26){
@@ -4944,9 +4962,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs68;
+errors = _errs71;
 }
-if(errors === _errs64){
+if(errors === _errs67){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing15;
 if(((data15.replace === undefined) && (missing15 = "replace")) || ((data15.merge === undefined) && (missing15 = "merge"))){
@@ -4954,22 +4972,22 @@ return false;
 }
 else {
 if(data15.replace !== undefined){
-const _errs74 = errors;
+const _errs77 = errors;
 if(typeof data15.replace !== "boolean"){
 return false;
 }
-var valid29 = _errs74 === errors;
+var valid29 = _errs77 === errors;
 }
 else {
 var valid29 = true;
 }
 if(valid29){
 if(data15.merge !== undefined){
-const _errs76 = errors;
+const _errs79 = errors;
 if(typeof data15.merge !== "boolean"){
 return false;
 }
-var valid29 = _errs76 === errors;
+var valid29 = _errs79 === errors;
 }
 else {
 var valid29 = true;
@@ -4981,7 +4999,7 @@ else {
 return false;
 }
 }
-var valid23 = _errs63 === errors;
+var valid23 = _errs66 === errors;
 if(!valid23){
 break;
 }
@@ -4992,7 +5010,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs59 === errors;
+var valid19 = _errs62 === errors;
 }
 else {
 var valid19 = true;
@@ -5000,10 +5018,10 @@ var valid19 = true;
 if(valid19){
 if(data.flow !== undefined){
 let data20 = data.flow;
-const _errs78 = errors;
 const _errs81 = errors;
+const _errs84 = errors;
 let valid31 = true;
-const _errs82 = errors;
+const _errs85 = errors;
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing16;
 if((data20.operations === undefined) && (missing16 = "operations")){
@@ -5012,15 +5030,17 @@ errors++;
 else {
 if(data20.operations !== undefined){
 let data21 = data20.operations;
+const _errs86 = errors;
+if(errors === _errs86){
 if(Array.isArray(data21)){
-const _errs84 = errors;
+const _errs88 = errors;
 const len7 = data21.length;
 for(let i8=0; i8<len7; i8++){
-const _errs85 = errors;
+const _errs89 = errors;
 if("continue" !== data21[i8]){
 errors++;
 }
-var valid33 = _errs85 === errors;
+var valid33 = _errs89 === errors;
 if(valid33){
 break;
 }
@@ -5029,17 +5049,21 @@ if(!valid33){
 errors++;
 }
 else {
+errors = _errs88;
+}
+}
+else {
+errors++;
+}
+}
+}
+}
+}
+var _valid8 = _errs85 === errors;
 errors = _errs84;
-}
-}
-}
-}
-}
-var _valid8 = _errs82 === errors;
-errors = _errs81;
 if(_valid8){
-const _errs86 = errors;
-if(errors === _errs86){
+const _errs90 = errors;
+if(errors === _errs90){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing17;
 if(((data20.remainingContinuations === undefined) && (missing17 = "remainingContinuations")) || ((data20.continuationCount === undefined) && (missing17 = "continuationCount"))){
@@ -5047,14 +5071,14 @@ return false;
 }
 }
 }
-var _valid8 = _errs86 === errors;
+var _valid8 = _errs90 === errors;
 valid31 = _valid8;
 }
 if(!valid31){
 errors++;
 return false;
 }
-if(errors === _errs78){
+if(errors === _errs81){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing18;
 if((data20.operations === undefined) && (missing18 = "operations")){
@@ -5063,8 +5087,8 @@ return false;
 else {
 if(data20.operations !== undefined){
 let data23 = data20.operations;
-const _errs88 = errors;
-if(errors === _errs88){
+const _errs92 = errors;
+if(errors === _errs92){
 if(Array.isArray(data23)){
 if(data23.length < 1){
 return false;
@@ -5074,11 +5098,11 @@ var valid35 = true;
 const len8 = data23.length;
 for(let i9=0; i9<len8; i9++){
 let data24 = data23[i9];
-const _errs90 = errors;
+const _errs94 = errors;
 if(!((data24 === "stop") || (data24 === "continue"))){
 return false;
 }
-var valid35 = _errs90 === errors;
+var valid35 = _errs94 === errors;
 if(!valid35){
 break;
 }
@@ -5104,7 +5128,7 @@ else {
 return false;
 }
 }
-var valid34 = _errs88 === errors;
+var valid34 = _errs92 === errors;
 }
 else {
 var valid34 = true;
@@ -5112,51 +5136,13 @@ var valid34 = true;
 if(valid34){
 if(data20.remainingContinuations !== undefined){
 let data25 = data20.remainingContinuations;
-const _errs92 = errors;
+const _errs96 = errors;
 if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
 return false;
 }
-if(errors === _errs92){
+if(errors === _errs96){
 if(typeof data25 == "number"){
 if(data25 < 0 || isNaN(data25)){
-return false;
-}
-}
-}
-var valid34 = _errs92 === errors;
-}
-else {
-var valid34 = true;
-}
-if(valid34){
-if(data20.continuationCount !== undefined){
-let data26 = data20.continuationCount;
-const _errs94 = errors;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-return false;
-}
-if(errors === _errs94){
-if(typeof data26 == "number"){
-if(data26 < 0 || isNaN(data26)){
-return false;
-}
-}
-}
-var valid34 = _errs94 === errors;
-}
-else {
-var valid34 = true;
-}
-if(valid34){
-if(data20.maxContinuations !== undefined){
-let data27 = data20.maxContinuations;
-const _errs96 = errors;
-if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-return false;
-}
-if(errors === _errs96){
-if(typeof data27 == "number"){
-if(data27 < 0 || isNaN(data27)){
 return false;
 }
 }
@@ -5166,6 +5152,44 @@ var valid34 = _errs96 === errors;
 else {
 var valid34 = true;
 }
+if(valid34){
+if(data20.continuationCount !== undefined){
+let data26 = data20.continuationCount;
+const _errs98 = errors;
+if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
+return false;
+}
+if(errors === _errs98){
+if(typeof data26 == "number"){
+if(data26 < 0 || isNaN(data26)){
+return false;
+}
+}
+}
+var valid34 = _errs98 === errors;
+}
+else {
+var valid34 = true;
+}
+if(valid34){
+if(data20.maxContinuations !== undefined){
+let data27 = data20.maxContinuations;
+const _errs100 = errors;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+return false;
+}
+if(errors === _errs100){
+if(typeof data27 == "number"){
+if(data27 < 0 || isNaN(data27)){
+return false;
+}
+}
+}
+var valid34 = _errs100 === errors;
+}
+else {
+var valid34 = true;
+}
 }
 }
 }
@@ -5175,7 +5199,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs78 === errors;
+var valid19 = _errs81 === errors;
 }
 else {
 var valid19 = true;
@@ -5183,8 +5207,8 @@ var valid19 = true;
 if(valid19){
 if(data.inject !== undefined){
 let data28 = data.inject;
-const _errs98 = errors;
-if(errors === _errs98){
+const _errs102 = errors;
+if(errors === _errs102){
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 let missing19;
 if((data28.context === undefined) && (missing19 = "context")){
@@ -5193,8 +5217,8 @@ return false;
 else {
 if(data28.context !== undefined){
 let data29 = data28.context;
-const _errs100 = errors;
-if(errors === _errs100){
+const _errs104 = errors;
+if(errors === _errs104){
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 let missing20;
 if(((data29.append === undefined) && (missing20 = "append")) || ((data29.deliverAt === undefined) && (missing20 = "deliverAt"))){
@@ -5202,11 +5226,11 @@ return false;
 }
 else {
 if(data29.append !== undefined){
-const _errs102 = errors;
+const _errs106 = errors;
 if(true !== data29.append){
 return false;
 }
-var valid38 = _errs102 === errors;
+var valid38 = _errs106 === errors;
 }
 else {
 var valid38 = true;
@@ -5214,8 +5238,8 @@ var valid38 = true;
 if(valid38){
 if(data29.deliverAt !== undefined){
 let data31 = data29.deliverAt;
-const _errs104 = errors;
-if(errors === _errs104){
+const _errs108 = errors;
+if(errors === _errs108){
 if(Array.isArray(data31)){
 if(data31.length < 1){
 return false;
@@ -5225,11 +5249,11 @@ var valid39 = true;
 const len9 = data31.length;
 for(let i11=0; i11<len9; i11++){
 let data32 = data31[i11];
-const _errs106 = errors;
+const _errs110 = errors;
 if(!((data32 === "now") || (data32 === "next_turn"))){
 return false;
 }
-var valid39 = _errs106 === errors;
+var valid39 = _errs110 === errors;
 if(!valid39){
 break;
 }
@@ -5255,7 +5279,7 @@ else {
 return false;
 }
 }
-var valid38 = _errs104 === errors;
+var valid38 = _errs108 === errors;
 }
 else {
 var valid38 = true;
@@ -5274,7 +5298,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs98 === errors;
+var valid19 = _errs102 === errors;
 }
 else {
 var valid19 = true;
@@ -5282,16 +5306,16 @@ var valid19 = true;
 if(valid19){
 if(data.elicitation !== undefined){
 let data33 = data.elicitation;
-const _errs108 = errors;
-if(errors === _errs108){
+const _errs112 = errors;
+if(errors === _errs112){
 if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 if(data33.form !== undefined){
 let data34 = data33.form;
-const _errs111 = errors;
+const _errs115 = errors;
 if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
 return false;
 }
-var valid41 = _errs111 === errors;
+var valid41 = _errs115 === errors;
 }
 else {
 var valid41 = true;
@@ -5299,11 +5323,11 @@ var valid41 = true;
 if(valid41){
 if(data33.url !== undefined){
 let data35 = data33.url;
-const _errs113 = errors;
+const _errs117 = errors;
 if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
 return false;
 }
-var valid41 = _errs113 === errors;
+var valid41 = _errs117 === errors;
 }
 else {
 var valid41 = true;
@@ -5314,7 +5338,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs108 === errors;
+var valid19 = _errs112 === errors;
 }
 else {
 var valid19 = true;
@@ -5416,15 +5440,17 @@ errors++;
 else {
 if(data.modes !== undefined){
 let data4 = data.modes;
+const _errs17 = errors;
+if(errors === _errs17){
 if(Array.isArray(data4)){
-const _errs18 = errors;
+const _errs19 = errors;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
-const _errs19 = errors;
+const _errs20 = errors;
 if("intercept" !== data4[i1]){
 errors++;
 }
-var valid9 = _errs19 === errors;
+var valid9 = _errs20 === errors;
 if(valid9){
 break;
 }
@@ -5433,7 +5459,11 @@ if(!valid9){
 errors++;
 }
 else {
-errors = _errs18;
+errors = _errs19;
+}
+}
+else {
+errors++;
 }
 }
 }
@@ -5442,8 +5472,8 @@ errors = _errs18;
 var _valid1 = _errs16 === errors;
 errors = _errs15;
 if(_valid1){
-const _errs20 = errors;
-if(errors === _errs20){
+const _errs21 = errors;
+if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.capabilities === undefined) && (missing1 = "capabilities")){
@@ -5451,7 +5481,7 @@ return false;
 }
 }
 }
-var _valid1 = _errs20 === errors;
+var _valid1 = _errs21 === errors;
 valid7 = _valid1;
 }
 if(!valid7){
@@ -5460,10 +5490,10 @@ return false;
 }
 var valid0 = _errs14 === errors;
 if(valid0){
-const _errs22 = errors;
 const _errs23 = errors;
-let valid10 = true;
 const _errs24 = errors;
+let valid10 = true;
+const _errs25 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.event === undefined) && (missing2 = "event")){
@@ -5472,39 +5502,39 @@ errors++;
 else {
 if(data.event !== undefined){
 let data6 = data.event;
-const _errs26 = errors;
 const _errs27 = errors;
+const _errs28 = errors;
 if(!(((((((((((((((((((data6 === "tool.before") || (data6 === "tool.after")) || (data6 === "session.start")) || (data6 === "config.change.before")) || (data6 === "turn.start")) || (data6 === "turn.finish.before")) || (data6 === "model.request.before")) || (data6 === "model.switch.before")) || (data6 === "tool.permission.request")) || (data6 === "tool.batch.after")) || (data6 === "context.compact.before")) || (data6 === "context.compact.after")) || (data6 === "task.change.before")) || (data6 === "user.elicitation.request")) || (data6 === "user.elicitation.result")) || (data6 === "user.message.inbound")) || (data6 === "user.message.outbound")) || (data6 === "workspace.change.before")) || (data6 === "model.response.after"))){
 errors++;
 }
-var valid12 = _errs27 === errors;
+var valid12 = _errs28 === errors;
 if(valid12){
 errors++;
 }
 else {
-errors = _errs26;
+errors = _errs27;
 }
 }
 }
 }
-var _valid2 = _errs24 === errors;
-errors = _errs23;
+var _valid2 = _errs25 === errors;
+errors = _errs24;
 if(_valid2){
-const _errs28 = errors;
+const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.modes !== undefined){
 let data7 = data.modes;
-const _errs30 = errors;
 const _errs31 = errors;
-if(Array.isArray(data7)){
 const _errs32 = errors;
+if(Array.isArray(data7)){
+const _errs33 = errors;
 const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
-const _errs33 = errors;
+const _errs34 = errors;
 if("intercept" !== data7[i2]){
 errors++;
 }
-var valid15 = _errs33 === errors;
+var valid15 = _errs34 === errors;
 if(valid15){
 break;
 }
@@ -5513,31 +5543,31 @@ if(!valid15){
 errors++;
 }
 else {
-errors = _errs32;
+errors = _errs33;
 }
 }
-var valid14 = _errs31 === errors;
+var valid14 = _errs32 === errors;
 if(valid14){
 return false;
 }
 else {
-errors = _errs30;
+errors = _errs31;
 }
 }
 }
-var _valid2 = _errs28 === errors;
+var _valid2 = _errs29 === errors;
 valid10 = _valid2;
 }
 if(!valid10){
 errors++;
 return false;
 }
-var valid0 = _errs22 === errors;
+var valid0 = _errs23 === errors;
 if(valid0){
-const _errs35 = errors;
 const _errs36 = errors;
-let valid16 = true;
 const _errs37 = errors;
+let valid16 = true;
+const _errs38 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.event === undefined) && (missing3 = "event")){
@@ -5551,41 +5581,41 @@ errors++;
 }
 }
 }
-var _valid3 = _errs37 === errors;
-errors = _errs36;
+var _valid3 = _errs38 === errors;
+errors = _errs37;
 if(_valid3){
-const _errs39 = errors;
+const _errs40 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data10 = data.capabilities;
-const _errs41 = errors;
-if(errors === _errs41){
+const _errs42 = errors;
+if(errors === _errs42){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.effects !== undefined){
 let data11 = data10.effects;
-const _errs43 = errors;
+const _errs44 = errors;
 if(Array.isArray(data11)){
 var valid21 = true;
 const len3 = data11.length;
 for(let i3=0; i3<len3; i3++){
 let data12 = data11[i3];
-const _errs44 = errors;
 const _errs45 = errors;
-let valid22 = false;
 const _errs46 = errors;
+let valid22 = false;
+const _errs47 = errors;
 if(!((((((((data12 === "deny") || (data12 === "allow")) || (data12 === "ask")) || (data12 === "modify")) || (data12 === "inject")) || (data12 === "flow")) || (data12 === "return")) || (data12 === "message"))){
 errors++;
 }
-var _valid4 = _errs46 === errors;
+var _valid4 = _errs47 === errors;
 valid22 = valid22 || _valid4;
 if(!valid22){
-const _errs47 = errors;
+const _errs48 = errors;
 if(typeof data12 === "string"){
 if(!pattern4.test(data12)){
 errors++;
 }
 }
-var _valid4 = _errs47 === errors;
+var _valid4 = _errs48 === errors;
 valid22 = valid22 || _valid4;
 }
 if(!valid22){
@@ -5593,15 +5623,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs45;
+errors = _errs46;
 }
-var valid21 = _errs44 === errors;
+var valid21 = _errs45 === errors;
 if(!valid21){
 break;
 }
 }
 }
-var valid20 = _errs43 === errors;
+var valid20 = _errs44 === errors;
 }
 else {
 var valid20 = true;
@@ -5609,14 +5639,14 @@ var valid20 = true;
 if(valid20){
 if(data10.modify !== undefined){
 let data13 = data10.modify;
-const _errs49 = errors;
+const _errs50 = errors;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 for(const key0 in data13){
-const _errs50 = errors;
+const _errs51 = errors;
 if(!(key0 === "input")){
 errors++;
 }
-var valid23 = _errs50 === errors;
+var valid23 = _errs51 === errors;
 if(!valid23){
 errors++;
 return false;
@@ -5624,7 +5654,7 @@ break;
 }
 }
 }
-var valid20 = _errs49 === errors;
+var valid20 = _errs50 === errors;
 }
 else {
 var valid20 = true;
@@ -5632,7 +5662,7 @@ var valid20 = true;
 if(valid20){
 if(data10.flow !== undefined){
 let data14 = data10.flow;
-const _errs52 = errors;
+const _errs53 = errors;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.operations !== undefined){
 let data15 = data14.operations;
@@ -5640,11 +5670,11 @@ if(Array.isArray(data15)){
 var valid25 = true;
 const len4 = data15.length;
 for(let i4=0; i4<len4; i4++){
-const _errs54 = errors;
+const _errs55 = errors;
 if(!(data15[i4] === "stop")){
 return false;
 }
-var valid25 = _errs54 === errors;
+var valid25 = _errs55 === errors;
 if(!valid25){
 break;
 }
@@ -5652,7 +5682,7 @@ break;
 }
 }
 }
-var valid20 = _errs52 === errors;
+var valid20 = _errs53 === errors;
 }
 else {
 var valid20 = true;
@@ -5663,19 +5693,19 @@ var valid20 = true;
 }
 }
 }
-var _valid3 = _errs39 === errors;
+var _valid3 = _errs40 === errors;
 valid16 = _valid3;
 }
 if(!valid16){
 errors++;
 return false;
 }
-var valid0 = _errs35 === errors;
+var valid0 = _errs36 === errors;
 if(valid0){
-const _errs56 = errors;
 const _errs57 = errors;
-let valid26 = true;
 const _errs58 = errors;
+let valid26 = true;
+const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.event === undefined) && (missing4 = "event")){
@@ -5689,41 +5719,41 @@ errors++;
 }
 }
 }
-var _valid5 = _errs58 === errors;
-errors = _errs57;
+var _valid5 = _errs59 === errors;
+errors = _errs58;
 if(_valid5){
-const _errs60 = errors;
+const _errs61 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data18 = data.capabilities;
-const _errs62 = errors;
-if(errors === _errs62){
+const _errs63 = errors;
+if(errors === _errs63){
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 if(data18.effects !== undefined){
 let data19 = data18.effects;
-const _errs64 = errors;
+const _errs65 = errors;
 if(Array.isArray(data19)){
 var valid31 = true;
 const len5 = data19.length;
 for(let i5=0; i5<len5; i5++){
 let data20 = data19[i5];
-const _errs65 = errors;
 const _errs66 = errors;
-let valid32 = false;
 const _errs67 = errors;
+let valid32 = false;
+const _errs68 = errors;
 if(!((((data20 === "modify") || (data20 === "inject")) || (data20 === "flow")) || (data20 === "message"))){
 errors++;
 }
-var _valid6 = _errs67 === errors;
+var _valid6 = _errs68 === errors;
 valid32 = valid32 || _valid6;
 if(!valid32){
-const _errs68 = errors;
+const _errs69 = errors;
 if(typeof data20 === "string"){
 if(!pattern4.test(data20)){
 errors++;
 }
 }
-var _valid6 = _errs68 === errors;
+var _valid6 = _errs69 === errors;
 valid32 = valid32 || _valid6;
 }
 if(!valid32){
@@ -5731,15 +5761,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs66;
+errors = _errs67;
 }
-var valid31 = _errs65 === errors;
+var valid31 = _errs66 === errors;
 if(!valid31){
 break;
 }
 }
 }
-var valid30 = _errs64 === errors;
+var valid30 = _errs65 === errors;
 }
 else {
 var valid30 = true;
@@ -5747,14 +5777,14 @@ var valid30 = true;
 if(valid30){
 if(data18.modify !== undefined){
 let data21 = data18.modify;
-const _errs70 = errors;
+const _errs71 = errors;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key1 in data21){
-const _errs71 = errors;
+const _errs72 = errors;
 if(!(key1 === "output")){
 errors++;
 }
-var valid33 = _errs71 === errors;
+var valid33 = _errs72 === errors;
 if(!valid33){
 errors++;
 return false;
@@ -5762,7 +5792,7 @@ break;
 }
 }
 }
-var valid30 = _errs70 === errors;
+var valid30 = _errs71 === errors;
 }
 else {
 var valid30 = true;
@@ -5770,7 +5800,7 @@ var valid30 = true;
 if(valid30){
 if(data18.flow !== undefined){
 let data22 = data18.flow;
-const _errs73 = errors;
+const _errs74 = errors;
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.operations !== undefined){
 let data23 = data22.operations;
@@ -5779,11 +5809,11 @@ var valid35 = true;
 const len6 = data23.length;
 for(let i6=0; i6<len6; i6++){
 let data24 = data23[i6];
-const _errs75 = errors;
+const _errs76 = errors;
 if(!((data24 === "stop") || (data24 === "continue"))){
 return false;
 }
-var valid35 = _errs75 === errors;
+var valid35 = _errs76 === errors;
 if(!valid35){
 break;
 }
@@ -5791,7 +5821,7 @@ break;
 }
 }
 }
-var valid30 = _errs73 === errors;
+var valid30 = _errs74 === errors;
 }
 else {
 var valid30 = true;
@@ -5802,19 +5832,19 @@ var valid30 = true;
 }
 }
 }
-var _valid5 = _errs60 === errors;
+var _valid5 = _errs61 === errors;
 valid26 = _valid5;
 }
 if(!valid26){
 errors++;
 return false;
 }
-var valid0 = _errs56 === errors;
+var valid0 = _errs57 === errors;
 if(valid0){
-const _errs77 = errors;
 const _errs78 = errors;
-let valid36 = true;
 const _errs79 = errors;
+let valid36 = true;
+const _errs80 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.event === undefined) && (missing5 = "event")){
@@ -5828,15 +5858,15 @@ errors++;
 }
 }
 }
-var _valid7 = _errs79 === errors;
-errors = _errs78;
+var _valid7 = _errs80 === errors;
+errors = _errs79;
 if(_valid7){
-const _errs81 = errors;
+const _errs82 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data26 = data.capabilities;
-const _errs83 = errors;
-if(errors === _errs83){
+const _errs84 = errors;
+if(errors === _errs84){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.effects !== undefined){
 let data27 = data26.effects;
@@ -5845,23 +5875,23 @@ var valid41 = true;
 const len7 = data27.length;
 for(let i7=0; i7<len7; i7++){
 let data28 = data27[i7];
-const _errs86 = errors;
 const _errs87 = errors;
-let valid42 = false;
 const _errs88 = errors;
+let valid42 = false;
+const _errs89 = errors;
 if(!((data28 === "inject") || (data28 === "message"))){
 errors++;
 }
-var _valid8 = _errs88 === errors;
+var _valid8 = _errs89 === errors;
 valid42 = valid42 || _valid8;
 if(!valid42){
-const _errs89 = errors;
+const _errs90 = errors;
 if(typeof data28 === "string"){
 if(!pattern4.test(data28)){
 errors++;
 }
 }
-var _valid8 = _errs89 === errors;
+var _valid8 = _errs90 === errors;
 valid42 = valid42 || _valid8;
 }
 if(!valid42){
@@ -5869,9 +5899,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs87;
+errors = _errs88;
 }
-var valid41 = _errs86 === errors;
+var valid41 = _errs87 === errors;
 if(!valid41){
 break;
 }
@@ -5882,19 +5912,19 @@ break;
 }
 }
 }
-var _valid7 = _errs81 === errors;
+var _valid7 = _errs82 === errors;
 valid36 = _valid7;
 }
 if(!valid36){
 errors++;
 return false;
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs78 === errors;
 if(valid0){
-const _errs91 = errors;
 const _errs92 = errors;
-let valid43 = true;
 const _errs93 = errors;
+let valid43 = true;
+const _errs94 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.event === undefined) && (missing6 = "event")){
@@ -5908,15 +5938,15 @@ errors++;
 }
 }
 }
-var _valid9 = _errs93 === errors;
-errors = _errs92;
+var _valid9 = _errs94 === errors;
+errors = _errs93;
 if(_valid9){
-const _errs95 = errors;
+const _errs96 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data30 = data.capabilities;
-const _errs97 = errors;
-if(errors === _errs97){
+const _errs98 = errors;
+if(errors === _errs98){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 if(data30.effects !== undefined){
 let data31 = data30.effects;
@@ -5925,23 +5955,23 @@ var valid48 = true;
 const len8 = data31.length;
 for(let i8=0; i8<len8; i8++){
 let data32 = data31[i8];
-const _errs100 = errors;
 const _errs101 = errors;
-let valid49 = false;
 const _errs102 = errors;
+let valid49 = false;
+const _errs103 = errors;
 if(!((data32 === "deny") || (data32 === "message"))){
 errors++;
 }
-var _valid10 = _errs102 === errors;
+var _valid10 = _errs103 === errors;
 valid49 = valid49 || _valid10;
 if(!valid49){
-const _errs103 = errors;
+const _errs104 = errors;
 if(typeof data32 === "string"){
 if(!pattern4.test(data32)){
 errors++;
 }
 }
-var _valid10 = _errs103 === errors;
+var _valid10 = _errs104 === errors;
 valid49 = valid49 || _valid10;
 }
 if(!valid49){
@@ -5949,9 +5979,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs101;
+errors = _errs102;
 }
-var valid48 = _errs100 === errors;
+var valid48 = _errs101 === errors;
 if(!valid48){
 break;
 }
@@ -5962,19 +5992,19 @@ break;
 }
 }
 }
-var _valid9 = _errs95 === errors;
+var _valid9 = _errs96 === errors;
 valid43 = _valid9;
 }
 if(!valid43){
 errors++;
 return false;
 }
-var valid0 = _errs91 === errors;
+var valid0 = _errs92 === errors;
 if(valid0){
-const _errs105 = errors;
 const _errs106 = errors;
-let valid50 = true;
 const _errs107 = errors;
+let valid50 = true;
+const _errs108 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.event === undefined) && (missing7 = "event")){
@@ -5988,41 +6018,41 @@ errors++;
 }
 }
 }
-var _valid11 = _errs107 === errors;
-errors = _errs106;
+var _valid11 = _errs108 === errors;
+errors = _errs107;
 if(_valid11){
-const _errs109 = errors;
+const _errs110 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data34 = data.capabilities;
-const _errs111 = errors;
-if(errors === _errs111){
+const _errs112 = errors;
+if(errors === _errs112){
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
 if(data34.effects !== undefined){
 let data35 = data34.effects;
-const _errs113 = errors;
+const _errs114 = errors;
 if(Array.isArray(data35)){
 var valid55 = true;
 const len9 = data35.length;
 for(let i9=0; i9<len9; i9++){
 let data36 = data35[i9];
-const _errs114 = errors;
 const _errs115 = errors;
-let valid56 = false;
 const _errs116 = errors;
+let valid56 = false;
+const _errs117 = errors;
 if(!(((((data36 === "deny") || (data36 === "modify")) || (data36 === "inject")) || (data36 === "flow")) || (data36 === "message"))){
 errors++;
 }
-var _valid12 = _errs116 === errors;
+var _valid12 = _errs117 === errors;
 valid56 = valid56 || _valid12;
 if(!valid56){
-const _errs117 = errors;
+const _errs118 = errors;
 if(typeof data36 === "string"){
 if(!pattern4.test(data36)){
 errors++;
 }
 }
-var _valid12 = _errs117 === errors;
+var _valid12 = _errs118 === errors;
 valid56 = valid56 || _valid12;
 }
 if(!valid56){
@@ -6030,15 +6060,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs115;
+errors = _errs116;
 }
-var valid55 = _errs114 === errors;
+var valid55 = _errs115 === errors;
 if(!valid55){
 break;
 }
 }
 }
-var valid54 = _errs113 === errors;
+var valid54 = _errs114 === errors;
 }
 else {
 var valid54 = true;
@@ -6046,14 +6076,14 @@ var valid54 = true;
 if(valid54){
 if(data34.modify !== undefined){
 let data37 = data34.modify;
-const _errs119 = errors;
+const _errs120 = errors;
 if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
 for(const key2 in data37){
-const _errs120 = errors;
+const _errs121 = errors;
 if(!(key2 === "prompt")){
 errors++;
 }
-var valid57 = _errs120 === errors;
+var valid57 = _errs121 === errors;
 if(!valid57){
 errors++;
 return false;
@@ -6061,7 +6091,7 @@ break;
 }
 }
 }
-var valid54 = _errs119 === errors;
+var valid54 = _errs120 === errors;
 }
 else {
 var valid54 = true;
@@ -6069,7 +6099,7 @@ var valid54 = true;
 if(valid54){
 if(data34.flow !== undefined){
 let data38 = data34.flow;
-const _errs122 = errors;
+const _errs123 = errors;
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
 if(data38.operations !== undefined){
 let data39 = data38.operations;
@@ -6077,11 +6107,11 @@ if(Array.isArray(data39)){
 var valid59 = true;
 const len10 = data39.length;
 for(let i10=0; i10<len10; i10++){
-const _errs124 = errors;
+const _errs125 = errors;
 if(!(data39[i10] === "stop")){
 return false;
 }
-var valid59 = _errs124 === errors;
+var valid59 = _errs125 === errors;
 if(!valid59){
 break;
 }
@@ -6089,7 +6119,7 @@ break;
 }
 }
 }
-var valid54 = _errs122 === errors;
+var valid54 = _errs123 === errors;
 }
 else {
 var valid54 = true;
@@ -6100,19 +6130,19 @@ var valid54 = true;
 }
 }
 }
-var _valid11 = _errs109 === errors;
+var _valid11 = _errs110 === errors;
 valid50 = _valid11;
 }
 if(!valid50){
 errors++;
 return false;
 }
-var valid0 = _errs105 === errors;
+var valid0 = _errs106 === errors;
 if(valid0){
-const _errs126 = errors;
 const _errs127 = errors;
-let valid60 = true;
 const _errs128 = errors;
+let valid60 = true;
+const _errs129 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.event === undefined) && (missing8 = "event")){
@@ -6126,41 +6156,41 @@ errors++;
 }
 }
 }
-var _valid13 = _errs128 === errors;
-errors = _errs127;
+var _valid13 = _errs129 === errors;
+errors = _errs128;
 if(_valid13){
-const _errs130 = errors;
+const _errs131 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data42 = data.capabilities;
-const _errs132 = errors;
-if(errors === _errs132){
+const _errs133 = errors;
+if(errors === _errs133){
 if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
 if(data42.effects !== undefined){
 let data43 = data42.effects;
-const _errs134 = errors;
+const _errs135 = errors;
 if(Array.isArray(data43)){
 var valid65 = true;
 const len11 = data43.length;
 for(let i11=0; i11<len11; i11++){
 let data44 = data43[i11];
-const _errs135 = errors;
 const _errs136 = errors;
-let valid66 = false;
 const _errs137 = errors;
+let valid66 = false;
+const _errs138 = errors;
 if(!(((data44 === "modify") || (data44 === "flow")) || (data44 === "message"))){
 errors++;
 }
-var _valid14 = _errs137 === errors;
+var _valid14 = _errs138 === errors;
 valid66 = valid66 || _valid14;
 if(!valid66){
-const _errs138 = errors;
+const _errs139 = errors;
 if(typeof data44 === "string"){
 if(!pattern4.test(data44)){
 errors++;
 }
 }
-var _valid14 = _errs138 === errors;
+var _valid14 = _errs139 === errors;
 valid66 = valid66 || _valid14;
 }
 if(!valid66){
@@ -6168,15 +6198,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs136;
+errors = _errs137;
 }
-var valid65 = _errs135 === errors;
+var valid65 = _errs136 === errors;
 if(!valid65){
 break;
 }
 }
 }
-var valid64 = _errs134 === errors;
+var valid64 = _errs135 === errors;
 }
 else {
 var valid64 = true;
@@ -6184,14 +6214,14 @@ var valid64 = true;
 if(valid64){
 if(data42.modify !== undefined){
 let data45 = data42.modify;
-const _errs140 = errors;
+const _errs141 = errors;
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 for(const key3 in data45){
-const _errs141 = errors;
+const _errs142 = errors;
 if(!(key3 === "response")){
 errors++;
 }
-var valid67 = _errs141 === errors;
+var valid67 = _errs142 === errors;
 if(!valid67){
 errors++;
 return false;
@@ -6199,7 +6229,7 @@ break;
 }
 }
 }
-var valid64 = _errs140 === errors;
+var valid64 = _errs141 === errors;
 }
 else {
 var valid64 = true;
@@ -6207,7 +6237,7 @@ var valid64 = true;
 if(valid64){
 if(data42.flow !== undefined){
 let data46 = data42.flow;
-const _errs143 = errors;
+const _errs144 = errors;
 if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
 if(data46.operations !== undefined){
 let data47 = data46.operations;
@@ -6216,11 +6246,11 @@ var valid69 = true;
 const len12 = data47.length;
 for(let i12=0; i12<len12; i12++){
 let data48 = data47[i12];
-const _errs145 = errors;
+const _errs146 = errors;
 if(!((data48 === "stop") || (data48 === "continue"))){
 return false;
 }
-var valid69 = _errs145 === errors;
+var valid69 = _errs146 === errors;
 if(!valid69){
 break;
 }
@@ -6228,7 +6258,7 @@ break;
 }
 }
 }
-var valid64 = _errs143 === errors;
+var valid64 = _errs144 === errors;
 }
 else {
 var valid64 = true;
@@ -6239,19 +6269,19 @@ var valid64 = true;
 }
 }
 }
-var _valid13 = _errs130 === errors;
+var _valid13 = _errs131 === errors;
 valid60 = _valid13;
 }
 if(!valid60){
 errors++;
 return false;
 }
-var valid0 = _errs126 === errors;
+var valid0 = _errs127 === errors;
 if(valid0){
-const _errs147 = errors;
 const _errs148 = errors;
-let valid70 = true;
 const _errs149 = errors;
+let valid70 = true;
+const _errs150 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.event === undefined) && (missing9 = "event")){
@@ -6265,41 +6295,41 @@ errors++;
 }
 }
 }
-var _valid15 = _errs149 === errors;
-errors = _errs148;
+var _valid15 = _errs150 === errors;
+errors = _errs149;
 if(_valid15){
-const _errs151 = errors;
+const _errs152 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data50 = data.capabilities;
-const _errs153 = errors;
-if(errors === _errs153){
+const _errs154 = errors;
+if(errors === _errs154){
 if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
 if(data50.effects !== undefined){
 let data51 = data50.effects;
-const _errs155 = errors;
+const _errs156 = errors;
 if(Array.isArray(data51)){
 var valid75 = true;
 const len13 = data51.length;
 for(let i13=0; i13<len13; i13++){
 let data52 = data51[i13];
-const _errs156 = errors;
 const _errs157 = errors;
-let valid76 = false;
 const _errs158 = errors;
+let valid76 = false;
+const _errs159 = errors;
 if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
 errors++;
 }
-var _valid16 = _errs158 === errors;
+var _valid16 = _errs159 === errors;
 valid76 = valid76 || _valid16;
 if(!valid76){
-const _errs159 = errors;
+const _errs160 = errors;
 if(typeof data52 === "string"){
 if(!pattern4.test(data52)){
 errors++;
 }
 }
-var _valid16 = _errs159 === errors;
+var _valid16 = _errs160 === errors;
 valid76 = valid76 || _valid16;
 }
 if(!valid76){
@@ -6307,15 +6337,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs157;
+errors = _errs158;
 }
-var valid75 = _errs156 === errors;
+var valid75 = _errs157 === errors;
 if(!valid75){
 break;
 }
 }
 }
-var valid74 = _errs155 === errors;
+var valid74 = _errs156 === errors;
 }
 else {
 var valid74 = true;
@@ -6323,14 +6353,14 @@ var valid74 = true;
 if(valid74){
 if(data50.modify !== undefined){
 let data53 = data50.modify;
-const _errs161 = errors;
+const _errs162 = errors;
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 for(const key4 in data53){
-const _errs162 = errors;
+const _errs163 = errors;
 if(!(key4 === "request")){
 errors++;
 }
-var valid77 = _errs162 === errors;
+var valid77 = _errs163 === errors;
 if(!valid77){
 errors++;
 return false;
@@ -6338,7 +6368,7 @@ break;
 }
 }
 }
-var valid74 = _errs161 === errors;
+var valid74 = _errs162 === errors;
 }
 else {
 var valid74 = true;
@@ -6346,7 +6376,7 @@ var valid74 = true;
 if(valid74){
 if(data50.flow !== undefined){
 let data54 = data50.flow;
-const _errs164 = errors;
+const _errs165 = errors;
 if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
 if(data54.operations !== undefined){
 let data55 = data54.operations;
@@ -6354,11 +6384,11 @@ if(Array.isArray(data55)){
 var valid79 = true;
 const len14 = data55.length;
 for(let i14=0; i14<len14; i14++){
-const _errs166 = errors;
+const _errs167 = errors;
 if(!(data55[i14] === "stop")){
 return false;
 }
-var valid79 = _errs166 === errors;
+var valid79 = _errs167 === errors;
 if(!valid79){
 break;
 }
@@ -6366,7 +6396,7 @@ break;
 }
 }
 }
-var valid74 = _errs164 === errors;
+var valid74 = _errs165 === errors;
 }
 else {
 var valid74 = true;
@@ -6377,19 +6407,19 @@ var valid74 = true;
 }
 }
 }
-var _valid15 = _errs151 === errors;
+var _valid15 = _errs152 === errors;
 valid70 = _valid15;
 }
 if(!valid70){
 errors++;
 return false;
 }
-var valid0 = _errs147 === errors;
+var valid0 = _errs148 === errors;
 if(valid0){
-const _errs168 = errors;
 const _errs169 = errors;
-let valid80 = true;
 const _errs170 = errors;
+let valid80 = true;
+const _errs171 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.event === undefined) && (missing10 = "event")){
@@ -6403,41 +6433,41 @@ errors++;
 }
 }
 }
-var _valid17 = _errs170 === errors;
-errors = _errs169;
+var _valid17 = _errs171 === errors;
+errors = _errs170;
 if(_valid17){
-const _errs172 = errors;
+const _errs173 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data58 = data.capabilities;
-const _errs174 = errors;
-if(errors === _errs174){
+const _errs175 = errors;
+if(errors === _errs175){
 if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
 if(data58.effects !== undefined){
 let data59 = data58.effects;
-const _errs176 = errors;
+const _errs177 = errors;
 if(Array.isArray(data59)){
 var valid85 = true;
 const len15 = data59.length;
 for(let i15=0; i15<len15; i15++){
 let data60 = data59[i15];
-const _errs177 = errors;
 const _errs178 = errors;
-let valid86 = false;
 const _errs179 = errors;
+let valid86 = false;
+const _errs180 = errors;
 if(!(((data60 === "deny") || (data60 === "flow")) || (data60 === "message"))){
 errors++;
 }
-var _valid18 = _errs179 === errors;
+var _valid18 = _errs180 === errors;
 valid86 = valid86 || _valid18;
 if(!valid86){
-const _errs180 = errors;
+const _errs181 = errors;
 if(typeof data60 === "string"){
 if(!pattern4.test(data60)){
 errors++;
 }
 }
-var _valid18 = _errs180 === errors;
+var _valid18 = _errs181 === errors;
 valid86 = valid86 || _valid18;
 }
 if(!valid86){
@@ -6445,15 +6475,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs178;
+errors = _errs179;
 }
-var valid85 = _errs177 === errors;
+var valid85 = _errs178 === errors;
 if(!valid85){
 break;
 }
 }
 }
-var valid84 = _errs176 === errors;
+var valid84 = _errs177 === errors;
 }
 else {
 var valid84 = true;
@@ -6461,7 +6491,7 @@ var valid84 = true;
 if(valid84){
 if(data58.flow !== undefined){
 let data61 = data58.flow;
-const _errs182 = errors;
+const _errs183 = errors;
 if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
 if(data61.operations !== undefined){
 let data62 = data61.operations;
@@ -6469,11 +6499,11 @@ if(Array.isArray(data62)){
 var valid88 = true;
 const len16 = data62.length;
 for(let i16=0; i16<len16; i16++){
-const _errs184 = errors;
+const _errs185 = errors;
 if(!(data62[i16] === "stop")){
 return false;
 }
-var valid88 = _errs184 === errors;
+var valid88 = _errs185 === errors;
 if(!valid88){
 break;
 }
@@ -6481,7 +6511,7 @@ break;
 }
 }
 }
-var valid84 = _errs182 === errors;
+var valid84 = _errs183 === errors;
 }
 else {
 var valid84 = true;
@@ -6491,19 +6521,19 @@ var valid84 = true;
 }
 }
 }
-var _valid17 = _errs172 === errors;
+var _valid17 = _errs173 === errors;
 valid80 = _valid17;
 }
 if(!valid80){
 errors++;
 return false;
 }
-var valid0 = _errs168 === errors;
+var valid0 = _errs169 === errors;
 if(valid0){
-const _errs186 = errors;
 const _errs187 = errors;
-let valid89 = true;
 const _errs188 = errors;
+let valid89 = true;
+const _errs189 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.event === undefined) && (missing11 = "event")){
@@ -6517,41 +6547,41 @@ errors++;
 }
 }
 }
-var _valid19 = _errs188 === errors;
-errors = _errs187;
+var _valid19 = _errs189 === errors;
+errors = _errs188;
 if(_valid19){
-const _errs190 = errors;
+const _errs191 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data65 = data.capabilities;
-const _errs192 = errors;
-if(errors === _errs192){
+const _errs193 = errors;
+if(errors === _errs193){
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 if(data65.effects !== undefined){
 let data66 = data65.effects;
-const _errs194 = errors;
+const _errs195 = errors;
 if(Array.isArray(data66)){
 var valid94 = true;
 const len17 = data66.length;
 for(let i17=0; i17<len17; i17++){
 let data67 = data66[i17];
-const _errs195 = errors;
 const _errs196 = errors;
-let valid95 = false;
 const _errs197 = errors;
+let valid95 = false;
+const _errs198 = errors;
 if(!(((((data67 === "allow") || (data67 === "deny")) || (data67 === "modify")) || (data67 === "flow")) || (data67 === "message"))){
 errors++;
 }
-var _valid20 = _errs197 === errors;
+var _valid20 = _errs198 === errors;
 valid95 = valid95 || _valid20;
 if(!valid95){
-const _errs198 = errors;
+const _errs199 = errors;
 if(typeof data67 === "string"){
 if(!pattern4.test(data67)){
 errors++;
 }
 }
-var _valid20 = _errs198 === errors;
+var _valid20 = _errs199 === errors;
 valid95 = valid95 || _valid20;
 }
 if(!valid95){
@@ -6559,15 +6589,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs196;
+errors = _errs197;
 }
-var valid94 = _errs195 === errors;
+var valid94 = _errs196 === errors;
 if(!valid94){
 break;
 }
 }
 }
-var valid93 = _errs194 === errors;
+var valid93 = _errs195 === errors;
 }
 else {
 var valid93 = true;
@@ -6575,14 +6605,14 @@ var valid93 = true;
 if(valid93){
 if(data65.modify !== undefined){
 let data68 = data65.modify;
-const _errs200 = errors;
+const _errs201 = errors;
 if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
 for(const key5 in data68){
-const _errs201 = errors;
+const _errs202 = errors;
 if(!(key5 === "input")){
 errors++;
 }
-var valid96 = _errs201 === errors;
+var valid96 = _errs202 === errors;
 if(!valid96){
 errors++;
 return false;
@@ -6590,7 +6620,7 @@ break;
 }
 }
 }
-var valid93 = _errs200 === errors;
+var valid93 = _errs201 === errors;
 }
 else {
 var valid93 = true;
@@ -6598,7 +6628,7 @@ var valid93 = true;
 if(valid93){
 if(data65.flow !== undefined){
 let data69 = data65.flow;
-const _errs203 = errors;
+const _errs204 = errors;
 if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
 if(data69.operations !== undefined){
 let data70 = data69.operations;
@@ -6606,11 +6636,11 @@ if(Array.isArray(data70)){
 var valid98 = true;
 const len18 = data70.length;
 for(let i18=0; i18<len18; i18++){
-const _errs205 = errors;
+const _errs206 = errors;
 if(!(data70[i18] === "stop")){
 return false;
 }
-var valid98 = _errs205 === errors;
+var valid98 = _errs206 === errors;
 if(!valid98){
 break;
 }
@@ -6618,7 +6648,7 @@ break;
 }
 }
 }
-var valid93 = _errs203 === errors;
+var valid93 = _errs204 === errors;
 }
 else {
 var valid93 = true;
@@ -6629,19 +6659,19 @@ var valid93 = true;
 }
 }
 }
-var _valid19 = _errs190 === errors;
+var _valid19 = _errs191 === errors;
 valid89 = _valid19;
 }
 if(!valid89){
 errors++;
 return false;
 }
-var valid0 = _errs186 === errors;
+var valid0 = _errs187 === errors;
 if(valid0){
-const _errs207 = errors;
 const _errs208 = errors;
-let valid99 = true;
 const _errs209 = errors;
+let valid99 = true;
+const _errs210 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.event === undefined) && (missing12 = "event")){
@@ -6655,41 +6685,41 @@ errors++;
 }
 }
 }
-var _valid21 = _errs209 === errors;
-errors = _errs208;
+var _valid21 = _errs210 === errors;
+errors = _errs209;
 if(_valid21){
-const _errs211 = errors;
+const _errs212 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data73 = data.capabilities;
-const _errs213 = errors;
-if(errors === _errs213){
+const _errs214 = errors;
+if(errors === _errs214){
 if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
 if(data73.effects !== undefined){
 let data74 = data73.effects;
-const _errs215 = errors;
+const _errs216 = errors;
 if(Array.isArray(data74)){
 var valid104 = true;
 const len19 = data74.length;
 for(let i19=0; i19<len19; i19++){
 let data75 = data74[i19];
-const _errs216 = errors;
 const _errs217 = errors;
-let valid105 = false;
 const _errs218 = errors;
+let valid105 = false;
+const _errs219 = errors;
 if(!(((data75 === "flow") || (data75 === "inject")) || (data75 === "message"))){
 errors++;
 }
-var _valid22 = _errs218 === errors;
+var _valid22 = _errs219 === errors;
 valid105 = valid105 || _valid22;
 if(!valid105){
-const _errs219 = errors;
+const _errs220 = errors;
 if(typeof data75 === "string"){
 if(!pattern4.test(data75)){
 errors++;
 }
 }
-var _valid22 = _errs219 === errors;
+var _valid22 = _errs220 === errors;
 valid105 = valid105 || _valid22;
 }
 if(!valid105){
@@ -6697,15 +6727,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs217;
+errors = _errs218;
 }
-var valid104 = _errs216 === errors;
+var valid104 = _errs217 === errors;
 if(!valid104){
 break;
 }
 }
 }
-var valid103 = _errs215 === errors;
+var valid103 = _errs216 === errors;
 }
 else {
 var valid103 = true;
@@ -6713,7 +6743,7 @@ var valid103 = true;
 if(valid103){
 if(data73.flow !== undefined){
 let data76 = data73.flow;
-const _errs221 = errors;
+const _errs222 = errors;
 if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
 if(data76.operations !== undefined){
 let data77 = data76.operations;
@@ -6721,11 +6751,11 @@ if(Array.isArray(data77)){
 var valid107 = true;
 const len20 = data77.length;
 for(let i20=0; i20<len20; i20++){
-const _errs223 = errors;
+const _errs224 = errors;
 if(!(data77[i20] === "stop")){
 return false;
 }
-var valid107 = _errs223 === errors;
+var valid107 = _errs224 === errors;
 if(!valid107){
 break;
 }
@@ -6733,7 +6763,7 @@ break;
 }
 }
 }
-var valid103 = _errs221 === errors;
+var valid103 = _errs222 === errors;
 }
 else {
 var valid103 = true;
@@ -6743,19 +6773,19 @@ var valid103 = true;
 }
 }
 }
-var _valid21 = _errs211 === errors;
+var _valid21 = _errs212 === errors;
 valid99 = _valid21;
 }
 if(!valid99){
 errors++;
 return false;
 }
-var valid0 = _errs207 === errors;
+var valid0 = _errs208 === errors;
 if(valid0){
-const _errs225 = errors;
 const _errs226 = errors;
-let valid108 = true;
 const _errs227 = errors;
+let valid108 = true;
+const _errs228 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.event === undefined) && (missing13 = "event")){
@@ -6769,41 +6799,41 @@ errors++;
 }
 }
 }
-var _valid23 = _errs227 === errors;
-errors = _errs226;
+var _valid23 = _errs228 === errors;
+errors = _errs227;
 if(_valid23){
-const _errs229 = errors;
+const _errs230 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data80 = data.capabilities;
-const _errs231 = errors;
-if(errors === _errs231){
+const _errs232 = errors;
+if(errors === _errs232){
 if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
 if(data80.effects !== undefined){
 let data81 = data80.effects;
-const _errs233 = errors;
+const _errs234 = errors;
 if(Array.isArray(data81)){
 var valid113 = true;
 const len21 = data81.length;
 for(let i21=0; i21<len21; i21++){
 let data82 = data81[i21];
-const _errs234 = errors;
 const _errs235 = errors;
-let valid114 = false;
 const _errs236 = errors;
+let valid114 = false;
+const _errs237 = errors;
 if(!(((((data82 === "deny") || (data82 === "modify")) || (data82 === "return")) || (data82 === "inject")) || (data82 === "message"))){
 errors++;
 }
-var _valid24 = _errs236 === errors;
+var _valid24 = _errs237 === errors;
 valid114 = valid114 || _valid24;
 if(!valid114){
-const _errs237 = errors;
+const _errs238 = errors;
 if(typeof data82 === "string"){
 if(!pattern4.test(data82)){
 errors++;
 }
 }
-var _valid24 = _errs237 === errors;
+var _valid24 = _errs238 === errors;
 valid114 = valid114 || _valid24;
 }
 if(!valid114){
@@ -6811,15 +6841,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs235;
+errors = _errs236;
 }
-var valid113 = _errs234 === errors;
+var valid113 = _errs235 === errors;
 if(!valid113){
 break;
 }
 }
 }
-var valid112 = _errs233 === errors;
+var valid112 = _errs234 === errors;
 }
 else {
 var valid112 = true;
@@ -6827,14 +6857,14 @@ var valid112 = true;
 if(valid112){
 if(data80.modify !== undefined){
 let data83 = data80.modify;
-const _errs239 = errors;
+const _errs240 = errors;
 if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
 for(const key6 in data83){
-const _errs240 = errors;
+const _errs241 = errors;
 if(!(key6 === "instructions")){
 errors++;
 }
-var valid115 = _errs240 === errors;
+var valid115 = _errs241 === errors;
 if(!valid115){
 errors++;
 return false;
@@ -6842,7 +6872,7 @@ break;
 }
 }
 }
-var valid112 = _errs239 === errors;
+var valid112 = _errs240 === errors;
 }
 else {
 var valid112 = true;
@@ -6852,19 +6882,19 @@ var valid112 = true;
 }
 }
 }
-var _valid23 = _errs229 === errors;
+var _valid23 = _errs230 === errors;
 valid108 = _valid23;
 }
 if(!valid108){
 errors++;
 return false;
 }
-var valid0 = _errs225 === errors;
+var valid0 = _errs226 === errors;
 if(valid0){
-const _errs242 = errors;
 const _errs243 = errors;
-let valid116 = true;
 const _errs244 = errors;
+let valid116 = true;
+const _errs245 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.event === undefined) && (missing14 = "event")){
@@ -6878,41 +6908,41 @@ errors++;
 }
 }
 }
-var _valid25 = _errs244 === errors;
-errors = _errs243;
+var _valid25 = _errs245 === errors;
+errors = _errs244;
 if(_valid25){
-const _errs246 = errors;
+const _errs247 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data85 = data.capabilities;
-const _errs248 = errors;
-if(errors === _errs248){
+const _errs249 = errors;
+if(errors === _errs249){
 if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
 if(data85.effects !== undefined){
 let data86 = data85.effects;
-const _errs250 = errors;
+const _errs251 = errors;
 if(Array.isArray(data86)){
 var valid121 = true;
 const len22 = data86.length;
 for(let i22=0; i22<len22; i22++){
 let data87 = data86[i22];
-const _errs251 = errors;
 const _errs252 = errors;
-let valid122 = false;
 const _errs253 = errors;
+let valid122 = false;
+const _errs254 = errors;
 if(!(((data87 === "inject") || (data87 === "modify")) || (data87 === "message"))){
 errors++;
 }
-var _valid26 = _errs253 === errors;
+var _valid26 = _errs254 === errors;
 valid122 = valid122 || _valid26;
 if(!valid122){
-const _errs254 = errors;
+const _errs255 = errors;
 if(typeof data87 === "string"){
 if(!pattern4.test(data87)){
 errors++;
 }
 }
-var _valid26 = _errs254 === errors;
+var _valid26 = _errs255 === errors;
 valid122 = valid122 || _valid26;
 }
 if(!valid122){
@@ -6920,15 +6950,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs252;
+errors = _errs253;
 }
-var valid121 = _errs251 === errors;
+var valid121 = _errs252 === errors;
 if(!valid121){
 break;
 }
 }
 }
-var valid120 = _errs250 === errors;
+var valid120 = _errs251 === errors;
 }
 else {
 var valid120 = true;
@@ -6936,14 +6966,14 @@ var valid120 = true;
 if(valid120){
 if(data85.modify !== undefined){
 let data88 = data85.modify;
-const _errs256 = errors;
+const _errs257 = errors;
 if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
 for(const key7 in data88){
-const _errs257 = errors;
+const _errs258 = errors;
 if(!(key7 === "summary")){
 errors++;
 }
-var valid123 = _errs257 === errors;
+var valid123 = _errs258 === errors;
 if(!valid123){
 errors++;
 return false;
@@ -6951,7 +6981,7 @@ break;
 }
 }
 }
-var valid120 = _errs256 === errors;
+var valid120 = _errs257 === errors;
 }
 else {
 var valid120 = true;
@@ -6961,19 +6991,19 @@ var valid120 = true;
 }
 }
 }
-var _valid25 = _errs246 === errors;
+var _valid25 = _errs247 === errors;
 valid116 = _valid25;
 }
 if(!valid116){
 errors++;
 return false;
 }
-var valid0 = _errs242 === errors;
+var valid0 = _errs243 === errors;
 if(valid0){
-const _errs259 = errors;
 const _errs260 = errors;
-let valid124 = true;
 const _errs261 = errors;
+let valid124 = true;
+const _errs262 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.event === undefined) && (missing15 = "event")){
@@ -6987,15 +7017,15 @@ errors++;
 }
 }
 }
-var _valid27 = _errs261 === errors;
-errors = _errs260;
+var _valid27 = _errs262 === errors;
+errors = _errs261;
 if(_valid27){
-const _errs263 = errors;
+const _errs264 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data90 = data.capabilities;
-const _errs265 = errors;
-if(errors === _errs265){
+const _errs266 = errors;
+if(errors === _errs266){
 if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
 if(data90.effects !== undefined){
 let data91 = data90.effects;
@@ -7004,23 +7034,23 @@ var valid129 = true;
 const len23 = data91.length;
 for(let i23=0; i23<len23; i23++){
 let data92 = data91[i23];
-const _errs268 = errors;
 const _errs269 = errors;
-let valid130 = false;
 const _errs270 = errors;
+let valid130 = false;
+const _errs271 = errors;
 if(!((data92 === "deny") || (data92 === "message"))){
 errors++;
 }
-var _valid28 = _errs270 === errors;
+var _valid28 = _errs271 === errors;
 valid130 = valid130 || _valid28;
 if(!valid130){
-const _errs271 = errors;
+const _errs272 = errors;
 if(typeof data92 === "string"){
 if(!pattern4.test(data92)){
 errors++;
 }
 }
-var _valid28 = _errs271 === errors;
+var _valid28 = _errs272 === errors;
 valid130 = valid130 || _valid28;
 }
 if(!valid130){
@@ -7028,9 +7058,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs269;
+errors = _errs270;
 }
-var valid129 = _errs268 === errors;
+var valid129 = _errs269 === errors;
 if(!valid129){
 break;
 }
@@ -7041,19 +7071,19 @@ break;
 }
 }
 }
-var _valid27 = _errs263 === errors;
+var _valid27 = _errs264 === errors;
 valid124 = _valid27;
 }
 if(!valid124){
 errors++;
 return false;
 }
-var valid0 = _errs259 === errors;
+var valid0 = _errs260 === errors;
 if(valid0){
-const _errs273 = errors;
 const _errs274 = errors;
-let valid131 = true;
 const _errs275 = errors;
+let valid131 = true;
+const _errs276 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.event === undefined) && (missing16 = "event")){
@@ -7067,15 +7097,15 @@ errors++;
 }
 }
 }
-var _valid29 = _errs275 === errors;
-errors = _errs274;
+var _valid29 = _errs276 === errors;
+errors = _errs275;
 if(_valid29){
-const _errs277 = errors;
+const _errs278 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data94 = data.capabilities;
-const _errs279 = errors;
-if(errors === _errs279){
+const _errs280 = errors;
+if(errors === _errs280){
 if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
 if(data94.effects !== undefined){
 let data95 = data94.effects;
@@ -7084,23 +7114,23 @@ var valid136 = true;
 const len24 = data95.length;
 for(let i24=0; i24<len24; i24++){
 let data96 = data95[i24];
-const _errs282 = errors;
 const _errs283 = errors;
-let valid137 = false;
 const _errs284 = errors;
+let valid137 = false;
+const _errs285 = errors;
 if(!(((data96 === "deny") || (data96 === "return")) || (data96 === "message"))){
 errors++;
 }
-var _valid30 = _errs284 === errors;
+var _valid30 = _errs285 === errors;
 valid137 = valid137 || _valid30;
 if(!valid137){
-const _errs285 = errors;
+const _errs286 = errors;
 if(typeof data96 === "string"){
 if(!pattern4.test(data96)){
 errors++;
 }
 }
-var _valid30 = _errs285 === errors;
+var _valid30 = _errs286 === errors;
 valid137 = valid137 || _valid30;
 }
 if(!valid137){
@@ -7108,9 +7138,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs283;
+errors = _errs284;
 }
-var valid136 = _errs282 === errors;
+var valid136 = _errs283 === errors;
 if(!valid136){
 break;
 }
@@ -7121,19 +7151,19 @@ break;
 }
 }
 }
-var _valid29 = _errs277 === errors;
+var _valid29 = _errs278 === errors;
 valid131 = _valid29;
 }
 if(!valid131){
 errors++;
 return false;
 }
-var valid0 = _errs273 === errors;
+var valid0 = _errs274 === errors;
 if(valid0){
-const _errs287 = errors;
 const _errs288 = errors;
-let valid138 = true;
 const _errs289 = errors;
+let valid138 = true;
+const _errs290 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.event === undefined) && (missing17 = "event")){
@@ -7147,41 +7177,41 @@ errors++;
 }
 }
 }
-var _valid31 = _errs289 === errors;
-errors = _errs288;
+var _valid31 = _errs290 === errors;
+errors = _errs289;
 if(_valid31){
-const _errs291 = errors;
+const _errs292 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data98 = data.capabilities;
-const _errs293 = errors;
-if(errors === _errs293){
+const _errs294 = errors;
+if(errors === _errs294){
 if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
 if(data98.effects !== undefined){
 let data99 = data98.effects;
-const _errs295 = errors;
+const _errs296 = errors;
 if(Array.isArray(data99)){
 var valid143 = true;
 const len25 = data99.length;
 for(let i25=0; i25<len25; i25++){
 let data100 = data99[i25];
-const _errs296 = errors;
 const _errs297 = errors;
-let valid144 = false;
 const _errs298 = errors;
+let valid144 = false;
+const _errs299 = errors;
 if(!((data100 === "modify") || (data100 === "message"))){
 errors++;
 }
-var _valid32 = _errs298 === errors;
+var _valid32 = _errs299 === errors;
 valid144 = valid144 || _valid32;
 if(!valid144){
-const _errs299 = errors;
+const _errs300 = errors;
 if(typeof data100 === "string"){
 if(!pattern4.test(data100)){
 errors++;
 }
 }
-var _valid32 = _errs299 === errors;
+var _valid32 = _errs300 === errors;
 valid144 = valid144 || _valid32;
 }
 if(!valid144){
@@ -7189,15 +7219,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs297;
+errors = _errs298;
 }
-var valid143 = _errs296 === errors;
+var valid143 = _errs297 === errors;
 if(!valid143){
 break;
 }
 }
 }
-var valid142 = _errs295 === errors;
+var valid142 = _errs296 === errors;
 }
 else {
 var valid142 = true;
@@ -7205,14 +7235,14 @@ var valid142 = true;
 if(valid142){
 if(data98.modify !== undefined){
 let data101 = data98.modify;
-const _errs301 = errors;
+const _errs302 = errors;
 if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
 for(const key8 in data101){
-const _errs302 = errors;
+const _errs303 = errors;
 if(!(key8 === "content")){
 errors++;
 }
-var valid145 = _errs302 === errors;
+var valid145 = _errs303 === errors;
 if(!valid145){
 errors++;
 return false;
@@ -7220,7 +7250,7 @@ break;
 }
 }
 }
-var valid142 = _errs301 === errors;
+var valid142 = _errs302 === errors;
 }
 else {
 var valid142 = true;
@@ -7230,19 +7260,19 @@ var valid142 = true;
 }
 }
 }
-var _valid31 = _errs291 === errors;
+var _valid31 = _errs292 === errors;
 valid138 = _valid31;
 }
 if(!valid138){
 errors++;
 return false;
 }
-var valid0 = _errs287 === errors;
+var valid0 = _errs288 === errors;
 if(valid0){
-const _errs304 = errors;
 const _errs305 = errors;
-let valid146 = true;
 const _errs306 = errors;
+let valid146 = true;
+const _errs307 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.event === undefined) && (missing18 = "event")){
@@ -7256,41 +7286,41 @@ errors++;
 }
 }
 }
-var _valid33 = _errs306 === errors;
-errors = _errs305;
+var _valid33 = _errs307 === errors;
+errors = _errs306;
 if(_valid33){
-const _errs308 = errors;
+const _errs309 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data103 = data.capabilities;
-const _errs310 = errors;
-if(errors === _errs310){
+const _errs311 = errors;
+if(errors === _errs311){
 if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
 if(data103.effects !== undefined){
 let data104 = data103.effects;
-const _errs312 = errors;
+const _errs313 = errors;
 if(Array.isArray(data104)){
 var valid151 = true;
 const len26 = data104.length;
 for(let i26=0; i26<len26; i26++){
 let data105 = data104[i26];
-const _errs313 = errors;
 const _errs314 = errors;
-let valid152 = false;
 const _errs315 = errors;
+let valid152 = false;
+const _errs316 = errors;
 if(!(((data105 === "deny") || (data105 === "modify")) || (data105 === "message"))){
 errors++;
 }
-var _valid34 = _errs315 === errors;
+var _valid34 = _errs316 === errors;
 valid152 = valid152 || _valid34;
 if(!valid152){
-const _errs316 = errors;
+const _errs317 = errors;
 if(typeof data105 === "string"){
 if(!pattern4.test(data105)){
 errors++;
 }
 }
-var _valid34 = _errs316 === errors;
+var _valid34 = _errs317 === errors;
 valid152 = valid152 || _valid34;
 }
 if(!valid152){
@@ -7298,15 +7328,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs314;
+errors = _errs315;
 }
-var valid151 = _errs313 === errors;
+var valid151 = _errs314 === errors;
 if(!valid151){
 break;
 }
 }
 }
-var valid150 = _errs312 === errors;
+var valid150 = _errs313 === errors;
 }
 else {
 var valid150 = true;
@@ -7314,14 +7344,14 @@ var valid150 = true;
 if(valid150){
 if(data103.modify !== undefined){
 let data106 = data103.modify;
-const _errs318 = errors;
+const _errs319 = errors;
 if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
 for(const key9 in data106){
-const _errs319 = errors;
+const _errs320 = errors;
 if(!(key9 === "prompt")){
 errors++;
 }
-var valid153 = _errs319 === errors;
+var valid153 = _errs320 === errors;
 if(!valid153){
 errors++;
 return false;
@@ -7329,7 +7359,7 @@ break;
 }
 }
 }
-var valid150 = _errs318 === errors;
+var valid150 = _errs319 === errors;
 }
 else {
 var valid150 = true;
@@ -7339,19 +7369,19 @@ var valid150 = true;
 }
 }
 }
-var _valid33 = _errs308 === errors;
+var _valid33 = _errs309 === errors;
 valid146 = _valid33;
 }
 if(!valid146){
 errors++;
 return false;
 }
-var valid0 = _errs304 === errors;
+var valid0 = _errs305 === errors;
 if(valid0){
-const _errs321 = errors;
 const _errs322 = errors;
-let valid154 = true;
 const _errs323 = errors;
+let valid154 = true;
+const _errs324 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.event === undefined) && (missing19 = "event")){
@@ -7365,41 +7395,41 @@ errors++;
 }
 }
 }
-var _valid35 = _errs323 === errors;
-errors = _errs322;
+var _valid35 = _errs324 === errors;
+errors = _errs323;
 if(_valid35){
-const _errs325 = errors;
+const _errs326 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data108 = data.capabilities;
-const _errs327 = errors;
-if(errors === _errs327){
+const _errs328 = errors;
+if(errors === _errs328){
 if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
 if(data108.effects !== undefined){
 let data109 = data108.effects;
-const _errs329 = errors;
+const _errs330 = errors;
 if(Array.isArray(data109)){
 var valid159 = true;
 const len27 = data109.length;
 for(let i27=0; i27<len27; i27++){
 let data110 = data109[i27];
-const _errs330 = errors;
 const _errs331 = errors;
-let valid160 = false;
 const _errs332 = errors;
+let valid160 = false;
+const _errs333 = errors;
 if(!(((data110 === "deny") || (data110 === "modify")) || (data110 === "message"))){
 errors++;
 }
-var _valid36 = _errs332 === errors;
+var _valid36 = _errs333 === errors;
 valid160 = valid160 || _valid36;
 if(!valid160){
-const _errs333 = errors;
+const _errs334 = errors;
 if(typeof data110 === "string"){
 if(!pattern4.test(data110)){
 errors++;
 }
 }
-var _valid36 = _errs333 === errors;
+var _valid36 = _errs334 === errors;
 valid160 = valid160 || _valid36;
 }
 if(!valid160){
@@ -7407,15 +7437,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs331;
+errors = _errs332;
 }
-var valid159 = _errs330 === errors;
+var valid159 = _errs331 === errors;
 if(!valid159){
 break;
 }
 }
 }
-var valid158 = _errs329 === errors;
+var valid158 = _errs330 === errors;
 }
 else {
 var valid158 = true;
@@ -7423,14 +7453,14 @@ var valid158 = true;
 if(valid158){
 if(data108.modify !== undefined){
 let data111 = data108.modify;
-const _errs335 = errors;
+const _errs336 = errors;
 if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
 for(const key10 in data111){
-const _errs336 = errors;
+const _errs337 = errors;
 if(!(key10 === "content")){
 errors++;
 }
-var valid161 = _errs336 === errors;
+var valid161 = _errs337 === errors;
 if(!valid161){
 errors++;
 return false;
@@ -7438,7 +7468,7 @@ break;
 }
 }
 }
-var valid158 = _errs335 === errors;
+var valid158 = _errs336 === errors;
 }
 else {
 var valid158 = true;
@@ -7448,19 +7478,19 @@ var valid158 = true;
 }
 }
 }
-var _valid35 = _errs325 === errors;
+var _valid35 = _errs326 === errors;
 valid154 = _valid35;
 }
 if(!valid154){
 errors++;
 return false;
 }
-var valid0 = _errs321 === errors;
+var valid0 = _errs322 === errors;
 if(valid0){
-const _errs338 = errors;
 const _errs339 = errors;
-let valid162 = true;
 const _errs340 = errors;
+let valid162 = true;
+const _errs341 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
 if((data.event === undefined) && (missing20 = "event")){
@@ -7474,41 +7504,41 @@ errors++;
 }
 }
 }
-var _valid37 = _errs340 === errors;
-errors = _errs339;
+var _valid37 = _errs341 === errors;
+errors = _errs340;
 if(_valid37){
-const _errs342 = errors;
+const _errs343 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data113 = data.capabilities;
-const _errs344 = errors;
-if(errors === _errs344){
+const _errs345 = errors;
+if(errors === _errs345){
 if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
 if(data113.effects !== undefined){
 let data114 = data113.effects;
-const _errs346 = errors;
+const _errs347 = errors;
 if(Array.isArray(data114)){
 var valid167 = true;
 const len28 = data114.length;
 for(let i28=0; i28<len28; i28++){
 let data115 = data114[i28];
-const _errs347 = errors;
 const _errs348 = errors;
-let valid168 = false;
 const _errs349 = errors;
+let valid168 = false;
+const _errs350 = errors;
 if(!(((data115 === "deny") || (data115 === "modify")) || (data115 === "message"))){
 errors++;
 }
-var _valid38 = _errs349 === errors;
+var _valid38 = _errs350 === errors;
 valid168 = valid168 || _valid38;
 if(!valid168){
-const _errs350 = errors;
+const _errs351 = errors;
 if(typeof data115 === "string"){
 if(!pattern4.test(data115)){
 errors++;
 }
 }
-var _valid38 = _errs350 === errors;
+var _valid38 = _errs351 === errors;
 valid168 = valid168 || _valid38;
 }
 if(!valid168){
@@ -7516,15 +7546,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs348;
+errors = _errs349;
 }
-var valid167 = _errs347 === errors;
+var valid167 = _errs348 === errors;
 if(!valid167){
 break;
 }
 }
 }
-var valid166 = _errs346 === errors;
+var valid166 = _errs347 === errors;
 }
 else {
 var valid166 = true;
@@ -7532,14 +7562,14 @@ var valid166 = true;
 if(valid166){
 if(data113.modify !== undefined){
 let data116 = data113.modify;
-const _errs352 = errors;
+const _errs353 = errors;
 if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 for(const key11 in data116){
-const _errs353 = errors;
+const _errs354 = errors;
 if(!(key11 === "workspace")){
 errors++;
 }
-var valid169 = _errs353 === errors;
+var valid169 = _errs354 === errors;
 if(!valid169){
 errors++;
 return false;
@@ -7547,7 +7577,7 @@ break;
 }
 }
 }
-var valid166 = _errs352 === errors;
+var valid166 = _errs353 === errors;
 }
 else {
 var valid166 = true;
@@ -7557,19 +7587,19 @@ var valid166 = true;
 }
 }
 }
-var _valid37 = _errs342 === errors;
+var _valid37 = _errs343 === errors;
 valid162 = _valid37;
 }
 if(!valid162){
 errors++;
 return false;
 }
-var valid0 = _errs338 === errors;
+var valid0 = _errs339 === errors;
 if(valid0){
-const _errs355 = errors;
 const _errs356 = errors;
-let valid170 = true;
 const _errs357 = errors;
+let valid170 = true;
+const _errs358 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
 if((data.event === undefined) && (missing21 = "event")){
@@ -7583,41 +7613,41 @@ errors++;
 }
 }
 }
-var _valid39 = _errs357 === errors;
-errors = _errs356;
+var _valid39 = _errs358 === errors;
+errors = _errs357;
 if(_valid39){
-const _errs359 = errors;
+const _errs360 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data118 = data.capabilities;
-const _errs361 = errors;
-if(errors === _errs361){
+const _errs362 = errors;
+if(errors === _errs362){
 if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
 if(data118.effects !== undefined){
 let data119 = data118.effects;
-const _errs363 = errors;
+const _errs364 = errors;
 if(Array.isArray(data119)){
 var valid175 = true;
 const len29 = data119.length;
 for(let i29=0; i29<len29; i29++){
 let data120 = data119[i29];
-const _errs364 = errors;
 const _errs365 = errors;
-let valid176 = false;
 const _errs366 = errors;
+let valid176 = false;
+const _errs367 = errors;
 if(!(((data120 === "modify") || (data120 === "flow")) || (data120 === "message"))){
 errors++;
 }
-var _valid40 = _errs366 === errors;
+var _valid40 = _errs367 === errors;
 valid176 = valid176 || _valid40;
 if(!valid176){
-const _errs367 = errors;
+const _errs368 = errors;
 if(typeof data120 === "string"){
 if(!pattern4.test(data120)){
 errors++;
 }
 }
-var _valid40 = _errs367 === errors;
+var _valid40 = _errs368 === errors;
 valid176 = valid176 || _valid40;
 }
 if(!valid176){
@@ -7625,15 +7655,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs365;
+errors = _errs366;
 }
-var valid175 = _errs364 === errors;
+var valid175 = _errs365 === errors;
 if(!valid175){
 break;
 }
 }
 }
-var valid174 = _errs363 === errors;
+var valid174 = _errs364 === errors;
 }
 else {
 var valid174 = true;
@@ -7641,14 +7671,14 @@ var valid174 = true;
 if(valid174){
 if(data118.modify !== undefined){
 let data121 = data118.modify;
-const _errs369 = errors;
+const _errs370 = errors;
 if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
 for(const key12 in data121){
-const _errs370 = errors;
+const _errs371 = errors;
 if(!(key12 === "response")){
 errors++;
 }
-var valid177 = _errs370 === errors;
+var valid177 = _errs371 === errors;
 if(!valid177){
 errors++;
 return false;
@@ -7656,7 +7686,7 @@ break;
 }
 }
 }
-var valid174 = _errs369 === errors;
+var valid174 = _errs370 === errors;
 }
 else {
 var valid174 = true;
@@ -7664,7 +7694,7 @@ var valid174 = true;
 if(valid174){
 if(data118.flow !== undefined){
 let data122 = data118.flow;
-const _errs372 = errors;
+const _errs373 = errors;
 if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
 if(data122.operations !== undefined){
 let data123 = data122.operations;
@@ -7672,11 +7702,11 @@ if(Array.isArray(data123)){
 var valid179 = true;
 const len30 = data123.length;
 for(let i30=0; i30<len30; i30++){
-const _errs374 = errors;
+const _errs375 = errors;
 if(!(data123[i30] === "stop")){
 return false;
 }
-var valid179 = _errs374 === errors;
+var valid179 = _errs375 === errors;
 if(!valid179){
 break;
 }
@@ -7684,7 +7714,7 @@ break;
 }
 }
 }
-var valid174 = _errs372 === errors;
+var valid174 = _errs373 === errors;
 }
 else {
 var valid174 = true;
@@ -7695,14 +7725,14 @@ var valid174 = true;
 }
 }
 }
-var _valid39 = _errs359 === errors;
+var _valid39 = _errs360 === errors;
 valid170 = _valid39;
 }
 if(!valid170){
 errors++;
 return false;
 }
-var valid0 = _errs355 === errors;
+var valid0 = _errs356 === errors;
 }
 }
 }
@@ -7733,11 +7763,11 @@ return false;
 else {
 if(data.event !== undefined){
 let data125 = data.event;
-const _errs376 = errors;
+const _errs377 = errors;
 if(!((((((((((((((((((((((((((((((((data125 === "tool.before") || (data125 === "tool.after")) || (data125 === "session.start")) || (data125 === "session.end")) || (data125 === "config.change.before")) || (data125 === "config.change.after")) || (data125 === "turn.start")) || (data125 === "turn.finish.before")) || (data125 === "turn.end")) || (data125 === "turn.progress")) || (data125 === "model.request.before")) || (data125 === "model.response.after")) || (data125 === "model.error")) || (data125 === "model.switch.before")) || (data125 === "model.switch.after")) || (data125 === "tool.permission.request")) || (data125 === "tool.permission.resolved")) || (data125 === "tool.progress")) || (data125 === "tool.batch.after")) || (data125 === "context.compact.before")) || (data125 === "context.compact.after")) || (data125 === "task.change.before")) || (data125 === "task.change.after")) || (data125 === "user.attention")) || (data125 === "user.elicitation.request")) || (data125 === "user.elicitation.result")) || (data125 === "user.message.inbound")) || (data125 === "user.message.outbound")) || (data125 === "workspace.change.before")) || (data125 === "workspace.change.after")) || (data125 === "file.changed")) || (data125 === "hook.failure"))){
 return false;
 }
-var valid180 = _errs376 === errors;
+var valid180 = _errs377 === errors;
 }
 else {
 var valid180 = true;
@@ -7745,8 +7775,8 @@ var valid180 = true;
 if(valid180){
 if(data.modes !== undefined){
 let data126 = data.modes;
-const _errs378 = errors;
-if(errors === _errs378){
+const _errs379 = errors;
+if(errors === _errs379){
 if(Array.isArray(data126)){
 if(data126.length < 1){
 return false;
@@ -7756,11 +7786,11 @@ var valid181 = true;
 const len31 = data126.length;
 for(let i31=0; i31<len31; i31++){
 let data127 = data126[i31];
-const _errs380 = errors;
+const _errs381 = errors;
 if(!((data127 === "observe") || (data127 === "intercept"))){
 return false;
 }
-var valid181 = _errs380 === errors;
+var valid181 = _errs381 === errors;
 if(!valid181){
 break;
 }
@@ -7786,18 +7816,18 @@ else {
 return false;
 }
 }
-var valid180 = _errs378 === errors;
+var valid180 = _errs379 === errors;
 }
 else {
 var valid180 = true;
 }
 if(valid180){
 if(data.capabilities !== undefined){
-const _errs382 = errors;
+const _errs383 = errors;
 if(!(validate108(data.capabilities))){
 errors++;
 }
-var valid180 = _errs382 === errors;
+var valid180 = _errs383 === errors;
 }
 else {
 var valid180 = true;
@@ -8179,15 +8209,17 @@ errors++;
 else {
 if(data16.scopes !== undefined){
 let data17 = data16.scopes;
+const _errs44 = errors;
+if(errors === _errs44){
 if(Array.isArray(data17)){
-const _errs45 = errors;
+const _errs46 = errors;
 const len5 = data17.length;
 for(let i9=0; i9<len5; i9++){
-const _errs46 = errors;
+const _errs47 = errors;
 if("managed" !== data17[i9]){
 errors++;
 }
-var valid18 = _errs46 === errors;
+var valid18 = _errs47 === errors;
 if(valid18){
 break;
 }
@@ -8196,7 +8228,11 @@ if(!valid18){
 errors++;
 }
 else {
-errors = _errs45;
+errors = _errs46;
+}
+}
+else {
+errors++;
 }
 }
 }
@@ -8205,7 +8241,7 @@ errors = _errs45;
 var _valid0 = _errs43 === errors;
 errors = _errs42;
 if(_valid0){
-const _errs47 = errors;
+const _errs48 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.disableable !== undefined){
 if(false !== data16.disableable){
@@ -8213,7 +8249,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs47 === errors;
+var _valid0 = _errs48 === errors;
 valid16 = _valid0;
 }
 if(!valid16){
@@ -8229,18 +8265,18 @@ return false;
 else {
 if(data16.scopes !== undefined){
 let data20 = data16.scopes;
-const _errs50 = errors;
-if(errors === _errs50){
+const _errs51 = errors;
+if(errors === _errs51){
 if(Array.isArray(data20)){
 var valid21 = true;
 const len6 = data20.length;
 for(let i10=0; i10<len6; i10++){
 let data21 = data20[i10];
-const _errs52 = errors;
+const _errs53 = errors;
 if(!(((data21 === "user") || (data21 === "project")) || (data21 === "managed"))){
 return false;
 }
-var valid21 = _errs52 === errors;
+var valid21 = _errs53 === errors;
 if(!valid21){
 break;
 }
@@ -8265,18 +8301,18 @@ else {
 return false;
 }
 }
-var valid20 = _errs50 === errors;
+var valid20 = _errs51 === errors;
 }
 else {
 var valid20 = true;
 }
 if(valid20){
 if(data16.disableable !== undefined){
-const _errs54 = errors;
+const _errs55 = errors;
 if(typeof data16.disableable !== "boolean"){
 return false;
 }
-var valid20 = _errs54 === errors;
+var valid20 = _errs55 === errors;
 }
 else {
 var valid20 = true;
@@ -8296,16 +8332,16 @@ var valid2 = true;
 if(valid2){
 if(data.correlationIdentityFields !== undefined){
 let data23 = data.correlationIdentityFields;
-const _errs56 = errors;
-if(errors === _errs56){
+const _errs57 = errors;
+if(errors === _errs57){
 if(Array.isArray(data23)){
 var valid23 = true;
 const len7 = data23.length;
 for(let i12=0; i12<len7; i12++){
 let data24 = data23[i12];
-const _errs58 = errors;
 const _errs59 = errors;
-if(errors === _errs59){
+const _errs60 = errors;
+if(errors === _errs60){
 if(typeof data24 === "string"){
 if(data24.length === 0){
 return false;
@@ -8315,7 +8351,7 @@ else {
 return false;
 }
 }
-var valid23 = _errs58 === errors;
+var valid23 = _errs59 === errors;
 if(!valid23){
 break;
 }
@@ -8340,7 +8376,7 @@ else {
 return false;
 }
 }
-var valid2 = _errs56 === errors;
+var valid2 = _errs57 === errors;
 }
 else {
 var valid2 = true;

@@ -90,26 +90,47 @@ function isEmptyObject(v: unknown): boolean {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
-const OBJECT_KEYWORDS = new Set([
-  'required',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'propertyNames',
-  'dependentRequired',
-  'minProperties',
-  'maxProperties',
-]);
+/** Keywords that assert only about values of one JSON type: every value of another type satisfies them. */
+const TYPED_KEYWORDS: Record<string, 'object' | 'array' | 'string' | 'number'> = {
+  required: 'object',
+  properties: 'object',
+  patternProperties: 'object',
+  additionalProperties: 'object',
+  propertyNames: 'object',
+  dependentRequired: 'object',
+  minProperties: 'object',
+  maxProperties: 'object',
+  contains: 'array',
+  items: 'array',
+  prefixItems: 'array',
+  minItems: 'array',
+  maxItems: 'array',
+  uniqueItems: 'array',
+  minLength: 'string',
+  maxLength: 'string',
+  pattern: 'string',
+  minimum: 'number',
+  maximum: 'number',
+  exclusiveMinimum: 'number',
+  exclusiveMaximum: 'number',
+  multipleOf: 'number',
+};
 
-/** True when `s` holds only object keywords (or unions of such): every value that is not an object satisfies it. */
-function objectOnly(s: unknown): boolean {
+function jsonTypeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/** True when `s` holds only keywords of types other than `value`'s (or unions of such): `value` satisfies it vacuously. */
+function vacuousFor(s: unknown, t: string): boolean {
   if (s === null || typeof s !== 'object' || Array.isArray(s)) return false;
   let any = false;
   for (const [k, v] of Object.entries(s)) {
     if (k.startsWith('x-') || k === '$comment' || k === 'description' || k === 'title') continue;
     if (k === 'anyOf' || k === 'oneOf' || k === 'allOf') {
-      if (!Array.isArray(v) || !v.every(objectOnly)) return false;
-    } else if (!OBJECT_KEYWORDS.has(k)) return false;
+      if (!Array.isArray(v) || !v.every((x) => vacuousFor(x, t))) return false;
+    } else if (TYPED_KEYWORDS[k] === undefined || TYPED_KEYWORDS[k] === t) return false;
     any = true;
   }
   return any;
@@ -169,14 +190,9 @@ export function mapSchemaErrors(
       continue;
     const keyword = e.keyword === 'not' && isEmptyObject(e.schema) ? 'false schema' : e.keyword;
     const value = getAt(instance, e.instancePath);
-    // `not` over object keywords fails for every non-object (JSON Schema applies them to objects only): it says nothing
-    // about a value whose type error is its own finding
-    if (
-      keyword === 'not' &&
-      (value === null || typeof value !== 'object' || Array.isArray(value)) &&
-      objectOnly(e.schema)
-    )
-      continue;
+    // `not` over keywords of another type fails for every value of this one (JSON Schema applies them to their own type
+    // only): it says nothing about a value whose type error is its own finding
+    if (keyword === 'not' && vacuousFor(e.schema, jsonTypeOf(value))) continue;
     const isNull = keyword === 'type' && value === null;
     const p = e.params as Record<string, unknown>;
     const propertyName = (e as { propertyName?: string }).propertyName;
