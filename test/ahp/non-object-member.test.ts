@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { childPointer } from '../../src/core/pointer.ts';
 import { isObj } from '../../src/core/value.ts';
-import { validateAhpMessage } from '../../src/run/ahp-message.ts';
+import { type ValidateAhpOptions, validateAhpMessage } from '../../src/run/ahp-message.ts';
 import { filesUnder, jsonValuesOf, REPO_DIR } from './helpers.ts';
 
 const OTHER_TYPES: unknown[] = ['{"a":1}', 5, true, null];
@@ -29,16 +29,11 @@ function objectMembers(v: unknown, at = ''): Array<{ at: string; key: string; va
 const keyOf = (f: { ruleId: string; pointer?: string; message: string }): string =>
   `${f.ruleId} ${f.pointer} ${f.message}`;
 
-test('a value of another type where an object or a list belongs is at most one finding there and says nothing about the rest', () => {
-  const messages = filesUnder(join(REPO_DIR, 'conformance/ahp/pass'))
-    .filter((p) => p.endsWith('.jsonl'))
-    .flatMap(jsonValuesOf)
-    .filter((m) => isObj(m) && isObj(m.params) && isObj(m.params.event));
-  assert.ok(messages.length > 50, 'the pass cases hold messages with events');
-  let mutated = 0;
+/** The problems of the relation over `docs` (each validated with `opts`); `mutated` counts the copies checked. */
+function relation(docs: unknown[], opts: ValidateAhpOptions | undefined, counter: { mutated: number }): string[] {
   const problems: string[] = [];
-  for (const m of messages.slice(0, 300)) {
-    const seen = new Set(validateAhpMessage(m).map(keyOf));
+  for (const m of docs) {
+    const seen = new Set(validateAhpMessage(m, opts).map(keyOf));
     for (const { at, key, value } of objectMembers(m).slice(0, 30)) {
       // the place, found again in a copy
       const copyAt = (c: unknown): Record<string, unknown> =>
@@ -51,12 +46,12 @@ test('a value of another type where an object or a list belongs is at most one f
           ) as Record<string, unknown>;
       const deleted = structuredClone(m);
       delete copyAt(deleted)[key];
-      const allowed = new Set([...seen, ...validateAhpMessage(deleted).map(keyOf)]);
+      const allowed = new Set([...seen, ...validateAhpMessage(deleted, opts).map(keyOf)]);
       for (const bad of [Array.isArray(value) ? {} : [], ...OTHER_TYPES]) {
         const copy = structuredClone(m);
         copyAt(copy)[key] = bad;
-        mutated++;
-        const findings = validateAhpMessage(copy);
+        counter.mutated++;
+        const findings = validateAhpMessage(copy, opts);
         const here = findings.filter((f) => (f.pointer ?? '') === at);
         // a scalar is one type finding; an object where a list belongs may be a shape the place also takes (a union)
         if (here.length > 1 && (bad === null || typeof bad !== 'object'))
@@ -69,6 +64,28 @@ test('a value of another type where an object or a list belongs is at most one f
       }
     }
   }
-  assert.ok(mutated > 1000, `${mutated} mutations`);
+  return problems;
+}
+
+test('a value of another type where an object or a list belongs is at most one finding there and says nothing about the rest', () => {
+  const messages = filesUnder(join(REPO_DIR, 'conformance/ahp/pass'))
+    .filter((p) => p.endsWith('.jsonl'))
+    .flatMap(jsonValuesOf)
+    .filter((m) => isObj(m) && isObj(m.params) && isObj(m.params.event));
+  assert.ok(messages.length > 50, 'the pass cases hold messages with events');
+  const counter = { mutated: 0 };
+  const problems = relation(messages.slice(0, 300), undefined, counter);
+  assert.ok(counter.mutated > 1000, `${counter.mutated} mutations`);
+  assert.deepEqual(problems.slice(0, 20), []);
+});
+
+test('the same in registration documents (a bearer condition held for an authentication that is no object)', () => {
+  const docs = filesUnder(join(REPO_DIR, 'conformance/ahp/pass'))
+    .filter((p) => p.endsWith('.registration.json'))
+    .flatMap(jsonValuesOf);
+  assert.ok(docs.length >= 3, 'the pass cases hold registration documents');
+  const counter = { mutated: 0 };
+  const problems = relation(docs, { root: 'registration' }, counter);
+  assert.ok(counter.mutated > 100, `${counter.mutated} mutations`);
   assert.deepEqual(problems.slice(0, 20), []);
 });
