@@ -89,3 +89,32 @@ test('the same in registration documents (a bearer condition held for an authent
   assert.ok(counter.mutated > 100, `${counter.mutated} mutations`);
   assert.deepEqual(problems.slice(0, 20), []);
 });
+
+test('every if-condition of our AHP schemas over typed keywords names its type (so it selects no branch vacuously)', () => {
+  const typed = new Set([
+    'required',
+    'properties',
+    'contains',
+    'items',
+    'minItems',
+    'maxItems',
+    'minLength',
+    'pattern',
+  ]);
+  const loose: string[] = [];
+  const check = (s: unknown, at: string): void => {
+    if (!isObj(s)) return;
+    if (!('type' in s) && Object.keys(s).some((k) => typed.has(k))) loose.push(at);
+    if (isObj(s.properties)) for (const [k, v] of Object.entries(s.properties)) check(v, `${at}/properties/${k}`);
+  };
+  const walk = (v: unknown, at: string): void => {
+    if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${at}/${i}`);
+    if (!isObj(v)) return;
+    if (isObj(v.if)) check(v.if, `${at}/if`);
+    for (const [k, x] of Object.entries(v)) walk(x, `${at}/${k}`);
+  };
+  const files = filesUnder(join(REPO_DIR, 'schemas/ahp')).filter((p) => p.endsWith('.json'));
+  for (const f of files) walk(jsonValuesOf(f)[0], f.slice(f.lastIndexOf('/') + 1));
+  assert.ok(files.length > 5);
+  assert.deepEqual(loose, []);
+});
