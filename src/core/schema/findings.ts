@@ -190,8 +190,7 @@ export function mapSchemaErrors(
       continue;
     const keyword = e.keyword === 'not' && isEmptyObject(e.schema) ? 'false schema' : e.keyword;
     const value = getAt(instance, e.instancePath);
-    // `not` over keywords of another type fails for every value of this one (JSON Schema applies them to their own type
-    // only): it says nothing about a value whose type error is its own finding
+    // `not` over keywords of another type fails vacuously: the value's own type error says it
     if (keyword === 'not' && vacuousFor(e.schema, jsonTypeOf(value))) continue;
     const isNull = keyword === 'type' && value === null;
     const p = e.params as Record<string, unknown>;
