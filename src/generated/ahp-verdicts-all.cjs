@@ -2674,6 +2674,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
@@ -2688,11 +2689,15 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 let ifClause0;
 if(_valid0){
-const _errs6 = errors;
+const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items !== undefined){
 if(!(validate37(data.items))){
@@ -2700,12 +2705,12 @@ errors++;
 }
 }
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 ifClause0 = "then";
 }
 else {
-const _errs8 = errors;
+const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items !== undefined){
 if(!(validate39(data.items))){
@@ -2713,7 +2718,7 @@ errors++;
 }
 }
 }
-var _valid0 = _errs8 === errors;
+var _valid0 = _errs9 === errors;
 valid1 = _valid0;
 ifClause0 = "else";
 }
@@ -2723,10 +2728,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs10 = errors;
 const _errs11 = errors;
-let valid5 = true;
 const _errs12 = errors;
+let valid5 = true;
+const _errs13 = errors;
+if(errors === _errs13){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
@@ -2735,48 +2741,52 @@ errors++;
 else {
 if(data.type !== undefined){
 let data3 = data.type;
-const _errs14 = errors;
-const _errs15 = errors;
+const _errs16 = errors;
+const _errs17 = errors;
 if(!(((((data3 === "tool.before") || (data3 === "tool.after")) || (data3 === "tool.permission.request")) || (data3 === "tool.permission.resolved")) || (data3 === "tool.progress"))){
 errors++;
 }
-var valid7 = _errs15 === errors;
+var valid7 = _errs17 === errors;
 if(valid7){
 errors++;
 }
 else {
-errors = _errs14;
+errors = _errs16;
 }
 }
 }
 }
-var _valid1 = _errs12 === errors;
-errors = _errs11;
+else {
+errors++;
+}
+}
+var _valid1 = _errs13 === errors;
+errors = _errs12;
 if(_valid1){
-const _errs16 = errors;
-const _errs17 = errors;
 const _errs18 = errors;
+const _errs19 = errors;
+const _errs20 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.tool === undefined) && (missing2 = "tool")){
 errors++;
 }
 }
-var valid8 = _errs18 === errors;
+var valid8 = _errs20 === errors;
 if(valid8){
 return false;
 }
 else {
-errors = _errs17;
+errors = _errs19;
 }
-var _valid1 = _errs16 === errors;
+var _valid1 = _errs18 === errors;
 valid5 = _valid1;
 }
 if(!valid5){
 errors++;
 return false;
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs11 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2787,9 +2797,9 @@ return false;
 else {
 if(data.id !== undefined){
 let data4 = data.id;
-const _errs21 = errors;
 const _errs23 = errors;
-if(errors === _errs23){
+const _errs25 = errors;
+if(errors === _errs25){
 if(typeof data4 === "string"){
 if(data4.length === 0){
 return false;
@@ -2799,7 +2809,7 @@ else {
 return false;
 }
 }
-var valid9 = _errs21 === errors;
+var valid9 = _errs23 === errors;
 }
 else {
 var valid9 = true;
@@ -2807,9 +2817,9 @@ var valid9 = true;
 if(valid9){
 if(data.source !== undefined){
 let data5 = data.source;
-const _errs25 = errors;
-if(errors === _errs25){
-if(errors === _errs25){
+const _errs27 = errors;
+if(errors === _errs27){
+if(errors === _errs27){
 if(typeof data5 === "string"){
 if(!(formats0(data5))){
 return false;
@@ -2820,7 +2830,7 @@ return false;
 }
 }
 }
-var valid9 = _errs25 === errors;
+var valid9 = _errs27 === errors;
 }
 else {
 var valid9 = true;
@@ -2828,9 +2838,9 @@ var valid9 = true;
 if(valid9){
 if(data.time !== undefined){
 let data6 = data.time;
-const _errs29 = errors;
-if(errors === _errs29){
-if(errors === _errs29){
+const _errs31 = errors;
+if(errors === _errs31){
+if(errors === _errs31){
 if(typeof data6 === "string"){
 if(!(formats2(data6))){
 return false;
@@ -2841,7 +2851,7 @@ return false;
 }
 }
 }
-var valid9 = _errs29 === errors;
+var valid9 = _errs31 === errors;
 }
 else {
 var valid9 = true;
@@ -2849,9 +2859,9 @@ var valid9 = true;
 if(valid9){
 if(data.type !== undefined){
 let data7 = data.type;
-const _errs32 = errors;
-const _errs33 = errors;
-if(errors === _errs33){
+const _errs34 = errors;
+const _errs35 = errors;
+if(errors === _errs35){
 if(typeof data7 === "string"){
 if(data7.length === 0){
 return false;
@@ -2861,18 +2871,18 @@ else {
 return false;
 }
 }
-var valid9 = _errs32 === errors;
+var valid9 = _errs34 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.session !== undefined){
-const _errs35 = errors;
+const _errs37 = errors;
 if(!(validate69(data.session))){
 errors++;
 }
-var valid9 = _errs35 === errors;
+var valid9 = _errs37 === errors;
 }
 else {
 var valid9 = true;
@@ -2880,9 +2890,9 @@ var valid9 = true;
 if(valid9){
 if(data.parentEventId !== undefined){
 let data9 = data.parentEventId;
-const _errs36 = errors;
 const _errs38 = errors;
-if(errors === _errs38){
+const _errs40 = errors;
+if(errors === _errs40){
 if(typeof data9 === "string"){
 if(data9.length === 0){
 return false;
@@ -2892,38 +2902,27 @@ else {
 return false;
 }
 }
-var valid9 = _errs36 === errors;
+var valid9 = _errs38 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.turn !== undefined){
-const _errs40 = errors;
+const _errs42 = errors;
 if(!(validate71(data.turn))){
 errors++;
 }
-var valid9 = _errs40 === errors;
+var valid9 = _errs42 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.items !== undefined){
-const _errs41 = errors;
+const _errs43 = errors;
 if(!(Array.isArray(data.items))){
 return false;
-}
-var valid9 = _errs41 === errors;
-}
-else {
-var valid9 = true;
-}
-if(valid9){
-if(data.gaps !== undefined){
-const _errs43 = errors;
-if(!(validate73(data.gaps))){
-errors++;
 }
 var valid9 = _errs43 === errors;
 }
@@ -2931,31 +2930,42 @@ else {
 var valid9 = true;
 }
 if(valid9){
+if(data.gaps !== undefined){
+const _errs45 = errors;
+if(!(validate73(data.gaps))){
+errors++;
+}
+var valid9 = _errs45 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
 if(data.native !== undefined){
-const _errs44 = errors;
-var valid9 = _errs44 === errors;
+const _errs46 = errors;
+var valid9 = _errs46 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.extensions !== undefined){
-const _errs47 = errors;
+const _errs49 = errors;
 if(!(validate77(data.extensions))){
 errors++;
 }
-var valid9 = _errs47 === errors;
+var valid9 = _errs49 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
 if(data.synthesized !== undefined){
-const _errs48 = errors;
+const _errs50 = errors;
 if(typeof data.synthesized !== "boolean"){
 return false;
 }
-var valid9 = _errs48 === errors;
+var valid9 = _errs50 === errors;
 }
 else {
 var valid9 = true;
@@ -2998,6 +3008,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.transport === undefined) && (missing0 = "transport")){
@@ -3012,23 +3023,27 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
 const _errs7 = errors;
-let valid3 = false;
 const _errs8 = errors;
+let valid3 = false;
+const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.url === undefined) && (missing1 = "url")){
 errors++;
 }
 }
-var _valid1 = _errs8 === errors;
+var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
-const _errs9 = errors;
+const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.gaps === undefined) && (missing2 = "gaps")){
@@ -3038,11 +3053,11 @@ else {
 if(data.gaps !== undefined){
 let data1 = data.gaps;
 if(Array.isArray(data1)){
-const _errs11 = errors;
+const _errs12 = errors;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
-const _errs12 = errors;
+const _errs13 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing3;
 if((data2.path === undefined) && (missing3 = "path")){
@@ -3056,7 +3071,7 @@ errors++;
 }
 }
 }
-var valid5 = _errs12 === errors;
+var valid5 = _errs13 === errors;
 if(valid5){
 break;
 }
@@ -3065,13 +3080,13 @@ if(!valid5){
 errors++;
 }
 else {
-errors = _errs11;
+errors = _errs12;
 }
 }
 }
 }
 }
-var _valid1 = _errs9 === errors;
+var _valid1 = _errs10 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
@@ -3079,9 +3094,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs7;
+errors = _errs8;
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -3090,10 +3105,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs15 = errors;
 const _errs16 = errors;
-let valid7 = true;
 const _errs17 = errors;
+let valid7 = true;
+const _errs18 = errors;
+if(errors === _errs18){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.transport === undefined) && (missing4 = "transport")){
@@ -3107,24 +3123,28 @@ errors++;
 }
 }
 }
-var _valid2 = _errs17 === errors;
-errors = _errs16;
+else {
+errors++;
+}
+}
+var _valid2 = _errs18 === errors;
+errors = _errs17;
 if(_valid2){
-const _errs19 = errors;
-const _errs20 = errors;
 const _errs21 = errors;
-let valid10 = false;
 const _errs22 = errors;
+const _errs23 = errors;
+let valid10 = false;
+const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.command === undefined) && (missing5 = "command")){
 errors++;
 }
 }
-var _valid3 = _errs22 === errors;
+var _valid3 = _errs24 === errors;
 valid10 = valid10 || _valid3;
 if(!valid10){
-const _errs23 = errors;
+const _errs25 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.gaps === undefined) && (missing6 = "gaps")){
@@ -3134,11 +3154,11 @@ else {
 if(data.gaps !== undefined){
 let data5 = data.gaps;
 if(Array.isArray(data5)){
-const _errs25 = errors;
+const _errs27 = errors;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
-const _errs26 = errors;
+const _errs28 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing7;
 if((data6.path === undefined) && (missing7 = "path")){
@@ -3152,7 +3172,7 @@ errors++;
 }
 }
 }
-var valid12 = _errs26 === errors;
+var valid12 = _errs28 === errors;
 if(valid12){
 break;
 }
@@ -3161,13 +3181,13 @@ if(!valid12){
 errors++;
 }
 else {
-errors = _errs25;
+errors = _errs27;
 }
 }
 }
 }
 }
-var _valid3 = _errs23 === errors;
+var _valid3 = _errs25 === errors;
 valid10 = valid10 || _valid3;
 }
 if(!valid10){
@@ -3175,24 +3195,24 @@ errors++;
 return false;
 }
 else {
-errors = _errs21;
+errors = _errs23;
 }
-var valid9 = _errs20 === errors;
+var valid9 = _errs22 === errors;
 if(valid9){
-const _errs29 = errors;
-const _errs30 = errors;
-let valid14 = false;
 const _errs31 = errors;
+const _errs32 = errors;
+let valid14 = false;
+const _errs33 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.args === undefined) && (missing8 = "args")){
 errors++;
 }
 }
-var _valid4 = _errs31 === errors;
+var _valid4 = _errs33 === errors;
 valid14 = valid14 || _valid4;
 if(!valid14){
-const _errs32 = errors;
+const _errs34 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.gaps === undefined) && (missing9 = "gaps")){
@@ -3202,11 +3222,11 @@ else {
 if(data.gaps !== undefined){
 let data8 = data.gaps;
 if(Array.isArray(data8)){
-const _errs34 = errors;
+const _errs36 = errors;
 const len2 = data8.length;
 for(let i2=0; i2<len2; i2++){
 let data9 = data8[i2];
-const _errs35 = errors;
+const _errs37 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing10;
 if((data9.path === undefined) && (missing10 = "path")){
@@ -3220,7 +3240,7 @@ errors++;
 }
 }
 }
-var valid16 = _errs35 === errors;
+var valid16 = _errs37 === errors;
 if(valid16){
 break;
 }
@@ -3229,13 +3249,13 @@ if(!valid16){
 errors++;
 }
 else {
-errors = _errs34;
+errors = _errs36;
 }
 }
 }
 }
 }
-var _valid4 = _errs32 === errors;
+var _valid4 = _errs34 === errors;
 valid14 = valid14 || _valid4;
 }
 if(!valid14){
@@ -3243,24 +3263,24 @@ errors++;
 return false;
 }
 else {
-errors = _errs30;
+errors = _errs32;
 }
-var valid9 = _errs29 === errors;
+var valid9 = _errs31 === errors;
 if(valid9){
-const _errs38 = errors;
-const _errs39 = errors;
-let valid18 = false;
 const _errs40 = errors;
+const _errs41 = errors;
+let valid18 = false;
+const _errs42 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.cwd === undefined) && (missing11 = "cwd")){
 errors++;
 }
 }
-var _valid5 = _errs40 === errors;
+var _valid5 = _errs42 === errors;
 valid18 = valid18 || _valid5;
 if(!valid18){
-const _errs41 = errors;
+const _errs43 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.gaps === undefined) && (missing12 = "gaps")){
@@ -3270,11 +3290,11 @@ else {
 if(data.gaps !== undefined){
 let data11 = data.gaps;
 if(Array.isArray(data11)){
-const _errs43 = errors;
+const _errs45 = errors;
 const len3 = data11.length;
 for(let i3=0; i3<len3; i3++){
 let data12 = data11[i3];
-const _errs44 = errors;
+const _errs46 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing13;
 if((data12.path === undefined) && (missing13 = "path")){
@@ -3288,7 +3308,7 @@ errors++;
 }
 }
 }
-var valid20 = _errs44 === errors;
+var valid20 = _errs46 === errors;
 if(valid20){
 break;
 }
@@ -3297,13 +3317,13 @@ if(!valid20){
 errors++;
 }
 else {
-errors = _errs43;
+errors = _errs45;
 }
 }
 }
 }
 }
-var _valid5 = _errs41 === errors;
+var _valid5 = _errs43 === errors;
 valid18 = valid18 || _valid5;
 }
 if(!valid18){
@@ -3311,19 +3331,19 @@ errors++;
 return false;
 }
 else {
-errors = _errs39;
+errors = _errs41;
 }
-var valid9 = _errs38 === errors;
+var valid9 = _errs40 === errors;
 }
 }
-var _valid2 = _errs19 === errors;
+var _valid2 = _errs21 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
 errors++;
 return false;
 }
-var valid0 = _errs15 === errors;
+var valid0 = _errs16 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3334,18 +3354,18 @@ return false;
 else {
 if(data.transport !== undefined){
 let data14 = data.transport;
-const _errs47 = errors;
-const _errs48 = errors;
-let valid23 = false;
 const _errs49 = errors;
+const _errs50 = errors;
+let valid23 = false;
+const _errs51 = errors;
 if(!(((data14 === "http") || (data14 === "sse")) || (data14 === "stdio"))){
 errors++;
 }
-var _valid6 = _errs49 === errors;
+var _valid6 = _errs51 === errors;
 valid23 = valid23 || _valid6;
 if(!valid23){
-const _errs50 = errors;
-if(errors === _errs50){
+const _errs52 = errors;
+if(errors === _errs52){
 if(typeof data14 === "string"){
 if(!pattern34.test(data14)){
 errors++;
@@ -3355,7 +3375,7 @@ else {
 errors++;
 }
 }
-var _valid6 = _errs50 === errors;
+var _valid6 = _errs52 === errors;
 valid23 = valid23 || _valid6;
 }
 if(!valid23){
@@ -3363,9 +3383,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs48;
+errors = _errs50;
 }
-var valid22 = _errs47 === errors;
+var valid22 = _errs49 === errors;
 }
 else {
 var valid22 = true;
@@ -3373,9 +3393,9 @@ var valid22 = true;
 if(valid22){
 if(data.url !== undefined){
 let data15 = data.url;
-const _errs53 = errors;
-if(errors === _errs53){
-if(errors === _errs53){
+const _errs55 = errors;
+if(errors === _errs55){
+if(errors === _errs55){
 if(typeof data15 === "string"){
 if(!(formats4(data15))){
 return false;
@@ -3386,7 +3406,7 @@ return false;
 }
 }
 }
-var valid22 = _errs53 === errors;
+var valid22 = _errs55 === errors;
 }
 else {
 var valid22 = true;
@@ -3394,9 +3414,9 @@ var valid22 = true;
 if(valid22){
 if(data.command !== undefined){
 let data16 = data.command;
-const _errs55 = errors;
-const _errs56 = errors;
-if(errors === _errs56){
+const _errs57 = errors;
+const _errs58 = errors;
+if(errors === _errs58){
 if(typeof data16 === "string"){
 if(data16.length === 0){
 return false;
@@ -3406,7 +3426,7 @@ else {
 return false;
 }
 }
-var valid22 = _errs55 === errors;
+var valid22 = _errs57 === errors;
 }
 else {
 var valid22 = true;
@@ -3414,17 +3434,17 @@ var valid22 = true;
 if(valid22){
 if(data.args !== undefined){
 let data17 = data.args;
-const _errs58 = errors;
-if(errors === _errs58){
+const _errs60 = errors;
+if(errors === _errs60){
 if(Array.isArray(data17)){
 var valid25 = true;
 const len4 = data17.length;
 for(let i4=0; i4<len4; i4++){
-const _errs60 = errors;
+const _errs62 = errors;
 if(typeof data17[i4] !== "string"){
 return false;
 }
-var valid25 = _errs60 === errors;
+var valid25 = _errs62 === errors;
 if(!valid25){
 break;
 }
@@ -3434,29 +3454,29 @@ else {
 return false;
 }
 }
-var valid22 = _errs58 === errors;
+var valid22 = _errs60 === errors;
 }
 else {
 var valid22 = true;
 }
 if(valid22){
 if(data.cwd !== undefined){
-const _errs62 = errors;
+const _errs64 = errors;
 if(typeof data.cwd !== "string"){
 return false;
 }
-var valid22 = _errs62 === errors;
+var valid22 = _errs64 === errors;
 }
 else {
 var valid22 = true;
 }
 if(valid22){
 if(data.gaps !== undefined){
-const _errs64 = errors;
+const _errs66 = errors;
 if(!(validate73(data.gaps))){
 errors++;
 }
-var valid22 = _errs64 === errors;
+var valid22 = _errs66 === errors;
 }
 else {
 var valid22 = true;
@@ -3581,6 +3601,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.origin === undefined) && (missing0 = "origin")){
@@ -3594,11 +3615,15 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
-if(errors === _errs6){
+const _errs7 = errors;
+if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.mcp === undefined) && (missing1 = "mcp")){
@@ -3606,7 +3631,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -3615,10 +3640,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs8 = errors;
 const _errs9 = errors;
-let valid3 = true;
 const _errs10 = errors;
+let valid3 = true;
+const _errs11 = errors;
+if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.origin === undefined) && (missing2 = "origin")){
@@ -3632,33 +3658,37 @@ errors++;
 }
 }
 }
-var _valid1 = _errs10 === errors;
-errors = _errs9;
+else {
+errors++;
+}
+}
+var _valid1 = _errs11 === errors;
+errors = _errs10;
 if(_valid1){
-const _errs12 = errors;
-const _errs13 = errors;
 const _errs14 = errors;
+const _errs15 = errors;
+const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.mcp === undefined) && (missing3 = "mcp")){
 errors++;
 }
 }
-var valid5 = _errs14 === errors;
+var valid5 = _errs16 === errors;
 if(valid5){
 return false;
 }
 else {
-errors = _errs13;
+errors = _errs15;
 }
-var _valid1 = _errs12 === errors;
+var _valid1 = _errs14 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
 errors++;
 return false;
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs9 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3669,9 +3699,9 @@ return false;
 else {
 if(data.name !== undefined){
 let data2 = data.name;
-const _errs16 = errors;
-const _errs17 = errors;
-if(errors === _errs17){
+const _errs18 = errors;
+const _errs19 = errors;
+if(errors === _errs19){
 if(typeof data2 === "string"){
 if(data2.length === 0){
 return false;
@@ -3681,27 +3711,15 @@ else {
 return false;
 }
 }
-var valid6 = _errs16 === errors;
+var valid6 = _errs18 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
 if(data.kind !== undefined){
-const _errs19 = errors;
-if(typeof data.kind !== "string"){
-return false;
-}
-var valid6 = _errs19 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data.input !== undefined){
-let data4 = data.input;
 const _errs21 = errors;
-if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+if(typeof data.kind !== "string"){
 return false;
 }
 var valid6 = _errs21 === errors;
@@ -3710,24 +3728,36 @@ else {
 var valid6 = true;
 }
 if(valid6){
+if(data.input !== undefined){
+let data4 = data.input;
+const _errs23 = errors;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+return false;
+}
+var valid6 = _errs23 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
 if(data.origin !== undefined){
 let data5 = data.origin;
-const _errs24 = errors;
+const _errs26 = errors;
 if(!((data5 === "native") || (data5 === "mcp"))){
 return false;
 }
-var valid6 = _errs24 === errors;
+var valid6 = _errs26 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
 if(data.mcp !== undefined){
-const _errs26 = errors;
+const _errs28 = errors;
 if(!(validate84(data.mcp))){
 errors++;
 }
-var valid6 = _errs26 === errors;
+var valid6 = _errs28 === errors;
 }
 else {
 var valid6 = true;
@@ -3949,6 +3979,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
@@ -3962,11 +3993,15 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
-if(errors === _errs6){
+const _errs7 = errors;
+if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.error === undefined) && (missing1 = "error")){
@@ -3974,7 +4009,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -3983,10 +4018,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs8 = errors;
 const _errs9 = errors;
-let valid3 = true;
 const _errs10 = errors;
+let valid3 = true;
+const _errs11 = errors;
+if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.outcome === undefined) && (missing2 = "outcome")){
@@ -3994,53 +4030,58 @@ errors++;
 }
 else {
 if(data.outcome !== undefined){
-const _errs12 = errors;
-const _errs13 = errors;
+const _errs14 = errors;
+const _errs15 = errors;
 if("error" !== data.outcome){
 errors++;
 }
-var valid5 = _errs13 === errors;
+var valid5 = _errs15 === errors;
 if(valid5){
 errors++;
 }
 else {
-errors = _errs12;
+errors = _errs14;
 }
 }
 }
 }
-var _valid1 = _errs10 === errors;
-errors = _errs9;
+else {
+errors++;
+}
+}
+var _valid1 = _errs11 === errors;
+errors = _errs10;
 if(_valid1){
-const _errs14 = errors;
-const _errs15 = errors;
 const _errs16 = errors;
+const _errs17 = errors;
+const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.error === undefined) && (missing3 = "error")){
 errors++;
 }
 }
-var valid6 = _errs16 === errors;
+var valid6 = _errs18 === errors;
 if(valid6){
 return false;
 }
 else {
-errors = _errs15;
+errors = _errs17;
 }
-var _valid1 = _errs14 === errors;
+var _valid1 = _errs16 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
 errors++;
 return false;
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs9 === errors;
 if(valid0){
-const _errs18 = errors;
-const _errs19 = errors;
-let valid7 = true;
 const _errs20 = errors;
+const _errs21 = errors;
+let valid7 = true;
+const _errs22 = errors;
+if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.outcome === undefined) && (missing4 = "outcome")){
@@ -4054,15 +4095,19 @@ errors++;
 }
 }
 }
-var _valid2 = _errs20 === errors;
-errors = _errs19;
+else {
+errors++;
+}
+}
+var _valid2 = _errs22 === errors;
+errors = _errs21;
 if(_valid2){
-const _errs22 = errors;
+const _errs25 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.execution !== undefined){
 let data3 = data.execution;
-const _errs24 = errors;
-if(errors === _errs24){
+const _errs27 = errors;
+if(errors === _errs27){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing5;
 if(((data3.status === undefined) && (missing5 = "status")) || ((data3.reason === undefined) && (missing5 = "reason"))){
@@ -4070,22 +4115,22 @@ return false;
 }
 else {
 if(data3.status !== undefined){
-const _errs28 = errors;
+const _errs31 = errors;
 if("skipped" !== data3.status){
 return false;
 }
-var valid11 = _errs28 === errors;
+var valid11 = _errs31 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data3.reason !== undefined){
-const _errs30 = errors;
+const _errs33 = errors;
 if("policy" !== data3.reason){
 return false;
 }
-var valid11 = _errs30 === errors;
+var valid11 = _errs33 === errors;
 }
 else {
 var valid11 = true;
@@ -4099,58 +4144,58 @@ return false;
 }
 }
 }
-var _valid2 = _errs22 === errors;
+var _valid2 = _errs25 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
 errors++;
 return false;
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs20 === errors;
 if(valid0){
-const _errs32 = errors;
 const _errs35 = errors;
-const _errs36 = errors;
-const _errs37 = errors;
+const _errs38 = errors;
+const _errs39 = errors;
+const _errs40 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.output === undefined) && (missing6 = "output")){
 errors++;
 }
 }
-var valid14 = _errs37 === errors;
+var valid14 = _errs40 === errors;
 if(valid14){
 return false;
 }
 else {
-errors = _errs36;
+errors = _errs39;
 }
-var valid13 = _errs35 === errors;
+var valid13 = _errs38 === errors;
 if(valid13){
-const _errs39 = errors;
+const _errs42 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tool !== undefined){
 let data6 = data.tool;
-const _errs41 = errors;
-const _errs42 = errors;
+const _errs44 = errors;
+const _errs45 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing7;
 if((data6.output === undefined) && (missing7 = "output")){
 errors++;
 }
 }
-var valid16 = _errs42 === errors;
+var valid16 = _errs45 === errors;
 if(valid16){
 return false;
 }
 else {
-errors = _errs41;
+errors = _errs44;
 }
 }
 }
-var valid13 = _errs39 === errors;
+var valid13 = _errs42 === errors;
 }
-var valid0 = _errs32 === errors;
+var valid0 = _errs35 === errors;
 }
 }
 }
@@ -4162,33 +4207,33 @@ return false;
 }
 else {
 if(data.type !== undefined){
-const _errs45 = errors;
+const _errs48 = errors;
 if("tool.after" !== data.type){
 return false;
 }
-var valid17 = _errs45 === errors;
+var valid17 = _errs48 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
 if(data.call !== undefined){
-const _errs46 = errors;
+const _errs49 = errors;
 if(!(validate71(data.call))){
 errors++;
 }
-var valid17 = _errs46 === errors;
+var valid17 = _errs49 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
 if(data.tool !== undefined){
-const _errs47 = errors;
+const _errs50 = errors;
 if(!(validate83(data.tool))){
 errors++;
 }
-var valid17 = _errs47 === errors;
+var valid17 = _errs50 === errors;
 }
 else {
 var valid17 = true;
@@ -4196,9 +4241,9 @@ var valid17 = true;
 if(valid17){
 if(data.path !== undefined){
 let data10 = data.path;
-const _errs48 = errors;
-const _errs49 = errors;
-if(errors === _errs49){
+const _errs51 = errors;
+const _errs52 = errors;
+if(errors === _errs52){
 if(typeof data10 === "string"){
 if(data10.length === 0){
 return false;
@@ -4208,7 +4253,7 @@ else {
 return false;
 }
 }
-var valid17 = _errs48 === errors;
+var valid17 = _errs51 === errors;
 }
 else {
 var valid17 = true;
@@ -4216,11 +4261,11 @@ var valid17 = true;
 if(valid17){
 if(data.outcome !== undefined){
 let data11 = data.outcome;
-const _errs51 = errors;
+const _errs54 = errors;
 if(!(((((data11 === "ok") || (data11 === "error")) || (data11 === "denied")) || (data11 === "cancelled")) || (data11 === "timeout"))){
 return false;
 }
-var valid17 = _errs51 === errors;
+var valid17 = _errs54 === errors;
 }
 else {
 var valid17 = true;
@@ -4228,12 +4273,13 @@ var valid17 = true;
 if(valid17){
 if(data.execution !== undefined){
 let data12 = data.execution;
-const _errs54 = errors;
-const _errs55 = errors;
+const _errs57 = errors;
 const _errs58 = errors;
-const _errs59 = errors;
+const _errs61 = errors;
+const _errs62 = errors;
 let valid22 = true;
-const _errs60 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing9;
 if((data12.status === undefined) && (missing9 = "status")){
@@ -4247,11 +4293,15 @@ errors++;
 }
 }
 }
-var _valid3 = _errs60 === errors;
-errors = _errs59;
+else {
+errors++;
+}
+}
+var _valid3 = _errs63 === errors;
+errors = _errs62;
 if(_valid3){
-const _errs62 = errors;
-if(errors === _errs62){
+const _errs66 = errors;
+if(errors === _errs66){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing10;
 if((data12.reason === undefined) && (missing10 = "reason")){
@@ -4259,19 +4309,20 @@ return false;
 }
 }
 }
-var _valid3 = _errs62 === errors;
+var _valid3 = _errs66 === errors;
 valid22 = _valid3;
 }
 if(!valid22){
 errors++;
 return false;
 }
-var valid21 = _errs58 === errors;
+var valid21 = _errs61 === errors;
 if(valid21){
-const _errs64 = errors;
-const _errs65 = errors;
+const _errs68 = errors;
+const _errs69 = errors;
 let valid24 = true;
-const _errs66 = errors;
+const _errs70 = errors;
+if(errors === _errs70){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing11;
 if((data12.status === undefined) && (missing11 = "status")){
@@ -4285,38 +4336,43 @@ errors++;
 }
 }
 }
-var _valid4 = _errs66 === errors;
-errors = _errs65;
+else {
+errors++;
+}
+}
+var _valid4 = _errs70 === errors;
+errors = _errs69;
 if(_valid4){
-const _errs68 = errors;
-const _errs69 = errors;
-const _errs70 = errors;
+const _errs73 = errors;
+const _errs74 = errors;
+const _errs75 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing12;
 if((data12.reason === undefined) && (missing12 = "reason")){
 errors++;
 }
 }
-var valid26 = _errs70 === errors;
+var valid26 = _errs75 === errors;
 if(valid26){
 return false;
 }
 else {
-errors = _errs69;
+errors = _errs74;
 }
-var _valid4 = _errs68 === errors;
+var _valid4 = _errs73 === errors;
 valid24 = _valid4;
 }
 if(!valid24){
 errors++;
 return false;
 }
-var valid21 = _errs64 === errors;
+var valid21 = _errs68 === errors;
 if(valid21){
-const _errs72 = errors;
-const _errs73 = errors;
+const _errs77 = errors;
+const _errs78 = errors;
 let valid27 = true;
-const _errs74 = errors;
+const _errs79 = errors;
+if(errors === _errs79){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing13;
 if((data12.reason === undefined) && (missing13 = "reason")){
@@ -4330,36 +4386,40 @@ errors++;
 }
 }
 }
-var _valid5 = _errs74 === errors;
-errors = _errs73;
+else {
+errors++;
+}
+}
+var _valid5 = _errs79 === errors;
+errors = _errs78;
 if(_valid5){
-const _errs76 = errors;
-const _errs77 = errors;
-const _errs78 = errors;
+const _errs82 = errors;
+const _errs83 = errors;
+const _errs84 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing14;
 if((data12.detail === undefined) && (missing14 = "detail")){
 errors++;
 }
 }
-var valid29 = _errs78 === errors;
+var valid29 = _errs84 === errors;
 if(valid29){
 return false;
 }
 else {
-errors = _errs77;
+errors = _errs83;
 }
-var _valid5 = _errs76 === errors;
+var _valid5 = _errs82 === errors;
 valid27 = _valid5;
 }
 if(!valid27){
 errors++;
 return false;
 }
-var valid21 = _errs72 === errors;
+var valid21 = _errs77 === errors;
 }
 }
-if(errors === _errs55){
+if(errors === _errs58){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing15;
 if((data12.status === undefined) && (missing15 = "status")){
@@ -4368,11 +4428,11 @@ return false;
 else {
 if(data12.status !== undefined){
 let data16 = data12.status;
-const _errs80 = errors;
+const _errs86 = errors;
 if(!((data16 === "executed") || (data16 === "skipped"))){
 return false;
 }
-var valid30 = _errs80 === errors;
+var valid30 = _errs86 === errors;
 }
 else {
 var valid30 = true;
@@ -4380,22 +4440,22 @@ var valid30 = true;
 if(valid30){
 if(data12.reason !== undefined){
 let data17 = data12.reason;
-const _errs82 = errors;
+const _errs88 = errors;
 if(!(((((data17 === "supplied_result") || (data17 === "policy")) || (data17 === "cancelled")) || (data17 === "timeout")) || (data17 === "other"))){
 return false;
 }
-var valid30 = _errs82 === errors;
+var valid30 = _errs88 === errors;
 }
 else {
 var valid30 = true;
 }
 if(valid30){
 if(data12.detail !== undefined){
-const _errs84 = errors;
+const _errs90 = errors;
 if(typeof data12.detail !== "string"){
 return false;
 }
-var valid30 = _errs84 === errors;
+var valid30 = _errs90 === errors;
 }
 else {
 var valid30 = true;
@@ -4408,18 +4468,18 @@ else {
 return false;
 }
 }
-var valid17 = _errs54 === errors;
+var valid17 = _errs57 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
 if(data.error !== undefined){
-const _errs86 = errors;
+const _errs92 = errors;
 if(!(validate99(data.error))){
 errors++;
 }
-var valid17 = _errs86 === errors;
+var valid17 = _errs92 === errors;
 }
 else {
 var valid17 = true;
@@ -4471,6 +4531,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.effects === undefined) && (missing0 = "effects")){
@@ -4479,15 +4540,17 @@ errors++;
 else {
 if(data.effects !== undefined){
 let data0 = data.effects;
-if(Array.isArray(data0)){
 const _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data0)){
+const _errs8 = errors;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
+const _errs9 = errors;
 if("modify" !== data0[i0]){
 errors++;
 }
-var valid3 = _errs7 === errors;
+var valid3 = _errs9 === errors;
 if(valid3){
 break;
 }
@@ -4496,17 +4559,25 @@ if(!valid3){
 errors++;
 }
 else {
-errors = _errs6;
+errors = _errs8;
+}
+}
+else {
+errors++;
 }
 }
 }
+}
+}
+else {
+errors++;
 }
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs8 = errors;
-if(errors === _errs8){
+const _errs10 = errors;
+if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.modify === undefined) && (missing1 = "modify")){
@@ -4514,7 +4585,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs8 === errors;
+var _valid0 = _errs10 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -4523,20 +4594,25 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs10 = errors;
-const _errs11 = errors;
-let valid4 = true;
 const _errs12 = errors;
+const _errs13 = errors;
+let valid4 = true;
+const _errs14 = errors;
+if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.modify === undefined) && (missing2 = "modify")){
 errors++;
 }
 }
-var _valid1 = _errs12 === errors;
-errors = _errs11;
+else {
+errors++;
+}
+}
+var _valid1 = _errs14 === errors;
+errors = _errs13;
 if(_valid1){
-const _errs13 = errors;
+const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.effects === undefined) && (missing3 = "effects")){
@@ -4545,17 +4621,17 @@ return false;
 else {
 if(data.effects !== undefined){
 let data2 = data.effects;
-const _errs14 = errors;
-if(errors === _errs14){
+const _errs17 = errors;
+if(errors === _errs17){
 if(Array.isArray(data2)){
-const _errs16 = errors;
+const _errs19 = errors;
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
-const _errs17 = errors;
+const _errs20 = errors;
 if("modify" !== data2[i1]){
 errors++;
 }
-var valid6 = _errs17 === errors;
+var valid6 = _errs20 === errors;
 if(valid6){
 break;
 }
@@ -4564,26 +4640,27 @@ if(!valid6){
 return false;
 }
 else {
-errors = _errs16;
+errors = _errs19;
 }
 }
 }
 }
 }
 }
-var _valid1 = _errs13 === errors;
+var _valid1 = _errs16 === errors;
 valid4 = _valid1;
 }
 if(!valid4){
 errors++;
 return false;
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs12 === errors;
 if(valid0){
-const _errs18 = errors;
-const _errs19 = errors;
+const _errs21 = errors;
+const _errs22 = errors;
 let valid7 = true;
-const _errs20 = errors;
+const _errs23 = errors;
+if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.effects === undefined) && (missing4 = "effects")){
@@ -4592,15 +4669,17 @@ errors++;
 else {
 if(data.effects !== undefined){
 let data4 = data.effects;
+const _errs25 = errors;
+if(errors === _errs25){
 if(Array.isArray(data4)){
-const _errs22 = errors;
+const _errs27 = errors;
 const len2 = data4.length;
 for(let i2=0; i2<len2; i2++){
-const _errs23 = errors;
+const _errs28 = errors;
 if("flow" !== data4[i2]){
 errors++;
 }
-var valid9 = _errs23 === errors;
+var valid9 = _errs28 === errors;
 if(valid9){
 break;
 }
@@ -4609,17 +4688,25 @@ if(!valid9){
 errors++;
 }
 else {
+errors = _errs27;
+}
+}
+else {
+errors++;
+}
+}
+}
+}
+}
+else {
+errors++;
+}
+}
+var _valid2 = _errs23 === errors;
 errors = _errs22;
-}
-}
-}
-}
-}
-var _valid2 = _errs20 === errors;
-errors = _errs19;
 if(_valid2){
-const _errs24 = errors;
-if(errors === _errs24){
+const _errs29 = errors;
+if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.flow === undefined) && (missing5 = "flow")){
@@ -4627,29 +4714,34 @@ return false;
 }
 }
 }
-var _valid2 = _errs24 === errors;
+var _valid2 = _errs29 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
 errors++;
 return false;
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs21 === errors;
 if(valid0){
-const _errs26 = errors;
-const _errs27 = errors;
+const _errs31 = errors;
+const _errs32 = errors;
 let valid10 = true;
-const _errs28 = errors;
+const _errs33 = errors;
+if(errors === _errs33){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.flow === undefined) && (missing6 = "flow")){
 errors++;
 }
 }
-var _valid3 = _errs28 === errors;
-errors = _errs27;
+else {
+errors++;
+}
+}
+var _valid3 = _errs33 === errors;
+errors = _errs32;
 if(_valid3){
-const _errs29 = errors;
+const _errs35 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.effects === undefined) && (missing7 = "effects")){
@@ -4658,17 +4750,17 @@ return false;
 else {
 if(data.effects !== undefined){
 let data6 = data.effects;
-const _errs30 = errors;
-if(errors === _errs30){
+const _errs36 = errors;
+if(errors === _errs36){
 if(Array.isArray(data6)){
-const _errs32 = errors;
+const _errs38 = errors;
 const len3 = data6.length;
 for(let i3=0; i3<len3; i3++){
-const _errs33 = errors;
+const _errs39 = errors;
 if("flow" !== data6[i3]){
 errors++;
 }
-var valid12 = _errs33 === errors;
+var valid12 = _errs39 === errors;
 if(valid12){
 break;
 }
@@ -4677,26 +4769,27 @@ if(!valid12){
 return false;
 }
 else {
-errors = _errs32;
+errors = _errs38;
 }
 }
 }
 }
 }
 }
-var _valid3 = _errs29 === errors;
+var _valid3 = _errs35 === errors;
 valid10 = _valid3;
 }
 if(!valid10){
 errors++;
 return false;
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs31 === errors;
 if(valid0){
-const _errs34 = errors;
-const _errs35 = errors;
+const _errs40 = errors;
+const _errs41 = errors;
 let valid13 = true;
-const _errs36 = errors;
+const _errs42 = errors;
+if(errors === _errs42){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.effects === undefined) && (missing8 = "effects")){
@@ -4705,15 +4798,17 @@ errors++;
 else {
 if(data.effects !== undefined){
 let data8 = data.effects;
+const _errs44 = errors;
+if(errors === _errs44){
 if(Array.isArray(data8)){
-const _errs38 = errors;
+const _errs46 = errors;
 const len4 = data8.length;
 for(let i4=0; i4<len4; i4++){
-const _errs39 = errors;
+const _errs47 = errors;
 if("inject" !== data8[i4]){
 errors++;
 }
-var valid15 = _errs39 === errors;
+var valid15 = _errs47 === errors;
 if(valid15){
 break;
 }
@@ -4722,17 +4817,25 @@ if(!valid15){
 errors++;
 }
 else {
-errors = _errs38;
+errors = _errs46;
+}
+}
+else {
+errors++;
 }
 }
 }
 }
 }
-var _valid4 = _errs36 === errors;
-errors = _errs35;
+else {
+errors++;
+}
+}
+var _valid4 = _errs42 === errors;
+errors = _errs41;
 if(_valid4){
-const _errs40 = errors;
-if(errors === _errs40){
+const _errs48 = errors;
+if(errors === _errs48){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.inject === undefined) && (missing9 = "inject")){
@@ -4740,29 +4843,34 @@ return false;
 }
 }
 }
-var _valid4 = _errs40 === errors;
+var _valid4 = _errs48 === errors;
 valid13 = _valid4;
 }
 if(!valid13){
 errors++;
 return false;
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs40 === errors;
 if(valid0){
-const _errs42 = errors;
-const _errs43 = errors;
+const _errs50 = errors;
+const _errs51 = errors;
 let valid16 = true;
-const _errs44 = errors;
+const _errs52 = errors;
+if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.inject === undefined) && (missing10 = "inject")){
 errors++;
 }
 }
-var _valid5 = _errs44 === errors;
-errors = _errs43;
+else {
+errors++;
+}
+}
+var _valid5 = _errs52 === errors;
+errors = _errs51;
 if(_valid5){
-const _errs45 = errors;
+const _errs54 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.effects === undefined) && (missing11 = "effects")){
@@ -4771,17 +4879,17 @@ return false;
 else {
 if(data.effects !== undefined){
 let data10 = data.effects;
-const _errs46 = errors;
-if(errors === _errs46){
+const _errs55 = errors;
+if(errors === _errs55){
 if(Array.isArray(data10)){
-const _errs48 = errors;
+const _errs57 = errors;
 const len5 = data10.length;
 for(let i5=0; i5<len5; i5++){
-const _errs49 = errors;
+const _errs58 = errors;
 if("inject" !== data10[i5]){
 errors++;
 }
-var valid18 = _errs49 === errors;
+var valid18 = _errs58 === errors;
 if(valid18){
 break;
 }
@@ -4790,21 +4898,21 @@ if(!valid18){
 return false;
 }
 else {
-errors = _errs48;
+errors = _errs57;
 }
 }
 }
 }
 }
 }
-var _valid5 = _errs45 === errors;
+var _valid5 = _errs54 === errors;
 valid16 = _valid5;
 }
 if(!valid16){
 errors++;
 return false;
 }
-var valid0 = _errs42 === errors;
+var valid0 = _errs50 === errors;
 }
 }
 }
@@ -4819,33 +4927,33 @@ return false;
 else {
 if(data.effects !== undefined){
 let data12 = data.effects;
-const _errs51 = errors;
-if(errors === _errs51){
+const _errs60 = errors;
+if(errors === _errs60){
 if(Array.isArray(data12)){
 var valid20 = true;
 const len6 = data12.length;
 for(let i6=0; i6<len6; i6++){
 let data13 = data12[i6];
-const _errs53 = errors;
+const _errs62 = errors;
 if(typeof data13 !== "string"){
 return false;
 }
-const _errs55 = errors;
+const _errs64 = errors;
 let valid21 = false;
-const _errs56 = errors;
+const _errs65 = errors;
 if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
 errors++;
 }
-var _valid6 = _errs56 === errors;
+var _valid6 = _errs65 === errors;
 valid21 = valid21 || _valid6;
 if(!valid21){
-const _errs57 = errors;
+const _errs66 = errors;
 if(typeof data13 === "string"){
 if(!pattern4.test(data13)){
 errors++;
 }
 }
-var _valid6 = _errs57 === errors;
+var _valid6 = _errs66 === errors;
 valid21 = valid21 || _valid6;
 }
 if(!valid21){
@@ -4853,9 +4961,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs55;
+errors = _errs64;
 }
-var valid20 = _errs53 === errors;
+var valid20 = _errs62 === errors;
 if(!valid20){
 break;
 }
@@ -4884,7 +4992,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs51 === errors;
+var valid19 = _errs60 === errors;
 }
 else {
 var valid19 = true;
@@ -4892,8 +5000,8 @@ var valid19 = true;
 if(valid19){
 if(data.modify !== undefined){
 let data14 = data.modify;
-const _errs59 = errors;
-if(errors === _errs59){
+const _errs68 = errors;
+if(errors === _errs68){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(Object.keys(data14).length < 1){
 return false;
@@ -4901,11 +5009,11 @@ return false;
 else {
 for(const key0 in data14){
 let data15 = data14[key0];
-const _errs63 = errors;
-const _errs64 = errors;
-const _errs68 = errors;
+const _errs72 = errors;
+const _errs73 = errors;
+const _errs77 = errors;
 let valid26 = false;
-const _errs69 = errors;
+const _errs78 = errors;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing13;
 if((data15.replace === undefined) && (missing13 = "replace")){
@@ -4919,10 +5027,10 @@ errors++;
 }
 }
 }
-var _valid7 = _errs69 === errors;
+var _valid7 = _errs78 === errors;
 valid26 = valid26 || _valid7;
 if(!valid26){
-const _errs71 = errors;
+const _errs80 = errors;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing14;
 if((data15.merge === undefined) && (missing14 = "merge")){
@@ -4936,7 +5044,7 @@ errors++;
 }
 }
 }
-var _valid7 = _errs71 === errors;
+var _valid7 = _errs80 === errors;
 valid26 = valid26 || _valid7;
 }
 if(!valid26){
@@ -4944,9 +5052,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs68;
+errors = _errs77;
 }
-if(errors === _errs64){
+if(errors === _errs73){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing15;
 if(((data15.replace === undefined) && (missing15 = "replace")) || ((data15.merge === undefined) && (missing15 = "merge"))){
@@ -4954,22 +5062,22 @@ return false;
 }
 else {
 if(data15.replace !== undefined){
-const _errs74 = errors;
+const _errs83 = errors;
 if(typeof data15.replace !== "boolean"){
 return false;
 }
-var valid29 = _errs74 === errors;
+var valid29 = _errs83 === errors;
 }
 else {
 var valid29 = true;
 }
 if(valid29){
 if(data15.merge !== undefined){
-const _errs76 = errors;
+const _errs85 = errors;
 if(typeof data15.merge !== "boolean"){
 return false;
 }
-var valid29 = _errs76 === errors;
+var valid29 = _errs85 === errors;
 }
 else {
 var valid29 = true;
@@ -4981,7 +5089,7 @@ else {
 return false;
 }
 }
-var valid23 = _errs63 === errors;
+var valid23 = _errs72 === errors;
 if(!valid23){
 break;
 }
@@ -4992,7 +5100,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs59 === errors;
+var valid19 = _errs68 === errors;
 }
 else {
 var valid19 = true;
@@ -5000,10 +5108,11 @@ var valid19 = true;
 if(valid19){
 if(data.flow !== undefined){
 let data20 = data.flow;
-const _errs78 = errors;
-const _errs81 = errors;
+const _errs87 = errors;
+const _errs90 = errors;
 let valid31 = true;
-const _errs82 = errors;
+const _errs91 = errors;
+if(errors === _errs91){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing16;
 if((data20.operations === undefined) && (missing16 = "operations")){
@@ -5012,15 +5121,17 @@ errors++;
 else {
 if(data20.operations !== undefined){
 let data21 = data20.operations;
+const _errs93 = errors;
+if(errors === _errs93){
 if(Array.isArray(data21)){
-const _errs84 = errors;
+const _errs95 = errors;
 const len7 = data21.length;
 for(let i8=0; i8<len7; i8++){
-const _errs85 = errors;
+const _errs96 = errors;
 if("continue" !== data21[i8]){
 errors++;
 }
-var valid33 = _errs85 === errors;
+var valid33 = _errs96 === errors;
 if(valid33){
 break;
 }
@@ -5029,17 +5140,25 @@ if(!valid33){
 errors++;
 }
 else {
-errors = _errs84;
+errors = _errs95;
+}
+}
+else {
+errors++;
 }
 }
 }
 }
 }
-var _valid8 = _errs82 === errors;
-errors = _errs81;
+else {
+errors++;
+}
+}
+var _valid8 = _errs91 === errors;
+errors = _errs90;
 if(_valid8){
-const _errs86 = errors;
-if(errors === _errs86){
+const _errs97 = errors;
+if(errors === _errs97){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing17;
 if(((data20.remainingContinuations === undefined) && (missing17 = "remainingContinuations")) || ((data20.continuationCount === undefined) && (missing17 = "continuationCount"))){
@@ -5047,14 +5166,14 @@ return false;
 }
 }
 }
-var _valid8 = _errs86 === errors;
+var _valid8 = _errs97 === errors;
 valid31 = _valid8;
 }
 if(!valid31){
 errors++;
 return false;
 }
-if(errors === _errs78){
+if(errors === _errs87){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing18;
 if((data20.operations === undefined) && (missing18 = "operations")){
@@ -5063,8 +5182,8 @@ return false;
 else {
 if(data20.operations !== undefined){
 let data23 = data20.operations;
-const _errs88 = errors;
-if(errors === _errs88){
+const _errs99 = errors;
+if(errors === _errs99){
 if(Array.isArray(data23)){
 if(data23.length < 1){
 return false;
@@ -5074,11 +5193,11 @@ var valid35 = true;
 const len8 = data23.length;
 for(let i9=0; i9<len8; i9++){
 let data24 = data23[i9];
-const _errs90 = errors;
+const _errs101 = errors;
 if(!((data24 === "stop") || (data24 === "continue"))){
 return false;
 }
-var valid35 = _errs90 === errors;
+var valid35 = _errs101 === errors;
 if(!valid35){
 break;
 }
@@ -5104,7 +5223,7 @@ else {
 return false;
 }
 }
-var valid34 = _errs88 === errors;
+var valid34 = _errs99 === errors;
 }
 else {
 var valid34 = true;
@@ -5112,18 +5231,18 @@ var valid34 = true;
 if(valid34){
 if(data20.remainingContinuations !== undefined){
 let data25 = data20.remainingContinuations;
-const _errs92 = errors;
+const _errs103 = errors;
 if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
 return false;
 }
-if(errors === _errs92){
+if(errors === _errs103){
 if(typeof data25 == "number"){
 if(data25 < 0 || isNaN(data25)){
 return false;
 }
 }
 }
-var valid34 = _errs92 === errors;
+var valid34 = _errs103 === errors;
 }
 else {
 var valid34 = true;
@@ -5131,18 +5250,18 @@ var valid34 = true;
 if(valid34){
 if(data20.continuationCount !== undefined){
 let data26 = data20.continuationCount;
-const _errs94 = errors;
+const _errs105 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
 return false;
 }
-if(errors === _errs94){
+if(errors === _errs105){
 if(typeof data26 == "number"){
 if(data26 < 0 || isNaN(data26)){
 return false;
 }
 }
 }
-var valid34 = _errs94 === errors;
+var valid34 = _errs105 === errors;
 }
 else {
 var valid34 = true;
@@ -5150,18 +5269,18 @@ var valid34 = true;
 if(valid34){
 if(data20.maxContinuations !== undefined){
 let data27 = data20.maxContinuations;
-const _errs96 = errors;
+const _errs107 = errors;
 if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
 return false;
 }
-if(errors === _errs96){
+if(errors === _errs107){
 if(typeof data27 == "number"){
 if(data27 < 0 || isNaN(data27)){
 return false;
 }
 }
 }
-var valid34 = _errs96 === errors;
+var valid34 = _errs107 === errors;
 }
 else {
 var valid34 = true;
@@ -5175,7 +5294,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs78 === errors;
+var valid19 = _errs87 === errors;
 }
 else {
 var valid19 = true;
@@ -5183,8 +5302,8 @@ var valid19 = true;
 if(valid19){
 if(data.inject !== undefined){
 let data28 = data.inject;
-const _errs98 = errors;
-if(errors === _errs98){
+const _errs109 = errors;
+if(errors === _errs109){
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 let missing19;
 if((data28.context === undefined) && (missing19 = "context")){
@@ -5193,8 +5312,8 @@ return false;
 else {
 if(data28.context !== undefined){
 let data29 = data28.context;
-const _errs100 = errors;
-if(errors === _errs100){
+const _errs111 = errors;
+if(errors === _errs111){
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 let missing20;
 if(((data29.append === undefined) && (missing20 = "append")) || ((data29.deliverAt === undefined) && (missing20 = "deliverAt"))){
@@ -5202,11 +5321,11 @@ return false;
 }
 else {
 if(data29.append !== undefined){
-const _errs102 = errors;
+const _errs113 = errors;
 if(true !== data29.append){
 return false;
 }
-var valid38 = _errs102 === errors;
+var valid38 = _errs113 === errors;
 }
 else {
 var valid38 = true;
@@ -5214,8 +5333,8 @@ var valid38 = true;
 if(valid38){
 if(data29.deliverAt !== undefined){
 let data31 = data29.deliverAt;
-const _errs104 = errors;
-if(errors === _errs104){
+const _errs115 = errors;
+if(errors === _errs115){
 if(Array.isArray(data31)){
 if(data31.length < 1){
 return false;
@@ -5225,11 +5344,11 @@ var valid39 = true;
 const len9 = data31.length;
 for(let i11=0; i11<len9; i11++){
 let data32 = data31[i11];
-const _errs106 = errors;
+const _errs117 = errors;
 if(!((data32 === "now") || (data32 === "next_turn"))){
 return false;
 }
-var valid39 = _errs106 === errors;
+var valid39 = _errs117 === errors;
 if(!valid39){
 break;
 }
@@ -5255,7 +5374,7 @@ else {
 return false;
 }
 }
-var valid38 = _errs104 === errors;
+var valid38 = _errs115 === errors;
 }
 else {
 var valid38 = true;
@@ -5274,7 +5393,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs98 === errors;
+var valid19 = _errs109 === errors;
 }
 else {
 var valid19 = true;
@@ -5282,16 +5401,16 @@ var valid19 = true;
 if(valid19){
 if(data.elicitation !== undefined){
 let data33 = data.elicitation;
-const _errs108 = errors;
-if(errors === _errs108){
+const _errs119 = errors;
+if(errors === _errs119){
 if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 if(data33.form !== undefined){
 let data34 = data33.form;
-const _errs111 = errors;
+const _errs122 = errors;
 if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
 return false;
 }
-var valid41 = _errs111 === errors;
+var valid41 = _errs122 === errors;
 }
 else {
 var valid41 = true;
@@ -5299,11 +5418,11 @@ var valid41 = true;
 if(valid41){
 if(data33.url !== undefined){
 let data35 = data33.url;
-const _errs113 = errors;
+const _errs124 = errors;
 if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
 return false;
 }
-var valid41 = _errs113 === errors;
+var valid41 = _errs124 === errors;
 }
 else {
 var valid41 = true;
@@ -5314,7 +5433,7 @@ else {
 return false;
 }
 }
-var valid19 = _errs108 === errors;
+var valid19 = _errs119 === errors;
 }
 else {
 var valid19 = true;
@@ -5339,20 +5458,21 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.modes !== undefined){
 let data0 = data.modes;
-const _errs6 = errors;
 const _errs7 = errors;
-if(Array.isArray(data0)){
 const _errs8 = errors;
+if(Array.isArray(data0)){
+const _errs9 = errors;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs9 = errors;
+const _errs10 = errors;
 if("intercept" !== data0[i0]){
 errors++;
 }
-var valid4 = _errs9 === errors;
+var valid4 = _errs10 === errors;
 if(valid4){
 break;
 }
@@ -5361,30 +5481,34 @@ if(!valid4){
 errors++;
 }
 else {
-errors = _errs8;
+errors = _errs9;
 }
 }
-var valid3 = _errs7 === errors;
+var valid3 = _errs8 === errors;
 if(valid3){
 errors++;
 }
 else {
-errors = _errs6;
+errors = _errs7;
 }
+}
+}
+else {
+errors++;
 }
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs10 = errors;
+const _errs11 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data2 = data.capabilities;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.effects !== undefined){
 let data3 = data2.effects;
-const _errs12 = errors;
-if(errors === _errs12){
+const _errs13 = errors;
+if(errors === _errs13){
 if(Array.isArray(data3)){
 if(data3.length > 0){
 return false;
@@ -5395,7 +5519,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs10 === errors;
+var _valid0 = _errs11 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -5404,10 +5528,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs14 = errors;
 const _errs15 = errors;
-let valid7 = true;
 const _errs16 = errors;
+let valid7 = true;
+const _errs17 = errors;
+if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.modes === undefined) && (missing0 = "modes")){
@@ -5416,15 +5541,17 @@ errors++;
 else {
 if(data.modes !== undefined){
 let data4 = data.modes;
+const _errs19 = errors;
+if(errors === _errs19){
 if(Array.isArray(data4)){
-const _errs18 = errors;
+const _errs21 = errors;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
-const _errs19 = errors;
+const _errs22 = errors;
 if("intercept" !== data4[i1]){
 errors++;
 }
-var valid9 = _errs19 === errors;
+var valid9 = _errs22 === errors;
 if(valid9){
 break;
 }
@@ -5433,17 +5560,25 @@ if(!valid9){
 errors++;
 }
 else {
-errors = _errs18;
+errors = _errs21;
+}
+}
+else {
+errors++;
 }
 }
 }
 }
 }
-var _valid1 = _errs16 === errors;
-errors = _errs15;
+else {
+errors++;
+}
+}
+var _valid1 = _errs17 === errors;
+errors = _errs16;
 if(_valid1){
-const _errs20 = errors;
-if(errors === _errs20){
+const _errs23 = errors;
+if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.capabilities === undefined) && (missing1 = "capabilities")){
@@ -5451,19 +5586,20 @@ return false;
 }
 }
 }
-var _valid1 = _errs20 === errors;
+var _valid1 = _errs23 === errors;
 valid7 = _valid1;
 }
 if(!valid7){
 errors++;
 return false;
 }
-var valid0 = _errs14 === errors;
+var valid0 = _errs15 === errors;
 if(valid0){
-const _errs22 = errors;
-const _errs23 = errors;
+const _errs25 = errors;
+const _errs26 = errors;
 let valid10 = true;
-const _errs24 = errors;
+const _errs27 = errors;
+if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.event === undefined) && (missing2 = "event")){
@@ -5472,39 +5608,43 @@ errors++;
 else {
 if(data.event !== undefined){
 let data6 = data.event;
-const _errs26 = errors;
-const _errs27 = errors;
+const _errs30 = errors;
+const _errs31 = errors;
 if(!(((((((((((((((((((data6 === "tool.before") || (data6 === "tool.after")) || (data6 === "session.start")) || (data6 === "config.change.before")) || (data6 === "turn.start")) || (data6 === "turn.finish.before")) || (data6 === "model.request.before")) || (data6 === "model.switch.before")) || (data6 === "tool.permission.request")) || (data6 === "tool.batch.after")) || (data6 === "context.compact.before")) || (data6 === "context.compact.after")) || (data6 === "task.change.before")) || (data6 === "user.elicitation.request")) || (data6 === "user.elicitation.result")) || (data6 === "user.message.inbound")) || (data6 === "user.message.outbound")) || (data6 === "workspace.change.before")) || (data6 === "model.response.after"))){
 errors++;
 }
-var valid12 = _errs27 === errors;
+var valid12 = _errs31 === errors;
 if(valid12){
 errors++;
 }
 else {
+errors = _errs30;
+}
+}
+}
+}
+else {
+errors++;
+}
+}
+var _valid2 = _errs27 === errors;
 errors = _errs26;
-}
-}
-}
-}
-var _valid2 = _errs24 === errors;
-errors = _errs23;
 if(_valid2){
-const _errs28 = errors;
+const _errs32 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.modes !== undefined){
 let data7 = data.modes;
-const _errs30 = errors;
-const _errs31 = errors;
+const _errs34 = errors;
+const _errs35 = errors;
 if(Array.isArray(data7)){
-const _errs32 = errors;
+const _errs36 = errors;
 const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
-const _errs33 = errors;
+const _errs37 = errors;
 if("intercept" !== data7[i2]){
 errors++;
 }
-var valid15 = _errs33 === errors;
+var valid15 = _errs37 === errors;
 if(valid15){
 break;
 }
@@ -5513,31 +5653,32 @@ if(!valid15){
 errors++;
 }
 else {
-errors = _errs32;
+errors = _errs36;
 }
 }
-var valid14 = _errs31 === errors;
+var valid14 = _errs35 === errors;
 if(valid14){
 return false;
 }
 else {
-errors = _errs30;
+errors = _errs34;
 }
 }
 }
-var _valid2 = _errs28 === errors;
+var _valid2 = _errs32 === errors;
 valid10 = _valid2;
 }
 if(!valid10){
 errors++;
 return false;
 }
-var valid0 = _errs22 === errors;
+var valid0 = _errs25 === errors;
 if(valid0){
-const _errs35 = errors;
-const _errs36 = errors;
+const _errs39 = errors;
+const _errs40 = errors;
 let valid16 = true;
-const _errs37 = errors;
+const _errs41 = errors;
+if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.event === undefined) && (missing3 = "event")){
@@ -5551,41 +5692,45 @@ errors++;
 }
 }
 }
-var _valid3 = _errs37 === errors;
-errors = _errs36;
+else {
+errors++;
+}
+}
+var _valid3 = _errs41 === errors;
+errors = _errs40;
 if(_valid3){
-const _errs39 = errors;
+const _errs44 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data10 = data.capabilities;
-const _errs41 = errors;
-if(errors === _errs41){
+const _errs46 = errors;
+if(errors === _errs46){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.effects !== undefined){
 let data11 = data10.effects;
-const _errs43 = errors;
+const _errs48 = errors;
 if(Array.isArray(data11)){
 var valid21 = true;
 const len3 = data11.length;
 for(let i3=0; i3<len3; i3++){
 let data12 = data11[i3];
-const _errs44 = errors;
-const _errs45 = errors;
+const _errs49 = errors;
+const _errs50 = errors;
 let valid22 = false;
-const _errs46 = errors;
+const _errs51 = errors;
 if(!((((((((data12 === "deny") || (data12 === "allow")) || (data12 === "ask")) || (data12 === "modify")) || (data12 === "inject")) || (data12 === "flow")) || (data12 === "return")) || (data12 === "message"))){
 errors++;
 }
-var _valid4 = _errs46 === errors;
+var _valid4 = _errs51 === errors;
 valid22 = valid22 || _valid4;
 if(!valid22){
-const _errs47 = errors;
+const _errs52 = errors;
 if(typeof data12 === "string"){
 if(!pattern4.test(data12)){
 errors++;
 }
 }
-var _valid4 = _errs47 === errors;
+var _valid4 = _errs52 === errors;
 valid22 = valid22 || _valid4;
 }
 if(!valid22){
@@ -5593,15 +5738,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs45;
+errors = _errs50;
 }
-var valid21 = _errs44 === errors;
+var valid21 = _errs49 === errors;
 if(!valid21){
 break;
 }
 }
 }
-var valid20 = _errs43 === errors;
+var valid20 = _errs48 === errors;
 }
 else {
 var valid20 = true;
@@ -5609,14 +5754,14 @@ var valid20 = true;
 if(valid20){
 if(data10.modify !== undefined){
 let data13 = data10.modify;
-const _errs49 = errors;
+const _errs54 = errors;
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 for(const key0 in data13){
-const _errs50 = errors;
+const _errs55 = errors;
 if(!(key0 === "input")){
 errors++;
 }
-var valid23 = _errs50 === errors;
+var valid23 = _errs55 === errors;
 if(!valid23){
 errors++;
 return false;
@@ -5624,7 +5769,7 @@ break;
 }
 }
 }
-var valid20 = _errs49 === errors;
+var valid20 = _errs54 === errors;
 }
 else {
 var valid20 = true;
@@ -5632,7 +5777,7 @@ var valid20 = true;
 if(valid20){
 if(data10.flow !== undefined){
 let data14 = data10.flow;
-const _errs52 = errors;
+const _errs57 = errors;
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.operations !== undefined){
 let data15 = data14.operations;
@@ -5640,11 +5785,11 @@ if(Array.isArray(data15)){
 var valid25 = true;
 const len4 = data15.length;
 for(let i4=0; i4<len4; i4++){
-const _errs54 = errors;
+const _errs59 = errors;
 if(!(data15[i4] === "stop")){
 return false;
 }
-var valid25 = _errs54 === errors;
+var valid25 = _errs59 === errors;
 if(!valid25){
 break;
 }
@@ -5652,7 +5797,7 @@ break;
 }
 }
 }
-var valid20 = _errs52 === errors;
+var valid20 = _errs57 === errors;
 }
 else {
 var valid20 = true;
@@ -5663,19 +5808,20 @@ var valid20 = true;
 }
 }
 }
-var _valid3 = _errs39 === errors;
+var _valid3 = _errs44 === errors;
 valid16 = _valid3;
 }
 if(!valid16){
 errors++;
 return false;
 }
-var valid0 = _errs35 === errors;
+var valid0 = _errs39 === errors;
 if(valid0){
-const _errs56 = errors;
-const _errs57 = errors;
+const _errs61 = errors;
+const _errs62 = errors;
 let valid26 = true;
-const _errs58 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.event === undefined) && (missing4 = "event")){
@@ -5689,41 +5835,45 @@ errors++;
 }
 }
 }
-var _valid5 = _errs58 === errors;
-errors = _errs57;
+else {
+errors++;
+}
+}
+var _valid5 = _errs63 === errors;
+errors = _errs62;
 if(_valid5){
-const _errs60 = errors;
+const _errs66 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data18 = data.capabilities;
-const _errs62 = errors;
-if(errors === _errs62){
+const _errs68 = errors;
+if(errors === _errs68){
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 if(data18.effects !== undefined){
 let data19 = data18.effects;
-const _errs64 = errors;
+const _errs70 = errors;
 if(Array.isArray(data19)){
 var valid31 = true;
 const len5 = data19.length;
 for(let i5=0; i5<len5; i5++){
 let data20 = data19[i5];
-const _errs65 = errors;
-const _errs66 = errors;
+const _errs71 = errors;
+const _errs72 = errors;
 let valid32 = false;
-const _errs67 = errors;
+const _errs73 = errors;
 if(!((((data20 === "modify") || (data20 === "inject")) || (data20 === "flow")) || (data20 === "message"))){
 errors++;
 }
-var _valid6 = _errs67 === errors;
+var _valid6 = _errs73 === errors;
 valid32 = valid32 || _valid6;
 if(!valid32){
-const _errs68 = errors;
+const _errs74 = errors;
 if(typeof data20 === "string"){
 if(!pattern4.test(data20)){
 errors++;
 }
 }
-var _valid6 = _errs68 === errors;
+var _valid6 = _errs74 === errors;
 valid32 = valid32 || _valid6;
 }
 if(!valid32){
@@ -5731,33 +5881,10 @@ errors++;
 return false;
 }
 else {
-errors = _errs66;
+errors = _errs72;
 }
-var valid31 = _errs65 === errors;
+var valid31 = _errs71 === errors;
 if(!valid31){
-break;
-}
-}
-}
-var valid30 = _errs64 === errors;
-}
-else {
-var valid30 = true;
-}
-if(valid30){
-if(data18.modify !== undefined){
-let data21 = data18.modify;
-const _errs70 = errors;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key1 in data21){
-const _errs71 = errors;
-if(!(key1 === "output")){
-errors++;
-}
-var valid33 = _errs71 === errors;
-if(!valid33){
-errors++;
-return false;
 break;
 }
 }
@@ -5768,9 +5895,32 @@ else {
 var valid30 = true;
 }
 if(valid30){
+if(data18.modify !== undefined){
+let data21 = data18.modify;
+const _errs76 = errors;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key1 in data21){
+const _errs77 = errors;
+if(!(key1 === "output")){
+errors++;
+}
+var valid33 = _errs77 === errors;
+if(!valid33){
+errors++;
+return false;
+break;
+}
+}
+}
+var valid30 = _errs76 === errors;
+}
+else {
+var valid30 = true;
+}
+if(valid30){
 if(data18.flow !== undefined){
 let data22 = data18.flow;
-const _errs73 = errors;
+const _errs79 = errors;
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.operations !== undefined){
 let data23 = data22.operations;
@@ -5779,11 +5929,11 @@ var valid35 = true;
 const len6 = data23.length;
 for(let i6=0; i6<len6; i6++){
 let data24 = data23[i6];
-const _errs75 = errors;
+const _errs81 = errors;
 if(!((data24 === "stop") || (data24 === "continue"))){
 return false;
 }
-var valid35 = _errs75 === errors;
+var valid35 = _errs81 === errors;
 if(!valid35){
 break;
 }
@@ -5791,7 +5941,7 @@ break;
 }
 }
 }
-var valid30 = _errs73 === errors;
+var valid30 = _errs79 === errors;
 }
 else {
 var valid30 = true;
@@ -5802,19 +5952,20 @@ var valid30 = true;
 }
 }
 }
-var _valid5 = _errs60 === errors;
+var _valid5 = _errs66 === errors;
 valid26 = _valid5;
 }
 if(!valid26){
 errors++;
 return false;
 }
-var valid0 = _errs56 === errors;
+var valid0 = _errs61 === errors;
 if(valid0){
-const _errs77 = errors;
-const _errs78 = errors;
+const _errs83 = errors;
+const _errs84 = errors;
 let valid36 = true;
-const _errs79 = errors;
+const _errs85 = errors;
+if(errors === _errs85){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.event === undefined) && (missing5 = "event")){
@@ -5828,15 +5979,19 @@ errors++;
 }
 }
 }
-var _valid7 = _errs79 === errors;
-errors = _errs78;
+else {
+errors++;
+}
+}
+var _valid7 = _errs85 === errors;
+errors = _errs84;
 if(_valid7){
-const _errs81 = errors;
+const _errs88 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data26 = data.capabilities;
-const _errs83 = errors;
-if(errors === _errs83){
+const _errs90 = errors;
+if(errors === _errs90){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.effects !== undefined){
 let data27 = data26.effects;
@@ -5845,23 +6000,23 @@ var valid41 = true;
 const len7 = data27.length;
 for(let i7=0; i7<len7; i7++){
 let data28 = data27[i7];
-const _errs86 = errors;
-const _errs87 = errors;
+const _errs93 = errors;
+const _errs94 = errors;
 let valid42 = false;
-const _errs88 = errors;
+const _errs95 = errors;
 if(!((data28 === "inject") || (data28 === "message"))){
 errors++;
 }
-var _valid8 = _errs88 === errors;
+var _valid8 = _errs95 === errors;
 valid42 = valid42 || _valid8;
 if(!valid42){
-const _errs89 = errors;
+const _errs96 = errors;
 if(typeof data28 === "string"){
 if(!pattern4.test(data28)){
 errors++;
 }
 }
-var _valid8 = _errs89 === errors;
+var _valid8 = _errs96 === errors;
 valid42 = valid42 || _valid8;
 }
 if(!valid42){
@@ -5869,9 +6024,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs87;
+errors = _errs94;
 }
-var valid41 = _errs86 === errors;
+var valid41 = _errs93 === errors;
 if(!valid41){
 break;
 }
@@ -5882,19 +6037,20 @@ break;
 }
 }
 }
-var _valid7 = _errs81 === errors;
+var _valid7 = _errs88 === errors;
 valid36 = _valid7;
 }
 if(!valid36){
 errors++;
 return false;
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs83 === errors;
 if(valid0){
-const _errs91 = errors;
-const _errs92 = errors;
+const _errs98 = errors;
+const _errs99 = errors;
 let valid43 = true;
-const _errs93 = errors;
+const _errs100 = errors;
+if(errors === _errs100){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.event === undefined) && (missing6 = "event")){
@@ -5908,15 +6064,19 @@ errors++;
 }
 }
 }
-var _valid9 = _errs93 === errors;
-errors = _errs92;
+else {
+errors++;
+}
+}
+var _valid9 = _errs100 === errors;
+errors = _errs99;
 if(_valid9){
-const _errs95 = errors;
+const _errs103 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data30 = data.capabilities;
-const _errs97 = errors;
-if(errors === _errs97){
+const _errs105 = errors;
+if(errors === _errs105){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 if(data30.effects !== undefined){
 let data31 = data30.effects;
@@ -5925,23 +6085,23 @@ var valid48 = true;
 const len8 = data31.length;
 for(let i8=0; i8<len8; i8++){
 let data32 = data31[i8];
-const _errs100 = errors;
-const _errs101 = errors;
+const _errs108 = errors;
+const _errs109 = errors;
 let valid49 = false;
-const _errs102 = errors;
+const _errs110 = errors;
 if(!((data32 === "deny") || (data32 === "message"))){
 errors++;
 }
-var _valid10 = _errs102 === errors;
+var _valid10 = _errs110 === errors;
 valid49 = valid49 || _valid10;
 if(!valid49){
-const _errs103 = errors;
+const _errs111 = errors;
 if(typeof data32 === "string"){
 if(!pattern4.test(data32)){
 errors++;
 }
 }
-var _valid10 = _errs103 === errors;
+var _valid10 = _errs111 === errors;
 valid49 = valid49 || _valid10;
 }
 if(!valid49){
@@ -5949,9 +6109,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs101;
+errors = _errs109;
 }
-var valid48 = _errs100 === errors;
+var valid48 = _errs108 === errors;
 if(!valid48){
 break;
 }
@@ -5962,19 +6122,20 @@ break;
 }
 }
 }
-var _valid9 = _errs95 === errors;
+var _valid9 = _errs103 === errors;
 valid43 = _valid9;
 }
 if(!valid43){
 errors++;
 return false;
 }
-var valid0 = _errs91 === errors;
+var valid0 = _errs98 === errors;
 if(valid0){
-const _errs105 = errors;
-const _errs106 = errors;
+const _errs113 = errors;
+const _errs114 = errors;
 let valid50 = true;
-const _errs107 = errors;
+const _errs115 = errors;
+if(errors === _errs115){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.event === undefined) && (missing7 = "event")){
@@ -5988,41 +6149,45 @@ errors++;
 }
 }
 }
-var _valid11 = _errs107 === errors;
-errors = _errs106;
+else {
+errors++;
+}
+}
+var _valid11 = _errs115 === errors;
+errors = _errs114;
 if(_valid11){
-const _errs109 = errors;
+const _errs118 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data34 = data.capabilities;
-const _errs111 = errors;
-if(errors === _errs111){
+const _errs120 = errors;
+if(errors === _errs120){
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
 if(data34.effects !== undefined){
 let data35 = data34.effects;
-const _errs113 = errors;
+const _errs122 = errors;
 if(Array.isArray(data35)){
 var valid55 = true;
 const len9 = data35.length;
 for(let i9=0; i9<len9; i9++){
 let data36 = data35[i9];
-const _errs114 = errors;
-const _errs115 = errors;
+const _errs123 = errors;
+const _errs124 = errors;
 let valid56 = false;
-const _errs116 = errors;
+const _errs125 = errors;
 if(!(((((data36 === "deny") || (data36 === "modify")) || (data36 === "inject")) || (data36 === "flow")) || (data36 === "message"))){
 errors++;
 }
-var _valid12 = _errs116 === errors;
+var _valid12 = _errs125 === errors;
 valid56 = valid56 || _valid12;
 if(!valid56){
-const _errs117 = errors;
+const _errs126 = errors;
 if(typeof data36 === "string"){
 if(!pattern4.test(data36)){
 errors++;
 }
 }
-var _valid12 = _errs117 === errors;
+var _valid12 = _errs126 === errors;
 valid56 = valid56 || _valid12;
 }
 if(!valid56){
@@ -6030,62 +6195,11 @@ errors++;
 return false;
 }
 else {
-errors = _errs115;
+errors = _errs124;
 }
-var valid55 = _errs114 === errors;
+var valid55 = _errs123 === errors;
 if(!valid55){
 break;
-}
-}
-}
-var valid54 = _errs113 === errors;
-}
-else {
-var valid54 = true;
-}
-if(valid54){
-if(data34.modify !== undefined){
-let data37 = data34.modify;
-const _errs119 = errors;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-for(const key2 in data37){
-const _errs120 = errors;
-if(!(key2 === "prompt")){
-errors++;
-}
-var valid57 = _errs120 === errors;
-if(!valid57){
-errors++;
-return false;
-break;
-}
-}
-}
-var valid54 = _errs119 === errors;
-}
-else {
-var valid54 = true;
-}
-if(valid54){
-if(data34.flow !== undefined){
-let data38 = data34.flow;
-const _errs122 = errors;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.operations !== undefined){
-let data39 = data38.operations;
-if(Array.isArray(data39)){
-var valid59 = true;
-const len10 = data39.length;
-for(let i10=0; i10<len10; i10++){
-const _errs124 = errors;
-if(!(data39[i10] === "stop")){
-return false;
-}
-var valid59 = _errs124 === errors;
-if(!valid59){
-break;
-}
-}
 }
 }
 }
@@ -6094,25 +6208,77 @@ var valid54 = _errs122 === errors;
 else {
 var valid54 = true;
 }
+if(valid54){
+if(data34.modify !== undefined){
+let data37 = data34.modify;
+const _errs128 = errors;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key2 in data37){
+const _errs129 = errors;
+if(!(key2 === "prompt")){
+errors++;
+}
+var valid57 = _errs129 === errors;
+if(!valid57){
+errors++;
+return false;
+break;
+}
+}
+}
+var valid54 = _errs128 === errors;
+}
+else {
+var valid54 = true;
+}
+if(valid54){
+if(data34.flow !== undefined){
+let data38 = data34.flow;
+const _errs131 = errors;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.operations !== undefined){
+let data39 = data38.operations;
+if(Array.isArray(data39)){
+var valid59 = true;
+const len10 = data39.length;
+for(let i10=0; i10<len10; i10++){
+const _errs133 = errors;
+if(!(data39[i10] === "stop")){
+return false;
+}
+var valid59 = _errs133 === errors;
+if(!valid59){
+break;
+}
+}
+}
+}
+}
+var valid54 = _errs131 === errors;
+}
+else {
+var valid54 = true;
 }
 }
 }
 }
 }
 }
-var _valid11 = _errs109 === errors;
+}
+var _valid11 = _errs118 === errors;
 valid50 = _valid11;
 }
 if(!valid50){
 errors++;
 return false;
 }
-var valid0 = _errs105 === errors;
+var valid0 = _errs113 === errors;
 if(valid0){
-const _errs126 = errors;
-const _errs127 = errors;
+const _errs135 = errors;
+const _errs136 = errors;
 let valid60 = true;
-const _errs128 = errors;
+const _errs137 = errors;
+if(errors === _errs137){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.event === undefined) && (missing8 = "event")){
@@ -6126,41 +6292,45 @@ errors++;
 }
 }
 }
-var _valid13 = _errs128 === errors;
-errors = _errs127;
+else {
+errors++;
+}
+}
+var _valid13 = _errs137 === errors;
+errors = _errs136;
 if(_valid13){
-const _errs130 = errors;
+const _errs140 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data42 = data.capabilities;
-const _errs132 = errors;
-if(errors === _errs132){
+const _errs142 = errors;
+if(errors === _errs142){
 if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
 if(data42.effects !== undefined){
 let data43 = data42.effects;
-const _errs134 = errors;
+const _errs144 = errors;
 if(Array.isArray(data43)){
 var valid65 = true;
 const len11 = data43.length;
 for(let i11=0; i11<len11; i11++){
 let data44 = data43[i11];
-const _errs135 = errors;
-const _errs136 = errors;
+const _errs145 = errors;
+const _errs146 = errors;
 let valid66 = false;
-const _errs137 = errors;
+const _errs147 = errors;
 if(!(((data44 === "modify") || (data44 === "flow")) || (data44 === "message"))){
 errors++;
 }
-var _valid14 = _errs137 === errors;
+var _valid14 = _errs147 === errors;
 valid66 = valid66 || _valid14;
 if(!valid66){
-const _errs138 = errors;
+const _errs148 = errors;
 if(typeof data44 === "string"){
 if(!pattern4.test(data44)){
 errors++;
 }
 }
-var _valid14 = _errs138 === errors;
+var _valid14 = _errs148 === errors;
 valid66 = valid66 || _valid14;
 }
 if(!valid66){
@@ -6168,15 +6338,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs136;
+errors = _errs146;
 }
-var valid65 = _errs135 === errors;
+var valid65 = _errs145 === errors;
 if(!valid65){
 break;
 }
 }
 }
-var valid64 = _errs134 === errors;
+var valid64 = _errs144 === errors;
 }
 else {
 var valid64 = true;
@@ -6184,14 +6354,14 @@ var valid64 = true;
 if(valid64){
 if(data42.modify !== undefined){
 let data45 = data42.modify;
-const _errs140 = errors;
+const _errs150 = errors;
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 for(const key3 in data45){
-const _errs141 = errors;
+const _errs151 = errors;
 if(!(key3 === "response")){
 errors++;
 }
-var valid67 = _errs141 === errors;
+var valid67 = _errs151 === errors;
 if(!valid67){
 errors++;
 return false;
@@ -6199,7 +6369,7 @@ break;
 }
 }
 }
-var valid64 = _errs140 === errors;
+var valid64 = _errs150 === errors;
 }
 else {
 var valid64 = true;
@@ -6207,7 +6377,7 @@ var valid64 = true;
 if(valid64){
 if(data42.flow !== undefined){
 let data46 = data42.flow;
-const _errs143 = errors;
+const _errs153 = errors;
 if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
 if(data46.operations !== undefined){
 let data47 = data46.operations;
@@ -6216,11 +6386,11 @@ var valid69 = true;
 const len12 = data47.length;
 for(let i12=0; i12<len12; i12++){
 let data48 = data47[i12];
-const _errs145 = errors;
+const _errs155 = errors;
 if(!((data48 === "stop") || (data48 === "continue"))){
 return false;
 }
-var valid69 = _errs145 === errors;
+var valid69 = _errs155 === errors;
 if(!valid69){
 break;
 }
@@ -6228,7 +6398,7 @@ break;
 }
 }
 }
-var valid64 = _errs143 === errors;
+var valid64 = _errs153 === errors;
 }
 else {
 var valid64 = true;
@@ -6239,19 +6409,20 @@ var valid64 = true;
 }
 }
 }
-var _valid13 = _errs130 === errors;
+var _valid13 = _errs140 === errors;
 valid60 = _valid13;
 }
 if(!valid60){
 errors++;
 return false;
 }
-var valid0 = _errs126 === errors;
+var valid0 = _errs135 === errors;
 if(valid0){
-const _errs147 = errors;
-const _errs148 = errors;
+const _errs157 = errors;
+const _errs158 = errors;
 let valid70 = true;
-const _errs149 = errors;
+const _errs159 = errors;
+if(errors === _errs159){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.event === undefined) && (missing9 = "event")){
@@ -6265,41 +6436,45 @@ errors++;
 }
 }
 }
-var _valid15 = _errs149 === errors;
-errors = _errs148;
+else {
+errors++;
+}
+}
+var _valid15 = _errs159 === errors;
+errors = _errs158;
 if(_valid15){
-const _errs151 = errors;
+const _errs162 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data50 = data.capabilities;
-const _errs153 = errors;
-if(errors === _errs153){
+const _errs164 = errors;
+if(errors === _errs164){
 if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
 if(data50.effects !== undefined){
 let data51 = data50.effects;
-const _errs155 = errors;
+const _errs166 = errors;
 if(Array.isArray(data51)){
 var valid75 = true;
 const len13 = data51.length;
 for(let i13=0; i13<len13; i13++){
 let data52 = data51[i13];
-const _errs156 = errors;
-const _errs157 = errors;
+const _errs167 = errors;
+const _errs168 = errors;
 let valid76 = false;
-const _errs158 = errors;
+const _errs169 = errors;
 if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
 errors++;
 }
-var _valid16 = _errs158 === errors;
+var _valid16 = _errs169 === errors;
 valid76 = valid76 || _valid16;
 if(!valid76){
-const _errs159 = errors;
+const _errs170 = errors;
 if(typeof data52 === "string"){
 if(!pattern4.test(data52)){
 errors++;
 }
 }
-var _valid16 = _errs159 === errors;
+var _valid16 = _errs170 === errors;
 valid76 = valid76 || _valid16;
 }
 if(!valid76){
@@ -6307,15 +6482,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs157;
+errors = _errs168;
 }
-var valid75 = _errs156 === errors;
+var valid75 = _errs167 === errors;
 if(!valid75){
 break;
 }
 }
 }
-var valid74 = _errs155 === errors;
+var valid74 = _errs166 === errors;
 }
 else {
 var valid74 = true;
@@ -6323,14 +6498,14 @@ var valid74 = true;
 if(valid74){
 if(data50.modify !== undefined){
 let data53 = data50.modify;
-const _errs161 = errors;
+const _errs172 = errors;
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 for(const key4 in data53){
-const _errs162 = errors;
+const _errs173 = errors;
 if(!(key4 === "request")){
 errors++;
 }
-var valid77 = _errs162 === errors;
+var valid77 = _errs173 === errors;
 if(!valid77){
 errors++;
 return false;
@@ -6338,7 +6513,7 @@ break;
 }
 }
 }
-var valid74 = _errs161 === errors;
+var valid74 = _errs172 === errors;
 }
 else {
 var valid74 = true;
@@ -6346,7 +6521,7 @@ var valid74 = true;
 if(valid74){
 if(data50.flow !== undefined){
 let data54 = data50.flow;
-const _errs164 = errors;
+const _errs175 = errors;
 if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
 if(data54.operations !== undefined){
 let data55 = data54.operations;
@@ -6354,11 +6529,11 @@ if(Array.isArray(data55)){
 var valid79 = true;
 const len14 = data55.length;
 for(let i14=0; i14<len14; i14++){
-const _errs166 = errors;
+const _errs177 = errors;
 if(!(data55[i14] === "stop")){
 return false;
 }
-var valid79 = _errs166 === errors;
+var valid79 = _errs177 === errors;
 if(!valid79){
 break;
 }
@@ -6366,7 +6541,7 @@ break;
 }
 }
 }
-var valid74 = _errs164 === errors;
+var valid74 = _errs175 === errors;
 }
 else {
 var valid74 = true;
@@ -6377,19 +6552,20 @@ var valid74 = true;
 }
 }
 }
-var _valid15 = _errs151 === errors;
+var _valid15 = _errs162 === errors;
 valid70 = _valid15;
 }
 if(!valid70){
 errors++;
 return false;
 }
-var valid0 = _errs147 === errors;
+var valid0 = _errs157 === errors;
 if(valid0){
-const _errs168 = errors;
-const _errs169 = errors;
+const _errs179 = errors;
+const _errs180 = errors;
 let valid80 = true;
-const _errs170 = errors;
+const _errs181 = errors;
+if(errors === _errs181){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.event === undefined) && (missing10 = "event")){
@@ -6403,41 +6579,45 @@ errors++;
 }
 }
 }
-var _valid17 = _errs170 === errors;
-errors = _errs169;
+else {
+errors++;
+}
+}
+var _valid17 = _errs181 === errors;
+errors = _errs180;
 if(_valid17){
-const _errs172 = errors;
+const _errs184 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data58 = data.capabilities;
-const _errs174 = errors;
-if(errors === _errs174){
+const _errs186 = errors;
+if(errors === _errs186){
 if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
 if(data58.effects !== undefined){
 let data59 = data58.effects;
-const _errs176 = errors;
+const _errs188 = errors;
 if(Array.isArray(data59)){
 var valid85 = true;
 const len15 = data59.length;
 for(let i15=0; i15<len15; i15++){
 let data60 = data59[i15];
-const _errs177 = errors;
-const _errs178 = errors;
+const _errs189 = errors;
+const _errs190 = errors;
 let valid86 = false;
-const _errs179 = errors;
+const _errs191 = errors;
 if(!(((data60 === "deny") || (data60 === "flow")) || (data60 === "message"))){
 errors++;
 }
-var _valid18 = _errs179 === errors;
+var _valid18 = _errs191 === errors;
 valid86 = valid86 || _valid18;
 if(!valid86){
-const _errs180 = errors;
+const _errs192 = errors;
 if(typeof data60 === "string"){
 if(!pattern4.test(data60)){
 errors++;
 }
 }
-var _valid18 = _errs180 === errors;
+var _valid18 = _errs192 === errors;
 valid86 = valid86 || _valid18;
 }
 if(!valid86){
@@ -6445,15 +6625,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs178;
+errors = _errs190;
 }
-var valid85 = _errs177 === errors;
+var valid85 = _errs189 === errors;
 if(!valid85){
 break;
 }
 }
 }
-var valid84 = _errs176 === errors;
+var valid84 = _errs188 === errors;
 }
 else {
 var valid84 = true;
@@ -6461,7 +6641,7 @@ var valid84 = true;
 if(valid84){
 if(data58.flow !== undefined){
 let data61 = data58.flow;
-const _errs182 = errors;
+const _errs194 = errors;
 if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
 if(data61.operations !== undefined){
 let data62 = data61.operations;
@@ -6469,11 +6649,11 @@ if(Array.isArray(data62)){
 var valid88 = true;
 const len16 = data62.length;
 for(let i16=0; i16<len16; i16++){
-const _errs184 = errors;
+const _errs196 = errors;
 if(!(data62[i16] === "stop")){
 return false;
 }
-var valid88 = _errs184 === errors;
+var valid88 = _errs196 === errors;
 if(!valid88){
 break;
 }
@@ -6481,7 +6661,7 @@ break;
 }
 }
 }
-var valid84 = _errs182 === errors;
+var valid84 = _errs194 === errors;
 }
 else {
 var valid84 = true;
@@ -6491,19 +6671,20 @@ var valid84 = true;
 }
 }
 }
-var _valid17 = _errs172 === errors;
+var _valid17 = _errs184 === errors;
 valid80 = _valid17;
 }
 if(!valid80){
 errors++;
 return false;
 }
-var valid0 = _errs168 === errors;
+var valid0 = _errs179 === errors;
 if(valid0){
-const _errs186 = errors;
-const _errs187 = errors;
+const _errs198 = errors;
+const _errs199 = errors;
 let valid89 = true;
-const _errs188 = errors;
+const _errs200 = errors;
+if(errors === _errs200){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.event === undefined) && (missing11 = "event")){
@@ -6517,41 +6698,45 @@ errors++;
 }
 }
 }
-var _valid19 = _errs188 === errors;
-errors = _errs187;
+else {
+errors++;
+}
+}
+var _valid19 = _errs200 === errors;
+errors = _errs199;
 if(_valid19){
-const _errs190 = errors;
+const _errs203 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data65 = data.capabilities;
-const _errs192 = errors;
-if(errors === _errs192){
+const _errs205 = errors;
+if(errors === _errs205){
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 if(data65.effects !== undefined){
 let data66 = data65.effects;
-const _errs194 = errors;
+const _errs207 = errors;
 if(Array.isArray(data66)){
 var valid94 = true;
 const len17 = data66.length;
 for(let i17=0; i17<len17; i17++){
 let data67 = data66[i17];
-const _errs195 = errors;
-const _errs196 = errors;
+const _errs208 = errors;
+const _errs209 = errors;
 let valid95 = false;
-const _errs197 = errors;
+const _errs210 = errors;
 if(!(((((data67 === "allow") || (data67 === "deny")) || (data67 === "modify")) || (data67 === "flow")) || (data67 === "message"))){
 errors++;
 }
-var _valid20 = _errs197 === errors;
+var _valid20 = _errs210 === errors;
 valid95 = valid95 || _valid20;
 if(!valid95){
-const _errs198 = errors;
+const _errs211 = errors;
 if(typeof data67 === "string"){
 if(!pattern4.test(data67)){
 errors++;
 }
 }
-var _valid20 = _errs198 === errors;
+var _valid20 = _errs211 === errors;
 valid95 = valid95 || _valid20;
 }
 if(!valid95){
@@ -6559,15 +6744,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs196;
+errors = _errs209;
 }
-var valid94 = _errs195 === errors;
+var valid94 = _errs208 === errors;
 if(!valid94){
 break;
 }
 }
 }
-var valid93 = _errs194 === errors;
+var valid93 = _errs207 === errors;
 }
 else {
 var valid93 = true;
@@ -6575,14 +6760,14 @@ var valid93 = true;
 if(valid93){
 if(data65.modify !== undefined){
 let data68 = data65.modify;
-const _errs200 = errors;
+const _errs213 = errors;
 if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
 for(const key5 in data68){
-const _errs201 = errors;
+const _errs214 = errors;
 if(!(key5 === "input")){
 errors++;
 }
-var valid96 = _errs201 === errors;
+var valid96 = _errs214 === errors;
 if(!valid96){
 errors++;
 return false;
@@ -6590,7 +6775,7 @@ break;
 }
 }
 }
-var valid93 = _errs200 === errors;
+var valid93 = _errs213 === errors;
 }
 else {
 var valid93 = true;
@@ -6598,7 +6783,7 @@ var valid93 = true;
 if(valid93){
 if(data65.flow !== undefined){
 let data69 = data65.flow;
-const _errs203 = errors;
+const _errs216 = errors;
 if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
 if(data69.operations !== undefined){
 let data70 = data69.operations;
@@ -6606,11 +6791,11 @@ if(Array.isArray(data70)){
 var valid98 = true;
 const len18 = data70.length;
 for(let i18=0; i18<len18; i18++){
-const _errs205 = errors;
+const _errs218 = errors;
 if(!(data70[i18] === "stop")){
 return false;
 }
-var valid98 = _errs205 === errors;
+var valid98 = _errs218 === errors;
 if(!valid98){
 break;
 }
@@ -6618,7 +6803,7 @@ break;
 }
 }
 }
-var valid93 = _errs203 === errors;
+var valid93 = _errs216 === errors;
 }
 else {
 var valid93 = true;
@@ -6629,19 +6814,20 @@ var valid93 = true;
 }
 }
 }
-var _valid19 = _errs190 === errors;
+var _valid19 = _errs203 === errors;
 valid89 = _valid19;
 }
 if(!valid89){
 errors++;
 return false;
 }
-var valid0 = _errs186 === errors;
+var valid0 = _errs198 === errors;
 if(valid0){
-const _errs207 = errors;
-const _errs208 = errors;
+const _errs220 = errors;
+const _errs221 = errors;
 let valid99 = true;
-const _errs209 = errors;
+const _errs222 = errors;
+if(errors === _errs222){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.event === undefined) && (missing12 = "event")){
@@ -6655,41 +6841,45 @@ errors++;
 }
 }
 }
-var _valid21 = _errs209 === errors;
-errors = _errs208;
+else {
+errors++;
+}
+}
+var _valid21 = _errs222 === errors;
+errors = _errs221;
 if(_valid21){
-const _errs211 = errors;
+const _errs225 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data73 = data.capabilities;
-const _errs213 = errors;
-if(errors === _errs213){
+const _errs227 = errors;
+if(errors === _errs227){
 if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
 if(data73.effects !== undefined){
 let data74 = data73.effects;
-const _errs215 = errors;
+const _errs229 = errors;
 if(Array.isArray(data74)){
 var valid104 = true;
 const len19 = data74.length;
 for(let i19=0; i19<len19; i19++){
 let data75 = data74[i19];
-const _errs216 = errors;
-const _errs217 = errors;
+const _errs230 = errors;
+const _errs231 = errors;
 let valid105 = false;
-const _errs218 = errors;
+const _errs232 = errors;
 if(!(((data75 === "flow") || (data75 === "inject")) || (data75 === "message"))){
 errors++;
 }
-var _valid22 = _errs218 === errors;
+var _valid22 = _errs232 === errors;
 valid105 = valid105 || _valid22;
 if(!valid105){
-const _errs219 = errors;
+const _errs233 = errors;
 if(typeof data75 === "string"){
 if(!pattern4.test(data75)){
 errors++;
 }
 }
-var _valid22 = _errs219 === errors;
+var _valid22 = _errs233 === errors;
 valid105 = valid105 || _valid22;
 }
 if(!valid105){
@@ -6697,15 +6887,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs217;
+errors = _errs231;
 }
-var valid104 = _errs216 === errors;
+var valid104 = _errs230 === errors;
 if(!valid104){
 break;
 }
 }
 }
-var valid103 = _errs215 === errors;
+var valid103 = _errs229 === errors;
 }
 else {
 var valid103 = true;
@@ -6713,7 +6903,7 @@ var valid103 = true;
 if(valid103){
 if(data73.flow !== undefined){
 let data76 = data73.flow;
-const _errs221 = errors;
+const _errs235 = errors;
 if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
 if(data76.operations !== undefined){
 let data77 = data76.operations;
@@ -6721,11 +6911,11 @@ if(Array.isArray(data77)){
 var valid107 = true;
 const len20 = data77.length;
 for(let i20=0; i20<len20; i20++){
-const _errs223 = errors;
+const _errs237 = errors;
 if(!(data77[i20] === "stop")){
 return false;
 }
-var valid107 = _errs223 === errors;
+var valid107 = _errs237 === errors;
 if(!valid107){
 break;
 }
@@ -6733,7 +6923,7 @@ break;
 }
 }
 }
-var valid103 = _errs221 === errors;
+var valid103 = _errs235 === errors;
 }
 else {
 var valid103 = true;
@@ -6743,19 +6933,20 @@ var valid103 = true;
 }
 }
 }
-var _valid21 = _errs211 === errors;
+var _valid21 = _errs225 === errors;
 valid99 = _valid21;
 }
 if(!valid99){
 errors++;
 return false;
 }
-var valid0 = _errs207 === errors;
+var valid0 = _errs220 === errors;
 if(valid0){
-const _errs225 = errors;
-const _errs226 = errors;
+const _errs239 = errors;
+const _errs240 = errors;
 let valid108 = true;
-const _errs227 = errors;
+const _errs241 = errors;
+if(errors === _errs241){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.event === undefined) && (missing13 = "event")){
@@ -6769,41 +6960,45 @@ errors++;
 }
 }
 }
-var _valid23 = _errs227 === errors;
-errors = _errs226;
+else {
+errors++;
+}
+}
+var _valid23 = _errs241 === errors;
+errors = _errs240;
 if(_valid23){
-const _errs229 = errors;
+const _errs244 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data80 = data.capabilities;
-const _errs231 = errors;
-if(errors === _errs231){
+const _errs246 = errors;
+if(errors === _errs246){
 if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
 if(data80.effects !== undefined){
 let data81 = data80.effects;
-const _errs233 = errors;
+const _errs248 = errors;
 if(Array.isArray(data81)){
 var valid113 = true;
 const len21 = data81.length;
 for(let i21=0; i21<len21; i21++){
 let data82 = data81[i21];
-const _errs234 = errors;
-const _errs235 = errors;
+const _errs249 = errors;
+const _errs250 = errors;
 let valid114 = false;
-const _errs236 = errors;
+const _errs251 = errors;
 if(!(((((data82 === "deny") || (data82 === "modify")) || (data82 === "return")) || (data82 === "inject")) || (data82 === "message"))){
 errors++;
 }
-var _valid24 = _errs236 === errors;
+var _valid24 = _errs251 === errors;
 valid114 = valid114 || _valid24;
 if(!valid114){
-const _errs237 = errors;
+const _errs252 = errors;
 if(typeof data82 === "string"){
 if(!pattern4.test(data82)){
 errors++;
 }
 }
-var _valid24 = _errs237 === errors;
+var _valid24 = _errs252 === errors;
 valid114 = valid114 || _valid24;
 }
 if(!valid114){
@@ -6811,15 +7006,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs235;
+errors = _errs250;
 }
-var valid113 = _errs234 === errors;
+var valid113 = _errs249 === errors;
 if(!valid113){
 break;
 }
 }
 }
-var valid112 = _errs233 === errors;
+var valid112 = _errs248 === errors;
 }
 else {
 var valid112 = true;
@@ -6827,14 +7022,14 @@ var valid112 = true;
 if(valid112){
 if(data80.modify !== undefined){
 let data83 = data80.modify;
-const _errs239 = errors;
+const _errs254 = errors;
 if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
 for(const key6 in data83){
-const _errs240 = errors;
+const _errs255 = errors;
 if(!(key6 === "instructions")){
 errors++;
 }
-var valid115 = _errs240 === errors;
+var valid115 = _errs255 === errors;
 if(!valid115){
 errors++;
 return false;
@@ -6842,7 +7037,7 @@ break;
 }
 }
 }
-var valid112 = _errs239 === errors;
+var valid112 = _errs254 === errors;
 }
 else {
 var valid112 = true;
@@ -6852,19 +7047,20 @@ var valid112 = true;
 }
 }
 }
-var _valid23 = _errs229 === errors;
+var _valid23 = _errs244 === errors;
 valid108 = _valid23;
 }
 if(!valid108){
 errors++;
 return false;
 }
-var valid0 = _errs225 === errors;
+var valid0 = _errs239 === errors;
 if(valid0){
-const _errs242 = errors;
-const _errs243 = errors;
+const _errs257 = errors;
+const _errs258 = errors;
 let valid116 = true;
-const _errs244 = errors;
+const _errs259 = errors;
+if(errors === _errs259){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.event === undefined) && (missing14 = "event")){
@@ -6878,41 +7074,45 @@ errors++;
 }
 }
 }
-var _valid25 = _errs244 === errors;
-errors = _errs243;
+else {
+errors++;
+}
+}
+var _valid25 = _errs259 === errors;
+errors = _errs258;
 if(_valid25){
-const _errs246 = errors;
+const _errs262 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data85 = data.capabilities;
-const _errs248 = errors;
-if(errors === _errs248){
+const _errs264 = errors;
+if(errors === _errs264){
 if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
 if(data85.effects !== undefined){
 let data86 = data85.effects;
-const _errs250 = errors;
+const _errs266 = errors;
 if(Array.isArray(data86)){
 var valid121 = true;
 const len22 = data86.length;
 for(let i22=0; i22<len22; i22++){
 let data87 = data86[i22];
-const _errs251 = errors;
-const _errs252 = errors;
+const _errs267 = errors;
+const _errs268 = errors;
 let valid122 = false;
-const _errs253 = errors;
+const _errs269 = errors;
 if(!(((data87 === "inject") || (data87 === "modify")) || (data87 === "message"))){
 errors++;
 }
-var _valid26 = _errs253 === errors;
+var _valid26 = _errs269 === errors;
 valid122 = valid122 || _valid26;
 if(!valid122){
-const _errs254 = errors;
+const _errs270 = errors;
 if(typeof data87 === "string"){
 if(!pattern4.test(data87)){
 errors++;
 }
 }
-var _valid26 = _errs254 === errors;
+var _valid26 = _errs270 === errors;
 valid122 = valid122 || _valid26;
 }
 if(!valid122){
@@ -6920,15 +7120,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs252;
+errors = _errs268;
 }
-var valid121 = _errs251 === errors;
+var valid121 = _errs267 === errors;
 if(!valid121){
 break;
 }
 }
 }
-var valid120 = _errs250 === errors;
+var valid120 = _errs266 === errors;
 }
 else {
 var valid120 = true;
@@ -6936,14 +7136,14 @@ var valid120 = true;
 if(valid120){
 if(data85.modify !== undefined){
 let data88 = data85.modify;
-const _errs256 = errors;
+const _errs272 = errors;
 if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
 for(const key7 in data88){
-const _errs257 = errors;
+const _errs273 = errors;
 if(!(key7 === "summary")){
 errors++;
 }
-var valid123 = _errs257 === errors;
+var valid123 = _errs273 === errors;
 if(!valid123){
 errors++;
 return false;
@@ -6951,7 +7151,7 @@ break;
 }
 }
 }
-var valid120 = _errs256 === errors;
+var valid120 = _errs272 === errors;
 }
 else {
 var valid120 = true;
@@ -6961,19 +7161,20 @@ var valid120 = true;
 }
 }
 }
-var _valid25 = _errs246 === errors;
+var _valid25 = _errs262 === errors;
 valid116 = _valid25;
 }
 if(!valid116){
 errors++;
 return false;
 }
-var valid0 = _errs242 === errors;
+var valid0 = _errs257 === errors;
 if(valid0){
-const _errs259 = errors;
-const _errs260 = errors;
+const _errs275 = errors;
+const _errs276 = errors;
 let valid124 = true;
-const _errs261 = errors;
+const _errs277 = errors;
+if(errors === _errs277){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.event === undefined) && (missing15 = "event")){
@@ -6987,15 +7188,19 @@ errors++;
 }
 }
 }
-var _valid27 = _errs261 === errors;
-errors = _errs260;
+else {
+errors++;
+}
+}
+var _valid27 = _errs277 === errors;
+errors = _errs276;
 if(_valid27){
-const _errs263 = errors;
+const _errs280 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data90 = data.capabilities;
-const _errs265 = errors;
-if(errors === _errs265){
+const _errs282 = errors;
+if(errors === _errs282){
 if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
 if(data90.effects !== undefined){
 let data91 = data90.effects;
@@ -7004,23 +7209,23 @@ var valid129 = true;
 const len23 = data91.length;
 for(let i23=0; i23<len23; i23++){
 let data92 = data91[i23];
-const _errs268 = errors;
-const _errs269 = errors;
+const _errs285 = errors;
+const _errs286 = errors;
 let valid130 = false;
-const _errs270 = errors;
+const _errs287 = errors;
 if(!((data92 === "deny") || (data92 === "message"))){
 errors++;
 }
-var _valid28 = _errs270 === errors;
+var _valid28 = _errs287 === errors;
 valid130 = valid130 || _valid28;
 if(!valid130){
-const _errs271 = errors;
+const _errs288 = errors;
 if(typeof data92 === "string"){
 if(!pattern4.test(data92)){
 errors++;
 }
 }
-var _valid28 = _errs271 === errors;
+var _valid28 = _errs288 === errors;
 valid130 = valid130 || _valid28;
 }
 if(!valid130){
@@ -7028,9 +7233,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs269;
+errors = _errs286;
 }
-var valid129 = _errs268 === errors;
+var valid129 = _errs285 === errors;
 if(!valid129){
 break;
 }
@@ -7041,19 +7246,20 @@ break;
 }
 }
 }
-var _valid27 = _errs263 === errors;
+var _valid27 = _errs280 === errors;
 valid124 = _valid27;
 }
 if(!valid124){
 errors++;
 return false;
 }
-var valid0 = _errs259 === errors;
+var valid0 = _errs275 === errors;
 if(valid0){
-const _errs273 = errors;
-const _errs274 = errors;
+const _errs290 = errors;
+const _errs291 = errors;
 let valid131 = true;
-const _errs275 = errors;
+const _errs292 = errors;
+if(errors === _errs292){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.event === undefined) && (missing16 = "event")){
@@ -7067,15 +7273,19 @@ errors++;
 }
 }
 }
-var _valid29 = _errs275 === errors;
-errors = _errs274;
+else {
+errors++;
+}
+}
+var _valid29 = _errs292 === errors;
+errors = _errs291;
 if(_valid29){
-const _errs277 = errors;
+const _errs295 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data94 = data.capabilities;
-const _errs279 = errors;
-if(errors === _errs279){
+const _errs297 = errors;
+if(errors === _errs297){
 if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
 if(data94.effects !== undefined){
 let data95 = data94.effects;
@@ -7084,23 +7294,23 @@ var valid136 = true;
 const len24 = data95.length;
 for(let i24=0; i24<len24; i24++){
 let data96 = data95[i24];
-const _errs282 = errors;
-const _errs283 = errors;
+const _errs300 = errors;
+const _errs301 = errors;
 let valid137 = false;
-const _errs284 = errors;
+const _errs302 = errors;
 if(!(((data96 === "deny") || (data96 === "return")) || (data96 === "message"))){
 errors++;
 }
-var _valid30 = _errs284 === errors;
+var _valid30 = _errs302 === errors;
 valid137 = valid137 || _valid30;
 if(!valid137){
-const _errs285 = errors;
+const _errs303 = errors;
 if(typeof data96 === "string"){
 if(!pattern4.test(data96)){
 errors++;
 }
 }
-var _valid30 = _errs285 === errors;
+var _valid30 = _errs303 === errors;
 valid137 = valid137 || _valid30;
 }
 if(!valid137){
@@ -7108,9 +7318,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs283;
+errors = _errs301;
 }
-var valid136 = _errs282 === errors;
+var valid136 = _errs300 === errors;
 if(!valid136){
 break;
 }
@@ -7121,19 +7331,20 @@ break;
 }
 }
 }
-var _valid29 = _errs277 === errors;
+var _valid29 = _errs295 === errors;
 valid131 = _valid29;
 }
 if(!valid131){
 errors++;
 return false;
 }
-var valid0 = _errs273 === errors;
+var valid0 = _errs290 === errors;
 if(valid0){
-const _errs287 = errors;
-const _errs288 = errors;
+const _errs305 = errors;
+const _errs306 = errors;
 let valid138 = true;
-const _errs289 = errors;
+const _errs307 = errors;
+if(errors === _errs307){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.event === undefined) && (missing17 = "event")){
@@ -7147,41 +7358,45 @@ errors++;
 }
 }
 }
-var _valid31 = _errs289 === errors;
-errors = _errs288;
+else {
+errors++;
+}
+}
+var _valid31 = _errs307 === errors;
+errors = _errs306;
 if(_valid31){
-const _errs291 = errors;
+const _errs310 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data98 = data.capabilities;
-const _errs293 = errors;
-if(errors === _errs293){
+const _errs312 = errors;
+if(errors === _errs312){
 if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
 if(data98.effects !== undefined){
 let data99 = data98.effects;
-const _errs295 = errors;
+const _errs314 = errors;
 if(Array.isArray(data99)){
 var valid143 = true;
 const len25 = data99.length;
 for(let i25=0; i25<len25; i25++){
 let data100 = data99[i25];
-const _errs296 = errors;
-const _errs297 = errors;
+const _errs315 = errors;
+const _errs316 = errors;
 let valid144 = false;
-const _errs298 = errors;
+const _errs317 = errors;
 if(!((data100 === "modify") || (data100 === "message"))){
 errors++;
 }
-var _valid32 = _errs298 === errors;
+var _valid32 = _errs317 === errors;
 valid144 = valid144 || _valid32;
 if(!valid144){
-const _errs299 = errors;
+const _errs318 = errors;
 if(typeof data100 === "string"){
 if(!pattern4.test(data100)){
 errors++;
 }
 }
-var _valid32 = _errs299 === errors;
+var _valid32 = _errs318 === errors;
 valid144 = valid144 || _valid32;
 }
 if(!valid144){
@@ -7189,15 +7404,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs297;
+errors = _errs316;
 }
-var valid143 = _errs296 === errors;
+var valid143 = _errs315 === errors;
 if(!valid143){
 break;
 }
 }
 }
-var valid142 = _errs295 === errors;
+var valid142 = _errs314 === errors;
 }
 else {
 var valid142 = true;
@@ -7205,14 +7420,14 @@ var valid142 = true;
 if(valid142){
 if(data98.modify !== undefined){
 let data101 = data98.modify;
-const _errs301 = errors;
+const _errs320 = errors;
 if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
 for(const key8 in data101){
-const _errs302 = errors;
+const _errs321 = errors;
 if(!(key8 === "content")){
 errors++;
 }
-var valid145 = _errs302 === errors;
+var valid145 = _errs321 === errors;
 if(!valid145){
 errors++;
 return false;
@@ -7220,7 +7435,7 @@ break;
 }
 }
 }
-var valid142 = _errs301 === errors;
+var valid142 = _errs320 === errors;
 }
 else {
 var valid142 = true;
@@ -7230,19 +7445,20 @@ var valid142 = true;
 }
 }
 }
-var _valid31 = _errs291 === errors;
+var _valid31 = _errs310 === errors;
 valid138 = _valid31;
 }
 if(!valid138){
 errors++;
 return false;
 }
-var valid0 = _errs287 === errors;
+var valid0 = _errs305 === errors;
 if(valid0){
-const _errs304 = errors;
-const _errs305 = errors;
+const _errs323 = errors;
+const _errs324 = errors;
 let valid146 = true;
-const _errs306 = errors;
+const _errs325 = errors;
+if(errors === _errs325){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.event === undefined) && (missing18 = "event")){
@@ -7256,41 +7472,45 @@ errors++;
 }
 }
 }
-var _valid33 = _errs306 === errors;
-errors = _errs305;
+else {
+errors++;
+}
+}
+var _valid33 = _errs325 === errors;
+errors = _errs324;
 if(_valid33){
-const _errs308 = errors;
+const _errs328 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data103 = data.capabilities;
-const _errs310 = errors;
-if(errors === _errs310){
+const _errs330 = errors;
+if(errors === _errs330){
 if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
 if(data103.effects !== undefined){
 let data104 = data103.effects;
-const _errs312 = errors;
+const _errs332 = errors;
 if(Array.isArray(data104)){
 var valid151 = true;
 const len26 = data104.length;
 for(let i26=0; i26<len26; i26++){
 let data105 = data104[i26];
-const _errs313 = errors;
-const _errs314 = errors;
+const _errs333 = errors;
+const _errs334 = errors;
 let valid152 = false;
-const _errs315 = errors;
+const _errs335 = errors;
 if(!(((data105 === "deny") || (data105 === "modify")) || (data105 === "message"))){
 errors++;
 }
-var _valid34 = _errs315 === errors;
+var _valid34 = _errs335 === errors;
 valid152 = valid152 || _valid34;
 if(!valid152){
-const _errs316 = errors;
+const _errs336 = errors;
 if(typeof data105 === "string"){
 if(!pattern4.test(data105)){
 errors++;
 }
 }
-var _valid34 = _errs316 === errors;
+var _valid34 = _errs336 === errors;
 valid152 = valid152 || _valid34;
 }
 if(!valid152){
@@ -7298,15 +7518,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs314;
+errors = _errs334;
 }
-var valid151 = _errs313 === errors;
+var valid151 = _errs333 === errors;
 if(!valid151){
 break;
 }
 }
 }
-var valid150 = _errs312 === errors;
+var valid150 = _errs332 === errors;
 }
 else {
 var valid150 = true;
@@ -7314,14 +7534,14 @@ var valid150 = true;
 if(valid150){
 if(data103.modify !== undefined){
 let data106 = data103.modify;
-const _errs318 = errors;
+const _errs338 = errors;
 if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
 for(const key9 in data106){
-const _errs319 = errors;
+const _errs339 = errors;
 if(!(key9 === "prompt")){
 errors++;
 }
-var valid153 = _errs319 === errors;
+var valid153 = _errs339 === errors;
 if(!valid153){
 errors++;
 return false;
@@ -7329,7 +7549,7 @@ break;
 }
 }
 }
-var valid150 = _errs318 === errors;
+var valid150 = _errs338 === errors;
 }
 else {
 var valid150 = true;
@@ -7339,19 +7559,20 @@ var valid150 = true;
 }
 }
 }
-var _valid33 = _errs308 === errors;
+var _valid33 = _errs328 === errors;
 valid146 = _valid33;
 }
 if(!valid146){
 errors++;
 return false;
 }
-var valid0 = _errs304 === errors;
+var valid0 = _errs323 === errors;
 if(valid0){
-const _errs321 = errors;
-const _errs322 = errors;
+const _errs341 = errors;
+const _errs342 = errors;
 let valid154 = true;
-const _errs323 = errors;
+const _errs343 = errors;
+if(errors === _errs343){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.event === undefined) && (missing19 = "event")){
@@ -7365,41 +7586,45 @@ errors++;
 }
 }
 }
-var _valid35 = _errs323 === errors;
-errors = _errs322;
+else {
+errors++;
+}
+}
+var _valid35 = _errs343 === errors;
+errors = _errs342;
 if(_valid35){
-const _errs325 = errors;
+const _errs346 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data108 = data.capabilities;
-const _errs327 = errors;
-if(errors === _errs327){
+const _errs348 = errors;
+if(errors === _errs348){
 if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
 if(data108.effects !== undefined){
 let data109 = data108.effects;
-const _errs329 = errors;
+const _errs350 = errors;
 if(Array.isArray(data109)){
 var valid159 = true;
 const len27 = data109.length;
 for(let i27=0; i27<len27; i27++){
 let data110 = data109[i27];
-const _errs330 = errors;
-const _errs331 = errors;
+const _errs351 = errors;
+const _errs352 = errors;
 let valid160 = false;
-const _errs332 = errors;
+const _errs353 = errors;
 if(!(((data110 === "deny") || (data110 === "modify")) || (data110 === "message"))){
 errors++;
 }
-var _valid36 = _errs332 === errors;
+var _valid36 = _errs353 === errors;
 valid160 = valid160 || _valid36;
 if(!valid160){
-const _errs333 = errors;
+const _errs354 = errors;
 if(typeof data110 === "string"){
 if(!pattern4.test(data110)){
 errors++;
 }
 }
-var _valid36 = _errs333 === errors;
+var _valid36 = _errs354 === errors;
 valid160 = valid160 || _valid36;
 }
 if(!valid160){
@@ -7407,15 +7632,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs331;
+errors = _errs352;
 }
-var valid159 = _errs330 === errors;
+var valid159 = _errs351 === errors;
 if(!valid159){
 break;
 }
 }
 }
-var valid158 = _errs329 === errors;
+var valid158 = _errs350 === errors;
 }
 else {
 var valid158 = true;
@@ -7423,14 +7648,14 @@ var valid158 = true;
 if(valid158){
 if(data108.modify !== undefined){
 let data111 = data108.modify;
-const _errs335 = errors;
+const _errs356 = errors;
 if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
 for(const key10 in data111){
-const _errs336 = errors;
+const _errs357 = errors;
 if(!(key10 === "content")){
 errors++;
 }
-var valid161 = _errs336 === errors;
+var valid161 = _errs357 === errors;
 if(!valid161){
 errors++;
 return false;
@@ -7438,7 +7663,7 @@ break;
 }
 }
 }
-var valid158 = _errs335 === errors;
+var valid158 = _errs356 === errors;
 }
 else {
 var valid158 = true;
@@ -7448,19 +7673,20 @@ var valid158 = true;
 }
 }
 }
-var _valid35 = _errs325 === errors;
+var _valid35 = _errs346 === errors;
 valid154 = _valid35;
 }
 if(!valid154){
 errors++;
 return false;
 }
-var valid0 = _errs321 === errors;
+var valid0 = _errs341 === errors;
 if(valid0){
-const _errs338 = errors;
-const _errs339 = errors;
+const _errs359 = errors;
+const _errs360 = errors;
 let valid162 = true;
-const _errs340 = errors;
+const _errs361 = errors;
+if(errors === _errs361){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
 if((data.event === undefined) && (missing20 = "event")){
@@ -7474,41 +7700,45 @@ errors++;
 }
 }
 }
-var _valid37 = _errs340 === errors;
-errors = _errs339;
+else {
+errors++;
+}
+}
+var _valid37 = _errs361 === errors;
+errors = _errs360;
 if(_valid37){
-const _errs342 = errors;
+const _errs364 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data113 = data.capabilities;
-const _errs344 = errors;
-if(errors === _errs344){
+const _errs366 = errors;
+if(errors === _errs366){
 if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
 if(data113.effects !== undefined){
 let data114 = data113.effects;
-const _errs346 = errors;
+const _errs368 = errors;
 if(Array.isArray(data114)){
 var valid167 = true;
 const len28 = data114.length;
 for(let i28=0; i28<len28; i28++){
 let data115 = data114[i28];
-const _errs347 = errors;
-const _errs348 = errors;
+const _errs369 = errors;
+const _errs370 = errors;
 let valid168 = false;
-const _errs349 = errors;
+const _errs371 = errors;
 if(!(((data115 === "deny") || (data115 === "modify")) || (data115 === "message"))){
 errors++;
 }
-var _valid38 = _errs349 === errors;
+var _valid38 = _errs371 === errors;
 valid168 = valid168 || _valid38;
 if(!valid168){
-const _errs350 = errors;
+const _errs372 = errors;
 if(typeof data115 === "string"){
 if(!pattern4.test(data115)){
 errors++;
 }
 }
-var _valid38 = _errs350 === errors;
+var _valid38 = _errs372 === errors;
 valid168 = valid168 || _valid38;
 }
 if(!valid168){
@@ -7516,15 +7746,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs348;
+errors = _errs370;
 }
-var valid167 = _errs347 === errors;
+var valid167 = _errs369 === errors;
 if(!valid167){
 break;
 }
 }
 }
-var valid166 = _errs346 === errors;
+var valid166 = _errs368 === errors;
 }
 else {
 var valid166 = true;
@@ -7532,14 +7762,14 @@ var valid166 = true;
 if(valid166){
 if(data113.modify !== undefined){
 let data116 = data113.modify;
-const _errs352 = errors;
+const _errs374 = errors;
 if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 for(const key11 in data116){
-const _errs353 = errors;
+const _errs375 = errors;
 if(!(key11 === "workspace")){
 errors++;
 }
-var valid169 = _errs353 === errors;
+var valid169 = _errs375 === errors;
 if(!valid169){
 errors++;
 return false;
@@ -7547,7 +7777,7 @@ break;
 }
 }
 }
-var valid166 = _errs352 === errors;
+var valid166 = _errs374 === errors;
 }
 else {
 var valid166 = true;
@@ -7557,19 +7787,20 @@ var valid166 = true;
 }
 }
 }
-var _valid37 = _errs342 === errors;
+var _valid37 = _errs364 === errors;
 valid162 = _valid37;
 }
 if(!valid162){
 errors++;
 return false;
 }
-var valid0 = _errs338 === errors;
+var valid0 = _errs359 === errors;
 if(valid0){
-const _errs355 = errors;
-const _errs356 = errors;
+const _errs377 = errors;
+const _errs378 = errors;
 let valid170 = true;
-const _errs357 = errors;
+const _errs379 = errors;
+if(errors === _errs379){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
 if((data.event === undefined) && (missing21 = "event")){
@@ -7583,41 +7814,45 @@ errors++;
 }
 }
 }
-var _valid39 = _errs357 === errors;
-errors = _errs356;
+else {
+errors++;
+}
+}
+var _valid39 = _errs379 === errors;
+errors = _errs378;
 if(_valid39){
-const _errs359 = errors;
+const _errs382 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data118 = data.capabilities;
-const _errs361 = errors;
-if(errors === _errs361){
+const _errs384 = errors;
+if(errors === _errs384){
 if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
 if(data118.effects !== undefined){
 let data119 = data118.effects;
-const _errs363 = errors;
+const _errs386 = errors;
 if(Array.isArray(data119)){
 var valid175 = true;
 const len29 = data119.length;
 for(let i29=0; i29<len29; i29++){
 let data120 = data119[i29];
-const _errs364 = errors;
-const _errs365 = errors;
+const _errs387 = errors;
+const _errs388 = errors;
 let valid176 = false;
-const _errs366 = errors;
+const _errs389 = errors;
 if(!(((data120 === "modify") || (data120 === "flow")) || (data120 === "message"))){
 errors++;
 }
-var _valid40 = _errs366 === errors;
+var _valid40 = _errs389 === errors;
 valid176 = valid176 || _valid40;
 if(!valid176){
-const _errs367 = errors;
+const _errs390 = errors;
 if(typeof data120 === "string"){
 if(!pattern4.test(data120)){
 errors++;
 }
 }
-var _valid40 = _errs367 === errors;
+var _valid40 = _errs390 === errors;
 valid176 = valid176 || _valid40;
 }
 if(!valid176){
@@ -7625,15 +7860,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs365;
+errors = _errs388;
 }
-var valid175 = _errs364 === errors;
+var valid175 = _errs387 === errors;
 if(!valid175){
 break;
 }
 }
 }
-var valid174 = _errs363 === errors;
+var valid174 = _errs386 === errors;
 }
 else {
 var valid174 = true;
@@ -7641,14 +7876,14 @@ var valid174 = true;
 if(valid174){
 if(data118.modify !== undefined){
 let data121 = data118.modify;
-const _errs369 = errors;
+const _errs392 = errors;
 if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
 for(const key12 in data121){
-const _errs370 = errors;
+const _errs393 = errors;
 if(!(key12 === "response")){
 errors++;
 }
-var valid177 = _errs370 === errors;
+var valid177 = _errs393 === errors;
 if(!valid177){
 errors++;
 return false;
@@ -7656,7 +7891,7 @@ break;
 }
 }
 }
-var valid174 = _errs369 === errors;
+var valid174 = _errs392 === errors;
 }
 else {
 var valid174 = true;
@@ -7664,7 +7899,7 @@ var valid174 = true;
 if(valid174){
 if(data118.flow !== undefined){
 let data122 = data118.flow;
-const _errs372 = errors;
+const _errs395 = errors;
 if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
 if(data122.operations !== undefined){
 let data123 = data122.operations;
@@ -7672,11 +7907,11 @@ if(Array.isArray(data123)){
 var valid179 = true;
 const len30 = data123.length;
 for(let i30=0; i30<len30; i30++){
-const _errs374 = errors;
+const _errs397 = errors;
 if(!(data123[i30] === "stop")){
 return false;
 }
-var valid179 = _errs374 === errors;
+var valid179 = _errs397 === errors;
 if(!valid179){
 break;
 }
@@ -7684,7 +7919,7 @@ break;
 }
 }
 }
-var valid174 = _errs372 === errors;
+var valid174 = _errs395 === errors;
 }
 else {
 var valid174 = true;
@@ -7695,14 +7930,14 @@ var valid174 = true;
 }
 }
 }
-var _valid39 = _errs359 === errors;
+var _valid39 = _errs382 === errors;
 valid170 = _valid39;
 }
 if(!valid170){
 errors++;
 return false;
 }
-var valid0 = _errs355 === errors;
+var valid0 = _errs377 === errors;
 }
 }
 }
@@ -7733,11 +7968,11 @@ return false;
 else {
 if(data.event !== undefined){
 let data125 = data.event;
-const _errs376 = errors;
+const _errs399 = errors;
 if(!((((((((((((((((((((((((((((((((data125 === "tool.before") || (data125 === "tool.after")) || (data125 === "session.start")) || (data125 === "session.end")) || (data125 === "config.change.before")) || (data125 === "config.change.after")) || (data125 === "turn.start")) || (data125 === "turn.finish.before")) || (data125 === "turn.end")) || (data125 === "turn.progress")) || (data125 === "model.request.before")) || (data125 === "model.response.after")) || (data125 === "model.error")) || (data125 === "model.switch.before")) || (data125 === "model.switch.after")) || (data125 === "tool.permission.request")) || (data125 === "tool.permission.resolved")) || (data125 === "tool.progress")) || (data125 === "tool.batch.after")) || (data125 === "context.compact.before")) || (data125 === "context.compact.after")) || (data125 === "task.change.before")) || (data125 === "task.change.after")) || (data125 === "user.attention")) || (data125 === "user.elicitation.request")) || (data125 === "user.elicitation.result")) || (data125 === "user.message.inbound")) || (data125 === "user.message.outbound")) || (data125 === "workspace.change.before")) || (data125 === "workspace.change.after")) || (data125 === "file.changed")) || (data125 === "hook.failure"))){
 return false;
 }
-var valid180 = _errs376 === errors;
+var valid180 = _errs399 === errors;
 }
 else {
 var valid180 = true;
@@ -7745,8 +7980,8 @@ var valid180 = true;
 if(valid180){
 if(data.modes !== undefined){
 let data126 = data.modes;
-const _errs378 = errors;
-if(errors === _errs378){
+const _errs401 = errors;
+if(errors === _errs401){
 if(Array.isArray(data126)){
 if(data126.length < 1){
 return false;
@@ -7756,11 +7991,11 @@ var valid181 = true;
 const len31 = data126.length;
 for(let i31=0; i31<len31; i31++){
 let data127 = data126[i31];
-const _errs380 = errors;
+const _errs403 = errors;
 if(!((data127 === "observe") || (data127 === "intercept"))){
 return false;
 }
-var valid181 = _errs380 === errors;
+var valid181 = _errs403 === errors;
 if(!valid181){
 break;
 }
@@ -7786,18 +8021,18 @@ else {
 return false;
 }
 }
-var valid180 = _errs378 === errors;
+var valid180 = _errs401 === errors;
 }
 else {
 var valid180 = true;
 }
 if(valid180){
 if(data.capabilities !== undefined){
-const _errs382 = errors;
+const _errs405 = errors;
 if(!(validate108(data.capabilities))){
 errors++;
 }
-var valid180 = _errs382 === errors;
+var valid180 = _errs405 === errors;
 }
 else {
 var valid180 = true;
@@ -8171,6 +8406,7 @@ const _errs39 = errors;
 const _errs42 = errors;
 let valid16 = true;
 const _errs43 = errors;
+if(errors === _errs43){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 let missing2;
 if((data16.scopes === undefined) && (missing2 = "scopes")){
@@ -8179,15 +8415,17 @@ errors++;
 else {
 if(data16.scopes !== undefined){
 let data17 = data16.scopes;
-if(Array.isArray(data17)){
 const _errs45 = errors;
+if(errors === _errs45){
+if(Array.isArray(data17)){
+const _errs47 = errors;
 const len5 = data17.length;
 for(let i9=0; i9<len5; i9++){
-const _errs46 = errors;
+const _errs48 = errors;
 if("managed" !== data17[i9]){
 errors++;
 }
-var valid18 = _errs46 === errors;
+var valid18 = _errs48 === errors;
 if(valid18){
 break;
 }
@@ -8196,16 +8434,24 @@ if(!valid18){
 errors++;
 }
 else {
-errors = _errs45;
+errors = _errs47;
+}
+}
+else {
+errors++;
 }
 }
 }
+}
+}
+else {
+errors++;
 }
 }
 var _valid0 = _errs43 === errors;
 errors = _errs42;
 if(_valid0){
-const _errs47 = errors;
+const _errs49 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.disableable !== undefined){
 if(false !== data16.disableable){
@@ -8213,7 +8459,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs47 === errors;
+var _valid0 = _errs49 === errors;
 valid16 = _valid0;
 }
 if(!valid16){
@@ -8229,18 +8475,18 @@ return false;
 else {
 if(data16.scopes !== undefined){
 let data20 = data16.scopes;
-const _errs50 = errors;
-if(errors === _errs50){
+const _errs52 = errors;
+if(errors === _errs52){
 if(Array.isArray(data20)){
 var valid21 = true;
 const len6 = data20.length;
 for(let i10=0; i10<len6; i10++){
 let data21 = data20[i10];
-const _errs52 = errors;
+const _errs54 = errors;
 if(!(((data21 === "user") || (data21 === "project")) || (data21 === "managed"))){
 return false;
 }
-var valid21 = _errs52 === errors;
+var valid21 = _errs54 === errors;
 if(!valid21){
 break;
 }
@@ -8265,18 +8511,18 @@ else {
 return false;
 }
 }
-var valid20 = _errs50 === errors;
+var valid20 = _errs52 === errors;
 }
 else {
 var valid20 = true;
 }
 if(valid20){
 if(data16.disableable !== undefined){
-const _errs54 = errors;
+const _errs56 = errors;
 if(typeof data16.disableable !== "boolean"){
 return false;
 }
-var valid20 = _errs54 === errors;
+var valid20 = _errs56 === errors;
 }
 else {
 var valid20 = true;
@@ -8296,16 +8542,16 @@ var valid2 = true;
 if(valid2){
 if(data.correlationIdentityFields !== undefined){
 let data23 = data.correlationIdentityFields;
-const _errs56 = errors;
-if(errors === _errs56){
+const _errs58 = errors;
+if(errors === _errs58){
 if(Array.isArray(data23)){
 var valid23 = true;
 const len7 = data23.length;
 for(let i12=0; i12<len7; i12++){
 let data24 = data23[i12];
-const _errs58 = errors;
-const _errs59 = errors;
-if(errors === _errs59){
+const _errs60 = errors;
+const _errs61 = errors;
+if(errors === _errs61){
 if(typeof data24 === "string"){
 if(data24.length === 0){
 return false;
@@ -8315,7 +8561,7 @@ else {
 return false;
 }
 }
-var valid23 = _errs58 === errors;
+var valid23 = _errs60 === errors;
 if(!valid23){
 break;
 }
@@ -8340,7 +8586,7 @@ else {
 return false;
 }
 }
-var valid2 = _errs56 === errors;
+var valid2 = _errs58 === errors;
 }
 else {
 var valid2 = true;
@@ -9803,6 +10049,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
@@ -9816,11 +10063,15 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
-if(errors === _errs6){
+const _errs7 = errors;
+if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.error === undefined) && (missing1 = "error")){
@@ -9828,7 +10079,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -9837,10 +10088,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs8 = errors;
 const _errs9 = errors;
-let valid3 = true;
 const _errs10 = errors;
+let valid3 = true;
+const _errs11 = errors;
+if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.outcome === undefined) && (missing2 = "outcome")){
@@ -9848,53 +10100,58 @@ errors++;
 }
 else {
 if(data.outcome !== undefined){
-const _errs12 = errors;
-const _errs13 = errors;
+const _errs14 = errors;
+const _errs15 = errors;
 if("error" !== data.outcome){
 errors++;
 }
-var valid5 = _errs13 === errors;
+var valid5 = _errs15 === errors;
 if(valid5){
 errors++;
 }
 else {
-errors = _errs12;
+errors = _errs14;
 }
 }
 }
 }
-var _valid1 = _errs10 === errors;
-errors = _errs9;
+else {
+errors++;
+}
+}
+var _valid1 = _errs11 === errors;
+errors = _errs10;
 if(_valid1){
-const _errs14 = errors;
-const _errs15 = errors;
 const _errs16 = errors;
+const _errs17 = errors;
+const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.error === undefined) && (missing3 = "error")){
 errors++;
 }
 }
-var valid6 = _errs16 === errors;
+var valid6 = _errs18 === errors;
 if(valid6){
 return false;
 }
 else {
-errors = _errs15;
+errors = _errs17;
 }
-var _valid1 = _errs14 === errors;
+var _valid1 = _errs16 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
 errors++;
 return false;
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs9 === errors;
 if(valid0){
-const _errs18 = errors;
-const _errs19 = errors;
-let valid7 = true;
 const _errs20 = errors;
+const _errs21 = errors;
+let valid7 = true;
+const _errs22 = errors;
+if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.outcome === undefined) && (missing4 = "outcome")){
@@ -9908,15 +10165,19 @@ errors++;
 }
 }
 }
-var _valid2 = _errs20 === errors;
-errors = _errs19;
+else {
+errors++;
+}
+}
+var _valid2 = _errs22 === errors;
+errors = _errs21;
 if(_valid2){
-const _errs22 = errors;
+const _errs25 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.execution !== undefined){
 let data3 = data.execution;
-const _errs24 = errors;
-if(errors === _errs24){
+const _errs27 = errors;
+if(errors === _errs27){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing5;
 if(((data3.status === undefined) && (missing5 = "status")) || ((data3.reason === undefined) && (missing5 = "reason"))){
@@ -9924,22 +10185,22 @@ return false;
 }
 else {
 if(data3.status !== undefined){
-const _errs28 = errors;
+const _errs31 = errors;
 if("skipped" !== data3.status){
 return false;
 }
-var valid11 = _errs28 === errors;
+var valid11 = _errs31 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data3.reason !== undefined){
-const _errs30 = errors;
+const _errs33 = errors;
 if("policy" !== data3.reason){
 return false;
 }
-var valid11 = _errs30 === errors;
+var valid11 = _errs33 === errors;
 }
 else {
 var valid11 = true;
@@ -9953,58 +10214,58 @@ return false;
 }
 }
 }
-var _valid2 = _errs22 === errors;
+var _valid2 = _errs25 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
 errors++;
 return false;
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs20 === errors;
 if(valid0){
-const _errs32 = errors;
 const _errs35 = errors;
-const _errs36 = errors;
-const _errs37 = errors;
+const _errs38 = errors;
+const _errs39 = errors;
+const _errs40 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.output === undefined) && (missing6 = "output")){
 errors++;
 }
 }
-var valid14 = _errs37 === errors;
+var valid14 = _errs40 === errors;
 if(valid14){
 return false;
 }
 else {
-errors = _errs36;
+errors = _errs39;
 }
-var valid13 = _errs35 === errors;
+var valid13 = _errs38 === errors;
 if(valid13){
-const _errs39 = errors;
+const _errs42 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tool !== undefined){
 let data6 = data.tool;
-const _errs41 = errors;
-const _errs42 = errors;
+const _errs44 = errors;
+const _errs45 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing7;
 if((data6.output === undefined) && (missing7 = "output")){
 errors++;
 }
 }
-var valid16 = _errs42 === errors;
+var valid16 = _errs45 === errors;
 if(valid16){
 return false;
 }
 else {
-errors = _errs41;
+errors = _errs44;
 }
 }
 }
-var valid13 = _errs39 === errors;
+var valid13 = _errs42 === errors;
 }
-var valid0 = _errs32 === errors;
+var valid0 = _errs35 === errors;
 }
 }
 }
@@ -10016,22 +10277,22 @@ return false;
 }
 else {
 if(data.call !== undefined){
-const _errs44 = errors;
+const _errs47 = errors;
 if(!(validate71(data.call))){
 errors++;
 }
-var valid17 = _errs44 === errors;
+var valid17 = _errs47 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
 if(data.tool !== undefined){
-const _errs45 = errors;
+const _errs48 = errors;
 if(!(validate83(data.tool))){
 errors++;
 }
-var valid17 = _errs45 === errors;
+var valid17 = _errs48 === errors;
 }
 else {
 var valid17 = true;
@@ -10039,9 +10300,9 @@ var valid17 = true;
 if(valid17){
 if(data.path !== undefined){
 let data9 = data.path;
-const _errs46 = errors;
-const _errs47 = errors;
-if(errors === _errs47){
+const _errs49 = errors;
+const _errs50 = errors;
+if(errors === _errs50){
 if(typeof data9 === "string"){
 if(data9.length === 0){
 return false;
@@ -10051,7 +10312,7 @@ else {
 return false;
 }
 }
-var valid17 = _errs46 === errors;
+var valid17 = _errs49 === errors;
 }
 else {
 var valid17 = true;
@@ -10059,11 +10320,11 @@ var valid17 = true;
 if(valid17){
 if(data.outcome !== undefined){
 let data10 = data.outcome;
-const _errs49 = errors;
+const _errs52 = errors;
 if(!(((((data10 === "ok") || (data10 === "error")) || (data10 === "denied")) || (data10 === "cancelled")) || (data10 === "timeout"))){
 return false;
 }
-var valid17 = _errs49 === errors;
+var valid17 = _errs52 === errors;
 }
 else {
 var valid17 = true;
@@ -10071,12 +10332,13 @@ var valid17 = true;
 if(valid17){
 if(data.execution !== undefined){
 let data11 = data.execution;
-const _errs52 = errors;
-const _errs53 = errors;
+const _errs55 = errors;
 const _errs56 = errors;
-const _errs57 = errors;
+const _errs59 = errors;
+const _errs60 = errors;
 let valid22 = true;
-const _errs58 = errors;
+const _errs61 = errors;
+if(errors === _errs61){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing9;
 if((data11.status === undefined) && (missing9 = "status")){
@@ -10090,11 +10352,15 @@ errors++;
 }
 }
 }
-var _valid3 = _errs58 === errors;
-errors = _errs57;
+else {
+errors++;
+}
+}
+var _valid3 = _errs61 === errors;
+errors = _errs60;
 if(_valid3){
-const _errs60 = errors;
-if(errors === _errs60){
+const _errs64 = errors;
+if(errors === _errs64){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing10;
 if((data11.reason === undefined) && (missing10 = "reason")){
@@ -10102,19 +10368,20 @@ return false;
 }
 }
 }
-var _valid3 = _errs60 === errors;
+var _valid3 = _errs64 === errors;
 valid22 = _valid3;
 }
 if(!valid22){
 errors++;
 return false;
 }
-var valid21 = _errs56 === errors;
+var valid21 = _errs59 === errors;
 if(valid21){
-const _errs62 = errors;
-const _errs63 = errors;
+const _errs66 = errors;
+const _errs67 = errors;
 let valid24 = true;
-const _errs64 = errors;
+const _errs68 = errors;
+if(errors === _errs68){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing11;
 if((data11.status === undefined) && (missing11 = "status")){
@@ -10128,38 +10395,43 @@ errors++;
 }
 }
 }
-var _valid4 = _errs64 === errors;
-errors = _errs63;
+else {
+errors++;
+}
+}
+var _valid4 = _errs68 === errors;
+errors = _errs67;
 if(_valid4){
-const _errs66 = errors;
-const _errs67 = errors;
-const _errs68 = errors;
+const _errs71 = errors;
+const _errs72 = errors;
+const _errs73 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing12;
 if((data11.reason === undefined) && (missing12 = "reason")){
 errors++;
 }
 }
-var valid26 = _errs68 === errors;
+var valid26 = _errs73 === errors;
 if(valid26){
 return false;
 }
 else {
-errors = _errs67;
+errors = _errs72;
 }
-var _valid4 = _errs66 === errors;
+var _valid4 = _errs71 === errors;
 valid24 = _valid4;
 }
 if(!valid24){
 errors++;
 return false;
 }
-var valid21 = _errs62 === errors;
+var valid21 = _errs66 === errors;
 if(valid21){
-const _errs70 = errors;
-const _errs71 = errors;
+const _errs75 = errors;
+const _errs76 = errors;
 let valid27 = true;
-const _errs72 = errors;
+const _errs77 = errors;
+if(errors === _errs77){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing13;
 if((data11.reason === undefined) && (missing13 = "reason")){
@@ -10173,36 +10445,40 @@ errors++;
 }
 }
 }
-var _valid5 = _errs72 === errors;
-errors = _errs71;
+else {
+errors++;
+}
+}
+var _valid5 = _errs77 === errors;
+errors = _errs76;
 if(_valid5){
-const _errs74 = errors;
-const _errs75 = errors;
-const _errs76 = errors;
+const _errs80 = errors;
+const _errs81 = errors;
+const _errs82 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing14;
 if((data11.detail === undefined) && (missing14 = "detail")){
 errors++;
 }
 }
-var valid29 = _errs76 === errors;
+var valid29 = _errs82 === errors;
 if(valid29){
 return false;
 }
 else {
-errors = _errs75;
+errors = _errs81;
 }
-var _valid5 = _errs74 === errors;
+var _valid5 = _errs80 === errors;
 valid27 = _valid5;
 }
 if(!valid27){
 errors++;
 return false;
 }
-var valid21 = _errs70 === errors;
+var valid21 = _errs75 === errors;
 }
 }
-if(errors === _errs53){
+if(errors === _errs56){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing15;
 if((data11.status === undefined) && (missing15 = "status")){
@@ -10211,11 +10487,11 @@ return false;
 else {
 if(data11.status !== undefined){
 let data15 = data11.status;
-const _errs78 = errors;
+const _errs84 = errors;
 if(!((data15 === "executed") || (data15 === "skipped"))){
 return false;
 }
-var valid30 = _errs78 === errors;
+var valid30 = _errs84 === errors;
 }
 else {
 var valid30 = true;
@@ -10223,22 +10499,22 @@ var valid30 = true;
 if(valid30){
 if(data11.reason !== undefined){
 let data16 = data11.reason;
-const _errs80 = errors;
+const _errs86 = errors;
 if(!(((((data16 === "supplied_result") || (data16 === "policy")) || (data16 === "cancelled")) || (data16 === "timeout")) || (data16 === "other"))){
 return false;
 }
-var valid30 = _errs80 === errors;
+var valid30 = _errs86 === errors;
 }
 else {
 var valid30 = true;
 }
 if(valid30){
 if(data11.detail !== undefined){
-const _errs82 = errors;
+const _errs88 = errors;
 if(typeof data11.detail !== "string"){
 return false;
 }
-var valid30 = _errs82 === errors;
+var valid30 = _errs88 === errors;
 }
 else {
 var valid30 = true;
@@ -10251,18 +10527,18 @@ else {
 return false;
 }
 }
-var valid17 = _errs52 === errors;
+var valid17 = _errs55 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
 if(data.error !== undefined){
-const _errs84 = errors;
+const _errs90 = errors;
 if(!(validate99(data.error))){
 errors++;
 }
-var valid17 = _errs84 === errors;
+var valid17 = _errs90 === errors;
 }
 else {
 var valid17 = true;
@@ -10914,6 +11190,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.execution === undefined) && (missing0 = "execution")){
@@ -10922,6 +11199,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data0 = data.execution;
+const _errs6 = errors;
+if(errors === _errs6){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.status === undefined) && (missing1 = "status")){
@@ -10935,13 +11214,21 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
+}
+}
+}
+}
+else {
+errors++;
 }
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs7 = errors;
+const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.execution !== undefined){
 let data2 = data.execution;
@@ -10954,7 +11241,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs7 === errors;
+var _valid0 = _errs9 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -10963,10 +11250,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs11 = errors;
-const _errs12 = errors;
-let valid6 = true;
 const _errs13 = errors;
+const _errs14 = errors;
+let valid6 = true;
+const _errs15 = errors;
+if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.execution === undefined) && (missing2 = "execution")){
@@ -10975,6 +11263,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data4 = data.execution;
+const _errs17 = errors;
+if(errors === _errs17){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing3;
 if((data4.status === undefined) && (missing3 = "status")){
@@ -10988,58 +11278,66 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid1 = _errs13 === errors;
-errors = _errs12;
+}
+}
+else {
+errors++;
+}
+}
+var _valid1 = _errs15 === errors;
+errors = _errs14;
 if(_valid1){
-const _errs16 = errors;
-const _errs17 = errors;
-const _errs18 = errors;
-const _errs19 = errors;
-let valid10 = false;
 const _errs20 = errors;
+const _errs21 = errors;
+const _errs22 = errors;
+const _errs23 = errors;
+let valid10 = false;
+const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.usage === undefined) && (missing4 = "usage")){
 errors++;
 }
 }
-var _valid2 = _errs20 === errors;
+var _valid2 = _errs24 === errors;
 valid10 = valid10 || _valid2;
 if(!valid10){
-const _errs21 = errors;
+const _errs25 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
 errors++;
 }
 }
-var _valid2 = _errs21 === errors;
+var _valid2 = _errs25 === errors;
 valid10 = valid10 || _valid2;
 }
 if(!valid10){
 errors++;
 }
 else {
-errors = _errs19;
+errors = _errs23;
 }
-var valid9 = _errs18 === errors;
+var valid9 = _errs22 === errors;
 if(valid9){
 return false;
 }
 else {
-errors = _errs17;
+errors = _errs21;
 }
-var _valid1 = _errs16 === errors;
+var _valid1 = _errs20 === errors;
 valid6 = _valid1;
 }
 if(!valid6){
 errors++;
 return false;
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs13 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11049,33 +11347,33 @@ return false;
 }
 else {
 if(data.type !== undefined){
-const _errs24 = errors;
+const _errs28 = errors;
 if("context.compact.after" !== data.type){
 return false;
 }
-var valid11 = _errs24 === errors;
+var valid11 = _errs28 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data.summary !== undefined){
-const _errs25 = errors;
+const _errs29 = errors;
 if(!(validate170(data.summary))){
 errors++;
 }
-var valid11 = _errs25 === errors;
+var valid11 = _errs29 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data.removed !== undefined){
-const _errs26 = errors;
+const _errs30 = errors;
 if(!(Array.isArray(data.removed))){
 return false;
 }
-var valid11 = _errs26 === errors;
+var valid11 = _errs30 === errors;
 }
 else {
 var valid11 = true;
@@ -11083,12 +11381,13 @@ var valid11 = true;
 if(valid11){
 if(data.execution !== undefined){
 let data9 = data.execution;
-const _errs28 = errors;
-const _errs29 = errors;
 const _errs32 = errors;
 const _errs33 = errors;
+const _errs36 = errors;
+const _errs37 = errors;
 let valid14 = true;
-const _errs34 = errors;
+const _errs38 = errors;
+if(errors === _errs38){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing7;
 if((data9.status === undefined) && (missing7 = "status")){
@@ -11102,11 +11401,15 @@ errors++;
 }
 }
 }
-var _valid3 = _errs34 === errors;
-errors = _errs33;
+else {
+errors++;
+}
+}
+var _valid3 = _errs38 === errors;
+errors = _errs37;
 if(_valid3){
-const _errs36 = errors;
-if(errors === _errs36){
+const _errs41 = errors;
+if(errors === _errs41){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing8;
 if((data9.reason === undefined) && (missing8 = "reason")){
@@ -11114,19 +11417,20 @@ return false;
 }
 }
 }
-var _valid3 = _errs36 === errors;
+var _valid3 = _errs41 === errors;
 valid14 = _valid3;
 }
 if(!valid14){
 errors++;
 return false;
 }
-var valid13 = _errs32 === errors;
+var valid13 = _errs36 === errors;
 if(valid13){
-const _errs38 = errors;
-const _errs39 = errors;
+const _errs43 = errors;
+const _errs44 = errors;
 let valid16 = true;
-const _errs40 = errors;
+const _errs45 = errors;
+if(errors === _errs45){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing9;
 if((data9.status === undefined) && (missing9 = "status")){
@@ -11140,38 +11444,43 @@ errors++;
 }
 }
 }
-var _valid4 = _errs40 === errors;
-errors = _errs39;
+else {
+errors++;
+}
+}
+var _valid4 = _errs45 === errors;
+errors = _errs44;
 if(_valid4){
-const _errs42 = errors;
-const _errs43 = errors;
-const _errs44 = errors;
+const _errs48 = errors;
+const _errs49 = errors;
+const _errs50 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing10;
 if((data9.reason === undefined) && (missing10 = "reason")){
 errors++;
 }
 }
-var valid18 = _errs44 === errors;
+var valid18 = _errs50 === errors;
 if(valid18){
 return false;
 }
 else {
-errors = _errs43;
+errors = _errs49;
 }
-var _valid4 = _errs42 === errors;
+var _valid4 = _errs48 === errors;
 valid16 = _valid4;
 }
 if(!valid16){
 errors++;
 return false;
 }
-var valid13 = _errs38 === errors;
+var valid13 = _errs43 === errors;
 if(valid13){
-const _errs46 = errors;
-const _errs47 = errors;
+const _errs52 = errors;
+const _errs53 = errors;
 let valid19 = true;
-const _errs48 = errors;
+const _errs54 = errors;
+if(errors === _errs54){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing11;
 if((data9.reason === undefined) && (missing11 = "reason")){
@@ -11185,36 +11494,40 @@ errors++;
 }
 }
 }
-var _valid5 = _errs48 === errors;
-errors = _errs47;
+else {
+errors++;
+}
+}
+var _valid5 = _errs54 === errors;
+errors = _errs53;
 if(_valid5){
-const _errs50 = errors;
-const _errs51 = errors;
-const _errs52 = errors;
+const _errs57 = errors;
+const _errs58 = errors;
+const _errs59 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing12;
 if((data9.detail === undefined) && (missing12 = "detail")){
 errors++;
 }
 }
-var valid21 = _errs52 === errors;
+var valid21 = _errs59 === errors;
 if(valid21){
 return false;
 }
 else {
-errors = _errs51;
+errors = _errs58;
 }
-var _valid5 = _errs50 === errors;
+var _valid5 = _errs57 === errors;
 valid19 = _valid5;
 }
 if(!valid19){
 errors++;
 return false;
 }
-var valid13 = _errs46 === errors;
+var valid13 = _errs52 === errors;
 }
 }
-if(errors === _errs29){
+if(errors === _errs33){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing13;
 if((data9.status === undefined) && (missing13 = "status")){
@@ -11223,11 +11536,11 @@ return false;
 else {
 if(data9.status !== undefined){
 let data13 = data9.status;
-const _errs54 = errors;
+const _errs61 = errors;
 if(!((data13 === "executed") || (data13 === "skipped"))){
 return false;
 }
-var valid22 = _errs54 === errors;
+var valid22 = _errs61 === errors;
 }
 else {
 var valid22 = true;
@@ -11235,22 +11548,22 @@ var valid22 = true;
 if(valid22){
 if(data9.reason !== undefined){
 let data14 = data9.reason;
-const _errs56 = errors;
+const _errs63 = errors;
 if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
 return false;
 }
-var valid22 = _errs56 === errors;
+var valid22 = _errs63 === errors;
 }
 else {
 var valid22 = true;
 }
 if(valid22){
 if(data9.detail !== undefined){
-const _errs58 = errors;
+const _errs65 = errors;
 if(typeof data9.detail !== "string"){
 return false;
 }
-var valid22 = _errs58 === errors;
+var valid22 = _errs65 === errors;
 }
 else {
 var valid22 = true;
@@ -11263,7 +11576,7 @@ else {
 return false;
 }
 }
-var valid11 = _errs28 === errors;
+var valid11 = _errs32 === errors;
 }
 else {
 var valid11 = true;
@@ -11308,6 +11621,7 @@ let errors = 0;
 const _errs4 = errors;
 let valid1 = true;
 const _errs5 = errors;
+if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.operation === undefined) && (missing0 = "operation")){
@@ -11321,15 +11635,19 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs5 === errors;
 errors = _errs4;
 if(_valid0){
-const _errs7 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.change !== undefined){
 let data1 = data.change;
-const _errs8 = errors;
-if(errors === _errs8){
+const _errs9 = errors;
+if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(Object.keys(data1).length < 1){
 return false;
@@ -11338,7 +11656,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs7 === errors;
+var _valid0 = _errs8 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -11352,19 +11670,19 @@ if((((data.id === undefined) && (missing1 = "id")) || ((data.operation === undef
 return false;
 }
 else {
-const _errs10 = errors;
+const _errs11 = errors;
 for(const key0 in data){
 if(!((((((key0 === "id") || (key0 === "operation")) || (key0 === "change")) || (key0 === "prior")) || (key0 === "description")) || (key0 === "synthesized"))){
 return false;
 break;
 }
 }
-if(_errs10 === errors){
+if(_errs11 === errors){
 if(data.id !== undefined){
 let data2 = data.id;
-const _errs11 = errors;
 const _errs12 = errors;
-if(errors === _errs12){
+const _errs13 = errors;
+if(errors === _errs13){
 if(typeof data2 === "string"){
 if(data2.length === 0){
 return false;
@@ -11374,7 +11692,7 @@ else {
 return false;
 }
 }
-var valid4 = _errs11 === errors;
+var valid4 = _errs12 === errors;
 }
 else {
 var valid4 = true;
@@ -11382,11 +11700,11 @@ var valid4 = true;
 if(valid4){
 if(data.operation !== undefined){
 let data3 = data.operation;
-const _errs14 = errors;
+const _errs15 = errors;
 if(!(((data3 === "create") || (data3 === "update")) || (data3 === "remove"))){
 return false;
 }
-var valid4 = _errs14 === errors;
+var valid4 = _errs15 === errors;
 }
 else {
 var valid4 = true;
@@ -11394,11 +11712,11 @@ var valid4 = true;
 if(valid4){
 if(data.change !== undefined){
 let data4 = data.change;
-const _errs17 = errors;
+const _errs18 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
 return false;
 }
-var valid4 = _errs17 === errors;
+var valid4 = _errs18 === errors;
 }
 else {
 var valid4 = true;
@@ -11406,33 +11724,33 @@ var valid4 = true;
 if(valid4){
 if(data.prior !== undefined){
 let data5 = data.prior;
-const _errs19 = errors;
+const _errs20 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
 return false;
 }
-var valid4 = _errs19 === errors;
+var valid4 = _errs20 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
 if(data.description !== undefined){
-const _errs21 = errors;
+const _errs22 = errors;
 if(typeof data.description !== "string"){
 return false;
 }
-var valid4 = _errs21 === errors;
+var valid4 = _errs22 === errors;
 }
 else {
 var valid4 = true;
 }
 if(valid4){
 if(data.synthesized !== undefined){
-const _errs23 = errors;
+const _errs24 = errors;
 if(typeof data.synthesized !== "boolean"){
 return false;
 }
-var valid4 = _errs23 === errors;
+var valid4 = _errs24 === errors;
 }
 else {
 var valid4 = true;
@@ -12618,6 +12936,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.execution === undefined) && (missing0 = "execution")){
@@ -12626,6 +12945,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data0 = data.execution;
+const _errs6 = errors;
+if(errors === _errs6){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.status === undefined) && (missing1 = "status")){
@@ -12639,13 +12960,21 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
+}
+}
+}
+}
+else {
+errors++;
 }
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs7 = errors;
+const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.execution !== undefined){
 let data2 = data.execution;
@@ -12658,7 +12987,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs7 === errors;
+var _valid0 = _errs9 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -12667,10 +12996,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs11 = errors;
-const _errs12 = errors;
-let valid6 = true;
 const _errs13 = errors;
+const _errs14 = errors;
+let valid6 = true;
+const _errs15 = errors;
+if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.execution === undefined) && (missing2 = "execution")){
@@ -12679,6 +13009,8 @@ errors++;
 else {
 if(data.execution !== undefined){
 let data4 = data.execution;
+const _errs17 = errors;
+if(errors === _errs17){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing3;
 if((data4.status === undefined) && (missing3 = "status")){
@@ -12692,58 +13024,66 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid1 = _errs13 === errors;
-errors = _errs12;
+}
+}
+else {
+errors++;
+}
+}
+var _valid1 = _errs15 === errors;
+errors = _errs14;
 if(_valid1){
-const _errs16 = errors;
-const _errs17 = errors;
-const _errs18 = errors;
-const _errs19 = errors;
-let valid10 = false;
 const _errs20 = errors;
+const _errs21 = errors;
+const _errs22 = errors;
+const _errs23 = errors;
+let valid10 = false;
+const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.usage === undefined) && (missing4 = "usage")){
 errors++;
 }
 }
-var _valid2 = _errs20 === errors;
+var _valid2 = _errs24 === errors;
 valid10 = valid10 || _valid2;
 if(!valid10){
-const _errs21 = errors;
+const _errs25 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
 errors++;
 }
 }
-var _valid2 = _errs21 === errors;
+var _valid2 = _errs25 === errors;
 valid10 = valid10 || _valid2;
 }
 if(!valid10){
 errors++;
 }
 else {
-errors = _errs19;
+errors = _errs23;
 }
-var valid9 = _errs18 === errors;
+var valid9 = _errs22 === errors;
 if(valid9){
 return false;
 }
 else {
-errors = _errs17;
+errors = _errs21;
 }
-var _valid1 = _errs16 === errors;
+var _valid1 = _errs20 === errors;
 valid6 = _valid1;
 }
 if(!valid6){
 errors++;
 return false;
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs13 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12753,33 +13093,33 @@ return false;
 }
 else {
 if(data.type !== undefined){
-const _errs24 = errors;
+const _errs28 = errors;
 if("model.response.after" !== data.type){
 return false;
 }
-var valid11 = _errs24 === errors;
+var valid11 = _errs28 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data.model !== undefined){
-const _errs25 = errors;
+const _errs29 = errors;
 if(!(validate137(data.model))){
 errors++;
 }
-var valid11 = _errs25 === errors;
+var valid11 = _errs29 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data.attempt !== undefined){
-const _errs26 = errors;
+const _errs30 = errors;
 if(!(validate139(data.attempt))){
 errors++;
 }
-var valid11 = _errs26 === errors;
+var valid11 = _errs30 === errors;
 }
 else {
 var valid11 = true;
@@ -12787,12 +13127,13 @@ var valid11 = true;
 if(valid11){
 if(data.execution !== undefined){
 let data9 = data.execution;
-const _errs27 = errors;
-const _errs28 = errors;
 const _errs31 = errors;
 const _errs32 = errors;
+const _errs35 = errors;
+const _errs36 = errors;
 let valid14 = true;
-const _errs33 = errors;
+const _errs37 = errors;
+if(errors === _errs37){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing7;
 if((data9.status === undefined) && (missing7 = "status")){
@@ -12806,11 +13147,15 @@ errors++;
 }
 }
 }
-var _valid3 = _errs33 === errors;
-errors = _errs32;
+else {
+errors++;
+}
+}
+var _valid3 = _errs37 === errors;
+errors = _errs36;
 if(_valid3){
-const _errs35 = errors;
-if(errors === _errs35){
+const _errs40 = errors;
+if(errors === _errs40){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing8;
 if((data9.reason === undefined) && (missing8 = "reason")){
@@ -12818,19 +13163,20 @@ return false;
 }
 }
 }
-var _valid3 = _errs35 === errors;
+var _valid3 = _errs40 === errors;
 valid14 = _valid3;
 }
 if(!valid14){
 errors++;
 return false;
 }
-var valid13 = _errs31 === errors;
+var valid13 = _errs35 === errors;
 if(valid13){
-const _errs37 = errors;
-const _errs38 = errors;
+const _errs42 = errors;
+const _errs43 = errors;
 let valid16 = true;
-const _errs39 = errors;
+const _errs44 = errors;
+if(errors === _errs44){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing9;
 if((data9.status === undefined) && (missing9 = "status")){
@@ -12844,38 +13190,43 @@ errors++;
 }
 }
 }
-var _valid4 = _errs39 === errors;
-errors = _errs38;
+else {
+errors++;
+}
+}
+var _valid4 = _errs44 === errors;
+errors = _errs43;
 if(_valid4){
-const _errs41 = errors;
-const _errs42 = errors;
-const _errs43 = errors;
+const _errs47 = errors;
+const _errs48 = errors;
+const _errs49 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing10;
 if((data9.reason === undefined) && (missing10 = "reason")){
 errors++;
 }
 }
-var valid18 = _errs43 === errors;
+var valid18 = _errs49 === errors;
 if(valid18){
 return false;
 }
 else {
-errors = _errs42;
+errors = _errs48;
 }
-var _valid4 = _errs41 === errors;
+var _valid4 = _errs47 === errors;
 valid16 = _valid4;
 }
 if(!valid16){
 errors++;
 return false;
 }
-var valid13 = _errs37 === errors;
+var valid13 = _errs42 === errors;
 if(valid13){
-const _errs45 = errors;
-const _errs46 = errors;
+const _errs51 = errors;
+const _errs52 = errors;
 let valid19 = true;
-const _errs47 = errors;
+const _errs53 = errors;
+if(errors === _errs53){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing11;
 if((data9.reason === undefined) && (missing11 = "reason")){
@@ -12889,36 +13240,40 @@ errors++;
 }
 }
 }
-var _valid5 = _errs47 === errors;
-errors = _errs46;
+else {
+errors++;
+}
+}
+var _valid5 = _errs53 === errors;
+errors = _errs52;
 if(_valid5){
-const _errs49 = errors;
-const _errs50 = errors;
-const _errs51 = errors;
+const _errs56 = errors;
+const _errs57 = errors;
+const _errs58 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing12;
 if((data9.detail === undefined) && (missing12 = "detail")){
 errors++;
 }
 }
-var valid21 = _errs51 === errors;
+var valid21 = _errs58 === errors;
 if(valid21){
 return false;
 }
 else {
-errors = _errs50;
+errors = _errs57;
 }
-var _valid5 = _errs49 === errors;
+var _valid5 = _errs56 === errors;
 valid19 = _valid5;
 }
 if(!valid19){
 errors++;
 return false;
 }
-var valid13 = _errs45 === errors;
+var valid13 = _errs51 === errors;
 }
 }
-if(errors === _errs28){
+if(errors === _errs32){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing13;
 if((data9.status === undefined) && (missing13 = "status")){
@@ -12927,11 +13282,11 @@ return false;
 else {
 if(data9.status !== undefined){
 let data13 = data9.status;
-const _errs53 = errors;
+const _errs60 = errors;
 if(!((data13 === "executed") || (data13 === "skipped"))){
 return false;
 }
-var valid22 = _errs53 === errors;
+var valid22 = _errs60 === errors;
 }
 else {
 var valid22 = true;
@@ -12939,22 +13294,22 @@ var valid22 = true;
 if(valid22){
 if(data9.reason !== undefined){
 let data14 = data9.reason;
-const _errs55 = errors;
+const _errs62 = errors;
 if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
 return false;
 }
-var valid22 = _errs55 === errors;
+var valid22 = _errs62 === errors;
 }
 else {
 var valid22 = true;
 }
 if(valid22){
 if(data9.detail !== undefined){
-const _errs57 = errors;
+const _errs64 = errors;
 if(typeof data9.detail !== "string"){
 return false;
 }
-var valid22 = _errs57 === errors;
+var valid22 = _errs64 === errors;
 }
 else {
 var valid22 = true;
@@ -12967,7 +13322,7 @@ else {
 return false;
 }
 }
-var valid11 = _errs27 === errors;
+var valid11 = _errs31 === errors;
 }
 else {
 var valid11 = true;
@@ -12975,9 +13330,9 @@ var valid11 = true;
 if(valid11){
 if(data.finishReason !== undefined){
 let data16 = data.finishReason;
-const _errs59 = errors;
-const _errs60 = errors;
-if(errors === _errs60){
+const _errs66 = errors;
+const _errs67 = errors;
+if(errors === _errs67){
 if(typeof data16 === "string"){
 if(data16.length === 0){
 return false;
@@ -12987,18 +13342,18 @@ else {
 return false;
 }
 }
-var valid11 = _errs59 === errors;
+var valid11 = _errs66 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data.usage !== undefined){
-const _errs62 = errors;
+const _errs69 = errors;
 if(!(validate239(data.usage))){
 errors++;
 }
-var valid11 = _errs62 === errors;
+var valid11 = _errs69 === errors;
 }
 else {
 var valid11 = true;
@@ -13006,8 +13361,8 @@ var valid11 = true;
 if(valid11){
 if(data.latencyMs !== undefined){
 let data18 = data.latencyMs;
-const _errs63 = errors;
-if(errors === _errs63){
+const _errs70 = errors;
+if(errors === _errs70){
 if(typeof data18 == "number"){
 if(data18 < 0 || isNaN(data18)){
 return false;
@@ -13017,7 +13372,7 @@ else {
 return false;
 }
 }
-var valid11 = _errs63 === errors;
+var valid11 = _errs70 === errors;
 }
 else {
 var valid11 = true;
@@ -13062,6 +13417,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
@@ -13075,14 +13431,18 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
+const _errs7 = errors;
 if(!(validate35(data))){
 errors++;
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -13091,10 +13451,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs7 = errors;
 const _errs8 = errors;
-let valid3 = true;
 const _errs9 = errors;
+let valid3 = true;
+const _errs10 = errors;
+if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
@@ -13108,26 +13469,31 @@ errors++;
 }
 }
 }
-var _valid1 = _errs9 === errors;
-errors = _errs8;
+else {
+errors++;
+}
+}
+var _valid1 = _errs10 === errors;
+errors = _errs9;
 if(_valid1){
-const _errs11 = errors;
+const _errs13 = errors;
 if(!(validate94(data))){
 errors++;
 }
-var _valid1 = _errs11 === errors;
+var _valid1 = _errs13 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
 errors++;
 return false;
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs8 === errors;
 if(valid0){
-const _errs12 = errors;
-const _errs13 = errors;
-let valid5 = true;
 const _errs14 = errors;
+const _errs15 = errors;
+let valid5 = true;
+const _errs16 = errors;
+if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.type === undefined) && (missing2 = "type")){
@@ -13141,26 +13507,31 @@ errors++;
 }
 }
 }
-var _valid2 = _errs14 === errors;
-errors = _errs13;
+else {
+errors++;
+}
+}
+var _valid2 = _errs16 === errors;
+errors = _errs15;
 if(_valid2){
-const _errs16 = errors;
+const _errs19 = errors;
 if(!(validate103(data))){
 errors++;
 }
-var _valid2 = _errs16 === errors;
+var _valid2 = _errs19 === errors;
 valid5 = _valid2;
 }
 if(!valid5){
 errors++;
 return false;
 }
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 if(valid0){
-const _errs17 = errors;
-const _errs18 = errors;
+const _errs20 = errors;
+const _errs21 = errors;
 let valid7 = true;
-const _errs19 = errors;
+const _errs22 = errors;
+if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
@@ -13174,26 +13545,31 @@ errors++;
 }
 }
 }
-var _valid3 = _errs19 === errors;
-errors = _errs18;
+else {
+errors++;
+}
+}
+var _valid3 = _errs22 === errors;
+errors = _errs21;
 if(_valid3){
-const _errs21 = errors;
+const _errs25 = errors;
 if(!(validate117(data))){
 errors++;
 }
-var _valid3 = _errs21 === errors;
+var _valid3 = _errs25 === errors;
 valid7 = _valid3;
 }
 if(!valid7){
 errors++;
 return false;
 }
-var valid0 = _errs17 === errors;
+var valid0 = _errs20 === errors;
 if(valid0){
-const _errs22 = errors;
-const _errs23 = errors;
+const _errs26 = errors;
+const _errs27 = errors;
 let valid9 = true;
-const _errs24 = errors;
+const _errs28 = errors;
+if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.type === undefined) && (missing4 = "type")){
@@ -13207,26 +13583,31 @@ errors++;
 }
 }
 }
-var _valid4 = _errs24 === errors;
-errors = _errs23;
+else {
+errors++;
+}
+}
+var _valid4 = _errs28 === errors;
+errors = _errs27;
 if(_valid4){
-const _errs26 = errors;
+const _errs31 = errors;
 if(!(validate122(data))){
 errors++;
 }
-var _valid4 = _errs26 === errors;
+var _valid4 = _errs31 === errors;
 valid9 = _valid4;
 }
 if(!valid9){
 errors++;
 return false;
 }
-var valid0 = _errs22 === errors;
+var valid0 = _errs26 === errors;
 if(valid0){
-const _errs27 = errors;
-const _errs28 = errors;
+const _errs32 = errors;
+const _errs33 = errors;
 let valid11 = true;
-const _errs29 = errors;
+const _errs34 = errors;
+if(errors === _errs34){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.type === undefined) && (missing5 = "type")){
@@ -13240,26 +13621,31 @@ errors++;
 }
 }
 }
-var _valid5 = _errs29 === errors;
-errors = _errs28;
+else {
+errors++;
+}
+}
+var _valid5 = _errs34 === errors;
+errors = _errs33;
 if(_valid5){
-const _errs31 = errors;
+const _errs37 = errors;
 if(!(validate127(data))){
 errors++;
 }
-var _valid5 = _errs31 === errors;
+var _valid5 = _errs37 === errors;
 valid11 = _valid5;
 }
 if(!valid11){
 errors++;
 return false;
 }
-var valid0 = _errs27 === errors;
+var valid0 = _errs32 === errors;
 if(valid0){
-const _errs32 = errors;
-const _errs33 = errors;
+const _errs38 = errors;
+const _errs39 = errors;
 let valid13 = true;
-const _errs34 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.type === undefined) && (missing6 = "type")){
@@ -13273,26 +13659,31 @@ errors++;
 }
 }
 }
-var _valid6 = _errs34 === errors;
-errors = _errs33;
+else {
+errors++;
+}
+}
+var _valid6 = _errs40 === errors;
+errors = _errs39;
 if(_valid6){
-const _errs36 = errors;
+const _errs43 = errors;
 if(!(validate134(data))){
 errors++;
 }
-var _valid6 = _errs36 === errors;
+var _valid6 = _errs43 === errors;
 valid13 = _valid6;
 }
 if(!valid13){
 errors++;
 return false;
 }
-var valid0 = _errs32 === errors;
+var valid0 = _errs38 === errors;
 if(valid0){
-const _errs37 = errors;
-const _errs38 = errors;
+const _errs44 = errors;
+const _errs45 = errors;
 let valid15 = true;
-const _errs39 = errors;
+const _errs46 = errors;
+if(errors === _errs46){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.type === undefined) && (missing7 = "type")){
@@ -13306,26 +13697,31 @@ errors++;
 }
 }
 }
-var _valid7 = _errs39 === errors;
-errors = _errs38;
+else {
+errors++;
+}
+}
+var _valid7 = _errs46 === errors;
+errors = _errs45;
 if(_valid7){
-const _errs41 = errors;
+const _errs49 = errors;
 if(!(validate143(data))){
 errors++;
 }
-var _valid7 = _errs41 === errors;
+var _valid7 = _errs49 === errors;
 valid15 = _valid7;
 }
 if(!valid15){
 errors++;
 return false;
 }
-var valid0 = _errs37 === errors;
+var valid0 = _errs44 === errors;
 if(valid0){
-const _errs42 = errors;
-const _errs43 = errors;
+const _errs50 = errors;
+const _errs51 = errors;
 let valid17 = true;
-const _errs44 = errors;
+const _errs52 = errors;
+if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.type === undefined) && (missing8 = "type")){
@@ -13339,26 +13735,31 @@ errors++;
 }
 }
 }
-var _valid8 = _errs44 === errors;
-errors = _errs43;
+else {
+errors++;
+}
+}
+var _valid8 = _errs52 === errors;
+errors = _errs51;
 if(_valid8){
-const _errs46 = errors;
+const _errs55 = errors;
 if(!(validate150(data))){
 errors++;
 }
-var _valid8 = _errs46 === errors;
+var _valid8 = _errs55 === errors;
 valid17 = _valid8;
 }
 if(!valid17){
 errors++;
 return false;
 }
-var valid0 = _errs42 === errors;
+var valid0 = _errs50 === errors;
 if(valid0){
-const _errs47 = errors;
-const _errs48 = errors;
+const _errs56 = errors;
+const _errs57 = errors;
 let valid19 = true;
-const _errs49 = errors;
+const _errs58 = errors;
+if(errors === _errs58){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.type === undefined) && (missing9 = "type")){
@@ -13372,26 +13773,31 @@ errors++;
 }
 }
 }
-var _valid9 = _errs49 === errors;
-errors = _errs48;
+else {
+errors++;
+}
+}
+var _valid9 = _errs58 === errors;
+errors = _errs57;
 if(_valid9){
-const _errs51 = errors;
+const _errs61 = errors;
 if(!(validate157(data))){
 errors++;
 }
-var _valid9 = _errs51 === errors;
+var _valid9 = _errs61 === errors;
 valid19 = _valid9;
 }
 if(!valid19){
 errors++;
 return false;
 }
-var valid0 = _errs47 === errors;
+var valid0 = _errs56 === errors;
 if(valid0){
-const _errs52 = errors;
-const _errs53 = errors;
+const _errs62 = errors;
+const _errs63 = errors;
 let valid21 = true;
-const _errs54 = errors;
+const _errs64 = errors;
+if(errors === _errs64){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.type === undefined) && (missing10 = "type")){
@@ -13405,26 +13811,31 @@ errors++;
 }
 }
 }
-var _valid10 = _errs54 === errors;
-errors = _errs53;
+else {
+errors++;
+}
+}
+var _valid10 = _errs64 === errors;
+errors = _errs63;
 if(_valid10){
-const _errs56 = errors;
+const _errs67 = errors;
 if(!(validate167(data))){
 errors++;
 }
-var _valid10 = _errs56 === errors;
+var _valid10 = _errs67 === errors;
 valid21 = _valid10;
 }
 if(!valid21){
 errors++;
 return false;
 }
-var valid0 = _errs52 === errors;
+var valid0 = _errs62 === errors;
 if(valid0){
-const _errs57 = errors;
-const _errs58 = errors;
+const _errs68 = errors;
+const _errs69 = errors;
 let valid23 = true;
-const _errs59 = errors;
+const _errs70 = errors;
+if(errors === _errs70){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.type === undefined) && (missing11 = "type")){
@@ -13438,26 +13849,31 @@ errors++;
 }
 }
 }
-var _valid11 = _errs59 === errors;
-errors = _errs58;
+else {
+errors++;
+}
+}
+var _valid11 = _errs70 === errors;
+errors = _errs69;
 if(_valid11){
-const _errs61 = errors;
+const _errs73 = errors;
 if(!(validate180(data))){
 errors++;
 }
-var _valid11 = _errs61 === errors;
+var _valid11 = _errs73 === errors;
 valid23 = _valid11;
 }
 if(!valid23){
 errors++;
 return false;
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs68 === errors;
 if(valid0){
-const _errs62 = errors;
-const _errs63 = errors;
+const _errs74 = errors;
+const _errs75 = errors;
 let valid25 = true;
-const _errs64 = errors;
+const _errs76 = errors;
+if(errors === _errs76){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.type === undefined) && (missing12 = "type")){
@@ -13471,26 +13887,31 @@ errors++;
 }
 }
 }
-var _valid12 = _errs64 === errors;
-errors = _errs63;
+else {
+errors++;
+}
+}
+var _valid12 = _errs76 === errors;
+errors = _errs75;
 if(_valid12){
-const _errs66 = errors;
+const _errs79 = errors;
 if(!(validate186(data))){
 errors++;
 }
-var _valid12 = _errs66 === errors;
+var _valid12 = _errs79 === errors;
 valid25 = _valid12;
 }
 if(!valid25){
 errors++;
 return false;
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs74 === errors;
 if(valid0){
-const _errs67 = errors;
-const _errs68 = errors;
+const _errs80 = errors;
+const _errs81 = errors;
 let valid27 = true;
-const _errs69 = errors;
+const _errs82 = errors;
+if(errors === _errs82){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.type === undefined) && (missing13 = "type")){
@@ -13504,26 +13925,31 @@ errors++;
 }
 }
 }
-var _valid13 = _errs69 === errors;
-errors = _errs68;
+else {
+errors++;
+}
+}
+var _valid13 = _errs82 === errors;
+errors = _errs81;
 if(_valid13){
-const _errs71 = errors;
+const _errs85 = errors;
 if(!(validate193(data))){
 errors++;
 }
-var _valid13 = _errs71 === errors;
+var _valid13 = _errs85 === errors;
 valid27 = _valid13;
 }
 if(!valid27){
 errors++;
 return false;
 }
-var valid0 = _errs67 === errors;
+var valid0 = _errs80 === errors;
 if(valid0){
-const _errs72 = errors;
-const _errs73 = errors;
+const _errs86 = errors;
+const _errs87 = errors;
 let valid29 = true;
-const _errs74 = errors;
+const _errs88 = errors;
+if(errors === _errs88){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.type === undefined) && (missing14 = "type")){
@@ -13537,26 +13963,31 @@ errors++;
 }
 }
 }
-var _valid14 = _errs74 === errors;
-errors = _errs73;
+else {
+errors++;
+}
+}
+var _valid14 = _errs88 === errors;
+errors = _errs87;
 if(_valid14){
-const _errs76 = errors;
+const _errs91 = errors;
 if(!(validate204(data))){
 errors++;
 }
-var _valid14 = _errs76 === errors;
+var _valid14 = _errs91 === errors;
 valid29 = _valid14;
 }
 if(!valid29){
 errors++;
 return false;
 }
-var valid0 = _errs72 === errors;
+var valid0 = _errs86 === errors;
 if(valid0){
-const _errs77 = errors;
-const _errs78 = errors;
+const _errs92 = errors;
+const _errs93 = errors;
 let valid31 = true;
-const _errs79 = errors;
+const _errs94 = errors;
+if(errors === _errs94){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.type === undefined) && (missing15 = "type")){
@@ -13570,26 +14001,31 @@ errors++;
 }
 }
 }
-var _valid15 = _errs79 === errors;
-errors = _errs78;
+else {
+errors++;
+}
+}
+var _valid15 = _errs94 === errors;
+errors = _errs93;
 if(_valid15){
-const _errs81 = errors;
+const _errs97 = errors;
 if(!(validate210(data))){
 errors++;
 }
-var _valid15 = _errs81 === errors;
+var _valid15 = _errs97 === errors;
 valid31 = _valid15;
 }
 if(!valid31){
 errors++;
 return false;
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs92 === errors;
 if(valid0){
-const _errs82 = errors;
-const _errs83 = errors;
+const _errs98 = errors;
+const _errs99 = errors;
 let valid33 = true;
-const _errs84 = errors;
+const _errs100 = errors;
+if(errors === _errs100){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.type === undefined) && (missing16 = "type")){
@@ -13603,26 +14039,31 @@ errors++;
 }
 }
 }
-var _valid16 = _errs84 === errors;
-errors = _errs83;
+else {
+errors++;
+}
+}
+var _valid16 = _errs100 === errors;
+errors = _errs99;
 if(_valid16){
-const _errs86 = errors;
+const _errs103 = errors;
 if(!(validate218(data))){
 errors++;
 }
-var _valid16 = _errs86 === errors;
+var _valid16 = _errs103 === errors;
 valid33 = _valid16;
 }
 if(!valid33){
 errors++;
 return false;
 }
-var valid0 = _errs82 === errors;
+var valid0 = _errs98 === errors;
 if(valid0){
-const _errs87 = errors;
-const _errs88 = errors;
+const _errs104 = errors;
+const _errs105 = errors;
 let valid35 = true;
-const _errs89 = errors;
+const _errs106 = errors;
+if(errors === _errs106){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.type === undefined) && (missing17 = "type")){
@@ -13636,26 +14077,31 @@ errors++;
 }
 }
 }
-var _valid17 = _errs89 === errors;
-errors = _errs88;
+else {
+errors++;
+}
+}
+var _valid17 = _errs106 === errors;
+errors = _errs105;
 if(_valid17){
-const _errs91 = errors;
+const _errs109 = errors;
 if(!(validate224(data))){
 errors++;
 }
-var _valid17 = _errs91 === errors;
+var _valid17 = _errs109 === errors;
 valid35 = _valid17;
 }
 if(!valid35){
 errors++;
 return false;
 }
-var valid0 = _errs87 === errors;
+var valid0 = _errs104 === errors;
 if(valid0){
-const _errs92 = errors;
-const _errs93 = errors;
+const _errs110 = errors;
+const _errs111 = errors;
 let valid37 = true;
-const _errs94 = errors;
+const _errs112 = errors;
+if(errors === _errs112){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.type === undefined) && (missing18 = "type")){
@@ -13669,21 +14115,25 @@ errors++;
 }
 }
 }
-var _valid18 = _errs94 === errors;
-errors = _errs93;
+else {
+errors++;
+}
+}
+var _valid18 = _errs112 === errors;
+errors = _errs111;
 if(_valid18){
-const _errs96 = errors;
+const _errs115 = errors;
 if(!(validate234(data))){
 errors++;
 }
-var _valid18 = _errs96 === errors;
+var _valid18 = _errs115 === errors;
 valid37 = _valid18;
 }
 if(!valid37){
 errors++;
 return false;
 }
-var valid0 = _errs92 === errors;
+var valid0 = _errs110 === errors;
 }
 }
 }
@@ -13746,6 +14196,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 let valid1 = true;
 const _errs6 = errors;
+if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.event === undefined) && (missing1 = "event")){
@@ -13754,6 +14205,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data0 = data.event;
+const _errs8 = errors;
+if(errors === _errs8){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing2;
 if((data0.type === undefined) && (missing2 = "type")){
@@ -13767,45 +14220,53 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
+}
+}
+}
+}
+else {
+errors++;
 }
 }
 var _valid0 = _errs6 === errors;
 errors = _errs5;
 if(_valid0){
-const _errs9 = errors;
+const _errs11 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data2 = data.capabilities;
-const _errs11 = errors;
-const _errs12 = errors;
-if(errors === _errs12){
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.effects !== undefined){
 let data3 = data2.effects;
-const _errs14 = errors;
+const _errs16 = errors;
 if(Array.isArray(data3)){
 var valid8 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
-const _errs15 = errors;
-const _errs16 = errors;
-let valid9 = false;
 const _errs17 = errors;
+const _errs18 = errors;
+let valid9 = false;
+const _errs19 = errors;
 if(!((((((((data4 === "deny") || (data4 === "allow")) || (data4 === "ask")) || (data4 === "modify")) || (data4 === "inject")) || (data4 === "flow")) || (data4 === "return")) || (data4 === "message"))){
 errors++;
 }
-var _valid1 = _errs17 === errors;
+var _valid1 = _errs19 === errors;
 valid9 = valid9 || _valid1;
 if(!valid9){
-const _errs18 = errors;
+const _errs20 = errors;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
 errors++;
 }
 }
-var _valid1 = _errs18 === errors;
+var _valid1 = _errs20 === errors;
 valid9 = valid9 || _valid1;
 }
 if(!valid9){
@@ -13813,15 +14274,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs16;
+errors = _errs18;
 }
-var valid8 = _errs15 === errors;
+var valid8 = _errs17 === errors;
 if(!valid8){
 break;
 }
 }
 }
-var valid7 = _errs14 === errors;
+var valid7 = _errs16 === errors;
 }
 else {
 var valid7 = true;
@@ -13829,14 +14290,14 @@ var valid7 = true;
 if(valid7){
 if(data2.modify !== undefined){
 let data5 = data2.modify;
-const _errs20 = errors;
+const _errs22 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key0 in data5){
-const _errs21 = errors;
+const _errs23 = errors;
 if(!(key0 === "input")){
 errors++;
 }
-var valid10 = _errs21 === errors;
+var valid10 = _errs23 === errors;
 if(!valid10){
 errors++;
 return false;
@@ -13844,7 +14305,7 @@ break;
 }
 }
 }
-var valid7 = _errs20 === errors;
+var valid7 = _errs22 === errors;
 }
 else {
 var valid7 = true;
@@ -13852,7 +14313,7 @@ var valid7 = true;
 if(valid7){
 if(data2.flow !== undefined){
 let data6 = data2.flow;
-const _errs23 = errors;
+const _errs25 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.operations !== undefined){
 let data7 = data6.operations;
@@ -13860,11 +14321,11 @@ if(Array.isArray(data7)){
 var valid12 = true;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-const _errs25 = errors;
+const _errs27 = errors;
 if(!(data7[i1] === "stop")){
 return false;
 }
-var valid12 = _errs25 === errors;
+var valid12 = _errs27 === errors;
 if(!valid12){
 break;
 }
@@ -13872,7 +14333,7 @@ break;
 }
 }
 }
-var valid7 = _errs23 === errors;
+var valid7 = _errs25 === errors;
 }
 else {
 var valid7 = true;
@@ -13881,24 +14342,24 @@ var valid7 = true;
 }
 }
 }
-var valid5 = _errs11 === errors;
+var valid5 = _errs13 === errors;
 if(valid5){
-const _errs27 = errors;
-if(errors === _errs27){
+const _errs29 = errors;
+if(errors === _errs29){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.effects !== undefined){
 let data9 = data2.effects;
-const _errs29 = errors;
-if(errors === _errs29){
-if(Array.isArray(data9)){
 const _errs31 = errors;
+if(errors === _errs31){
+if(Array.isArray(data9)){
+const _errs33 = errors;
 const len2 = data9.length;
 for(let i2=0; i2<len2; i2++){
-const _errs32 = errors;
+const _errs34 = errors;
 if("deny" !== data9[i2]){
 errors++;
 }
-var valid14 = _errs32 === errors;
+var valid14 = _errs34 === errors;
 if(valid14){
 break;
 }
@@ -13907,18 +14368,18 @@ if(!valid14){
 return false;
 }
 else {
-errors = _errs31;
+errors = _errs33;
 }
 }
 }
 }
 }
 }
-var valid5 = _errs27 === errors;
+var valid5 = _errs29 === errors;
 }
 }
 }
-var _valid0 = _errs9 === errors;
+var _valid0 = _errs11 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -13927,10 +14388,11 @@ return false;
 }
 var valid0 = _errs4 === errors;
 if(valid0){
-const _errs34 = errors;
-const _errs35 = errors;
-let valid15 = true;
 const _errs36 = errors;
+const _errs37 = errors;
+let valid15 = true;
+const _errs38 = errors;
+if(errors === _errs38){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.event === undefined) && (missing3 = "event")){
@@ -13939,6 +14401,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data11 = data.event;
+const _errs40 = errors;
+if(errors === _errs40){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing4;
 if((data11.type === undefined) && (missing4 = "type")){
@@ -13952,44 +14416,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid2 = _errs36 === errors;
-errors = _errs35;
+}
+}
+else {
+errors++;
+}
+}
+var _valid2 = _errs38 === errors;
+errors = _errs37;
 if(_valid2){
-const _errs39 = errors;
+const _errs43 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data13 = data.capabilities;
-const _errs41 = errors;
-if(errors === _errs41){
+const _errs45 = errors;
+if(errors === _errs45){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.effects !== undefined){
 let data14 = data13.effects;
-const _errs43 = errors;
+const _errs47 = errors;
 if(Array.isArray(data14)){
 var valid21 = true;
 const len3 = data14.length;
 for(let i3=0; i3<len3; i3++){
 let data15 = data14[i3];
-const _errs44 = errors;
-const _errs45 = errors;
+const _errs48 = errors;
+const _errs49 = errors;
 let valid22 = false;
-const _errs46 = errors;
+const _errs50 = errors;
 if(!((((data15 === "modify") || (data15 === "inject")) || (data15 === "flow")) || (data15 === "message"))){
 errors++;
 }
-var _valid3 = _errs46 === errors;
+var _valid3 = _errs50 === errors;
 valid22 = valid22 || _valid3;
 if(!valid22){
-const _errs47 = errors;
+const _errs51 = errors;
 if(typeof data15 === "string"){
 if(!pattern4.test(data15)){
 errors++;
 }
 }
-var _valid3 = _errs47 === errors;
+var _valid3 = _errs51 === errors;
 valid22 = valid22 || _valid3;
 }
 if(!valid22){
@@ -13997,15 +14469,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs45;
+errors = _errs49;
 }
-var valid21 = _errs44 === errors;
+var valid21 = _errs48 === errors;
 if(!valid21){
 break;
 }
 }
 }
-var valid20 = _errs43 === errors;
+var valid20 = _errs47 === errors;
 }
 else {
 var valid20 = true;
@@ -14013,14 +14485,14 @@ var valid20 = true;
 if(valid20){
 if(data13.modify !== undefined){
 let data16 = data13.modify;
-const _errs49 = errors;
+const _errs53 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key1 in data16){
-const _errs50 = errors;
+const _errs54 = errors;
 if(!(key1 === "output")){
 errors++;
 }
-var valid23 = _errs50 === errors;
+var valid23 = _errs54 === errors;
 if(!valid23){
 errors++;
 return false;
@@ -14028,7 +14500,7 @@ break;
 }
 }
 }
-var valid20 = _errs49 === errors;
+var valid20 = _errs53 === errors;
 }
 else {
 var valid20 = true;
@@ -14036,7 +14508,7 @@ var valid20 = true;
 if(valid20){
 if(data13.flow !== undefined){
 let data17 = data13.flow;
-const _errs52 = errors;
+const _errs56 = errors;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 if(data17.operations !== undefined){
 let data18 = data17.operations;
@@ -14045,11 +14517,11 @@ var valid25 = true;
 const len4 = data18.length;
 for(let i4=0; i4<len4; i4++){
 let data19 = data18[i4];
-const _errs54 = errors;
+const _errs58 = errors;
 if(!((data19 === "stop") || (data19 === "continue"))){
 return false;
 }
-var valid25 = _errs54 === errors;
+var valid25 = _errs58 === errors;
 if(!valid25){
 break;
 }
@@ -14057,7 +14529,7 @@ break;
 }
 }
 }
-var valid20 = _errs52 === errors;
+var valid20 = _errs56 === errors;
 }
 else {
 var valid20 = true;
@@ -14068,19 +14540,20 @@ var valid20 = true;
 }
 }
 }
-var _valid2 = _errs39 === errors;
+var _valid2 = _errs43 === errors;
 valid15 = _valid2;
 }
 if(!valid15){
 errors++;
 return false;
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs36 === errors;
 if(valid0){
-const _errs57 = errors;
-const _errs58 = errors;
+const _errs61 = errors;
+const _errs62 = errors;
 let valid26 = true;
-const _errs59 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.event === undefined) && (missing5 = "event")){
@@ -14089,6 +14562,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data20 = data.event;
+const _errs65 = errors;
+if(errors === _errs65){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing6;
 if((data20.type === undefined) && (missing6 = "type")){
@@ -14102,18 +14577,26 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid4 = _errs59 === errors;
-errors = _errs58;
+}
+}
+else {
+errors++;
+}
+}
+var _valid4 = _errs63 === errors;
+errors = _errs62;
 if(_valid4){
-const _errs62 = errors;
+const _errs68 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data22 = data.capabilities;
-const _errs64 = errors;
-if(errors === _errs64){
+const _errs70 = errors;
+if(errors === _errs70){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.effects !== undefined){
 let data23 = data22.effects;
@@ -14122,23 +14605,23 @@ var valid32 = true;
 const len5 = data23.length;
 for(let i5=0; i5<len5; i5++){
 let data24 = data23[i5];
-const _errs67 = errors;
-const _errs68 = errors;
+const _errs73 = errors;
+const _errs74 = errors;
 let valid33 = false;
-const _errs69 = errors;
+const _errs75 = errors;
 if(!((data24 === "inject") || (data24 === "message"))){
 errors++;
 }
-var _valid5 = _errs69 === errors;
+var _valid5 = _errs75 === errors;
 valid33 = valid33 || _valid5;
 if(!valid33){
-const _errs70 = errors;
+const _errs76 = errors;
 if(typeof data24 === "string"){
 if(!pattern4.test(data24)){
 errors++;
 }
 }
-var _valid5 = _errs70 === errors;
+var _valid5 = _errs76 === errors;
 valid33 = valid33 || _valid5;
 }
 if(!valid33){
@@ -14146,9 +14629,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs68;
+errors = _errs74;
 }
-var valid32 = _errs67 === errors;
+var valid32 = _errs73 === errors;
 if(!valid32){
 break;
 }
@@ -14159,19 +14642,20 @@ break;
 }
 }
 }
-var _valid4 = _errs62 === errors;
+var _valid4 = _errs68 === errors;
 valid26 = _valid4;
 }
 if(!valid26){
 errors++;
 return false;
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs61 === errors;
 if(valid0){
-const _errs73 = errors;
-const _errs74 = errors;
+const _errs79 = errors;
+const _errs80 = errors;
 let valid34 = true;
-const _errs75 = errors;
+const _errs81 = errors;
+if(errors === _errs81){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.event === undefined) && (missing7 = "event")){
@@ -14180,6 +14664,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data25 = data.event;
+const _errs83 = errors;
+if(errors === _errs83){
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 let missing8;
 if((data25.type === undefined) && (missing8 = "type")){
@@ -14193,18 +14679,26 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid6 = _errs75 === errors;
-errors = _errs74;
+}
+}
+else {
+errors++;
+}
+}
+var _valid6 = _errs81 === errors;
+errors = _errs80;
 if(_valid6){
-const _errs78 = errors;
+const _errs86 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data27 = data.capabilities;
-const _errs80 = errors;
-if(errors === _errs80){
+const _errs88 = errors;
+if(errors === _errs88){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 if(data27.effects !== undefined){
 let data28 = data27.effects;
@@ -14213,23 +14707,23 @@ var valid40 = true;
 const len6 = data28.length;
 for(let i6=0; i6<len6; i6++){
 let data29 = data28[i6];
-const _errs83 = errors;
-const _errs84 = errors;
+const _errs91 = errors;
+const _errs92 = errors;
 let valid41 = false;
-const _errs85 = errors;
+const _errs93 = errors;
 if(!((data29 === "deny") || (data29 === "message"))){
 errors++;
 }
-var _valid7 = _errs85 === errors;
+var _valid7 = _errs93 === errors;
 valid41 = valid41 || _valid7;
 if(!valid41){
-const _errs86 = errors;
+const _errs94 = errors;
 if(typeof data29 === "string"){
 if(!pattern4.test(data29)){
 errors++;
 }
 }
-var _valid7 = _errs86 === errors;
+var _valid7 = _errs94 === errors;
 valid41 = valid41 || _valid7;
 }
 if(!valid41){
@@ -14237,9 +14731,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs84;
+errors = _errs92;
 }
-var valid40 = _errs83 === errors;
+var valid40 = _errs91 === errors;
 if(!valid40){
 break;
 }
@@ -14250,19 +14744,20 @@ break;
 }
 }
 }
-var _valid6 = _errs78 === errors;
+var _valid6 = _errs86 === errors;
 valid34 = _valid6;
 }
 if(!valid34){
 errors++;
 return false;
 }
-var valid0 = _errs73 === errors;
+var valid0 = _errs79 === errors;
 if(valid0){
-const _errs89 = errors;
-const _errs90 = errors;
+const _errs97 = errors;
+const _errs98 = errors;
 let valid42 = true;
-const _errs91 = errors;
+const _errs99 = errors;
+if(errors === _errs99){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.event === undefined) && (missing9 = "event")){
@@ -14271,6 +14766,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data30 = data.event;
+const _errs101 = errors;
+if(errors === _errs101){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 let missing10;
 if((data30.type === undefined) && (missing10 = "type")){
@@ -14284,44 +14781,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid8 = _errs91 === errors;
-errors = _errs90;
+}
+}
+else {
+errors++;
+}
+}
+var _valid8 = _errs99 === errors;
+errors = _errs98;
 if(_valid8){
-const _errs94 = errors;
+const _errs104 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data32 = data.capabilities;
-const _errs96 = errors;
-if(errors === _errs96){
+const _errs106 = errors;
+if(errors === _errs106){
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 if(data32.effects !== undefined){
 let data33 = data32.effects;
-const _errs98 = errors;
+const _errs108 = errors;
 if(Array.isArray(data33)){
 var valid48 = true;
 const len7 = data33.length;
 for(let i7=0; i7<len7; i7++){
 let data34 = data33[i7];
-const _errs99 = errors;
-const _errs100 = errors;
+const _errs109 = errors;
+const _errs110 = errors;
 let valid49 = false;
-const _errs101 = errors;
+const _errs111 = errors;
 if(!(((((data34 === "deny") || (data34 === "modify")) || (data34 === "inject")) || (data34 === "flow")) || (data34 === "message"))){
 errors++;
 }
-var _valid9 = _errs101 === errors;
+var _valid9 = _errs111 === errors;
 valid49 = valid49 || _valid9;
 if(!valid49){
-const _errs102 = errors;
+const _errs112 = errors;
 if(typeof data34 === "string"){
 if(!pattern4.test(data34)){
 errors++;
 }
 }
-var _valid9 = _errs102 === errors;
+var _valid9 = _errs112 === errors;
 valid49 = valid49 || _valid9;
 }
 if(!valid49){
@@ -14329,15 +14834,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs100;
+errors = _errs110;
 }
-var valid48 = _errs99 === errors;
+var valid48 = _errs109 === errors;
 if(!valid48){
 break;
 }
 }
 }
-var valid47 = _errs98 === errors;
+var valid47 = _errs108 === errors;
 }
 else {
 var valid47 = true;
@@ -14345,14 +14850,14 @@ var valid47 = true;
 if(valid47){
 if(data32.modify !== undefined){
 let data35 = data32.modify;
-const _errs104 = errors;
+const _errs114 = errors;
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 for(const key2 in data35){
-const _errs105 = errors;
+const _errs115 = errors;
 if(!(key2 === "prompt")){
 errors++;
 }
-var valid50 = _errs105 === errors;
+var valid50 = _errs115 === errors;
 if(!valid50){
 errors++;
 return false;
@@ -14360,7 +14865,7 @@ break;
 }
 }
 }
-var valid47 = _errs104 === errors;
+var valid47 = _errs114 === errors;
 }
 else {
 var valid47 = true;
@@ -14368,7 +14873,7 @@ var valid47 = true;
 if(valid47){
 if(data32.flow !== undefined){
 let data36 = data32.flow;
-const _errs107 = errors;
+const _errs117 = errors;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 if(data36.operations !== undefined){
 let data37 = data36.operations;
@@ -14376,11 +14881,11 @@ if(Array.isArray(data37)){
 var valid52 = true;
 const len8 = data37.length;
 for(let i8=0; i8<len8; i8++){
-const _errs109 = errors;
+const _errs119 = errors;
 if(!(data37[i8] === "stop")){
 return false;
 }
-var valid52 = _errs109 === errors;
+var valid52 = _errs119 === errors;
 if(!valid52){
 break;
 }
@@ -14388,7 +14893,7 @@ break;
 }
 }
 }
-var valid47 = _errs107 === errors;
+var valid47 = _errs117 === errors;
 }
 else {
 var valid47 = true;
@@ -14399,19 +14904,20 @@ var valid47 = true;
 }
 }
 }
-var _valid8 = _errs94 === errors;
+var _valid8 = _errs104 === errors;
 valid42 = _valid8;
 }
 if(!valid42){
 errors++;
 return false;
 }
-var valid0 = _errs89 === errors;
+var valid0 = _errs97 === errors;
 if(valid0){
-const _errs112 = errors;
-const _errs113 = errors;
+const _errs122 = errors;
+const _errs123 = errors;
 let valid53 = true;
-const _errs114 = errors;
+const _errs124 = errors;
+if(errors === _errs124){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.event === undefined) && (missing11 = "event")){
@@ -14420,6 +14926,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data39 = data.event;
+const _errs126 = errors;
+if(errors === _errs126){
 if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
 let missing12;
 if((data39.type === undefined) && (missing12 = "type")){
@@ -14433,44 +14941,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid10 = _errs114 === errors;
-errors = _errs113;
+}
+}
+else {
+errors++;
+}
+}
+var _valid10 = _errs124 === errors;
+errors = _errs123;
 if(_valid10){
-const _errs117 = errors;
+const _errs129 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data41 = data.capabilities;
-const _errs119 = errors;
-if(errors === _errs119){
+const _errs131 = errors;
+if(errors === _errs131){
 if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 if(data41.effects !== undefined){
 let data42 = data41.effects;
-const _errs121 = errors;
+const _errs133 = errors;
 if(Array.isArray(data42)){
 var valid59 = true;
 const len9 = data42.length;
 for(let i9=0; i9<len9; i9++){
 let data43 = data42[i9];
-const _errs122 = errors;
-const _errs123 = errors;
+const _errs134 = errors;
+const _errs135 = errors;
 let valid60 = false;
-const _errs124 = errors;
+const _errs136 = errors;
 if(!(((data43 === "modify") || (data43 === "flow")) || (data43 === "message"))){
 errors++;
 }
-var _valid11 = _errs124 === errors;
+var _valid11 = _errs136 === errors;
 valid60 = valid60 || _valid11;
 if(!valid60){
-const _errs125 = errors;
+const _errs137 = errors;
 if(typeof data43 === "string"){
 if(!pattern4.test(data43)){
 errors++;
 }
 }
-var _valid11 = _errs125 === errors;
+var _valid11 = _errs137 === errors;
 valid60 = valid60 || _valid11;
 }
 if(!valid60){
@@ -14478,15 +14994,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs123;
+errors = _errs135;
 }
-var valid59 = _errs122 === errors;
+var valid59 = _errs134 === errors;
 if(!valid59){
 break;
 }
 }
 }
-var valid58 = _errs121 === errors;
+var valid58 = _errs133 === errors;
 }
 else {
 var valid58 = true;
@@ -14494,14 +15010,14 @@ var valid58 = true;
 if(valid58){
 if(data41.modify !== undefined){
 let data44 = data41.modify;
-const _errs127 = errors;
+const _errs139 = errors;
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
 for(const key3 in data44){
-const _errs128 = errors;
+const _errs140 = errors;
 if(!(key3 === "response")){
 errors++;
 }
-var valid61 = _errs128 === errors;
+var valid61 = _errs140 === errors;
 if(!valid61){
 errors++;
 return false;
@@ -14509,7 +15025,7 @@ break;
 }
 }
 }
-var valid58 = _errs127 === errors;
+var valid58 = _errs139 === errors;
 }
 else {
 var valid58 = true;
@@ -14517,7 +15033,7 @@ var valid58 = true;
 if(valid58){
 if(data41.flow !== undefined){
 let data45 = data41.flow;
-const _errs130 = errors;
+const _errs142 = errors;
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 if(data45.operations !== undefined){
 let data46 = data45.operations;
@@ -14526,11 +15042,11 @@ var valid63 = true;
 const len10 = data46.length;
 for(let i10=0; i10<len10; i10++){
 let data47 = data46[i10];
-const _errs132 = errors;
+const _errs144 = errors;
 if(!((data47 === "stop") || (data47 === "continue"))){
 return false;
 }
-var valid63 = _errs132 === errors;
+var valid63 = _errs144 === errors;
 if(!valid63){
 break;
 }
@@ -14538,7 +15054,7 @@ break;
 }
 }
 }
-var valid58 = _errs130 === errors;
+var valid58 = _errs142 === errors;
 }
 else {
 var valid58 = true;
@@ -14549,19 +15065,20 @@ var valid58 = true;
 }
 }
 }
-var _valid10 = _errs117 === errors;
+var _valid10 = _errs129 === errors;
 valid53 = _valid10;
 }
 if(!valid53){
 errors++;
 return false;
 }
-var valid0 = _errs112 === errors;
+var valid0 = _errs122 === errors;
 if(valid0){
-const _errs135 = errors;
-const _errs136 = errors;
+const _errs147 = errors;
+const _errs148 = errors;
 let valid64 = true;
-const _errs137 = errors;
+const _errs149 = errors;
+if(errors === _errs149){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.event === undefined) && (missing13 = "event")){
@@ -14570,6 +15087,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data48 = data.event;
+const _errs151 = errors;
+if(errors === _errs151){
 if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
 let missing14;
 if((data48.type === undefined) && (missing14 = "type")){
@@ -14583,44 +15102,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid12 = _errs137 === errors;
-errors = _errs136;
+}
+}
+else {
+errors++;
+}
+}
+var _valid12 = _errs149 === errors;
+errors = _errs148;
 if(_valid12){
-const _errs140 = errors;
+const _errs154 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data50 = data.capabilities;
-const _errs142 = errors;
-if(errors === _errs142){
+const _errs156 = errors;
+if(errors === _errs156){
 if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
 if(data50.effects !== undefined){
 let data51 = data50.effects;
-const _errs144 = errors;
+const _errs158 = errors;
 if(Array.isArray(data51)){
 var valid70 = true;
 const len11 = data51.length;
 for(let i11=0; i11<len11; i11++){
 let data52 = data51[i11];
-const _errs145 = errors;
-const _errs146 = errors;
+const _errs159 = errors;
+const _errs160 = errors;
 let valid71 = false;
-const _errs147 = errors;
+const _errs161 = errors;
 if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
 errors++;
 }
-var _valid13 = _errs147 === errors;
+var _valid13 = _errs161 === errors;
 valid71 = valid71 || _valid13;
 if(!valid71){
-const _errs148 = errors;
+const _errs162 = errors;
 if(typeof data52 === "string"){
 if(!pattern4.test(data52)){
 errors++;
 }
 }
-var _valid13 = _errs148 === errors;
+var _valid13 = _errs162 === errors;
 valid71 = valid71 || _valid13;
 }
 if(!valid71){
@@ -14628,15 +15155,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs146;
+errors = _errs160;
 }
-var valid70 = _errs145 === errors;
+var valid70 = _errs159 === errors;
 if(!valid70){
 break;
 }
 }
 }
-var valid69 = _errs144 === errors;
+var valid69 = _errs158 === errors;
 }
 else {
 var valid69 = true;
@@ -14644,14 +15171,14 @@ var valid69 = true;
 if(valid69){
 if(data50.modify !== undefined){
 let data53 = data50.modify;
-const _errs150 = errors;
+const _errs164 = errors;
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 for(const key4 in data53){
-const _errs151 = errors;
+const _errs165 = errors;
 if(!(key4 === "request")){
 errors++;
 }
-var valid72 = _errs151 === errors;
+var valid72 = _errs165 === errors;
 if(!valid72){
 errors++;
 return false;
@@ -14659,7 +15186,7 @@ break;
 }
 }
 }
-var valid69 = _errs150 === errors;
+var valid69 = _errs164 === errors;
 }
 else {
 var valid69 = true;
@@ -14667,7 +15194,7 @@ var valid69 = true;
 if(valid69){
 if(data50.flow !== undefined){
 let data54 = data50.flow;
-const _errs153 = errors;
+const _errs167 = errors;
 if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
 if(data54.operations !== undefined){
 let data55 = data54.operations;
@@ -14675,11 +15202,11 @@ if(Array.isArray(data55)){
 var valid74 = true;
 const len12 = data55.length;
 for(let i12=0; i12<len12; i12++){
-const _errs155 = errors;
+const _errs169 = errors;
 if(!(data55[i12] === "stop")){
 return false;
 }
-var valid74 = _errs155 === errors;
+var valid74 = _errs169 === errors;
 if(!valid74){
 break;
 }
@@ -14687,7 +15214,7 @@ break;
 }
 }
 }
-var valid69 = _errs153 === errors;
+var valid69 = _errs167 === errors;
 }
 else {
 var valid69 = true;
@@ -14698,19 +15225,20 @@ var valid69 = true;
 }
 }
 }
-var _valid12 = _errs140 === errors;
+var _valid12 = _errs154 === errors;
 valid64 = _valid12;
 }
 if(!valid64){
 errors++;
 return false;
 }
-var valid0 = _errs135 === errors;
+var valid0 = _errs147 === errors;
 if(valid0){
-const _errs158 = errors;
-const _errs159 = errors;
+const _errs172 = errors;
+const _errs173 = errors;
 let valid75 = true;
-const _errs160 = errors;
+const _errs174 = errors;
+if(errors === _errs174){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.event === undefined) && (missing15 = "event")){
@@ -14719,6 +15247,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data57 = data.event;
+const _errs176 = errors;
+if(errors === _errs176){
 if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
 let missing16;
 if((data57.type === undefined) && (missing16 = "type")){
@@ -14732,44 +15262,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid14 = _errs160 === errors;
-errors = _errs159;
+}
+}
+else {
+errors++;
+}
+}
+var _valid14 = _errs174 === errors;
+errors = _errs173;
 if(_valid14){
-const _errs163 = errors;
+const _errs179 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data59 = data.capabilities;
-const _errs165 = errors;
-if(errors === _errs165){
+const _errs181 = errors;
+if(errors === _errs181){
 if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
 if(data59.effects !== undefined){
 let data60 = data59.effects;
-const _errs167 = errors;
+const _errs183 = errors;
 if(Array.isArray(data60)){
 var valid81 = true;
 const len13 = data60.length;
 for(let i13=0; i13<len13; i13++){
 let data61 = data60[i13];
-const _errs168 = errors;
-const _errs169 = errors;
+const _errs184 = errors;
+const _errs185 = errors;
 let valid82 = false;
-const _errs170 = errors;
+const _errs186 = errors;
 if(!(((data61 === "deny") || (data61 === "flow")) || (data61 === "message"))){
 errors++;
 }
-var _valid15 = _errs170 === errors;
+var _valid15 = _errs186 === errors;
 valid82 = valid82 || _valid15;
 if(!valid82){
-const _errs171 = errors;
+const _errs187 = errors;
 if(typeof data61 === "string"){
 if(!pattern4.test(data61)){
 errors++;
 }
 }
-var _valid15 = _errs171 === errors;
+var _valid15 = _errs187 === errors;
 valid82 = valid82 || _valid15;
 }
 if(!valid82){
@@ -14777,15 +15315,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs169;
+errors = _errs185;
 }
-var valid81 = _errs168 === errors;
+var valid81 = _errs184 === errors;
 if(!valid81){
 break;
 }
 }
 }
-var valid80 = _errs167 === errors;
+var valid80 = _errs183 === errors;
 }
 else {
 var valid80 = true;
@@ -14793,7 +15331,7 @@ var valid80 = true;
 if(valid80){
 if(data59.flow !== undefined){
 let data62 = data59.flow;
-const _errs173 = errors;
+const _errs189 = errors;
 if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
 if(data62.operations !== undefined){
 let data63 = data62.operations;
@@ -14801,11 +15339,11 @@ if(Array.isArray(data63)){
 var valid84 = true;
 const len14 = data63.length;
 for(let i14=0; i14<len14; i14++){
-const _errs175 = errors;
+const _errs191 = errors;
 if(!(data63[i14] === "stop")){
 return false;
 }
-var valid84 = _errs175 === errors;
+var valid84 = _errs191 === errors;
 if(!valid84){
 break;
 }
@@ -14813,7 +15351,7 @@ break;
 }
 }
 }
-var valid80 = _errs173 === errors;
+var valid80 = _errs189 === errors;
 }
 else {
 var valid80 = true;
@@ -14823,19 +15361,20 @@ var valid80 = true;
 }
 }
 }
-var _valid14 = _errs163 === errors;
+var _valid14 = _errs179 === errors;
 valid75 = _valid14;
 }
 if(!valid75){
 errors++;
 return false;
 }
-var valid0 = _errs158 === errors;
+var valid0 = _errs172 === errors;
 if(valid0){
-const _errs178 = errors;
-const _errs179 = errors;
+const _errs194 = errors;
+const _errs195 = errors;
 let valid85 = true;
-const _errs180 = errors;
+const _errs196 = errors;
+if(errors === _errs196){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.event === undefined) && (missing17 = "event")){
@@ -14844,6 +15383,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data65 = data.event;
+const _errs198 = errors;
+if(errors === _errs198){
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 let missing18;
 if((data65.type === undefined) && (missing18 = "type")){
@@ -14857,44 +15398,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid16 = _errs180 === errors;
-errors = _errs179;
+}
+}
+else {
+errors++;
+}
+}
+var _valid16 = _errs196 === errors;
+errors = _errs195;
 if(_valid16){
-const _errs183 = errors;
+const _errs201 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data67 = data.capabilities;
-const _errs185 = errors;
-if(errors === _errs185){
+const _errs203 = errors;
+if(errors === _errs203){
 if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
 if(data67.effects !== undefined){
 let data68 = data67.effects;
-const _errs187 = errors;
+const _errs205 = errors;
 if(Array.isArray(data68)){
 var valid91 = true;
 const len15 = data68.length;
 for(let i15=0; i15<len15; i15++){
 let data69 = data68[i15];
-const _errs188 = errors;
-const _errs189 = errors;
+const _errs206 = errors;
+const _errs207 = errors;
 let valid92 = false;
-const _errs190 = errors;
+const _errs208 = errors;
 if(!(((((data69 === "allow") || (data69 === "deny")) || (data69 === "modify")) || (data69 === "flow")) || (data69 === "message"))){
 errors++;
 }
-var _valid17 = _errs190 === errors;
+var _valid17 = _errs208 === errors;
 valid92 = valid92 || _valid17;
 if(!valid92){
-const _errs191 = errors;
+const _errs209 = errors;
 if(typeof data69 === "string"){
 if(!pattern4.test(data69)){
 errors++;
 }
 }
-var _valid17 = _errs191 === errors;
+var _valid17 = _errs209 === errors;
 valid92 = valid92 || _valid17;
 }
 if(!valid92){
@@ -14902,15 +15451,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs189;
+errors = _errs207;
 }
-var valid91 = _errs188 === errors;
+var valid91 = _errs206 === errors;
 if(!valid91){
 break;
 }
 }
 }
-var valid90 = _errs187 === errors;
+var valid90 = _errs205 === errors;
 }
 else {
 var valid90 = true;
@@ -14918,14 +15467,14 @@ var valid90 = true;
 if(valid90){
 if(data67.modify !== undefined){
 let data70 = data67.modify;
-const _errs193 = errors;
+const _errs211 = errors;
 if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
 for(const key5 in data70){
-const _errs194 = errors;
+const _errs212 = errors;
 if(!(key5 === "input")){
 errors++;
 }
-var valid93 = _errs194 === errors;
+var valid93 = _errs212 === errors;
 if(!valid93){
 errors++;
 return false;
@@ -14933,7 +15482,7 @@ break;
 }
 }
 }
-var valid90 = _errs193 === errors;
+var valid90 = _errs211 === errors;
 }
 else {
 var valid90 = true;
@@ -14941,7 +15490,7 @@ var valid90 = true;
 if(valid90){
 if(data67.flow !== undefined){
 let data71 = data67.flow;
-const _errs196 = errors;
+const _errs214 = errors;
 if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
 if(data71.operations !== undefined){
 let data72 = data71.operations;
@@ -14949,11 +15498,11 @@ if(Array.isArray(data72)){
 var valid95 = true;
 const len16 = data72.length;
 for(let i16=0; i16<len16; i16++){
-const _errs198 = errors;
+const _errs216 = errors;
 if(!(data72[i16] === "stop")){
 return false;
 }
-var valid95 = _errs198 === errors;
+var valid95 = _errs216 === errors;
 if(!valid95){
 break;
 }
@@ -14961,7 +15510,7 @@ break;
 }
 }
 }
-var valid90 = _errs196 === errors;
+var valid90 = _errs214 === errors;
 }
 else {
 var valid90 = true;
@@ -14972,19 +15521,20 @@ var valid90 = true;
 }
 }
 }
-var _valid16 = _errs183 === errors;
+var _valid16 = _errs201 === errors;
 valid85 = _valid16;
 }
 if(!valid85){
 errors++;
 return false;
 }
-var valid0 = _errs178 === errors;
+var valid0 = _errs194 === errors;
 if(valid0){
-const _errs201 = errors;
-const _errs202 = errors;
+const _errs219 = errors;
+const _errs220 = errors;
 let valid96 = true;
-const _errs203 = errors;
+const _errs221 = errors;
+if(errors === _errs221){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.event === undefined) && (missing19 = "event")){
@@ -14993,6 +15543,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data74 = data.event;
+const _errs223 = errors;
+if(errors === _errs223){
 if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
 let missing20;
 if((data74.type === undefined) && (missing20 = "type")){
@@ -15006,44 +15558,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid18 = _errs203 === errors;
-errors = _errs202;
+}
+}
+else {
+errors++;
+}
+}
+var _valid18 = _errs221 === errors;
+errors = _errs220;
 if(_valid18){
-const _errs206 = errors;
+const _errs226 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data76 = data.capabilities;
-const _errs208 = errors;
-if(errors === _errs208){
+const _errs228 = errors;
+if(errors === _errs228){
 if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
 if(data76.effects !== undefined){
 let data77 = data76.effects;
-const _errs210 = errors;
+const _errs230 = errors;
 if(Array.isArray(data77)){
 var valid102 = true;
 const len17 = data77.length;
 for(let i17=0; i17<len17; i17++){
 let data78 = data77[i17];
-const _errs211 = errors;
-const _errs212 = errors;
+const _errs231 = errors;
+const _errs232 = errors;
 let valid103 = false;
-const _errs213 = errors;
+const _errs233 = errors;
 if(!(((data78 === "flow") || (data78 === "inject")) || (data78 === "message"))){
 errors++;
 }
-var _valid19 = _errs213 === errors;
+var _valid19 = _errs233 === errors;
 valid103 = valid103 || _valid19;
 if(!valid103){
-const _errs214 = errors;
+const _errs234 = errors;
 if(typeof data78 === "string"){
 if(!pattern4.test(data78)){
 errors++;
 }
 }
-var _valid19 = _errs214 === errors;
+var _valid19 = _errs234 === errors;
 valid103 = valid103 || _valid19;
 }
 if(!valid103){
@@ -15051,15 +15611,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs212;
+errors = _errs232;
 }
-var valid102 = _errs211 === errors;
+var valid102 = _errs231 === errors;
 if(!valid102){
 break;
 }
 }
 }
-var valid101 = _errs210 === errors;
+var valid101 = _errs230 === errors;
 }
 else {
 var valid101 = true;
@@ -15067,7 +15627,7 @@ var valid101 = true;
 if(valid101){
 if(data76.flow !== undefined){
 let data79 = data76.flow;
-const _errs216 = errors;
+const _errs236 = errors;
 if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
 if(data79.operations !== undefined){
 let data80 = data79.operations;
@@ -15075,11 +15635,11 @@ if(Array.isArray(data80)){
 var valid105 = true;
 const len18 = data80.length;
 for(let i18=0; i18<len18; i18++){
-const _errs218 = errors;
+const _errs238 = errors;
 if(!(data80[i18] === "stop")){
 return false;
 }
-var valid105 = _errs218 === errors;
+var valid105 = _errs238 === errors;
 if(!valid105){
 break;
 }
@@ -15087,7 +15647,7 @@ break;
 }
 }
 }
-var valid101 = _errs216 === errors;
+var valid101 = _errs236 === errors;
 }
 else {
 var valid101 = true;
@@ -15097,19 +15657,20 @@ var valid101 = true;
 }
 }
 }
-var _valid18 = _errs206 === errors;
+var _valid18 = _errs226 === errors;
 valid96 = _valid18;
 }
 if(!valid96){
 errors++;
 return false;
 }
-var valid0 = _errs201 === errors;
+var valid0 = _errs219 === errors;
 if(valid0){
-const _errs221 = errors;
-const _errs222 = errors;
+const _errs241 = errors;
+const _errs242 = errors;
 let valid106 = true;
-const _errs223 = errors;
+const _errs243 = errors;
+if(errors === _errs243){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
 if((data.event === undefined) && (missing21 = "event")){
@@ -15118,6 +15679,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data82 = data.event;
+const _errs245 = errors;
+if(errors === _errs245){
 if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
 let missing22;
 if((data82.type === undefined) && (missing22 = "type")){
@@ -15131,44 +15694,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid20 = _errs223 === errors;
-errors = _errs222;
+}
+}
+else {
+errors++;
+}
+}
+var _valid20 = _errs243 === errors;
+errors = _errs242;
 if(_valid20){
-const _errs226 = errors;
+const _errs248 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data84 = data.capabilities;
-const _errs228 = errors;
-if(errors === _errs228){
+const _errs250 = errors;
+if(errors === _errs250){
 if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
 if(data84.effects !== undefined){
 let data85 = data84.effects;
-const _errs230 = errors;
+const _errs252 = errors;
 if(Array.isArray(data85)){
 var valid112 = true;
 const len19 = data85.length;
 for(let i19=0; i19<len19; i19++){
 let data86 = data85[i19];
-const _errs231 = errors;
-const _errs232 = errors;
+const _errs253 = errors;
+const _errs254 = errors;
 let valid113 = false;
-const _errs233 = errors;
+const _errs255 = errors;
 if(!(((((data86 === "deny") || (data86 === "modify")) || (data86 === "return")) || (data86 === "inject")) || (data86 === "message"))){
 errors++;
 }
-var _valid21 = _errs233 === errors;
+var _valid21 = _errs255 === errors;
 valid113 = valid113 || _valid21;
 if(!valid113){
-const _errs234 = errors;
+const _errs256 = errors;
 if(typeof data86 === "string"){
 if(!pattern4.test(data86)){
 errors++;
 }
 }
-var _valid21 = _errs234 === errors;
+var _valid21 = _errs256 === errors;
 valid113 = valid113 || _valid21;
 }
 if(!valid113){
@@ -15176,15 +15747,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs232;
+errors = _errs254;
 }
-var valid112 = _errs231 === errors;
+var valid112 = _errs253 === errors;
 if(!valid112){
 break;
 }
 }
 }
-var valid111 = _errs230 === errors;
+var valid111 = _errs252 === errors;
 }
 else {
 var valid111 = true;
@@ -15192,14 +15763,14 @@ var valid111 = true;
 if(valid111){
 if(data84.modify !== undefined){
 let data87 = data84.modify;
-const _errs236 = errors;
+const _errs258 = errors;
 if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
 for(const key6 in data87){
-const _errs237 = errors;
+const _errs259 = errors;
 if(!(key6 === "instructions")){
 errors++;
 }
-var valid114 = _errs237 === errors;
+var valid114 = _errs259 === errors;
 if(!valid114){
 errors++;
 return false;
@@ -15207,7 +15778,7 @@ break;
 }
 }
 }
-var valid111 = _errs236 === errors;
+var valid111 = _errs258 === errors;
 }
 else {
 var valid111 = true;
@@ -15217,19 +15788,20 @@ var valid111 = true;
 }
 }
 }
-var _valid20 = _errs226 === errors;
+var _valid20 = _errs248 === errors;
 valid106 = _valid20;
 }
 if(!valid106){
 errors++;
 return false;
 }
-var valid0 = _errs221 === errors;
+var valid0 = _errs241 === errors;
 if(valid0){
-const _errs240 = errors;
-const _errs241 = errors;
+const _errs262 = errors;
+const _errs263 = errors;
 let valid115 = true;
-const _errs242 = errors;
+const _errs264 = errors;
+if(errors === _errs264){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
 if((data.event === undefined) && (missing23 = "event")){
@@ -15238,6 +15810,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data88 = data.event;
+const _errs266 = errors;
+if(errors === _errs266){
 if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
 let missing24;
 if((data88.type === undefined) && (missing24 = "type")){
@@ -15251,44 +15825,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid22 = _errs242 === errors;
-errors = _errs241;
+}
+}
+else {
+errors++;
+}
+}
+var _valid22 = _errs264 === errors;
+errors = _errs263;
 if(_valid22){
-const _errs245 = errors;
+const _errs269 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data90 = data.capabilities;
-const _errs247 = errors;
-if(errors === _errs247){
+const _errs271 = errors;
+if(errors === _errs271){
 if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
 if(data90.effects !== undefined){
 let data91 = data90.effects;
-const _errs249 = errors;
+const _errs273 = errors;
 if(Array.isArray(data91)){
 var valid121 = true;
 const len20 = data91.length;
 for(let i20=0; i20<len20; i20++){
 let data92 = data91[i20];
-const _errs250 = errors;
-const _errs251 = errors;
+const _errs274 = errors;
+const _errs275 = errors;
 let valid122 = false;
-const _errs252 = errors;
+const _errs276 = errors;
 if(!(((data92 === "inject") || (data92 === "modify")) || (data92 === "message"))){
 errors++;
 }
-var _valid23 = _errs252 === errors;
+var _valid23 = _errs276 === errors;
 valid122 = valid122 || _valid23;
 if(!valid122){
-const _errs253 = errors;
+const _errs277 = errors;
 if(typeof data92 === "string"){
 if(!pattern4.test(data92)){
 errors++;
 }
 }
-var _valid23 = _errs253 === errors;
+var _valid23 = _errs277 === errors;
 valid122 = valid122 || _valid23;
 }
 if(!valid122){
@@ -15296,15 +15878,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs251;
+errors = _errs275;
 }
-var valid121 = _errs250 === errors;
+var valid121 = _errs274 === errors;
 if(!valid121){
 break;
 }
 }
 }
-var valid120 = _errs249 === errors;
+var valid120 = _errs273 === errors;
 }
 else {
 var valid120 = true;
@@ -15312,14 +15894,14 @@ var valid120 = true;
 if(valid120){
 if(data90.modify !== undefined){
 let data93 = data90.modify;
-const _errs255 = errors;
+const _errs279 = errors;
 if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
 for(const key7 in data93){
-const _errs256 = errors;
+const _errs280 = errors;
 if(!(key7 === "summary")){
 errors++;
 }
-var valid123 = _errs256 === errors;
+var valid123 = _errs280 === errors;
 if(!valid123){
 errors++;
 return false;
@@ -15327,7 +15909,7 @@ break;
 }
 }
 }
-var valid120 = _errs255 === errors;
+var valid120 = _errs279 === errors;
 }
 else {
 var valid120 = true;
@@ -15337,19 +15919,20 @@ var valid120 = true;
 }
 }
 }
-var _valid22 = _errs245 === errors;
+var _valid22 = _errs269 === errors;
 valid115 = _valid22;
 }
 if(!valid115){
 errors++;
 return false;
 }
-var valid0 = _errs240 === errors;
+var valid0 = _errs262 === errors;
 if(valid0){
-const _errs259 = errors;
-const _errs260 = errors;
+const _errs283 = errors;
+const _errs284 = errors;
 let valid124 = true;
-const _errs261 = errors;
+const _errs285 = errors;
+if(errors === _errs285){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
 if((data.event === undefined) && (missing25 = "event")){
@@ -15358,6 +15941,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data94 = data.event;
+const _errs287 = errors;
+if(errors === _errs287){
 if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
 let missing26;
 if((data94.type === undefined) && (missing26 = "type")){
@@ -15371,18 +15956,26 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid24 = _errs261 === errors;
-errors = _errs260;
+}
+}
+else {
+errors++;
+}
+}
+var _valid24 = _errs285 === errors;
+errors = _errs284;
 if(_valid24){
-const _errs264 = errors;
+const _errs290 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data96 = data.capabilities;
-const _errs266 = errors;
-if(errors === _errs266){
+const _errs292 = errors;
+if(errors === _errs292){
 if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
 if(data96.effects !== undefined){
 let data97 = data96.effects;
@@ -15391,23 +15984,23 @@ var valid130 = true;
 const len21 = data97.length;
 for(let i21=0; i21<len21; i21++){
 let data98 = data97[i21];
-const _errs269 = errors;
-const _errs270 = errors;
+const _errs295 = errors;
+const _errs296 = errors;
 let valid131 = false;
-const _errs271 = errors;
+const _errs297 = errors;
 if(!((data98 === "deny") || (data98 === "message"))){
 errors++;
 }
-var _valid25 = _errs271 === errors;
+var _valid25 = _errs297 === errors;
 valid131 = valid131 || _valid25;
 if(!valid131){
-const _errs272 = errors;
+const _errs298 = errors;
 if(typeof data98 === "string"){
 if(!pattern4.test(data98)){
 errors++;
 }
 }
-var _valid25 = _errs272 === errors;
+var _valid25 = _errs298 === errors;
 valid131 = valid131 || _valid25;
 }
 if(!valid131){
@@ -15415,9 +16008,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs270;
+errors = _errs296;
 }
-var valid130 = _errs269 === errors;
+var valid130 = _errs295 === errors;
 if(!valid130){
 break;
 }
@@ -15428,19 +16021,20 @@ break;
 }
 }
 }
-var _valid24 = _errs264 === errors;
+var _valid24 = _errs290 === errors;
 valid124 = _valid24;
 }
 if(!valid124){
 errors++;
 return false;
 }
-var valid0 = _errs259 === errors;
+var valid0 = _errs283 === errors;
 if(valid0){
-const _errs275 = errors;
-const _errs276 = errors;
+const _errs301 = errors;
+const _errs302 = errors;
 let valid132 = true;
-const _errs277 = errors;
+const _errs303 = errors;
+if(errors === _errs303){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
 if((data.event === undefined) && (missing27 = "event")){
@@ -15449,6 +16043,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data99 = data.event;
+const _errs305 = errors;
+if(errors === _errs305){
 if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
 let missing28;
 if((data99.type === undefined) && (missing28 = "type")){
@@ -15462,18 +16058,26 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid26 = _errs277 === errors;
-errors = _errs276;
+}
+}
+else {
+errors++;
+}
+}
+var _valid26 = _errs303 === errors;
+errors = _errs302;
 if(_valid26){
-const _errs280 = errors;
+const _errs308 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data101 = data.capabilities;
-const _errs282 = errors;
-if(errors === _errs282){
+const _errs310 = errors;
+if(errors === _errs310){
 if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
 if(data101.effects !== undefined){
 let data102 = data101.effects;
@@ -15482,23 +16086,23 @@ var valid138 = true;
 const len22 = data102.length;
 for(let i22=0; i22<len22; i22++){
 let data103 = data102[i22];
-const _errs285 = errors;
-const _errs286 = errors;
+const _errs313 = errors;
+const _errs314 = errors;
 let valid139 = false;
-const _errs287 = errors;
+const _errs315 = errors;
 if(!(((data103 === "deny") || (data103 === "return")) || (data103 === "message"))){
 errors++;
 }
-var _valid27 = _errs287 === errors;
+var _valid27 = _errs315 === errors;
 valid139 = valid139 || _valid27;
 if(!valid139){
-const _errs288 = errors;
+const _errs316 = errors;
 if(typeof data103 === "string"){
 if(!pattern4.test(data103)){
 errors++;
 }
 }
-var _valid27 = _errs288 === errors;
+var _valid27 = _errs316 === errors;
 valid139 = valid139 || _valid27;
 }
 if(!valid139){
@@ -15506,9 +16110,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs286;
+errors = _errs314;
 }
-var valid138 = _errs285 === errors;
+var valid138 = _errs313 === errors;
 if(!valid138){
 break;
 }
@@ -15519,19 +16123,20 @@ break;
 }
 }
 }
-var _valid26 = _errs280 === errors;
+var _valid26 = _errs308 === errors;
 valid132 = _valid26;
 }
 if(!valid132){
 errors++;
 return false;
 }
-var valid0 = _errs275 === errors;
+var valid0 = _errs301 === errors;
 if(valid0){
-const _errs291 = errors;
-const _errs292 = errors;
+const _errs319 = errors;
+const _errs320 = errors;
 let valid140 = true;
-const _errs293 = errors;
+const _errs321 = errors;
+if(errors === _errs321){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
 if((data.event === undefined) && (missing29 = "event")){
@@ -15540,6 +16145,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data104 = data.event;
+const _errs323 = errors;
+if(errors === _errs323){
 if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
 let missing30;
 if((data104.type === undefined) && (missing30 = "type")){
@@ -15553,44 +16160,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid28 = _errs293 === errors;
-errors = _errs292;
+}
+}
+else {
+errors++;
+}
+}
+var _valid28 = _errs321 === errors;
+errors = _errs320;
 if(_valid28){
-const _errs296 = errors;
+const _errs326 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data106 = data.capabilities;
-const _errs298 = errors;
-if(errors === _errs298){
+const _errs328 = errors;
+if(errors === _errs328){
 if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
 if(data106.effects !== undefined){
 let data107 = data106.effects;
-const _errs300 = errors;
+const _errs330 = errors;
 if(Array.isArray(data107)){
 var valid146 = true;
 const len23 = data107.length;
 for(let i23=0; i23<len23; i23++){
 let data108 = data107[i23];
-const _errs301 = errors;
-const _errs302 = errors;
+const _errs331 = errors;
+const _errs332 = errors;
 let valid147 = false;
-const _errs303 = errors;
+const _errs333 = errors;
 if(!((data108 === "modify") || (data108 === "message"))){
 errors++;
 }
-var _valid29 = _errs303 === errors;
+var _valid29 = _errs333 === errors;
 valid147 = valid147 || _valid29;
 if(!valid147){
-const _errs304 = errors;
+const _errs334 = errors;
 if(typeof data108 === "string"){
 if(!pattern4.test(data108)){
 errors++;
 }
 }
-var _valid29 = _errs304 === errors;
+var _valid29 = _errs334 === errors;
 valid147 = valid147 || _valid29;
 }
 if(!valid147){
@@ -15598,15 +16213,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs302;
+errors = _errs332;
 }
-var valid146 = _errs301 === errors;
+var valid146 = _errs331 === errors;
 if(!valid146){
 break;
 }
 }
 }
-var valid145 = _errs300 === errors;
+var valid145 = _errs330 === errors;
 }
 else {
 var valid145 = true;
@@ -15614,14 +16229,14 @@ var valid145 = true;
 if(valid145){
 if(data106.modify !== undefined){
 let data109 = data106.modify;
-const _errs306 = errors;
+const _errs336 = errors;
 if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
 for(const key8 in data109){
-const _errs307 = errors;
+const _errs337 = errors;
 if(!(key8 === "content")){
 errors++;
 }
-var valid148 = _errs307 === errors;
+var valid148 = _errs337 === errors;
 if(!valid148){
 errors++;
 return false;
@@ -15629,7 +16244,7 @@ break;
 }
 }
 }
-var valid145 = _errs306 === errors;
+var valid145 = _errs336 === errors;
 }
 else {
 var valid145 = true;
@@ -15639,19 +16254,20 @@ var valid145 = true;
 }
 }
 }
-var _valid28 = _errs296 === errors;
+var _valid28 = _errs326 === errors;
 valid140 = _valid28;
 }
 if(!valid140){
 errors++;
 return false;
 }
-var valid0 = _errs291 === errors;
+var valid0 = _errs319 === errors;
 if(valid0){
-const _errs310 = errors;
-const _errs311 = errors;
+const _errs340 = errors;
+const _errs341 = errors;
 let valid149 = true;
-const _errs312 = errors;
+const _errs342 = errors;
+if(errors === _errs342){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
 if((data.event === undefined) && (missing31 = "event")){
@@ -15660,6 +16276,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data110 = data.event;
+const _errs344 = errors;
+if(errors === _errs344){
 if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
 let missing32;
 if((data110.type === undefined) && (missing32 = "type")){
@@ -15673,44 +16291,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid30 = _errs312 === errors;
-errors = _errs311;
+}
+}
+else {
+errors++;
+}
+}
+var _valid30 = _errs342 === errors;
+errors = _errs341;
 if(_valid30){
-const _errs315 = errors;
+const _errs347 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data112 = data.capabilities;
-const _errs317 = errors;
-if(errors === _errs317){
+const _errs349 = errors;
+if(errors === _errs349){
 if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
 if(data112.effects !== undefined){
 let data113 = data112.effects;
-const _errs319 = errors;
+const _errs351 = errors;
 if(Array.isArray(data113)){
 var valid155 = true;
 const len24 = data113.length;
 for(let i24=0; i24<len24; i24++){
 let data114 = data113[i24];
-const _errs320 = errors;
-const _errs321 = errors;
+const _errs352 = errors;
+const _errs353 = errors;
 let valid156 = false;
-const _errs322 = errors;
+const _errs354 = errors;
 if(!(((data114 === "deny") || (data114 === "modify")) || (data114 === "message"))){
 errors++;
 }
-var _valid31 = _errs322 === errors;
+var _valid31 = _errs354 === errors;
 valid156 = valid156 || _valid31;
 if(!valid156){
-const _errs323 = errors;
+const _errs355 = errors;
 if(typeof data114 === "string"){
 if(!pattern4.test(data114)){
 errors++;
 }
 }
-var _valid31 = _errs323 === errors;
+var _valid31 = _errs355 === errors;
 valid156 = valid156 || _valid31;
 }
 if(!valid156){
@@ -15718,15 +16344,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs321;
+errors = _errs353;
 }
-var valid155 = _errs320 === errors;
+var valid155 = _errs352 === errors;
 if(!valid155){
 break;
 }
 }
 }
-var valid154 = _errs319 === errors;
+var valid154 = _errs351 === errors;
 }
 else {
 var valid154 = true;
@@ -15734,14 +16360,14 @@ var valid154 = true;
 if(valid154){
 if(data112.modify !== undefined){
 let data115 = data112.modify;
-const _errs325 = errors;
+const _errs357 = errors;
 if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
 for(const key9 in data115){
-const _errs326 = errors;
+const _errs358 = errors;
 if(!(key9 === "prompt")){
 errors++;
 }
-var valid157 = _errs326 === errors;
+var valid157 = _errs358 === errors;
 if(!valid157){
 errors++;
 return false;
@@ -15749,7 +16375,7 @@ break;
 }
 }
 }
-var valid154 = _errs325 === errors;
+var valid154 = _errs357 === errors;
 }
 else {
 var valid154 = true;
@@ -15759,19 +16385,20 @@ var valid154 = true;
 }
 }
 }
-var _valid30 = _errs315 === errors;
+var _valid30 = _errs347 === errors;
 valid149 = _valid30;
 }
 if(!valid149){
 errors++;
 return false;
 }
-var valid0 = _errs310 === errors;
+var valid0 = _errs340 === errors;
 if(valid0){
-const _errs329 = errors;
-const _errs330 = errors;
+const _errs361 = errors;
+const _errs362 = errors;
 let valid158 = true;
-const _errs331 = errors;
+const _errs363 = errors;
+if(errors === _errs363){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing33;
 if((data.event === undefined) && (missing33 = "event")){
@@ -15780,6 +16407,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data116 = data.event;
+const _errs365 = errors;
+if(errors === _errs365){
 if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 let missing34;
 if((data116.type === undefined) && (missing34 = "type")){
@@ -15793,44 +16422,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid32 = _errs331 === errors;
-errors = _errs330;
+}
+}
+else {
+errors++;
+}
+}
+var _valid32 = _errs363 === errors;
+errors = _errs362;
 if(_valid32){
-const _errs334 = errors;
+const _errs368 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data118 = data.capabilities;
-const _errs336 = errors;
-if(errors === _errs336){
+const _errs370 = errors;
+if(errors === _errs370){
 if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
 if(data118.effects !== undefined){
 let data119 = data118.effects;
-const _errs338 = errors;
+const _errs372 = errors;
 if(Array.isArray(data119)){
 var valid164 = true;
 const len25 = data119.length;
 for(let i25=0; i25<len25; i25++){
 let data120 = data119[i25];
-const _errs339 = errors;
-const _errs340 = errors;
+const _errs373 = errors;
+const _errs374 = errors;
 let valid165 = false;
-const _errs341 = errors;
+const _errs375 = errors;
 if(!(((data120 === "deny") || (data120 === "modify")) || (data120 === "message"))){
 errors++;
 }
-var _valid33 = _errs341 === errors;
+var _valid33 = _errs375 === errors;
 valid165 = valid165 || _valid33;
 if(!valid165){
-const _errs342 = errors;
+const _errs376 = errors;
 if(typeof data120 === "string"){
 if(!pattern4.test(data120)){
 errors++;
 }
 }
-var _valid33 = _errs342 === errors;
+var _valid33 = _errs376 === errors;
 valid165 = valid165 || _valid33;
 }
 if(!valid165){
@@ -15838,15 +16475,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs340;
+errors = _errs374;
 }
-var valid164 = _errs339 === errors;
+var valid164 = _errs373 === errors;
 if(!valid164){
 break;
 }
 }
 }
-var valid163 = _errs338 === errors;
+var valid163 = _errs372 === errors;
 }
 else {
 var valid163 = true;
@@ -15854,14 +16491,14 @@ var valid163 = true;
 if(valid163){
 if(data118.modify !== undefined){
 let data121 = data118.modify;
-const _errs344 = errors;
+const _errs378 = errors;
 if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
 for(const key10 in data121){
-const _errs345 = errors;
+const _errs379 = errors;
 if(!(key10 === "content")){
 errors++;
 }
-var valid166 = _errs345 === errors;
+var valid166 = _errs379 === errors;
 if(!valid166){
 errors++;
 return false;
@@ -15869,7 +16506,7 @@ break;
 }
 }
 }
-var valid163 = _errs344 === errors;
+var valid163 = _errs378 === errors;
 }
 else {
 var valid163 = true;
@@ -15879,19 +16516,20 @@ var valid163 = true;
 }
 }
 }
-var _valid32 = _errs334 === errors;
+var _valid32 = _errs368 === errors;
 valid158 = _valid32;
 }
 if(!valid158){
 errors++;
 return false;
 }
-var valid0 = _errs329 === errors;
+var valid0 = _errs361 === errors;
 if(valid0){
-const _errs348 = errors;
-const _errs349 = errors;
+const _errs382 = errors;
+const _errs383 = errors;
 let valid167 = true;
-const _errs350 = errors;
+const _errs384 = errors;
+if(errors === _errs384){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing35;
 if((data.event === undefined) && (missing35 = "event")){
@@ -15900,6 +16538,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data122 = data.event;
+const _errs386 = errors;
+if(errors === _errs386){
 if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
 let missing36;
 if((data122.type === undefined) && (missing36 = "type")){
@@ -15913,44 +16553,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid34 = _errs350 === errors;
-errors = _errs349;
+}
+}
+else {
+errors++;
+}
+}
+var _valid34 = _errs384 === errors;
+errors = _errs383;
 if(_valid34){
-const _errs353 = errors;
+const _errs389 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data124 = data.capabilities;
-const _errs355 = errors;
-if(errors === _errs355){
+const _errs391 = errors;
+if(errors === _errs391){
 if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
 if(data124.effects !== undefined){
 let data125 = data124.effects;
-const _errs357 = errors;
+const _errs393 = errors;
 if(Array.isArray(data125)){
 var valid173 = true;
 const len26 = data125.length;
 for(let i26=0; i26<len26; i26++){
 let data126 = data125[i26];
-const _errs358 = errors;
-const _errs359 = errors;
+const _errs394 = errors;
+const _errs395 = errors;
 let valid174 = false;
-const _errs360 = errors;
+const _errs396 = errors;
 if(!(((data126 === "deny") || (data126 === "modify")) || (data126 === "message"))){
 errors++;
 }
-var _valid35 = _errs360 === errors;
+var _valid35 = _errs396 === errors;
 valid174 = valid174 || _valid35;
 if(!valid174){
-const _errs361 = errors;
+const _errs397 = errors;
 if(typeof data126 === "string"){
 if(!pattern4.test(data126)){
 errors++;
 }
 }
-var _valid35 = _errs361 === errors;
+var _valid35 = _errs397 === errors;
 valid174 = valid174 || _valid35;
 }
 if(!valid174){
@@ -15958,15 +16606,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs359;
+errors = _errs395;
 }
-var valid173 = _errs358 === errors;
+var valid173 = _errs394 === errors;
 if(!valid173){
 break;
 }
 }
 }
-var valid172 = _errs357 === errors;
+var valid172 = _errs393 === errors;
 }
 else {
 var valid172 = true;
@@ -15974,14 +16622,14 @@ var valid172 = true;
 if(valid172){
 if(data124.modify !== undefined){
 let data127 = data124.modify;
-const _errs363 = errors;
+const _errs399 = errors;
 if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
 for(const key11 in data127){
-const _errs364 = errors;
+const _errs400 = errors;
 if(!(key11 === "workspace")){
 errors++;
 }
-var valid175 = _errs364 === errors;
+var valid175 = _errs400 === errors;
 if(!valid175){
 errors++;
 return false;
@@ -15989,7 +16637,7 @@ break;
 }
 }
 }
-var valid172 = _errs363 === errors;
+var valid172 = _errs399 === errors;
 }
 else {
 var valid172 = true;
@@ -15999,19 +16647,20 @@ var valid172 = true;
 }
 }
 }
-var _valid34 = _errs353 === errors;
+var _valid34 = _errs389 === errors;
 valid167 = _valid34;
 }
 if(!valid167){
 errors++;
 return false;
 }
-var valid0 = _errs348 === errors;
+var valid0 = _errs382 === errors;
 if(valid0){
-const _errs367 = errors;
-const _errs368 = errors;
+const _errs403 = errors;
+const _errs404 = errors;
 let valid176 = true;
-const _errs369 = errors;
+const _errs405 = errors;
+if(errors === _errs405){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing37;
 if((data.event === undefined) && (missing37 = "event")){
@@ -16020,6 +16669,8 @@ errors++;
 else {
 if(data.event !== undefined){
 let data128 = data.event;
+const _errs407 = errors;
+if(errors === _errs407){
 if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
 let missing38;
 if((data128.type === undefined) && (missing38 = "type")){
@@ -16033,44 +16684,52 @@ errors++;
 }
 }
 }
+else {
+errors++;
 }
 }
 }
-var _valid36 = _errs369 === errors;
-errors = _errs368;
+}
+}
+else {
+errors++;
+}
+}
+var _valid36 = _errs405 === errors;
+errors = _errs404;
 if(_valid36){
-const _errs372 = errors;
+const _errs410 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data130 = data.capabilities;
-const _errs374 = errors;
-if(errors === _errs374){
+const _errs412 = errors;
+if(errors === _errs412){
 if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
 if(data130.effects !== undefined){
 let data131 = data130.effects;
-const _errs376 = errors;
+const _errs414 = errors;
 if(Array.isArray(data131)){
 var valid182 = true;
 const len27 = data131.length;
 for(let i27=0; i27<len27; i27++){
 let data132 = data131[i27];
-const _errs377 = errors;
-const _errs378 = errors;
+const _errs415 = errors;
+const _errs416 = errors;
 let valid183 = false;
-const _errs379 = errors;
+const _errs417 = errors;
 if(!(((data132 === "modify") || (data132 === "flow")) || (data132 === "message"))){
 errors++;
 }
-var _valid37 = _errs379 === errors;
+var _valid37 = _errs417 === errors;
 valid183 = valid183 || _valid37;
 if(!valid183){
-const _errs380 = errors;
+const _errs418 = errors;
 if(typeof data132 === "string"){
 if(!pattern4.test(data132)){
 errors++;
 }
 }
-var _valid37 = _errs380 === errors;
+var _valid37 = _errs418 === errors;
 valid183 = valid183 || _valid37;
 }
 if(!valid183){
@@ -16078,15 +16737,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs378;
+errors = _errs416;
 }
-var valid182 = _errs377 === errors;
+var valid182 = _errs415 === errors;
 if(!valid182){
 break;
 }
 }
 }
-var valid181 = _errs376 === errors;
+var valid181 = _errs414 === errors;
 }
 else {
 var valid181 = true;
@@ -16094,14 +16753,14 @@ var valid181 = true;
 if(valid181){
 if(data130.modify !== undefined){
 let data133 = data130.modify;
-const _errs382 = errors;
+const _errs420 = errors;
 if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
 for(const key12 in data133){
-const _errs383 = errors;
+const _errs421 = errors;
 if(!(key12 === "response")){
 errors++;
 }
-var valid184 = _errs383 === errors;
+var valid184 = _errs421 === errors;
 if(!valid184){
 errors++;
 return false;
@@ -16109,7 +16768,7 @@ break;
 }
 }
 }
-var valid181 = _errs382 === errors;
+var valid181 = _errs420 === errors;
 }
 else {
 var valid181 = true;
@@ -16117,7 +16776,7 @@ var valid181 = true;
 if(valid181){
 if(data130.flow !== undefined){
 let data134 = data130.flow;
-const _errs385 = errors;
+const _errs423 = errors;
 if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
 if(data134.operations !== undefined){
 let data135 = data134.operations;
@@ -16125,11 +16784,11 @@ if(Array.isArray(data135)){
 var valid186 = true;
 const len28 = data135.length;
 for(let i28=0; i28<len28; i28++){
-const _errs387 = errors;
+const _errs425 = errors;
 if(!(data135[i28] === "stop")){
 return false;
 }
-var valid186 = _errs387 === errors;
+var valid186 = _errs425 === errors;
 if(!valid186){
 break;
 }
@@ -16137,7 +16796,7 @@ break;
 }
 }
 }
-var valid181 = _errs385 === errors;
+var valid181 = _errs423 === errors;
 }
 else {
 var valid181 = true;
@@ -16148,14 +16807,14 @@ var valid181 = true;
 }
 }
 }
-var _valid36 = _errs372 === errors;
+var _valid36 = _errs410 === errors;
 valid176 = _valid36;
 }
 if(!valid176){
 errors++;
 return false;
 }
-var valid0 = _errs367 === errors;
+var valid0 = _errs403 === errors;
 }
 }
 }
@@ -16183,44 +16842,44 @@ return false;
 }
 else {
 if(data.protocolVersion !== undefined){
-const _errs391 = errors;
+const _errs429 = errors;
 if("draft" !== data.protocolVersion){
 return false;
 }
-var valid187 = _errs391 === errors;
+var valid187 = _errs429 === errors;
 }
 else {
 var valid187 = true;
 }
 if(valid187){
 if(data.event !== undefined){
-const _errs396 = errors;
+const _errs434 = errors;
 if(!(validate34(data.event))){
 errors++;
 }
-var valid187 = _errs396 === errors;
+var valid187 = _errs434 === errors;
 }
 else {
 var valid187 = true;
 }
 if(valid187){
 if(data.capabilities !== undefined){
-const _errs397 = errors;
+const _errs435 = errors;
 if(!(validate108(data.capabilities))){
 errors++;
 }
-var valid187 = _errs397 === errors;
+var valid187 = _errs435 === errors;
 }
 else {
 var valid187 = true;
 }
 if(valid187){
 if(data.extensions !== undefined){
-const _errs398 = errors;
+const _errs436 = errors;
 if(!(validate77(data.extensions))){
 errors++;
 }
-var valid187 = _errs398 === errors;
+var valid187 = _errs436 === errors;
 }
 else {
 var valid187 = true;
@@ -16228,8 +16887,8 @@ var valid187 = true;
 if(valid187){
 if(data.state !== undefined){
 let data141 = data.state;
-const _errs399 = errors;
-if(errors === _errs399){
+const _errs437 = errors;
+if(errors === _errs437){
 if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
 let missing40;
 if(((data141.permission === undefined) && (missing40 = "permission")) || ((data141.candidate === undefined) && (missing40 = "candidate"))){
@@ -16238,11 +16897,11 @@ return false;
 else {
 if(data141.permission !== undefined){
 let data142 = data141.permission;
-const _errs403 = errors;
+const _errs441 = errors;
 if(!((((data142 === "none") || (data142 === "allow")) || (data142 === "ask")) || (data142 === "deny"))){
 return false;
 }
-var valid189 = _errs403 === errors;
+var valid189 = _errs441 === errors;
 }
 else {
 var valid189 = true;
@@ -16250,11 +16909,11 @@ var valid189 = true;
 if(valid189){
 if(data141.candidate !== undefined){
 let data143 = data141.candidate;
-const _errs405 = errors;
+const _errs443 = errors;
 if((!(data143 && typeof data143 == "object" && !Array.isArray(data143))) && (data143 !== null)){
 return false;
 }
-if(errors === _errs405){
+if(errors === _errs443){
 if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
 let missing41;
 if((data143.value === undefined) && (missing41 = "value")){
@@ -16270,7 +16929,7 @@ return false;
 }
 }
 }
-var valid189 = _errs405 === errors;
+var valid189 = _errs443 === errors;
 }
 else {
 var valid189 = true;
@@ -16278,11 +16937,11 @@ var valid189 = true;
 if(valid189){
 if(data141.flow !== undefined){
 let data145 = data141.flow;
-const _errs411 = errors;
+const _errs449 = errors;
 if(!(((data145 === "none") || (data145 === "stop")) || (data145 === "continue"))){
 return false;
 }
-var valid189 = _errs411 === errors;
+var valid189 = _errs449 === errors;
 }
 else {
 var valid189 = true;
@@ -16290,16 +16949,16 @@ var valid189 = true;
 if(valid189){
 if(data141.instructions !== undefined){
 let data146 = data141.instructions;
-const _errs413 = errors;
-if(errors === _errs413){
+const _errs451 = errors;
+if(errors === _errs451){
 if(Array.isArray(data146)){
 var valid191 = true;
 const len29 = data146.length;
 for(let i29=0; i29<len29; i29++){
 let data147 = data146[i29];
-const _errs415 = errors;
-const _errs416 = errors;
-if(errors === _errs416){
+const _errs453 = errors;
+const _errs454 = errors;
+if(errors === _errs454){
 if(typeof data147 === "string"){
 if(data147.length === 0){
 return false;
@@ -16309,7 +16968,7 @@ else {
 return false;
 }
 }
-var valid191 = _errs415 === errors;
+var valid191 = _errs453 === errors;
 if(!valid191){
 break;
 }
@@ -16319,18 +16978,18 @@ else {
 return false;
 }
 }
-var valid189 = _errs413 === errors;
+var valid189 = _errs451 === errors;
 }
 else {
 var valid189 = true;
 }
 if(valid189){
 if(data141.injections !== undefined){
-const _errs418 = errors;
+const _errs456 = errors;
 if(!(Array.isArray(data141.injections))){
 return false;
 }
-var valid189 = _errs418 === errors;
+var valid189 = _errs456 === errors;
 }
 else {
 var valid189 = true;
@@ -16345,7 +17004,7 @@ else {
 return false;
 }
 }
-var valid187 = _errs399 === errors;
+var valid187 = _errs437 === errors;
 }
 else {
 var valid187 = true;
@@ -16597,6 +17256,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.target === undefined) && (missing0 = "target")){
@@ -16611,24 +17271,28 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
+const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.value !== undefined){
 let data1 = data.value;
-const _errs7 = errors;
-if(errors === _errs7){
+const _errs8 = errors;
+if(errors === _errs8){
 if(Array.isArray(data1)){
 var valid4 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-const _errs10 = errors;
+const _errs11 = errors;
 if(!(validate38(data1[i0]))){
 errors++;
 }
-var valid4 = _errs10 === errors;
+var valid4 = _errs11 === errors;
 if(!valid4){
 break;
 }
@@ -16640,7 +17304,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -16649,10 +17313,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs11 = errors;
 const _errs12 = errors;
-let valid5 = true;
 const _errs13 = errors;
+let valid5 = true;
+const _errs14 = errors;
+if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.target === undefined) && (missing1 = "target")){
@@ -16667,24 +17332,28 @@ errors++;
 }
 }
 }
-var _valid1 = _errs13 === errors;
-errors = _errs12;
+else {
+errors++;
+}
+}
+var _valid1 = _errs14 === errors;
+errors = _errs13;
 if(_valid1){
-const _errs15 = errors;
+const _errs17 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.value !== undefined){
 let data4 = data.value;
-const _errs16 = errors;
-if(errors === _errs16){
+const _errs18 = errors;
+if(errors === _errs18){
 if(Array.isArray(data4)){
 var valid8 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
-const _errs19 = errors;
+const _errs21 = errors;
 if(!(validate171(data4[i1]))){
 errors++;
 }
-var valid8 = _errs19 === errors;
+var valid8 = _errs21 === errors;
 if(!valid8){
 break;
 }
@@ -16696,19 +17365,20 @@ return false;
 }
 }
 }
-var _valid1 = _errs15 === errors;
+var _valid1 = _errs17 === errors;
 valid5 = _valid1;
 }
 if(!valid5){
 errors++;
 return false;
 }
-var valid0 = _errs11 === errors;
+var valid0 = _errs12 === errors;
 if(valid0){
-const _errs20 = errors;
-const _errs21 = errors;
-let valid9 = true;
 const _errs22 = errors;
+const _errs23 = errors;
+let valid9 = true;
+const _errs24 = errors;
+if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.target === undefined) && (missing2 = "target")){
@@ -16723,10 +17393,14 @@ errors++;
 }
 }
 }
-var _valid2 = _errs22 === errors;
-errors = _errs21;
+else {
+errors++;
+}
+}
+var _valid2 = _errs24 === errors;
+errors = _errs23;
 if(_valid2){
-const _errs24 = errors;
+const _errs27 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.value !== undefined){
 let data7 = data.value;
@@ -16735,19 +17409,20 @@ return false;
 }
 }
 }
-var _valid2 = _errs24 === errors;
+var _valid2 = _errs27 === errors;
 valid9 = _valid2;
 }
 if(!valid9){
 errors++;
 return false;
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs22 === errors;
 if(valid0){
-const _errs28 = errors;
-const _errs29 = errors;
+const _errs31 = errors;
+const _errs32 = errors;
 let valid12 = true;
-const _errs30 = errors;
+const _errs33 = errors;
+if(errors === _errs33){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.target === undefined) && (missing3 = "target")){
@@ -16761,48 +17436,52 @@ errors++;
 }
 }
 }
-var _valid3 = _errs30 === errors;
-errors = _errs29;
+else {
+errors++;
+}
+}
+var _valid3 = _errs33 === errors;
+errors = _errs32;
 if(_valid3){
-const _errs32 = errors;
+const _errs36 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.value !== undefined){
 let data9 = data.value;
-const _errs34 = errors;
+const _errs38 = errors;
 let valid15 = true;
-const _errs35 = errors;
+const _errs39 = errors;
 if(!(Array.isArray(data9))){
 errors++;
 }
-var _valid4 = _errs35 === errors;
-errors = _errs34;
+var _valid4 = _errs39 === errors;
+errors = _errs38;
 let ifClause0;
 if(_valid4){
-const _errs37 = errors;
+const _errs41 = errors;
 if(Array.isArray(data9)){
 var valid16 = true;
 const len2 = data9.length;
 for(let i2=0; i2<len2; i2++){
-const _errs38 = errors;
+const _errs42 = errors;
 if(!(validate38(data9[i2]))){
 errors++;
 }
-var valid16 = _errs38 === errors;
+var valid16 = _errs42 === errors;
 if(!valid16){
 break;
 }
 }
 }
-var _valid4 = _errs37 === errors;
+var _valid4 = _errs41 === errors;
 valid15 = _valid4;
 ifClause0 = "then";
 }
 else {
-const _errs39 = errors;
+const _errs43 = errors;
 if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
 return false;
 }
-var _valid4 = _errs39 === errors;
+var _valid4 = _errs43 === errors;
 valid15 = _valid4;
 ifClause0 = "else";
 }
@@ -16812,14 +17491,14 @@ return false;
 }
 }
 }
-var _valid3 = _errs32 === errors;
+var _valid3 = _errs36 === errors;
 valid12 = _valid3;
 }
 if(!valid12){
 errors++;
 return false;
 }
-var valid0 = _errs28 === errors;
+var valid0 = _errs31 === errors;
 }
 }
 }
@@ -16830,20 +17509,20 @@ if(((((data.type === undefined) && (missing4 = "type")) || ((data.target === und
 return false;
 }
 else {
-const _errs43 = errors;
+const _errs47 = errors;
 for(const key0 in data){
 if(!((((key0 === "type") || (key0 === "target")) || (key0 === "operation")) || (key0 === "value"))){
 return false;
 break;
 }
 }
-if(_errs43 === errors){
+if(_errs47 === errors){
 if(data.type !== undefined){
-const _errs44 = errors;
+const _errs48 = errors;
 if("modify" !== data.type){
 return false;
 }
-var valid17 = _errs44 === errors;
+var valid17 = _errs48 === errors;
 }
 else {
 var valid17 = true;
@@ -16851,11 +17530,11 @@ var valid17 = true;
 if(valid17){
 if(data.target !== undefined){
 let data12 = data.target;
-const _errs45 = errors;
+const _errs49 = errors;
 if(!(((((((((data12 === "input") || (data12 === "output")) || (data12 === "prompt")) || (data12 === "request")) || (data12 === "response")) || (data12 === "content")) || (data12 === "instructions")) || (data12 === "summary")) || (data12 === "workspace"))){
 return false;
 }
-var valid17 = _errs45 === errors;
+var valid17 = _errs49 === errors;
 }
 else {
 var valid17 = true;
@@ -16863,11 +17542,11 @@ var valid17 = true;
 if(valid17){
 if(data.operation !== undefined){
 let data13 = data.operation;
-const _errs47 = errors;
+const _errs51 = errors;
 if(!((data13 === "replace") || (data13 === "merge"))){
 return false;
 }
-var valid17 = _errs47 === errors;
+var valid17 = _errs51 === errors;
 }
 else {
 var valid17 = true;
@@ -17036,6 +17715,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.operation === undefined) && (missing0 = "operation")){
@@ -17049,14 +17729,18 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
+const _errs7 = errors;
 if(!(validate272(data))){
 errors++;
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -17065,10 +17749,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs7 = errors;
 const _errs8 = errors;
-let valid3 = true;
 const _errs9 = errors;
+let valid3 = true;
+const _errs10 = errors;
+if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.operation === undefined) && (missing1 = "operation")){
@@ -17082,21 +17767,25 @@ errors++;
 }
 }
 }
-var _valid1 = _errs9 === errors;
-errors = _errs8;
+else {
+errors++;
+}
+}
+var _valid1 = _errs10 === errors;
+errors = _errs9;
 if(_valid1){
-const _errs11 = errors;
+const _errs13 = errors;
 if(!(validate274(data))){
 errors++;
 }
-var _valid1 = _errs11 === errors;
+var _valid1 = _errs13 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
 errors++;
 return false;
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs8 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17217,6 +17906,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
@@ -17230,14 +17920,18 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
+const _errs7 = errors;
 if(!(validate255(data))){
 errors++;
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -17246,10 +17940,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs7 = errors;
 const _errs8 = errors;
-let valid3 = true;
 const _errs9 = errors;
+let valid3 = true;
+const _errs10 = errors;
+if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
@@ -17263,26 +17958,30 @@ errors++;
 }
 }
 }
-var _valid1 = _errs9 === errors;
-errors = _errs8;
+else {
+errors++;
+}
+}
+var _valid1 = _errs10 === errors;
+errors = _errs9;
 if(_valid1){
-const _errs11 = errors;
-const _errs12 = errors;
-if(errors === _errs12){
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.type === undefined) && (missing2 = "type")){
 return false;
 }
 else {
-const _errs16 = errors;
+const _errs18 = errors;
 for(const key0 in data){
 if(!(key0 === "type")){
 return false;
 break;
 }
 }
-if(_errs16 === errors){
+if(_errs18 === errors){
 if(data.type !== undefined){
 if("allow" !== data.type){
 return false;
@@ -17295,19 +17994,20 @@ else {
 return false;
 }
 }
-var _valid1 = _errs11 === errors;
+var _valid1 = _errs13 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
 errors++;
 return false;
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs8 === errors;
 if(valid0){
-const _errs18 = errors;
-const _errs19 = errors;
-let valid7 = true;
 const _errs20 = errors;
+const _errs21 = errors;
+let valid7 = true;
+const _errs22 = errors;
+if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
@@ -17321,26 +18021,30 @@ errors++;
 }
 }
 }
-var _valid2 = _errs20 === errors;
-errors = _errs19;
+else {
+errors++;
+}
+}
+var _valid2 = _errs22 === errors;
+errors = _errs21;
 if(_valid2){
-const _errs22 = errors;
-const _errs23 = errors;
-if(errors === _errs23){
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.type === undefined) && (missing4 = "type")){
 return false;
 }
 else {
-const _errs27 = errors;
+const _errs30 = errors;
 for(const key1 in data){
 if(!(key1 === "type")){
 return false;
 break;
 }
 }
-if(_errs27 === errors){
+if(_errs30 === errors){
 if(data.type !== undefined){
 if("ask" !== data.type){
 return false;
@@ -17353,19 +18057,20 @@ else {
 return false;
 }
 }
-var _valid2 = _errs22 === errors;
+var _valid2 = _errs25 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
 errors++;
 return false;
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs20 === errors;
 if(valid0){
-const _errs29 = errors;
-const _errs30 = errors;
+const _errs32 = errors;
+const _errs33 = errors;
 let valid11 = true;
-const _errs31 = errors;
+const _errs34 = errors;
+if(errors === _errs34){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.type === undefined) && (missing5 = "type")){
@@ -17379,26 +18084,31 @@ errors++;
 }
 }
 }
-var _valid3 = _errs31 === errors;
-errors = _errs30;
+else {
+errors++;
+}
+}
+var _valid3 = _errs34 === errors;
+errors = _errs33;
 if(_valid3){
-const _errs33 = errors;
+const _errs37 = errors;
 if(!(validate259(data))){
 errors++;
 }
-var _valid3 = _errs33 === errors;
+var _valid3 = _errs37 === errors;
 valid11 = _valid3;
 }
 if(!valid11){
 errors++;
 return false;
 }
-var valid0 = _errs29 === errors;
+var valid0 = _errs32 === errors;
 if(valid0){
-const _errs34 = errors;
-const _errs35 = errors;
+const _errs38 = errors;
+const _errs39 = errors;
 let valid13 = true;
-const _errs36 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.type === undefined) && (missing6 = "type")){
@@ -17412,43 +18122,47 @@ errors++;
 }
 }
 }
-var _valid4 = _errs36 === errors;
-errors = _errs35;
+else {
+errors++;
+}
+}
+var _valid4 = _errs40 === errors;
+errors = _errs39;
 if(_valid4){
-const _errs38 = errors;
-const _errs39 = errors;
-if(errors === _errs39){
+const _errs43 = errors;
+const _errs44 = errors;
+if(errors === _errs44){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.type === undefined) && (missing7 = "type")) || ((data.text === undefined) && (missing7 = "text"))){
 return false;
 }
 else {
-const _errs43 = errors;
+const _errs48 = errors;
 for(const key2 in data){
 if(!((key2 === "type") || (key2 === "text"))){
 return false;
 break;
 }
 }
-if(_errs43 === errors){
+if(_errs48 === errors){
 if(data.type !== undefined){
-const _errs44 = errors;
+const _errs49 = errors;
 if("message" !== data.type){
 return false;
 }
-var valid16 = _errs44 === errors;
+var valid16 = _errs49 === errors;
 }
 else {
 var valid16 = true;
 }
 if(valid16){
 if(data.text !== undefined){
-const _errs45 = errors;
+const _errs50 = errors;
 if(typeof data.text !== "string"){
 return false;
 }
-var valid16 = _errs45 === errors;
+var valid16 = _errs50 === errors;
 }
 else {
 var valid16 = true;
@@ -17461,19 +18175,20 @@ else {
 return false;
 }
 }
-var _valid4 = _errs38 === errors;
+var _valid4 = _errs43 === errors;
 valid13 = _valid4;
 }
 if(!valid13){
 errors++;
 return false;
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs38 === errors;
 if(valid0){
-const _errs47 = errors;
-const _errs48 = errors;
+const _errs52 = errors;
+const _errs53 = errors;
 let valid17 = true;
-const _errs49 = errors;
+const _errs54 = errors;
+if(errors === _errs54){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.type === undefined) && (missing8 = "type")){
@@ -17487,26 +18202,30 @@ errors++;
 }
 }
 }
-var _valid5 = _errs49 === errors;
-errors = _errs48;
+else {
+errors++;
+}
+}
+var _valid5 = _errs54 === errors;
+errors = _errs53;
 if(_valid5){
-const _errs51 = errors;
-const _errs52 = errors;
-if(errors === _errs52){
+const _errs57 = errors;
+const _errs58 = errors;
+if(errors === _errs58){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if(((data.type === undefined) && (missing9 = "type")) || ((data.value === undefined) && (missing9 = "value"))){
 return false;
 }
 else {
-const _errs56 = errors;
+const _errs62 = errors;
 for(const key3 in data){
 if(!((key3 === "type") || (key3 === "value"))){
 return false;
 break;
 }
 }
-if(_errs56 === errors){
+if(_errs62 === errors){
 if(data.type !== undefined){
 if("return" !== data.type){
 return false;
@@ -17519,19 +18238,20 @@ else {
 return false;
 }
 }
-var _valid5 = _errs51 === errors;
+var _valid5 = _errs57 === errors;
 valid17 = _valid5;
 }
 if(!valid17){
 errors++;
 return false;
 }
-var valid0 = _errs47 === errors;
+var valid0 = _errs52 === errors;
 if(valid0){
-const _errs58 = errors;
-const _errs59 = errors;
+const _errs64 = errors;
+const _errs65 = errors;
 let valid21 = true;
-const _errs60 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.type === undefined) && (missing10 = "type")){
@@ -17545,26 +18265,31 @@ errors++;
 }
 }
 }
-var _valid6 = _errs60 === errors;
-errors = _errs59;
+else {
+errors++;
+}
+}
+var _valid6 = _errs66 === errors;
+errors = _errs65;
 if(_valid6){
-const _errs62 = errors;
+const _errs69 = errors;
 if(!(validate271(data))){
 errors++;
 }
-var _valid6 = _errs62 === errors;
+var _valid6 = _errs69 === errors;
 valid21 = _valid6;
 }
 if(!valid21){
 errors++;
 return false;
 }
-var valid0 = _errs58 === errors;
+var valid0 = _errs64 === errors;
 if(valid0){
-const _errs63 = errors;
-const _errs64 = errors;
+const _errs70 = errors;
+const _errs71 = errors;
 let valid23 = true;
-const _errs65 = errors;
+const _errs72 = errors;
+if(errors === _errs72){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.type === undefined) && (missing11 = "type")){
@@ -17578,21 +18303,25 @@ errors++;
 }
 }
 }
-var _valid7 = _errs65 === errors;
-errors = _errs64;
+else {
+errors++;
+}
+}
+var _valid7 = _errs72 === errors;
+errors = _errs71;
 if(_valid7){
-const _errs67 = errors;
+const _errs75 = errors;
 if(!(validate277(data))){
 errors++;
 }
-var _valid7 = _errs67 === errors;
+var _valid7 = _errs75 === errors;
 valid23 = _valid7;
 }
 if(!valid23){
 errors++;
 return false;
 }
-var valid0 = _errs63 === errors;
+var valid0 = _errs70 === errors;
 }
 }
 }
@@ -17612,22 +18341,22 @@ let data13 = data.type;
 if(typeof data13 !== "string"){
 return false;
 }
-const _errs71 = errors;
+const _errs79 = errors;
 let valid26 = false;
-const _errs72 = errors;
+const _errs80 = errors;
 if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
 errors++;
 }
-var _valid8 = _errs72 === errors;
+var _valid8 = _errs80 === errors;
 valid26 = valid26 || _valid8;
 if(!valid26){
-const _errs73 = errors;
+const _errs81 = errors;
 if(typeof data13 === "string"){
 if(!pattern4.test(data13)){
 errors++;
 }
 }
-var _valid8 = _errs73 === errors;
+var _valid8 = _errs81 === errors;
 valid26 = valid26 || _valid8;
 }
 if(!valid26){
@@ -17635,7 +18364,7 @@ errors++;
 return false;
 }
 else {
-errors = _errs71;
+errors = _errs79;
 }
 }
 }
@@ -18553,6 +19282,7 @@ const _errs10 = errors;
 const _errs11 = errors;
 let valid3 = true;
 const _errs12 = errors;
+if(errors === _errs12){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.status === undefined) && (missing1 = "status")){
@@ -18566,11 +19296,15 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs12 === errors;
 errors = _errs11;
 if(_valid0){
-const _errs14 = errors;
-if(errors === _errs14){
+const _errs15 = errors;
+if(errors === _errs15){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing2;
 if((data3.reason === undefined) && (missing2 = "reason")){
@@ -18578,7 +19312,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs14 === errors;
+var _valid0 = _errs15 === errors;
 valid3 = _valid0;
 }
 if(!valid3){
@@ -18587,10 +19321,11 @@ return false;
 }
 var valid2 = _errs10 === errors;
 if(valid2){
-const _errs16 = errors;
 const _errs17 = errors;
-let valid5 = true;
 const _errs18 = errors;
+let valid5 = true;
+const _errs19 = errors;
+if(errors === _errs19){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing3;
 if((data3.status === undefined) && (missing3 = "status")){
@@ -18604,38 +19339,43 @@ errors++;
 }
 }
 }
-var _valid1 = _errs18 === errors;
-errors = _errs17;
+else {
+errors++;
+}
+}
+var _valid1 = _errs19 === errors;
+errors = _errs18;
 if(_valid1){
-const _errs20 = errors;
-const _errs21 = errors;
 const _errs22 = errors;
+const _errs23 = errors;
+const _errs24 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing4;
 if((data3.reason === undefined) && (missing4 = "reason")){
 errors++;
 }
 }
-var valid7 = _errs22 === errors;
+var valid7 = _errs24 === errors;
 if(valid7){
 return false;
 }
 else {
-errors = _errs21;
+errors = _errs23;
 }
-var _valid1 = _errs20 === errors;
+var _valid1 = _errs22 === errors;
 valid5 = _valid1;
 }
 if(!valid5){
 errors++;
 return false;
 }
-var valid2 = _errs16 === errors;
+var valid2 = _errs17 === errors;
 if(valid2){
-const _errs24 = errors;
-const _errs25 = errors;
-let valid8 = true;
 const _errs26 = errors;
+const _errs27 = errors;
+let valid8 = true;
+const _errs28 = errors;
+if(errors === _errs28){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing5;
 if((data3.reason === undefined) && (missing5 = "reason")){
@@ -18649,33 +19389,37 @@ errors++;
 }
 }
 }
-var _valid2 = _errs26 === errors;
-errors = _errs25;
+else {
+errors++;
+}
+}
+var _valid2 = _errs28 === errors;
+errors = _errs27;
 if(_valid2){
-const _errs28 = errors;
-const _errs29 = errors;
-const _errs30 = errors;
+const _errs31 = errors;
+const _errs32 = errors;
+const _errs33 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing6;
 if((data3.detail === undefined) && (missing6 = "detail")){
 errors++;
 }
 }
-var valid10 = _errs30 === errors;
+var valid10 = _errs33 === errors;
 if(valid10){
 return false;
 }
 else {
-errors = _errs29;
+errors = _errs32;
 }
-var _valid2 = _errs28 === errors;
+var _valid2 = _errs31 === errors;
 valid8 = _valid2;
 }
 if(!valid8){
 errors++;
 return false;
 }
-var valid2 = _errs24 === errors;
+var valid2 = _errs26 === errors;
 }
 }
 if(errors === _errs7){
@@ -18687,11 +19431,11 @@ return false;
 else {
 if(data3.status !== undefined){
 let data7 = data3.status;
-const _errs32 = errors;
+const _errs35 = errors;
 if(!((data7 === "executed") || (data7 === "skipped"))){
 return false;
 }
-var valid11 = _errs32 === errors;
+var valid11 = _errs35 === errors;
 }
 else {
 var valid11 = true;
@@ -18699,22 +19443,22 @@ var valid11 = true;
 if(valid11){
 if(data3.reason !== undefined){
 let data8 = data3.reason;
-const _errs34 = errors;
+const _errs37 = errors;
 if(!(((((data8 === "supplied_result") || (data8 === "policy")) || (data8 === "cancelled")) || (data8 === "timeout")) || (data8 === "other"))){
 return false;
 }
-var valid11 = _errs34 === errors;
+var valid11 = _errs37 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data3.detail !== undefined){
-const _errs36 = errors;
+const _errs39 = errors;
 if(typeof data3.detail !== "string"){
 return false;
 }
-var valid11 = _errs36 === errors;
+var valid11 = _errs39 === errors;
 }
 else {
 var valid11 = true;
@@ -18734,22 +19478,22 @@ var valid0 = true;
 }
 if(valid0){
 if(data.error !== undefined){
-const _errs38 = errors;
+const _errs41 = errors;
 if(!(validate99(data.error))){
 errors++;
 }
-var valid0 = _errs38 === errors;
+var valid0 = _errs41 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.usage !== undefined){
-const _errs39 = errors;
+const _errs42 = errors;
 if(!(validate239(data.usage))){
 errors++;
 }
-var valid0 = _errs39 === errors;
+var valid0 = _errs42 === errors;
 }
 else {
 var valid0 = true;
@@ -18757,8 +19501,8 @@ var valid0 = true;
 if(valid0){
 if(data.latencyMs !== undefined){
 let data12 = data.latencyMs;
-const _errs40 = errors;
-if(errors === _errs40){
+const _errs43 = errors;
+if(errors === _errs43){
 if(typeof data12 == "number"){
 if(data12 < 0 || isNaN(data12)){
 return false;
@@ -18768,7 +19512,7 @@ else {
 return false;
 }
 }
-var valid0 = _errs40 === errors;
+var valid0 = _errs43 === errors;
 }
 else {
 var valid0 = true;
@@ -19819,6 +20563,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
@@ -19832,14 +20577,18 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
+const _errs7 = errors;
 if(!(validate35(data))){
 errors++;
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -19848,10 +20597,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs7 = errors;
 const _errs8 = errors;
-let valid3 = true;
 const _errs9 = errors;
+let valid3 = true;
+const _errs10 = errors;
+if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
@@ -19865,26 +20615,31 @@ errors++;
 }
 }
 }
-var _valid1 = _errs9 === errors;
-errors = _errs8;
+else {
+errors++;
+}
+}
+var _valid1 = _errs10 === errors;
+errors = _errs9;
 if(_valid1){
-const _errs11 = errors;
+const _errs13 = errors;
 if(!(validate94(data))){
 errors++;
 }
-var _valid1 = _errs11 === errors;
+var _valid1 = _errs13 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
 errors++;
 return false;
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs8 === errors;
 if(valid0){
-const _errs12 = errors;
-const _errs13 = errors;
-let valid5 = true;
 const _errs14 = errors;
+const _errs15 = errors;
+let valid5 = true;
+const _errs16 = errors;
+if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.type === undefined) && (missing2 = "type")){
@@ -19898,26 +20653,31 @@ errors++;
 }
 }
 }
-var _valid2 = _errs14 === errors;
-errors = _errs13;
+else {
+errors++;
+}
+}
+var _valid2 = _errs16 === errors;
+errors = _errs15;
 if(_valid2){
-const _errs16 = errors;
+const _errs19 = errors;
 if(!(validate103(data))){
 errors++;
 }
-var _valid2 = _errs16 === errors;
+var _valid2 = _errs19 === errors;
 valid5 = _valid2;
 }
 if(!valid5){
 errors++;
 return false;
 }
-var valid0 = _errs12 === errors;
+var valid0 = _errs14 === errors;
 if(valid0){
-const _errs17 = errors;
-const _errs18 = errors;
+const _errs20 = errors;
+const _errs21 = errors;
 let valid7 = true;
-const _errs19 = errors;
+const _errs22 = errors;
+if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
@@ -19931,26 +20691,31 @@ errors++;
 }
 }
 }
-var _valid3 = _errs19 === errors;
-errors = _errs18;
+else {
+errors++;
+}
+}
+var _valid3 = _errs22 === errors;
+errors = _errs21;
 if(_valid3){
-const _errs21 = errors;
+const _errs25 = errors;
 if(!(validate298(data))){
 errors++;
 }
-var _valid3 = _errs21 === errors;
+var _valid3 = _errs25 === errors;
 valid7 = _valid3;
 }
 if(!valid7){
 errors++;
 return false;
 }
-var valid0 = _errs17 === errors;
+var valid0 = _errs20 === errors;
 if(valid0){
-const _errs22 = errors;
-const _errs23 = errors;
+const _errs26 = errors;
+const _errs27 = errors;
 let valid9 = true;
-const _errs24 = errors;
+const _errs28 = errors;
+if(errors === _errs28){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.type === undefined) && (missing4 = "type")){
@@ -19964,26 +20729,31 @@ errors++;
 }
 }
 }
-var _valid4 = _errs24 === errors;
-errors = _errs23;
+else {
+errors++;
+}
+}
+var _valid4 = _errs28 === errors;
+errors = _errs27;
 if(_valid4){
-const _errs26 = errors;
+const _errs31 = errors;
 if(!(validate117(data))){
 errors++;
 }
-var _valid4 = _errs26 === errors;
+var _valid4 = _errs31 === errors;
 valid9 = _valid4;
 }
 if(!valid9){
 errors++;
 return false;
 }
-var valid0 = _errs22 === errors;
+var valid0 = _errs26 === errors;
 if(valid0){
-const _errs27 = errors;
-const _errs28 = errors;
+const _errs32 = errors;
+const _errs33 = errors;
 let valid11 = true;
-const _errs29 = errors;
+const _errs34 = errors;
+if(errors === _errs34){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.type === undefined) && (missing5 = "type")){
@@ -19997,26 +20767,31 @@ errors++;
 }
 }
 }
-var _valid5 = _errs29 === errors;
-errors = _errs28;
+else {
+errors++;
+}
+}
+var _valid5 = _errs34 === errors;
+errors = _errs33;
 if(_valid5){
-const _errs31 = errors;
+const _errs37 = errors;
 if(!(validate304(data))){
 errors++;
 }
-var _valid5 = _errs31 === errors;
+var _valid5 = _errs37 === errors;
 valid11 = _valid5;
 }
 if(!valid11){
 errors++;
 return false;
 }
-var valid0 = _errs27 === errors;
+var valid0 = _errs32 === errors;
 if(valid0){
-const _errs32 = errors;
-const _errs33 = errors;
+const _errs38 = errors;
+const _errs39 = errors;
 let valid13 = true;
-const _errs34 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.type === undefined) && (missing6 = "type")){
@@ -20030,26 +20805,31 @@ errors++;
 }
 }
 }
-var _valid6 = _errs34 === errors;
-errors = _errs33;
+else {
+errors++;
+}
+}
+var _valid6 = _errs40 === errors;
+errors = _errs39;
 if(_valid6){
-const _errs36 = errors;
+const _errs43 = errors;
 if(!(validate122(data))){
 errors++;
 }
-var _valid6 = _errs36 === errors;
+var _valid6 = _errs43 === errors;
 valid13 = _valid6;
 }
 if(!valid13){
 errors++;
 return false;
 }
-var valid0 = _errs32 === errors;
+var valid0 = _errs38 === errors;
 if(valid0){
-const _errs37 = errors;
-const _errs38 = errors;
+const _errs44 = errors;
+const _errs45 = errors;
 let valid15 = true;
-const _errs39 = errors;
+const _errs46 = errors;
+if(errors === _errs46){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.type === undefined) && (missing7 = "type")){
@@ -20063,26 +20843,31 @@ errors++;
 }
 }
 }
-var _valid7 = _errs39 === errors;
-errors = _errs38;
+else {
+errors++;
+}
+}
+var _valid7 = _errs46 === errors;
+errors = _errs45;
 if(_valid7){
-const _errs41 = errors;
+const _errs49 = errors;
 if(!(validate127(data))){
 errors++;
 }
-var _valid7 = _errs41 === errors;
+var _valid7 = _errs49 === errors;
 valid15 = _valid7;
 }
 if(!valid15){
 errors++;
 return false;
 }
-var valid0 = _errs37 === errors;
+var valid0 = _errs44 === errors;
 if(valid0){
-const _errs42 = errors;
-const _errs43 = errors;
+const _errs50 = errors;
+const _errs51 = errors;
 let valid17 = true;
-const _errs44 = errors;
+const _errs52 = errors;
+if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.type === undefined) && (missing8 = "type")){
@@ -20096,26 +20881,31 @@ errors++;
 }
 }
 }
-var _valid8 = _errs44 === errors;
-errors = _errs43;
+else {
+errors++;
+}
+}
+var _valid8 = _errs52 === errors;
+errors = _errs51;
 if(_valid8){
-const _errs46 = errors;
+const _errs55 = errors;
 if(!(validate311(data))){
 errors++;
 }
-var _valid8 = _errs46 === errors;
+var _valid8 = _errs55 === errors;
 valid17 = _valid8;
 }
 if(!valid17){
 errors++;
 return false;
 }
-var valid0 = _errs42 === errors;
+var valid0 = _errs50 === errors;
 if(valid0){
-const _errs47 = errors;
-const _errs48 = errors;
+const _errs56 = errors;
+const _errs57 = errors;
 let valid19 = true;
-const _errs49 = errors;
+const _errs58 = errors;
+if(errors === _errs58){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.type === undefined) && (missing9 = "type")){
@@ -20129,26 +20919,31 @@ errors++;
 }
 }
 }
-var _valid9 = _errs49 === errors;
-errors = _errs48;
+else {
+errors++;
+}
+}
+var _valid9 = _errs58 === errors;
+errors = _errs57;
 if(_valid9){
-const _errs51 = errors;
+const _errs61 = errors;
 if(!(validate317(data))){
 errors++;
 }
-var _valid9 = _errs51 === errors;
+var _valid9 = _errs61 === errors;
 valid19 = _valid9;
 }
 if(!valid19){
 errors++;
 return false;
 }
-var valid0 = _errs47 === errors;
+var valid0 = _errs56 === errors;
 if(valid0){
-const _errs52 = errors;
-const _errs53 = errors;
+const _errs62 = errors;
+const _errs63 = errors;
 let valid21 = true;
-const _errs54 = errors;
+const _errs64 = errors;
+if(errors === _errs64){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.type === undefined) && (missing10 = "type")){
@@ -20162,26 +20957,31 @@ errors++;
 }
 }
 }
-var _valid10 = _errs54 === errors;
-errors = _errs53;
+else {
+errors++;
+}
+}
+var _valid10 = _errs64 === errors;
+errors = _errs63;
 if(_valid10){
-const _errs56 = errors;
+const _errs67 = errors;
 if(!(validate134(data))){
 errors++;
 }
-var _valid10 = _errs56 === errors;
+var _valid10 = _errs67 === errors;
 valid21 = _valid10;
 }
 if(!valid21){
 errors++;
 return false;
 }
-var valid0 = _errs52 === errors;
+var valid0 = _errs62 === errors;
 if(valid0){
-const _errs57 = errors;
-const _errs58 = errors;
+const _errs68 = errors;
+const _errs69 = errors;
 let valid23 = true;
-const _errs59 = errors;
+const _errs70 = errors;
+if(errors === _errs70){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.type === undefined) && (missing11 = "type")){
@@ -20195,26 +20995,31 @@ errors++;
 }
 }
 }
-var _valid11 = _errs59 === errors;
-errors = _errs58;
+else {
+errors++;
+}
+}
+var _valid11 = _errs70 === errors;
+errors = _errs69;
 if(_valid11){
-const _errs61 = errors;
+const _errs73 = errors;
 if(!(validate234(data))){
 errors++;
 }
-var _valid11 = _errs61 === errors;
+var _valid11 = _errs73 === errors;
 valid23 = _valid11;
 }
 if(!valid23){
 errors++;
 return false;
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs68 === errors;
 if(valid0){
-const _errs62 = errors;
-const _errs63 = errors;
+const _errs74 = errors;
+const _errs75 = errors;
 let valid25 = true;
-const _errs64 = errors;
+const _errs76 = errors;
+if(errors === _errs76){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.type === undefined) && (missing12 = "type")){
@@ -20228,26 +21033,31 @@ errors++;
 }
 }
 }
-var _valid12 = _errs64 === errors;
-errors = _errs63;
+else {
+errors++;
+}
+}
+var _valid12 = _errs76 === errors;
+errors = _errs75;
 if(_valid12){
-const _errs66 = errors;
+const _errs79 = errors;
 if(!(validate327(data))){
 errors++;
 }
-var _valid12 = _errs66 === errors;
+var _valid12 = _errs79 === errors;
 valid25 = _valid12;
 }
 if(!valid25){
 errors++;
 return false;
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs74 === errors;
 if(valid0){
-const _errs67 = errors;
-const _errs68 = errors;
+const _errs80 = errors;
+const _errs81 = errors;
 let valid27 = true;
-const _errs69 = errors;
+const _errs82 = errors;
+if(errors === _errs82){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.type === undefined) && (missing13 = "type")){
@@ -20261,26 +21071,31 @@ errors++;
 }
 }
 }
-var _valid13 = _errs69 === errors;
-errors = _errs68;
+else {
+errors++;
+}
+}
+var _valid13 = _errs82 === errors;
+errors = _errs81;
 if(_valid13){
-const _errs71 = errors;
+const _errs85 = errors;
 if(!(validate143(data))){
 errors++;
 }
-var _valid13 = _errs71 === errors;
+var _valid13 = _errs85 === errors;
 valid27 = _valid13;
 }
 if(!valid27){
 errors++;
 return false;
 }
-var valid0 = _errs67 === errors;
+var valid0 = _errs80 === errors;
 if(valid0){
-const _errs72 = errors;
-const _errs73 = errors;
+const _errs86 = errors;
+const _errs87 = errors;
 let valid29 = true;
-const _errs74 = errors;
+const _errs88 = errors;
+if(errors === _errs88){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.type === undefined) && (missing14 = "type")){
@@ -20294,26 +21109,31 @@ errors++;
 }
 }
 }
-var _valid14 = _errs74 === errors;
-errors = _errs73;
+else {
+errors++;
+}
+}
+var _valid14 = _errs88 === errors;
+errors = _errs87;
 if(_valid14){
-const _errs76 = errors;
+const _errs91 = errors;
 if(!(validate337(data))){
 errors++;
 }
-var _valid14 = _errs76 === errors;
+var _valid14 = _errs91 === errors;
 valid29 = _valid14;
 }
 if(!valid29){
 errors++;
 return false;
 }
-var valid0 = _errs72 === errors;
+var valid0 = _errs86 === errors;
 if(valid0){
-const _errs77 = errors;
-const _errs78 = errors;
+const _errs92 = errors;
+const _errs93 = errors;
 let valid31 = true;
-const _errs79 = errors;
+const _errs94 = errors;
+if(errors === _errs94){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.type === undefined) && (missing15 = "type")){
@@ -20327,26 +21147,31 @@ errors++;
 }
 }
 }
-var _valid15 = _errs79 === errors;
-errors = _errs78;
+else {
+errors++;
+}
+}
+var _valid15 = _errs94 === errors;
+errors = _errs93;
 if(_valid15){
-const _errs81 = errors;
+const _errs97 = errors;
 if(!(validate150(data))){
 errors++;
 }
-var _valid15 = _errs81 === errors;
+var _valid15 = _errs97 === errors;
 valid31 = _valid15;
 }
 if(!valid31){
 errors++;
 return false;
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs92 === errors;
 if(valid0){
-const _errs82 = errors;
-const _errs83 = errors;
+const _errs98 = errors;
+const _errs99 = errors;
 let valid33 = true;
-const _errs84 = errors;
+const _errs100 = errors;
+if(errors === _errs100){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.type === undefined) && (missing16 = "type")){
@@ -20360,26 +21185,31 @@ errors++;
 }
 }
 }
-var _valid16 = _errs84 === errors;
-errors = _errs83;
+else {
+errors++;
+}
+}
+var _valid16 = _errs100 === errors;
+errors = _errs99;
 if(_valid16){
-const _errs86 = errors;
+const _errs103 = errors;
 if(!(validate345(data))){
 errors++;
 }
-var _valid16 = _errs86 === errors;
+var _valid16 = _errs103 === errors;
 valid33 = _valid16;
 }
 if(!valid33){
 errors++;
 return false;
 }
-var valid0 = _errs82 === errors;
+var valid0 = _errs98 === errors;
 if(valid0){
-const _errs87 = errors;
-const _errs88 = errors;
+const _errs104 = errors;
+const _errs105 = errors;
 let valid35 = true;
-const _errs89 = errors;
+const _errs106 = errors;
+if(errors === _errs106){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.type === undefined) && (missing17 = "type")){
@@ -20393,26 +21223,31 @@ errors++;
 }
 }
 }
-var _valid17 = _errs89 === errors;
-errors = _errs88;
+else {
+errors++;
+}
+}
+var _valid17 = _errs106 === errors;
+errors = _errs105;
 if(_valid17){
-const _errs91 = errors;
+const _errs109 = errors;
 if(!(validate352(data))){
 errors++;
 }
-var _valid17 = _errs91 === errors;
+var _valid17 = _errs109 === errors;
 valid35 = _valid17;
 }
 if(!valid35){
 errors++;
 return false;
 }
-var valid0 = _errs87 === errors;
+var valid0 = _errs104 === errors;
 if(valid0){
-const _errs92 = errors;
-const _errs93 = errors;
+const _errs110 = errors;
+const _errs111 = errors;
 let valid37 = true;
-const _errs94 = errors;
+const _errs112 = errors;
+if(errors === _errs112){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.type === undefined) && (missing18 = "type")){
@@ -20426,26 +21261,31 @@ errors++;
 }
 }
 }
-var _valid18 = _errs94 === errors;
-errors = _errs93;
+else {
+errors++;
+}
+}
+var _valid18 = _errs112 === errors;
+errors = _errs111;
 if(_valid18){
-const _errs96 = errors;
+const _errs115 = errors;
 if(!(validate157(data))){
 errors++;
 }
-var _valid18 = _errs96 === errors;
+var _valid18 = _errs115 === errors;
 valid37 = _valid18;
 }
 if(!valid37){
 errors++;
 return false;
 }
-var valid0 = _errs92 === errors;
+var valid0 = _errs110 === errors;
 if(valid0){
-const _errs97 = errors;
-const _errs98 = errors;
+const _errs116 = errors;
+const _errs117 = errors;
 let valid39 = true;
-const _errs99 = errors;
+const _errs118 = errors;
+if(errors === _errs118){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.type === undefined) && (missing19 = "type")){
@@ -20459,26 +21299,31 @@ errors++;
 }
 }
 }
-var _valid19 = _errs99 === errors;
-errors = _errs98;
+else {
+errors++;
+}
+}
+var _valid19 = _errs118 === errors;
+errors = _errs117;
 if(_valid19){
-const _errs101 = errors;
+const _errs121 = errors;
 if(!(validate167(data))){
 errors++;
 }
-var _valid19 = _errs101 === errors;
+var _valid19 = _errs121 === errors;
 valid39 = _valid19;
 }
 if(!valid39){
 errors++;
 return false;
 }
-var valid0 = _errs97 === errors;
+var valid0 = _errs116 === errors;
 if(valid0){
-const _errs102 = errors;
-const _errs103 = errors;
+const _errs122 = errors;
+const _errs123 = errors;
 let valid41 = true;
-const _errs104 = errors;
+const _errs124 = errors;
+if(errors === _errs124){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
 if((data.type === undefined) && (missing20 = "type")){
@@ -20492,26 +21337,31 @@ errors++;
 }
 }
 }
-var _valid20 = _errs104 === errors;
-errors = _errs103;
+else {
+errors++;
+}
+}
+var _valid20 = _errs124 === errors;
+errors = _errs123;
 if(_valid20){
-const _errs106 = errors;
+const _errs127 = errors;
 if(!(validate180(data))){
 errors++;
 }
-var _valid20 = _errs106 === errors;
+var _valid20 = _errs127 === errors;
 valid41 = _valid20;
 }
 if(!valid41){
 errors++;
 return false;
 }
-var valid0 = _errs102 === errors;
+var valid0 = _errs122 === errors;
 if(valid0){
-const _errs107 = errors;
-const _errs108 = errors;
+const _errs128 = errors;
+const _errs129 = errors;
 let valid43 = true;
-const _errs109 = errors;
+const _errs130 = errors;
+if(errors === _errs130){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
 if((data.type === undefined) && (missing21 = "type")){
@@ -20525,26 +21375,31 @@ errors++;
 }
 }
 }
-var _valid21 = _errs109 === errors;
-errors = _errs108;
+else {
+errors++;
+}
+}
+var _valid21 = _errs130 === errors;
+errors = _errs129;
 if(_valid21){
-const _errs111 = errors;
+const _errs133 = errors;
 if(!(validate186(data))){
 errors++;
 }
-var _valid21 = _errs111 === errors;
+var _valid21 = _errs133 === errors;
 valid43 = _valid21;
 }
 if(!valid43){
 errors++;
 return false;
 }
-var valid0 = _errs107 === errors;
+var valid0 = _errs128 === errors;
 if(valid0){
-const _errs112 = errors;
-const _errs113 = errors;
+const _errs134 = errors;
+const _errs135 = errors;
 let valid45 = true;
-const _errs114 = errors;
+const _errs136 = errors;
+if(errors === _errs136){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing22;
 if((data.type === undefined) && (missing22 = "type")){
@@ -20558,26 +21413,31 @@ errors++;
 }
 }
 }
-var _valid22 = _errs114 === errors;
-errors = _errs113;
+else {
+errors++;
+}
+}
+var _valid22 = _errs136 === errors;
+errors = _errs135;
 if(_valid22){
-const _errs116 = errors;
+const _errs139 = errors;
 if(!(validate364(data))){
 errors++;
 }
-var _valid22 = _errs116 === errors;
+var _valid22 = _errs139 === errors;
 valid45 = _valid22;
 }
 if(!valid45){
 errors++;
 return false;
 }
-var valid0 = _errs112 === errors;
+var valid0 = _errs134 === errors;
 if(valid0){
-const _errs117 = errors;
-const _errs118 = errors;
+const _errs140 = errors;
+const _errs141 = errors;
 let valid47 = true;
-const _errs119 = errors;
+const _errs142 = errors;
+if(errors === _errs142){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
 if((data.type === undefined) && (missing23 = "type")){
@@ -20591,26 +21451,31 @@ errors++;
 }
 }
 }
-var _valid23 = _errs119 === errors;
-errors = _errs118;
+else {
+errors++;
+}
+}
+var _valid23 = _errs142 === errors;
+errors = _errs141;
 if(_valid23){
-const _errs121 = errors;
+const _errs145 = errors;
 if(!(validate370(data))){
 errors++;
 }
-var _valid23 = _errs121 === errors;
+var _valid23 = _errs145 === errors;
 valid47 = _valid23;
 }
 if(!valid47){
 errors++;
 return false;
 }
-var valid0 = _errs117 === errors;
+var valid0 = _errs140 === errors;
 if(valid0){
-const _errs122 = errors;
-const _errs123 = errors;
+const _errs146 = errors;
+const _errs147 = errors;
 let valid49 = true;
-const _errs124 = errors;
+const _errs148 = errors;
+if(errors === _errs148){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing24;
 if((data.type === undefined) && (missing24 = "type")){
@@ -20624,26 +21489,31 @@ errors++;
 }
 }
 }
-var _valid24 = _errs124 === errors;
-errors = _errs123;
+else {
+errors++;
+}
+}
+var _valid24 = _errs148 === errors;
+errors = _errs147;
 if(_valid24){
-const _errs126 = errors;
+const _errs151 = errors;
 if(!(validate193(data))){
 errors++;
 }
-var _valid24 = _errs126 === errors;
+var _valid24 = _errs151 === errors;
 valid49 = _valid24;
 }
 if(!valid49){
 errors++;
 return false;
 }
-var valid0 = _errs122 === errors;
+var valid0 = _errs146 === errors;
 if(valid0){
-const _errs127 = errors;
-const _errs128 = errors;
+const _errs152 = errors;
+const _errs153 = errors;
 let valid51 = true;
-const _errs129 = errors;
+const _errs154 = errors;
+if(errors === _errs154){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
 if((data.type === undefined) && (missing25 = "type")){
@@ -20657,26 +21527,31 @@ errors++;
 }
 }
 }
-var _valid25 = _errs129 === errors;
-errors = _errs128;
+else {
+errors++;
+}
+}
+var _valid25 = _errs154 === errors;
+errors = _errs153;
 if(_valid25){
-const _errs131 = errors;
+const _errs157 = errors;
 if(!(validate204(data))){
 errors++;
 }
-var _valid25 = _errs131 === errors;
+var _valid25 = _errs157 === errors;
 valid51 = _valid25;
 }
 if(!valid51){
 errors++;
 return false;
 }
-var valid0 = _errs127 === errors;
+var valid0 = _errs152 === errors;
 if(valid0){
-const _errs132 = errors;
-const _errs133 = errors;
+const _errs158 = errors;
+const _errs159 = errors;
 let valid53 = true;
-const _errs134 = errors;
+const _errs160 = errors;
+if(errors === _errs160){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing26;
 if((data.type === undefined) && (missing26 = "type")){
@@ -20690,26 +21565,31 @@ errors++;
 }
 }
 }
-var _valid26 = _errs134 === errors;
-errors = _errs133;
+else {
+errors++;
+}
+}
+var _valid26 = _errs160 === errors;
+errors = _errs159;
 if(_valid26){
-const _errs136 = errors;
+const _errs163 = errors;
 if(!(validate210(data))){
 errors++;
 }
-var _valid26 = _errs136 === errors;
+var _valid26 = _errs163 === errors;
 valid53 = _valid26;
 }
 if(!valid53){
 errors++;
 return false;
 }
-var valid0 = _errs132 === errors;
+var valid0 = _errs158 === errors;
 if(valid0){
-const _errs137 = errors;
-const _errs138 = errors;
+const _errs164 = errors;
+const _errs165 = errors;
 let valid55 = true;
-const _errs139 = errors;
+const _errs166 = errors;
+if(errors === _errs166){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
 if((data.type === undefined) && (missing27 = "type")){
@@ -20723,26 +21603,31 @@ errors++;
 }
 }
 }
-var _valid27 = _errs139 === errors;
-errors = _errs138;
+else {
+errors++;
+}
+}
+var _valid27 = _errs166 === errors;
+errors = _errs165;
 if(_valid27){
-const _errs141 = errors;
+const _errs169 = errors;
 if(!(validate218(data))){
 errors++;
 }
-var _valid27 = _errs141 === errors;
+var _valid27 = _errs169 === errors;
 valid55 = _valid27;
 }
 if(!valid55){
 errors++;
 return false;
 }
-var valid0 = _errs137 === errors;
+var valid0 = _errs164 === errors;
 if(valid0){
-const _errs142 = errors;
-const _errs143 = errors;
+const _errs170 = errors;
+const _errs171 = errors;
 let valid57 = true;
-const _errs144 = errors;
+const _errs172 = errors;
+if(errors === _errs172){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing28;
 if((data.type === undefined) && (missing28 = "type")){
@@ -20756,26 +21641,31 @@ errors++;
 }
 }
 }
-var _valid28 = _errs144 === errors;
-errors = _errs143;
+else {
+errors++;
+}
+}
+var _valid28 = _errs172 === errors;
+errors = _errs171;
 if(_valid28){
-const _errs146 = errors;
+const _errs175 = errors;
 if(!(validate224(data))){
 errors++;
 }
-var _valid28 = _errs146 === errors;
+var _valid28 = _errs175 === errors;
 valid57 = _valid28;
 }
 if(!valid57){
 errors++;
 return false;
 }
-var valid0 = _errs142 === errors;
+var valid0 = _errs170 === errors;
 if(valid0){
-const _errs147 = errors;
-const _errs148 = errors;
+const _errs176 = errors;
+const _errs177 = errors;
 let valid59 = true;
-const _errs149 = errors;
+const _errs178 = errors;
+if(errors === _errs178){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
 if((data.type === undefined) && (missing29 = "type")){
@@ -20789,26 +21679,31 @@ errors++;
 }
 }
 }
-var _valid29 = _errs149 === errors;
-errors = _errs148;
+else {
+errors++;
+}
+}
+var _valid29 = _errs178 === errors;
+errors = _errs177;
 if(_valid29){
-const _errs151 = errors;
+const _errs181 = errors;
 if(!(validate386(data))){
 errors++;
 }
-var _valid29 = _errs151 === errors;
+var _valid29 = _errs181 === errors;
 valid59 = _valid29;
 }
 if(!valid59){
 errors++;
 return false;
 }
-var valid0 = _errs147 === errors;
+var valid0 = _errs176 === errors;
 if(valid0){
-const _errs152 = errors;
-const _errs153 = errors;
+const _errs182 = errors;
+const _errs183 = errors;
 let valid61 = true;
-const _errs154 = errors;
+const _errs184 = errors;
+if(errors === _errs184){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing30;
 if((data.type === undefined) && (missing30 = "type")){
@@ -20822,26 +21717,31 @@ errors++;
 }
 }
 }
-var _valid30 = _errs154 === errors;
-errors = _errs153;
+else {
+errors++;
+}
+}
+var _valid30 = _errs184 === errors;
+errors = _errs183;
 if(_valid30){
-const _errs156 = errors;
+const _errs187 = errors;
 if(!(validate392(data))){
 errors++;
 }
-var _valid30 = _errs156 === errors;
+var _valid30 = _errs187 === errors;
 valid61 = _valid30;
 }
 if(!valid61){
 errors++;
 return false;
 }
-var valid0 = _errs152 === errors;
+var valid0 = _errs182 === errors;
 if(valid0){
-const _errs157 = errors;
-const _errs158 = errors;
+const _errs188 = errors;
+const _errs189 = errors;
 let valid63 = true;
-const _errs159 = errors;
+const _errs190 = errors;
+if(errors === _errs190){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
 if((data.type === undefined) && (missing31 = "type")){
@@ -20855,21 +21755,25 @@ errors++;
 }
 }
 }
-var _valid31 = _errs159 === errors;
-errors = _errs158;
+else {
+errors++;
+}
+}
+var _valid31 = _errs190 === errors;
+errors = _errs189;
 if(_valid31){
-const _errs161 = errors;
+const _errs193 = errors;
 if(!(validate410(data))){
 errors++;
 }
-var _valid31 = _errs161 === errors;
+var _valid31 = _errs193 === errors;
 valid63 = _valid31;
 }
 if(!valid63){
 errors++;
 return false;
 }
-var valid0 = _errs157 === errors;
+var valid0 = _errs188 === errors;
 }
 }
 }
@@ -21270,6 +22174,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
@@ -21283,10 +22188,14 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
+const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.url === undefined) && (missing1 = "url")){
@@ -21295,9 +22204,9 @@ return false;
 else {
 if(data.url !== undefined){
 let data1 = data.url;
-const _errs7 = errors;
-if(errors === _errs7){
-if(errors === _errs7){
+const _errs8 = errors;
+if(errors === _errs8){
+if(errors === _errs8){
 if(typeof data1 === "string"){
 if(!pattern64.test(data1)){
 return false;
@@ -21316,7 +22225,7 @@ return false;
 }
 }
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -21325,10 +22234,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs10 = errors;
 const _errs11 = errors;
-let valid4 = true;
 const _errs12 = errors;
+let valid4 = true;
+const _errs13 = errors;
+if(errors === _errs13){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.type === undefined) && (missing2 = "type")){
@@ -21342,10 +22252,14 @@ errors++;
 }
 }
 }
-var _valid1 = _errs12 === errors;
-errors = _errs11;
+else {
+errors++;
+}
+}
+var _valid1 = _errs13 === errors;
+errors = _errs12;
 if(_valid1){
-const _errs14 = errors;
+const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.command === undefined) && (missing3 = "command")) || ((data.lifecycle === undefined) && (missing3 = "lifecycle"))){
@@ -21354,9 +22268,9 @@ return false;
 else {
 if(data.command !== undefined){
 let data3 = data.command;
-const _errs15 = errors;
-const _errs16 = errors;
-if(errors === _errs16){
+const _errs17 = errors;
+const _errs18 = errors;
+if(errors === _errs18){
 if(typeof data3 === "string"){
 if(data3.length === 0){
 return false;
@@ -21366,7 +22280,7 @@ else {
 return false;
 }
 }
-var valid6 = _errs15 === errors;
+var valid6 = _errs17 === errors;
 }
 else {
 var valid6 = true;
@@ -21374,17 +22288,17 @@ var valid6 = true;
 if(valid6){
 if(data.args !== undefined){
 let data4 = data.args;
-const _errs18 = errors;
-if(errors === _errs18){
+const _errs20 = errors;
+if(errors === _errs20){
 if(Array.isArray(data4)){
 var valid8 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs20 = errors;
+const _errs22 = errors;
 if(typeof data4[i0] !== "string"){
 return false;
 }
-var valid8 = _errs20 === errors;
+var valid8 = _errs22 === errors;
 if(!valid8){
 break;
 }
@@ -21394,7 +22308,7 @@ else {
 return false;
 }
 }
-var valid6 = _errs18 === errors;
+var valid6 = _errs20 === errors;
 }
 else {
 var valid6 = true;
@@ -21402,19 +22316,8 @@ var valid6 = true;
 if(valid6){
 if(data.lifecycle !== undefined){
 let data6 = data.lifecycle;
-const _errs22 = errors;
-if(!((data6 === "persistent") || (data6 === "per_event"))){
-return false;
-}
-var valid6 = _errs22 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data.cwd !== undefined){
 const _errs24 = errors;
-if(typeof data.cwd !== "string"){
+if(!((data6 === "persistent") || (data6 === "per_event"))){
 return false;
 }
 var valid6 = _errs24 === errors;
@@ -21422,19 +22325,30 @@ var valid6 = _errs24 === errors;
 else {
 var valid6 = true;
 }
+if(valid6){
+if(data.cwd !== undefined){
+const _errs26 = errors;
+if(typeof data.cwd !== "string"){
+return false;
+}
+var valid6 = _errs26 === errors;
+}
+else {
+var valid6 = true;
 }
 }
 }
 }
 }
-var _valid1 = _errs14 === errors;
+}
+var _valid1 = _errs16 === errors;
 valid4 = _valid1;
 }
 if(!valid4){
 errors++;
 return false;
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs11 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21467,6 +22381,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
@@ -21480,33 +22395,37 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
-const _errs8 = errors;
+const _errs7 = errors;
+const _errs9 = errors;
 let valid4 = false;
 let passing0 = null;
-const _errs9 = errors;
+const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.tokenEnv === undefined) && (missing1 = "tokenEnv")){
 errors++;
 }
 }
-var _valid1 = _errs9 === errors;
+var _valid1 = _errs10 === errors;
 if(_valid1){
 valid4 = true;
 passing0 = 0;
 }
-const _errs10 = errors;
+const _errs11 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.tokenRef === undefined) && (missing2 = "tokenRef")){
 errors++;
 }
 }
-var _valid1 = _errs10 === errors;
+var _valid1 = _errs11 === errors;
 if(_valid1 && valid4){
 valid4 = false;
 passing0 = [passing0, 1];
@@ -21522,15 +22441,15 @@ errors++;
 return false;
 }
 else {
-errors = _errs8;
+errors = _errs9;
 }
-if(errors === _errs6){
+if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tokenEnv !== undefined){
 let data1 = data.tokenEnv;
-const _errs12 = errors;
 const _errs13 = errors;
-if(errors === _errs13){
+const _errs14 = errors;
+if(errors === _errs14){
 if(typeof data1 === "string"){
 if(data1.length === 0){
 return false;
@@ -21540,7 +22459,7 @@ else {
 return false;
 }
 }
-var valid5 = _errs12 === errors;
+var valid5 = _errs13 === errors;
 }
 else {
 var valid5 = true;
@@ -21548,9 +22467,9 @@ var valid5 = true;
 if(valid5){
 if(data.tokenRef !== undefined){
 let data2 = data.tokenRef;
-const _errs15 = errors;
 const _errs16 = errors;
-if(errors === _errs16){
+const _errs17 = errors;
+if(errors === _errs17){
 if(typeof data2 === "string"){
 if(data2.length === 0){
 return false;
@@ -21560,7 +22479,7 @@ else {
 return false;
 }
 }
-var valid5 = _errs15 === errors;
+var valid5 = _errs16 === errors;
 }
 else {
 var valid5 = true;
@@ -21568,7 +22487,7 @@ var valid5 = true;
 }
 }
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -21577,10 +22496,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs18 = errors;
 const _errs19 = errors;
-let valid8 = true;
 const _errs20 = errors;
+let valid8 = true;
+const _errs21 = errors;
+if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
@@ -21594,10 +22514,14 @@ errors++;
 }
 }
 }
-var _valid2 = _errs20 === errors;
-errors = _errs19;
+else {
+errors++;
+}
+}
+var _valid2 = _errs21 === errors;
+errors = _errs20;
 if(_valid2){
-const _errs22 = errors;
+const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((((data.issuer === undefined) && (missing4 = "issuer")) || ((data.resource === undefined) && (missing4 = "resource"))) || ((data.clientId === undefined) && (missing4 = "clientId"))) || ((data.flow === undefined) && (missing4 = "flow"))){
@@ -21606,9 +22530,9 @@ return false;
 else {
 if(data.issuer !== undefined){
 let data4 = data.issuer;
-const _errs23 = errors;
-if(errors === _errs23){
-if(errors === _errs23){
+const _errs25 = errors;
+if(errors === _errs25){
+if(errors === _errs25){
 if(typeof data4 === "string"){
 if(!pattern65.test(data4)){
 return false;
@@ -21624,7 +22548,7 @@ return false;
 }
 }
 }
-var valid10 = _errs23 === errors;
+var valid10 = _errs25 === errors;
 }
 else {
 var valid10 = true;
@@ -21632,9 +22556,9 @@ var valid10 = true;
 if(valid10){
 if(data.resource !== undefined){
 let data5 = data.resource;
-const _errs26 = errors;
-if(errors === _errs26){
-if(errors === _errs26){
+const _errs28 = errors;
+if(errors === _errs28){
+if(errors === _errs28){
 if(typeof data5 === "string"){
 if(!(formats4(data5))){
 return false;
@@ -21645,7 +22569,7 @@ return false;
 }
 }
 }
-var valid10 = _errs26 === errors;
+var valid10 = _errs28 === errors;
 }
 else {
 var valid10 = true;
@@ -21653,9 +22577,9 @@ var valid10 = true;
 if(valid10){
 if(data.clientId !== undefined){
 let data6 = data.clientId;
-const _errs29 = errors;
-const _errs30 = errors;
-if(errors === _errs30){
+const _errs31 = errors;
+const _errs32 = errors;
+if(errors === _errs32){
 if(typeof data6 === "string"){
 if(data6.length === 0){
 return false;
@@ -21665,7 +22589,7 @@ else {
 return false;
 }
 }
-var valid10 = _errs29 === errors;
+var valid10 = _errs31 === errors;
 }
 else {
 var valid10 = true;
@@ -21673,9 +22597,9 @@ var valid10 = true;
 if(valid10){
 if(data.flow !== undefined){
 let data7 = data.flow;
-const _errs32 = errors;
-const _errs33 = errors;
-if(errors === _errs33){
+const _errs34 = errors;
+const _errs35 = errors;
+if(errors === _errs35){
 if(typeof data7 === "string"){
 if(data7.length === 0){
 return false;
@@ -21685,7 +22609,7 @@ else {
 return false;
 }
 }
-var valid10 = _errs32 === errors;
+var valid10 = _errs34 === errors;
 }
 else {
 var valid10 = true;
@@ -21693,16 +22617,16 @@ var valid10 = true;
 if(valid10){
 if(data.scopes !== undefined){
 let data8 = data.scopes;
-const _errs35 = errors;
-if(errors === _errs35){
+const _errs37 = errors;
+if(errors === _errs37){
 if(Array.isArray(data8)){
 var valid13 = true;
 const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
-const _errs37 = errors;
-const _errs38 = errors;
-if(errors === _errs38){
+const _errs39 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
 if(typeof data9 === "string"){
 if(data9.length === 0){
 return false;
@@ -21712,7 +22636,7 @@ else {
 return false;
 }
 }
-var valid13 = _errs37 === errors;
+var valid13 = _errs39 === errors;
 if(!valid13){
 break;
 }
@@ -21722,7 +22646,7 @@ else {
 return false;
 }
 }
-var valid10 = _errs35 === errors;
+var valid10 = _errs37 === errors;
 }
 else {
 var valid10 = true;
@@ -21730,9 +22654,9 @@ var valid10 = true;
 if(valid10){
 if(data.clientSecretRef !== undefined){
 let data10 = data.clientSecretRef;
-const _errs40 = errors;
-const _errs41 = errors;
-if(errors === _errs41){
+const _errs42 = errors;
+const _errs43 = errors;
+if(errors === _errs43){
 if(typeof data10 === "string"){
 if(data10.length === 0){
 return false;
@@ -21742,7 +22666,7 @@ else {
 return false;
 }
 }
-var valid10 = _errs40 === errors;
+var valid10 = _errs42 === errors;
 }
 else {
 var valid10 = true;
@@ -21754,14 +22678,14 @@ var valid10 = true;
 }
 }
 }
-var _valid2 = _errs22 === errors;
+var _valid2 = _errs24 === errors;
 valid8 = _valid2;
 }
 if(!valid8){
 errors++;
 return false;
 }
-var valid0 = _errs18 === errors;
+var valid0 = _errs19 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21923,6 +22847,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
 const _errs4 = errors;
+if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.mode === undefined) && (missing0 = "mode")){
@@ -21936,11 +22861,15 @@ errors++;
 }
 }
 }
+else {
+errors++;
+}
+}
 var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
-const _errs6 = errors;
-if(errors === _errs6){
+const _errs7 = errors;
+if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.timeoutMs === undefined) && (missing1 = "timeoutMs")) || ((data.failurePolicy === undefined) && (missing1 = "failurePolicy"))){
@@ -21954,20 +22883,20 @@ var valid4 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
-const _errs9 = errors;
 const _errs10 = errors;
 const _errs11 = errors;
+const _errs12 = errors;
 if(!(((((((((((((data2 === "session.end") || (data2 === "config.change.after")) || (data2 === "turn.end")) || (data2 === "turn.progress")) || (data2 === "model.error")) || (data2 === "model.switch.after")) || (data2 === "tool.permission.resolved")) || (data2 === "tool.progress")) || (data2 === "task.change.after")) || (data2 === "user.attention")) || (data2 === "workspace.change.after")) || (data2 === "file.changed")) || (data2 === "hook.failure"))){
 errors++;
 }
-var valid5 = _errs11 === errors;
+var valid5 = _errs12 === errors;
 if(valid5){
 return false;
 }
 else {
-errors = _errs10;
+errors = _errs11;
 }
-var valid4 = _errs9 === errors;
+var valid4 = _errs10 === errors;
 if(!valid4){
 break;
 }
@@ -21977,7 +22906,7 @@ break;
 }
 }
 }
-var _valid0 = _errs6 === errors;
+var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
@@ -21986,10 +22915,11 @@ return false;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-const _errs13 = errors;
 const _errs14 = errors;
-let valid6 = true;
 const _errs15 = errors;
+let valid6 = true;
+const _errs16 = errors;
+if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.mode === undefined) && (missing2 = "mode")){
@@ -22003,54 +22933,58 @@ errors++;
 }
 }
 }
-var _valid1 = _errs15 === errors;
-errors = _errs14;
+else {
+errors++;
+}
+}
+var _valid1 = _errs16 === errors;
+errors = _errs15;
 if(_valid1){
-const _errs17 = errors;
-const _errs18 = errors;
 const _errs19 = errors;
 const _errs20 = errors;
+const _errs21 = errors;
+const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.timeoutMs === undefined) && (missing3 = "timeoutMs")){
 errors++;
 }
 }
-var valid9 = _errs20 === errors;
+var valid9 = _errs22 === errors;
 if(valid9){
 return false;
 }
 else {
-errors = _errs19;
+errors = _errs21;
 }
-var valid8 = _errs18 === errors;
+var valid8 = _errs20 === errors;
 if(valid8){
-const _errs22 = errors;
-const _errs23 = errors;
 const _errs24 = errors;
+const _errs25 = errors;
+const _errs26 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.failurePolicy === undefined) && (missing4 = "failurePolicy")){
 errors++;
 }
 }
-var valid10 = _errs24 === errors;
+var valid10 = _errs26 === errors;
 if(valid10){
 return false;
 }
 else {
-errors = _errs23;
+errors = _errs25;
 }
-var valid8 = _errs22 === errors;
+var valid8 = _errs24 === errors;
 }
-var _valid1 = _errs17 === errors;
+var _valid1 = _errs19 === errors;
 valid6 = _valid1;
 }
 if(!valid6){
 errors++;
 return false;
 }
-var valid0 = _errs13 === errors;
+var valid0 = _errs14 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22061,9 +22995,9 @@ return false;
 else {
 if(data.id !== undefined){
 let data4 = data.id;
-const _errs26 = errors;
-const _errs27 = errors;
-if(errors === _errs27){
+const _errs28 = errors;
+const _errs29 = errors;
+if(errors === _errs29){
 if(typeof data4 === "string"){
 if(data4.length === 0){
 return false;
@@ -22073,7 +23007,7 @@ else {
 return false;
 }
 }
-var valid11 = _errs26 === errors;
+var valid11 = _errs28 === errors;
 }
 else {
 var valid11 = true;
@@ -22081,8 +23015,8 @@ var valid11 = true;
 if(valid11){
 if(data.events !== undefined){
 let data5 = data.events;
-const _errs29 = errors;
-if(errors === _errs29){
+const _errs31 = errors;
+if(errors === _errs31){
 if(Array.isArray(data5)){
 if(data5.length < 1){
 return false;
@@ -22092,33 +23026,33 @@ var valid13 = true;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
-const _errs31 = errors;
+const _errs33 = errors;
 if(typeof data6 !== "string"){
 return false;
 }
-const _errs35 = errors;
+const _errs37 = errors;
 let valid15 = false;
-const _errs36 = errors;
+const _errs38 = errors;
 if(!((((((((((((((((((((((((((((((((data6 === "tool.before") || (data6 === "tool.after")) || (data6 === "session.start")) || (data6 === "session.end")) || (data6 === "config.change.before")) || (data6 === "config.change.after")) || (data6 === "turn.start")) || (data6 === "turn.finish.before")) || (data6 === "turn.end")) || (data6 === "turn.progress")) || (data6 === "model.request.before")) || (data6 === "model.response.after")) || (data6 === "model.error")) || (data6 === "model.switch.before")) || (data6 === "model.switch.after")) || (data6 === "tool.permission.request")) || (data6 === "tool.permission.resolved")) || (data6 === "tool.progress")) || (data6 === "tool.batch.after")) || (data6 === "context.compact.before")) || (data6 === "context.compact.after")) || (data6 === "task.change.before")) || (data6 === "task.change.after")) || (data6 === "user.attention")) || (data6 === "user.elicitation.request")) || (data6 === "user.elicitation.result")) || (data6 === "user.message.inbound")) || (data6 === "user.message.outbound")) || (data6 === "workspace.change.before")) || (data6 === "workspace.change.after")) || (data6 === "file.changed")) || (data6 === "hook.failure"))){
 errors++;
 }
-var _valid2 = _errs36 === errors;
+var _valid2 = _errs38 === errors;
 valid15 = valid15 || _valid2;
 if(!valid15){
-const _errs37 = errors;
+const _errs39 = errors;
 if("*" !== data6){
 errors++;
 }
-var _valid2 = _errs37 === errors;
+var _valid2 = _errs39 === errors;
 valid15 = valid15 || _valid2;
 if(!valid15){
-const _errs38 = errors;
+const _errs40 = errors;
 if(typeof data6 === "string"){
 if(!pattern66.test(data6)){
 errors++;
 }
 }
-var _valid2 = _errs38 === errors;
+var _valid2 = _errs40 === errors;
 valid15 = valid15 || _valid2;
 }
 }
@@ -22127,9 +23061,9 @@ errors++;
 return false;
 }
 else {
-errors = _errs35;
+errors = _errs37;
 }
-var valid13 = _errs31 === errors;
+var valid13 = _errs33 === errors;
 if(!valid13){
 break;
 }
@@ -22140,7 +23074,7 @@ else {
 return false;
 }
 }
-var valid11 = _errs29 === errors;
+var valid11 = _errs31 === errors;
 }
 else {
 var valid11 = true;
@@ -22148,28 +23082,9 @@ var valid11 = true;
 if(valid11){
 if(data.mode !== undefined){
 let data7 = data.mode;
-const _errs40 = errors;
+const _errs42 = errors;
 if(!((data7 === "intercept") || (data7 === "observe"))){
 return false;
-}
-var valid11 = _errs40 === errors;
-}
-else {
-var valid11 = true;
-}
-if(valid11){
-if(data.timeoutMs !== undefined){
-let data8 = data.timeoutMs;
-const _errs42 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-return false;
-}
-if(errors === _errs42){
-if(typeof data8 == "number"){
-if(data8 < 1 || isNaN(data8)){
-return false;
-}
-}
 }
 var valid11 = _errs42 === errors;
 }
@@ -22177,22 +23092,30 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data.failurePolicy !== undefined){
-let data9 = data.failurePolicy;
-const _errs45 = errors;
-if(!((data9 === "fail-open") || (data9 === "fail-closed"))){
+if(data.timeoutMs !== undefined){
+let data8 = data.timeoutMs;
+const _errs44 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
 return false;
 }
-var valid11 = _errs45 === errors;
+if(errors === _errs44){
+if(typeof data8 == "number"){
+if(data8 < 1 || isNaN(data8)){
+return false;
+}
+}
+}
+var valid11 = _errs44 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
-if(data.content !== undefined){
+if(data.failurePolicy !== undefined){
+let data9 = data.failurePolicy;
 const _errs47 = errors;
-if(!(validate440(data.content))){
-errors++;
+if(!((data9 === "fail-open") || (data9 === "fail-closed"))){
+return false;
 }
 var valid11 = _errs47 === errors;
 }
@@ -22200,12 +23123,23 @@ else {
 var valid11 = true;
 }
 if(valid11){
+if(data.content !== undefined){
+const _errs49 = errors;
+if(!(validate440(data.content))){
+errors++;
+}
+var valid11 = _errs49 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
 if(data.includeNative !== undefined){
-const _errs48 = errors;
+const _errs50 = errors;
 if(typeof data.includeNative !== "boolean"){
 return false;
 }
-var valid11 = _errs48 === errors;
+var valid11 = _errs50 === errors;
 }
 else {
 var valid11 = true;
@@ -22213,22 +23147,22 @@ var valid11 = true;
 if(valid11){
 if(data.filters !== undefined){
 let data12 = data.filters;
-const _errs50 = errors;
-if(errors === _errs50){
+const _errs52 = errors;
+if(errors === _errs52){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.toolKinds !== undefined){
 let data13 = data12.toolKinds;
-const _errs52 = errors;
-if(errors === _errs52){
+const _errs54 = errors;
+if(errors === _errs54){
 if(Array.isArray(data13)){
 var valid17 = true;
 const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
-const _errs54 = errors;
+const _errs56 = errors;
 if(typeof data13[i2] !== "string"){
 return false;
 }
-var valid17 = _errs54 === errors;
+var valid17 = _errs56 === errors;
 if(!valid17){
 break;
 }
@@ -22238,7 +23172,7 @@ else {
 return false;
 }
 }
-var valid16 = _errs52 === errors;
+var valid16 = _errs54 === errors;
 }
 else {
 var valid16 = true;
@@ -22246,17 +23180,17 @@ var valid16 = true;
 if(valid16){
 if(data12.paths !== undefined){
 let data15 = data12.paths;
-const _errs56 = errors;
-if(errors === _errs56){
+const _errs58 = errors;
+if(errors === _errs58){
 if(Array.isArray(data15)){
 var valid18 = true;
 const len3 = data15.length;
 for(let i3=0; i3<len3; i3++){
-const _errs58 = errors;
+const _errs60 = errors;
 if(typeof data15[i3] !== "string"){
 return false;
 }
-var valid18 = _errs58 === errors;
+var valid18 = _errs60 === errors;
 if(!valid18){
 break;
 }
@@ -22266,7 +23200,7 @@ else {
 return false;
 }
 }
-var valid16 = _errs56 === errors;
+var valid16 = _errs58 === errors;
 }
 else {
 var valid16 = true;
@@ -22277,18 +23211,18 @@ else {
 return false;
 }
 }
-var valid11 = _errs50 === errors;
+var valid11 = _errs52 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data.upload !== undefined){
-const _errs60 = errors;
+const _errs62 = errors;
 if(!(validate442(data.upload))){
 errors++;
 }
-var valid11 = _errs60 === errors;
+var valid11 = _errs62 === errors;
 }
 else {
 var valid11 = true;
@@ -23039,9 +23973,14 @@ return false;
 const _errs2 = errors;
 let valid0 = true;
 const _errs3 = errors;
+if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.method === undefined) && (missing0 = "method")){
+errors++;
+}
+}
+else {
 errors++;
 }
 }
@@ -23049,34 +23988,39 @@ var _valid0 = _errs3 === errors;
 errors = _errs2;
 let ifClause0;
 if(_valid0){
-const _errs4 = errors;
 const _errs5 = errors;
-let valid1 = true;
 const _errs6 = errors;
+let valid1 = true;
+const _errs7 = errors;
+if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.id === undefined) && (missing1 = "id")){
 errors++;
 }
 }
-var _valid1 = _errs6 === errors;
-errors = _errs5;
+else {
+errors++;
+}
+}
+var _valid1 = _errs7 === errors;
+errors = _errs6;
 let ifClause1;
 if(_valid1){
-const _errs7 = errors;
+const _errs9 = errors;
 if(!(validate31(data))){
 errors++;
 }
-var _valid1 = _errs7 === errors;
+var _valid1 = _errs9 === errors;
 valid1 = _valid1;
 ifClause1 = "then";
 }
 else {
-const _errs8 = errors;
+const _errs10 = errors;
 if(!(validate291(data))){
 errors++;
 }
-var _valid1 = _errs8 === errors;
+var _valid1 = _errs10 === errors;
 valid1 = _valid1;
 ifClause1 = "else";
 }
@@ -23084,39 +24028,44 @@ if(!valid1){
 errors++;
 return false;
 }
-var _valid0 = _errs4 === errors;
+var _valid0 = _errs5 === errors;
 valid0 = _valid0;
 ifClause0 = "then";
 }
 else {
-const _errs9 = errors;
-const _errs10 = errors;
-let valid2 = true;
 const _errs11 = errors;
+const _errs12 = errors;
+let valid2 = true;
+const _errs13 = errors;
+if(errors === _errs13){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.error === undefined) && (missing2 = "error")){
 errors++;
 }
 }
-var _valid2 = _errs11 === errors;
-errors = _errs10;
+else {
+errors++;
+}
+}
+var _valid2 = _errs13 === errors;
+errors = _errs12;
 let ifClause2;
 if(_valid2){
-const _errs12 = errors;
+const _errs15 = errors;
 if(!(validate287(data))){
 errors++;
 }
-var _valid2 = _errs12 === errors;
+var _valid2 = _errs15 === errors;
 valid2 = _valid2;
 ifClause2 = "then";
 }
 else {
-const _errs13 = errors;
+const _errs16 = errors;
 if(!(validate251(data))){
 errors++;
 }
-var _valid2 = _errs13 === errors;
+var _valid2 = _errs16 === errors;
 valid2 = _valid2;
 ifClause2 = "else";
 }
@@ -23124,7 +24073,7 @@ if(!valid2){
 errors++;
 return false;
 }
-var _valid0 = _errs9 === errors;
+var _valid0 = _errs11 === errors;
 valid0 = _valid0;
 ifClause0 = "else";
 }

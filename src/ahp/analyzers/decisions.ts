@@ -219,6 +219,8 @@ export class Decisions implements StateHolder {
     } else {
       const call = callIdOf(ev);
       bs = this.beforeOfCall(call === undefined ? undefined : scope.idKey(call));
+      // no sentence makes a call id unique across sessions: a call of another session is another call
+      if (bs !== undefined && this.identity.otherSession(bs, scope)) bs = undefined;
     }
     this.ran(bs, ev, facts);
   }
@@ -228,7 +230,8 @@ export class Decisions implements StateHolder {
     for (let i = 0; i < calls.length; i++) {
       const c = calls[i];
       const call = isObj(c) ? callIdOf(c) : undefined;
-      if (call !== undefined) this.ran(this.beforeOfCall(scope.idKey(call)), c as Obj, facts, i);
+      const bs = call === undefined ? undefined : this.beforeOfCall(scope.idKey(call));
+      if (bs !== undefined && !this.identity.otherSession(bs, scope)) this.ran(bs, c as Obj, facts, i);
     }
   }
 

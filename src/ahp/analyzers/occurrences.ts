@@ -10,7 +10,10 @@ import { isObj } from '../../core/value.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
 import { spillRowsOf } from './options.ts';
+import { CONTROL_FIELDS } from './identity-rows.ts';
 import type { MessageScope } from './scope.ts';
+
+const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
 
 /** A second event for a boundary that occurs once per call or attempt. */
 export interface OccurrenceFacts {
@@ -35,7 +38,7 @@ const KIND_MIX: readonly (readonly [number, number])[] = [
   [0xd3a2646c, 0xfd7046c5],
   [0xb55a4f09, 0x94d049bb],
 ];
-/** The f64 columns of a row: where the first boundary was (`EventBudget.pos`) and its attempt number (NaN: none). */
+/** The f64 columns of a row: where the first boundary was, its attempt number or call's `session.id` print (NaN: none). */
 const ROW_F64 = { pos: 0, number: 1, count: 2 } as const;
 /** Bytes a row counts in `--max-state-mb` (the estimate of the string-keyed entries it replaced, so the same rows go). */
 const ROW_BYTES = 200;
@@ -68,14 +71,22 @@ export class Occurrences implements StateHolder {
   }
 
   /** Facts of the first occurrence of the event of `scope` (at `at`) into `facts`. */
-  firstOccurrence(scope: Pick<MessageScope, 'ev' | 'idKey'>, at: Mark, facts: OccurrenceFacts): void {
+  firstOccurrence(
+    scope: Pick<MessageScope, 'ev' | 'idKey'> & Partial<Pick<MessageScope, 'mask' | 'fp'>>,
+    at: Mark,
+    facts: OccurrenceFacts,
+  ): void {
     const ev = scope.ev;
     const type = ev.type;
     if (type === 'tool.before' || type === 'tool.after') {
       if (!isObj(ev.call) || typeof ev.call.id !== 'string') return;
       this.keyOf(scope.idKey(ev.call.id));
-      const prior = this.note(type, at, NaN);
-      if (prior !== undefined) facts.occurrence = { kind: type, prior: this.markOf(prior), member: '/call/id' };
+      const session = scope.fp && (scope.mask! >>> SESSION_FIELD) & 1 ? scope.fp[SESSION_FIELD]! : NaN;
+      const prior = this.note(type, at, session);
+      // no sentence makes a call id unique across sessions: a call of another session is another call
+      const other = prior !== undefined && this.numberAt(prior) !== session && !Number.isNaN(this.numberAt(prior));
+      if (prior !== undefined && !(other && !Number.isNaN(session)))
+        facts.occurrence = { kind: type, prior: this.markOf(prior), member: '/call/id' };
       return;
     }
     if (type !== 'model.request.before' && type !== 'model.response.after' && type !== 'model.error') return;

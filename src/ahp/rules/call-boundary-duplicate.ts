@@ -11,7 +11,7 @@ export const callBoundaryDuplicate = defineAhpStreamRule({
   description:
     'One call has one `tool.before` and one `tool.after`: a second event of either type (another event `id` from the same `source`) for the same `call.id` is an error.',
   detail:
-    'One `tool.after` represents a resolved call, and an observation or a retry of an event keeps its `id`, so a repeat under the same id is not counted. `tool.batch.after` is the aggregate boundary of its calls and is not a repeat. Also cited: the same section ("Calls retain identity across before, permission, progress and completion"); observation-disposition.md (the observation carries the effective event "with the same logical `event.id` and `source`").',
+    'One `tool.after` represents a resolved call, and an observation or a retry of an event keeps its `id`, so a repeat under the same id is not counted. `tool.batch.after` is the aggregate boundary of its calls and is not a repeat. A boundary whose `session.id` differs from that of the first (both present) belongs to another call: no sentence makes a call id unique across sessions. Also cited: the same section ("Calls retain identity across before, permission, progress and completion"); observation-disposition.md (the observation carries the effective event "with the same logical `event.id` and `source`").',
   spec: 'AHP execution-payloads.md §Identity and native boundary duties',
   quote: 'One `tool.after` represents a resolved call',
   messages: {

@@ -157,8 +157,10 @@ function dedupe(findings: SchemaStageFinding[]): SchemaStageFinding[] {
   if (findings.length < 2) return findings;
   const seen = new Set<string>();
   return findings.filter((f) => {
-    // by the sentence, as reported (two templates may say the same: oneOf and anyOf with no shape matching)
-    const k = `${f.rule.id}\u0000${f.pointer}\u0000${ruleMessage(f.rule, f.messageId, f.args, '')}`;
+    // by the sentence, as reported (two templates may say the same: oneOf and anyOf with no shape matching); a wrong
+    // type is one fact whichever root met it (an event that is no object is not an envelope, overlay and type error)
+    const rule = f.messageId === 'type' ? '' : f.rule.id;
+    const k = `${rule}\u0000${f.pointer}\u0000${ruleMessage(f.rule, f.messageId, f.args, '')}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -90,6 +90,52 @@ function isEmptyObject(v: unknown): boolean {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
+/** Keywords that assert only about values of one JSON type: every value of another type satisfies them. */
+const TYPED_KEYWORDS: Record<string, 'object' | 'array' | 'string' | 'number'> = {
+  required: 'object',
+  properties: 'object',
+  patternProperties: 'object',
+  additionalProperties: 'object',
+  propertyNames: 'object',
+  dependentRequired: 'object',
+  minProperties: 'object',
+  maxProperties: 'object',
+  contains: 'array',
+  items: 'array',
+  prefixItems: 'array',
+  minItems: 'array',
+  maxItems: 'array',
+  uniqueItems: 'array',
+  minLength: 'string',
+  maxLength: 'string',
+  pattern: 'string',
+  minimum: 'number',
+  maximum: 'number',
+  exclusiveMinimum: 'number',
+  exclusiveMaximum: 'number',
+  multipleOf: 'number',
+};
+
+function jsonTypeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/** True when `s` holds only keywords of types other than `value`'s (or unions of such): `value` satisfies it vacuously. */
+function vacuousFor(s: unknown, t: string): boolean {
+  if (s === null || typeof s !== 'object' || Array.isArray(s)) return false;
+  let any = false;
+  for (const [k, v] of Object.entries(s)) {
+    if (k.startsWith('x-') || k === '$comment' || k === 'description' || k === 'title') continue;
+    if (k === 'anyOf' || k === 'oneOf' || k === 'allOf') {
+      if (!Array.isArray(v) || !v.every((x) => vacuousFor(x, t))) return false;
+    } else if (TYPED_KEYWORDS[k] === undefined || TYPED_KEYWORDS[k] === t) return false;
+    any = true;
+  }
+  return any;
+}
+
 function hasOwn(o: unknown, k: string): boolean {
   return o !== null && typeof o === 'object' && Object.hasOwn(o, k);
 }
@@ -144,6 +190,8 @@ export function mapSchemaErrors(
       continue;
     const keyword = e.keyword === 'not' && isEmptyObject(e.schema) ? 'false schema' : e.keyword;
     const value = getAt(instance, e.instancePath);
+    // `not` over keywords of another type fails vacuously: the value's own type error says it
+    if (keyword === 'not' && vacuousFor(e.schema, jsonTypeOf(value))) continue;
     const isNull = keyword === 'type' && value === null;
     const p = e.params as Record<string, unknown>;
     const propertyName = (e as { propertyName?: string }).propertyName;
