@@ -124,7 +124,7 @@ test('nothing of a rule is lost: its detail and quote are in explain, RULES.md a
       if (!text) continue;
       assert.ok(piped.includes(text), `${r.id}: explain shows ${text}`);
       assert.ok(onTerminal.includes(text.replace(/\s+/g, ' ')), `${r.id}: explain on a terminal shows ${text}`);
-      assert.ok(md.includes(text.replace(/\|/g, '\\|')), `${r.id}: RULES.md shows ${text}`);
+      assert.ok(md.includes(text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|')), `${r.id}: RULES.md shows ${text}`);
     }
   }
 });
