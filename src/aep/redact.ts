@@ -322,6 +322,34 @@ export function redactEvent(
   return out;
 }
 
+let floorRedactor: Redactor | undefined;
+
+/** The pipeline with its defaults (no configured names, the generic home layouts, PII on), compiled once. */
+export function defaultRedactor(): Redactor {
+  return (floorRedactor ??= createRedactor());
+}
+
+/**
+ * `event` with the content (a secret, email address, phone number) of what it keeps at `metadata` level through `r`:
+ * `subject` and the extension attributes, and with `tree` the metadata-level and `[metadata*]` members of `data`. A hop
+ * that lowers a copy below `redacted` writes it as an emitter would (AEP-0003 §9 item 2: no content smuggled through
+ * metadata-level fields); same object when nothing held any.
+ */
+export function screenMetadataLevel(
+  event: Readonly<Record<string, unknown>>,
+  tree: CaptureNode | undefined,
+  r: Redactor,
+): Record<string, unknown> {
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(event)) {
+    const w = k === 'data' ? (tree ? redactGated(v, tree, r) : v) : screened(k) ? envelopeValue(v, k, r) : v;
+    if (w !== v) changed = true;
+    out[k] = w;
+  }
+  return changed ? out : (event as Record<string, unknown>);
+}
+
 /**
  * `subject` or an extension attribute through `r` as a metadata-level member (AEP-0003 §9 item 2): a string holding
  * content through the pipeline, any other through rule (b); a configured name's value marked; same when unchanged.

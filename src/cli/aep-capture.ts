@@ -218,8 +218,11 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     );
   addRedactFlags(downlevel).action(
     async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean; output?: string }) => {
+      // the flags' pipeline also clears the metadata-level content of a lowered copy (AEP-0003 §9 item 2)
+      const r = createRedactor(redactOptionsOf(raw, io));
       const step = downlevelStream(raw.ceiling, {
-        ...(raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {}),
+        ...(raw.redact ? { redact: r } : {}),
+        screen: r,
         ...(raw.profile ? { profile: raw.profile } : {}),
       });
       // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line, unless
