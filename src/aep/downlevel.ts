@@ -30,7 +30,6 @@ export interface DownlevelOptions {
   screen?: RedactOptions | Redactor;
 }
 
-
 /** The outcome of {@link downlevelEvent}. */
 export interface DownlevelResult {
   /** The event at the level honoured (the input object itself when `changed` is false). */
