@@ -8,6 +8,9 @@ import { screened } from './envelope-members.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
 import { AEP_0007, subprofileCaptureTree } from './subprofile.ts';
+import { sameJson } from '../core/value.ts';
+
+export { sameJson };
 
 /** Options of the redaction pipeline (AEP-0003 §9.4). */
 export interface RedactOptions {
@@ -211,8 +214,13 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
     }
     if (node && CAPTURE_RANK[node.level] > CAPTURE_RANK.redacted) return v;
     // AEP-0003 §9 item 2: no content in metadata-level members (aep/metadata-content at `redacted`)
+    // rule (b) too: a configured secret value is replaced wherever it stands, no detector class needed
     if (typeof v === 'string')
-      return (typeof key === 'string' && key.endsWith('_digest')) || !holdsContent(v) ? v : r.text(v);
+      return typeof key === 'string' && key.endsWith('_digest')
+        ? v
+        : holdsContent(v)
+          ? r.text(v)
+          : configuredText(v, r);
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       let changed = false;
@@ -233,6 +241,27 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
     return changed ? out : v;
   };
   return walk(data, tree, undefined);
+}
+
+/** `v` through rule (b) alone (the same string when it holds no configured name or value). */
+function configuredText(v: string, r: Redactor): string {
+  const out = r.configured?.(v) ?? v;
+  return out === v ? v : out;
+}
+
+/** Every string of `v` but a `*_digest` member's through rule (b) alone; the same value when none changed. */
+function configuredIn(v: unknown, r: Redactor, key?: string | number): unknown {
+  if (typeof v === 'string') return typeof key === 'string' && key.endsWith('_digest') ? v : configuredText(v, r);
+  if (v === null || typeof v !== 'object') return v;
+  let changed = false;
+  const arr = Array.isArray(v);
+  const out: Record<string, unknown> | unknown[] = arr ? [] : {};
+  for (const [k, x] of Object.entries(v)) {
+    const y = configuredIn(x, r, arr ? Number(k) : k);
+    if (y !== x) changed = true;
+    (out as Record<string, unknown>)[k] = y;
+  }
+  return changed ? out : v;
 }
 
 /** `v` without its members annotated `full` (what a `redacted` event may not carry, AEP-0001 §8.2(a)); same when none. */
@@ -266,21 +295,6 @@ function redactAll(data: unknown, r: Redactor): unknown {
   return sameJson(out, data) ? data : out;
 }
 
-/** Structural equality of two JSON values (keeps unchanged subtrees, and unchanged events, identical). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i]) return false;
-    if (!sameJson((a as Record<string, unknown>)[ka[i]!], (b as Record<string, unknown>)[kb[i]!])) return false;
-  }
-  return true;
-}
-
 /**
  * The capture annotations a hop follows for `type`: its payload schema's, and under `profile` `aep-0007` the
  * sub-profile's (AEP-0007 §4); `undefined` for a schema-less type (README §Share a log safely).
@@ -309,6 +323,10 @@ export function redactEvent(
     if (capture === 'full' && red !== data) capture = 'redacted';
     // at `redacted` (declared or now honoured) no `full` member stays: the capture verbs never pass one on below `full`
     data = capture === 'redacted' ? withoutFull(red, tree) : red;
+  } else if (data !== undefined && r.configured) {
+    // below `redacted` the payload is metadata-level: rule (b) still holds for it (a detector class there is
+    // aep/metadata-content, and its line is refused, README §Lines with findings)
+    data = configuredIn(data, r);
   }
   const envelope = capture === 'none' || capture === 'metadata' || capture === 'redacted';
   let changed = false;
