@@ -71,7 +71,9 @@ function captureStep(
 ): EventTransform {
   return (ev, invalid) => {
     if (isSetAside(ev.value)) return refuse(SET_ASIDE);
-    const out = step(ev.value);
+    // a repeated member: the text holds copies the parsed value (the last copy, the one checked and gated) does not,
+    // so the line is written from the value, never as its text (a secret in an earlier copy went through as is)
+    const out = step(ev.value) ?? (ev.duplicates.length > 0 ? { ...ev.value } : undefined);
     // the event rules that place content do not run on a line whose envelope or payload failed
     return invalid && contentIn(out ?? ev.value) ? refuse(UNPLACED) : out;
   };

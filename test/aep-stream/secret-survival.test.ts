@@ -262,3 +262,25 @@ test('rule (b): a configured secret value is replaced in metadata-level members 
     assert.ok(!r.stdout.includes(value), `${capture} ${args[0]}: ${r.stdout}`);
   }
 });
+
+test('a repeated member: the copy the checks did not read is never written (redact, downlevel at every ceiling)', async () => {
+  const head =
+    '"aep":"0.1","id":"e1","time":"2026-11-30T09:00:00.000Z","source":"aep://h/agent/a/session/s1","agent":"a","session":"s1","seq":0';
+  const key = 'AKIAQ7VLM2XC9RTY4BNA';
+  const lines = [
+    `{${head},"type":"run.started","capture":"redacted","data":{"trigger":"user","prompt":"${key}","prompt":"fine"}}`,
+    `{${head},"type":"tool.requested","capture":"redacted","data":{"tool":{"name":"sh"},"args_redacted":{"k":"${key}","k":"ok"}}}`,
+    `{${head},"type":"run.started","capture":"full","subject":"${key}","subject":"x","data":{"trigger":"user"}}`,
+    `{${head},"type":"run.started","capture":"metadata","vendorx":"${key}","vendorx":"x","data":{"trigger":"user"}}`,
+  ];
+  for (const line of lines)
+    for (const args of [
+      ['redact', '-'],
+      ...['none', 'metadata', 'redacted', 'full'].map((c) => ['downlevel', '--ceiling', c, '-']),
+    ]) {
+      const r = await runCli('aep', args, `${line}\n`);
+      assert.equal(r.code, 1, `${args.join(' ')}: the repeated member is an error`);
+      assert.notEqual(r.stdout, '', `${args.join(' ')}: the line is written (its checked copy)`);
+      assert.ok(!r.stdout.includes(key), `${args.join(' ')} kept the earlier copy: ${r.stdout}`);
+    }
+});
