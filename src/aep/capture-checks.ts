@@ -197,8 +197,7 @@ export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClas
   // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types
   const pii = !ev.type.startsWith('assessment.');
   contentPii = pii;
-  // below `redacted` the `[metadata*]` members are metadata-level too: structural stand-ins, never content (AEP-0002
-  // §5.3, AEP-0003 §9 item 2); at `redacted` they are redacted-gated text, read by the leak rules
+  // below `redacted` the `[metadata*]` members are structural stand-ins, never content (AEP-0002 §5.3)
   contentStar = ev.capture === 'metadata';
   contentFound = undefined;
   visitContent(data, tree, 0);
@@ -240,16 +239,13 @@ const dataAt = new GatedPath('/data');
 const envelopeAt = new GatedPath('');
 let contentAt = dataAt;
 
-/** True when the walk reads the members of `child` (metadata level, or `[metadata*]` below `redacted`). */
 const readsContent = (child: CaptureNode | undefined): boolean =>
   !child || (child.level === 'metadata' && (!child.star || contentStar));
 
-/** Nesting beyond which {@link visitContent} goes on iteratively (deep values under a raised `--max-depth`). */
 const CONTENT_RECURSION_LIMIT = 1024;
 
 function visitContent(v: unknown, node: CaptureNode | undefined, depth: number): void {
   if (depth >= CONTENT_RECURSION_LIMIT && v !== null && typeof v === 'object') {
-    // no annotation lies this deep: every string below is metadata-level
     contentAt.depth = depth;
     visitDeep(v, contentAt.pointer());
     return;
@@ -281,7 +277,6 @@ function visitContent(v: unknown, node: CaptureNode | undefined, depth: number):
   }
 }
 
-/** {@link visitContent} for a value nested deeper than its recursion goes: every string, in document order. */
 function visitDeep(v: unknown, pointer: string): void {
   const stack: [unknown, string][] = [[v, pointer]];
   while (stack.length > 0) {

@@ -89,10 +89,7 @@ export function downlevelEvent(
     } else out[k] = v;
   }
   if (!('capture' in out)) out.capture = target;
-  // the kept `redacted`-gated text through the same path as `aep redact` (AEP-0001 §8.2(e): a redacting re-emitter);
-  // below `redacted` the copy is the hop's own metadata-level event: a secret in a member that stays (`subject`, an
-  // extension attribute, `tool.name`, an unannotated member) was content under the declared level and is not at the
-  // target (AEP-0003 §9 item 2, AEP-0001 §8.2(a))
+  // kept gated text takes `aep redact`'s path (§8.2(e)); below it, no content stays (AEP-0003 §9 item 2)
   const screen = toRedactor(opts.screen) ?? redactor ?? defaultRedactor();
   return {
     event:

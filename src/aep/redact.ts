@@ -214,7 +214,6 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
     }
     if (node && CAPTURE_RANK[node.level] > CAPTURE_RANK.redacted) return v;
     // AEP-0003 §9 item 2: no content in metadata-level members (aep/metadata-content at `redacted`)
-    // rule (b) too: a configured secret value is replaced wherever it stands, no detector class needed
     if (typeof v === 'string')
       return typeof key === 'string' && key.endsWith('_digest')
         ? v
@@ -243,7 +242,6 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
   return walk(data, tree, undefined);
 }
 
-/** `v` through rule (b) alone (the same string when it holds no configured name or value). */
 function configuredText(v: string, r: Redactor): string {
   const out = r.configured?.(v) ?? v;
   return out === v ? v : out;
@@ -324,8 +322,7 @@ export function redactEvent(
     // at `redacted` (declared or now honoured) no `full` member stays: the capture verbs never pass one on below `full`
     data = capture === 'redacted' ? withoutFull(red, tree) : red;
   } else if (data !== undefined && r.configured) {
-    // below `redacted` the payload is metadata-level: rule (b) still holds for it (a detector class there is
-    // aep/metadata-content, and its line is refused, README §Lines with findings)
+    // a metadata-level payload: rule (b) still holds (a detector class there fails aep/metadata-content)
     data = configuredIn(data, r);
   }
   const envelope = capture === 'none' || capture === 'metadata' || capture === 'redacted';
@@ -347,12 +344,7 @@ export function defaultRedactor(): Redactor {
   return (floorRedactor ??= createRedactor());
 }
 
-/**
- * `event` with the content (a secret, email address, phone number) of what it keeps at `metadata` level through `r`:
- * `subject` and the extension attributes, and with `tree` the metadata-level and `[metadata*]` members of `data`. A hop
- * that lowers a copy below `redacted` writes it as an emitter would (AEP-0003 §9 item 2: no content smuggled through
- * metadata-level fields); same object when nothing held any.
- */
+/** `event` with its metadata-level content (envelope; with `tree` the payload's) through `r` (AEP-0003 §9 item 2). */
 export function screenMetadataLevel(
   event: Readonly<Record<string, unknown>>,
   tree: CaptureNode | undefined,

@@ -61,18 +61,14 @@ const UNPLACED = 'the line has error findings and its copy would still hold a se
 const SET_ASIDE =
   'the line is bridge output or an AHP message, not an AEP event (aep/bridge-input): no capture annotation gates it; `aep convert --from` it first';
 
-/**
- * A capture verb's transform of each line; a copy of a line with error findings is written unless it holds content. A
- * line the checker sets aside (bridge output, AHP) is refused: its content is under no AEP `capture` the verb can
- * honour (AEP-0001 §8.2(a)), so writing it unchanged would pass on whatever it holds.
- */
+/** A capture verb's transform of each line; a line with error findings is written unless its copy holds content. */
 function captureStep(
   step: (ev: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined,
 ): EventTransform {
   return (ev, invalid) => {
+    // bridge output is under no AEP `capture` the verb can honour (AEP-0001 §8.2(a)); a repeated member's other
+    // copies are in the text, not in the value checked and gated: written from the value
     if (isSetAside(ev.value)) return refuse(SET_ASIDE);
-    // a repeated member: the text holds copies the parsed value (the last copy, the one checked and gated) does not,
-    // so the line is written from the value, never as its text (a secret in an earlier copy went through as is)
     const out = step(ev.value) ?? (ev.duplicates.length > 0 ? { ...ev.value } : undefined);
     // the event rules that place content do not run on a line whose envelope or payload failed
     return invalid && contentIn(out ?? ev.value) ? refuse(UNPLACED) : out;
@@ -220,7 +216,6 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     );
   addRedactFlags(downlevel).action(
     async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean; output?: string }) => {
-      // the flags' pipeline also clears the metadata-level content of a lowered copy (AEP-0003 §9 item 2)
       const r = createRedactor(redactOptionsOf(raw, io));
       const step = downlevelStream(raw.ceiling, {
         ...(raw.redact ? { redact: r } : {}),

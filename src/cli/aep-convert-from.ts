@@ -69,8 +69,7 @@ export async function runConvertFrom(
     files,
     transform,
     io,
-    // every rule `validate --from` runs, the leak and stream rules included: a line it fails is not converted (README
-    // §Bridges; a redaction leak left in a `redacted` record is an error, AEP-0003 §9 item 4)
+    // every rule `validate --from` runs, the leak and stream rules included (AEP-0003 §9 item 4)
     { from: o.from, maxCapture: o.maxCapture, allRules: true, ...(o.profile ? { profile: o.profile } : {}) },
     o.output,
   );

@@ -56,11 +56,9 @@ export const AZURE_KEY =
   /(?<![A-Za-z0-9])[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?(?![A-Za-z0-9])/g;
 export const AZURE_NAMED_KEY =
   /(?:azure|openai|cognitive|ocp-apim-subscription)[A-Za-z0-9_.-]{0,40}?key["']?\s*[:=]\s*["']?([0-9a-fA-F]{32})(?![A-Za-z0-9])/gi;
-// a password in a URL's userinfo (RFC 3986 §3.2.1 deprecates it because it leaks): scheme://user:password@host; the
-// user may be empty (`redis://:password@host`, the Redis URI form)
+// a password in a URL's userinfo (RFC 3986 §3.2.1 deprecates it because it leaks), the user possibly empty (Redis)
 export const URL_CREDENTIALS = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@[\]]*:([^\s/?#@]+)@/g;
-// Azure Storage / Service Bus connection-string keys (`AccountKey=`, `SharedAccessKey=`: base64 of the account key)
-// and a shared access signature's `sig=` parameter (base64 HMAC-SHA256, URL-encoded)
+// Azure Storage / Service Bus connection-string keys (base64) and a shared access signature's `sig=` (URL-encoded)
 export const AZURE_CONNECTION_KEY =
   /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/]{30,}(?:={0,2}|(?:%3D){0,2}))/g;
 // a reference or a placeholder where the password would be: `${DB_PASS}`, `$PASS`, `<password>`, `***`, `%s`

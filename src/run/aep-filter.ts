@@ -86,7 +86,6 @@ export interface AepFilterResult extends RunResult {
 }
 
 // the RECOMMENDED-form rules run only when asked for (--forms recommended), never in a filter
-// `aep/bridge-input`: a line of bridge output is no AEP event a capture verb could gate (the verbs refuse it)
 const FILTER_RULES: readonly string[] = [
   ...AEP_SCHEMA_RULES.map((r) => r.id),
   ...AEP_EVENT_RULES.map((r) => r.id),

@@ -42,10 +42,7 @@ export function isJsonRpc(v: unknown): boolean {
   return isObj(v) && v.jsonrpc === '2.0' && v.aep === undefined;
 }
 
-/**
- * True for a line the AEP checker sets aside unchecked (`aep/bridge-input`): bridge output or an AHP message, no AEP
- * event, so no capture annotation says what of it a level may carry.
- */
+/** True for a line the AEP checker sets aside unchecked (`aep/bridge-input`): bridge output or an AHP message. */
 export function isSetAside(v: unknown): boolean {
   return bridgeFormatOf(v) !== undefined || isJsonRpc(v);
 }

@@ -80,8 +80,7 @@ export function toOcsf(input: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjec
   const withheld = data !== undefined && !survives;
   if (!row) return { record: undefined, withheld };
   const payload = survives ? data : undefined;
-  // a withheld record's envelope crosses the egress ceiling: no content in `subject` or an extension attribute
-  // (AEP-0003 §9 item 2), as in a down-leveled copy (src/aep/downlevel.ts)
+  // a withheld record's envelope is screened as a down-leveled copy's (AEP-0003 §9 item 2)
   const event = survives ? input : screenMetadataLevel(input, undefined, defaultRedactor());
   const str = (k: string) => (typeof event[k] === 'string' ? (event[k] as string) : undefined);
   const agent = str('agent');

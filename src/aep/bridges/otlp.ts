@@ -210,8 +210,7 @@ function logRecordOf(
   const capture =
     typeof ev.capture === 'string' && ev.capture in CAPTURE_RANK ? (ev.capture as AepCaptureLevel) : 'metadata';
   const payload = capture !== 'none' && CAPTURE_RANK[capture] <= CAPTURE_RANK[max];
-  // a withheld record is the envelope alone (§3.3, §4.6) past the egress ceiling: no content rides in its `subject`
-  // (AEP-0003 §9 item 2), as in a down-leveled copy (src/aep/downlevel.ts)
+  // a withheld record is the envelope alone (§3.3), screened as a down-leveled copy's (AEP-0003 §9 item 2)
   const env = payload ? ev : screenMetadataLevel(ev, undefined, defaultRedactor());
   const attributes: Obj[] = [];
   for (const [a, key] of Object.entries(OTLP_ATTRIBUTE_TABLE)) {
