@@ -29,7 +29,7 @@ export interface Redactor {
   text(s: string): string;
   /** Redact a JSON value (a deep copy; non-string leaves untouched, credential-named members dropped to the mark). */
   value(v: unknown): unknown;
-  /** Rule (b) alone: the configured names' assignment values and the configured values (same string when none). */
+  /** Rule (b) alone: configured names' assignment values and configured values (absent when none is configured). */
   configured?(s: string): string;
   /** True when `key` is a configured secret name (rule b, case-insensitive). */
   secretName?(key: string): boolean;
@@ -130,7 +130,12 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     for (const [k, x] of Object.entries(v)) o[k] = isCredentialName(k, nameSet) ? markStrings(x) : value(x);
     return o;
   };
-  return { text, value, configured, secretName: (k) => nameSet.has(normName(k)) };
+  return {
+    text,
+    value,
+    ...(namesRe || valuesRe ? { configured } : {}),
+    secretName: (k) => nameSet.has(normName(k)),
+  };
 }
 
 /** Most passes of {@link settle}; a text still flagged after them is replaced whole (never reached in practice). */
