@@ -3,7 +3,7 @@
  * PII left in its `redacted`-gated text (§9.4 c, d), the content in its metadata-level members (§9 item 2) and the
  * redaction markers in a `full` event (§9 item 5). The classes come from the one detector, src/core/secrets.ts.
  */
-import { escapeToken } from '../core/pointer.ts';
+import { childPointer, escapeToken } from '../core/pointer.ts';
 import { canonicalJson, digest } from '../core/canonical.ts';
 import {
   findSecrets,
@@ -197,8 +197,11 @@ export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClas
   // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types
   const pii = !ev.type.startsWith('assessment.');
   contentPii = pii;
+  // below `redacted` the `[metadata*]` members are structural stand-ins, never content (AEP-0002 §5.3)
+  contentStar = ev.capture === 'metadata';
   contentFound = undefined;
   visitContent(data, tree, 0);
+  contentStar = false;
   const out = contentFound ?? NO_CONTENT;
   contentFound = undefined;
   return out;
@@ -230,13 +233,23 @@ export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClas
 const NO_CONTENT: readonly (string | DetectorClass)[] = [];
 // the walk's state (it runs synchronously): no closure and no path object an event
 let contentPii = false;
+let contentStar = false;
 let contentFound: (string | DetectorClass)[] | undefined;
 const dataAt = new GatedPath('/data');
 const envelopeAt = new GatedPath('');
 let contentAt = dataAt;
 
+const readsContent = (child: CaptureNode | undefined): boolean =>
+  !child || (child.level === 'metadata' && (!child.star || contentStar));
+
+const CONTENT_RECURSION_LIMIT = 1024;
+
 function visitContent(v: unknown, node: CaptureNode | undefined, depth: number): void {
-  if (depth > 64) return;
+  if (depth >= CONTENT_RECURSION_LIMIT && v !== null && typeof v === 'object') {
+    contentAt.depth = depth;
+    visitDeep(v, contentAt.pointer());
+    return;
+  }
   if (typeof v === 'string') {
     const cls = firstContentClass(v, contentPii);
     if (cls !== undefined) {
@@ -249,7 +262,7 @@ function visitContent(v: unknown, node: CaptureNode | undefined, depth: number):
   if (v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) {
     const child = node?.items;
-    if (child && (child.level !== 'metadata' || child.star)) return;
+    if (!readsContent(child)) return;
     for (let i = 0; i < v.length; i++) {
       contentAt.keys[depth] = i;
       visitContent(v[i], child, depth + 1);
@@ -258,8 +271,22 @@ function visitContent(v: unknown, node: CaptureNode | undefined, depth: number):
   }
   for (const k in v as Record<string, unknown>) {
     const child = node?.properties?.get(k);
-    if (child && (child.level !== 'metadata' || child.star)) continue;
+    if (!readsContent(child)) continue;
     contentAt.keys[depth] = k;
     visitContent((v as Record<string, unknown>)[k], child, depth + 1);
+  }
+}
+
+function visitDeep(v: unknown, pointer: string): void {
+  const stack: [unknown, string][] = [[v, pointer]];
+  while (stack.length > 0) {
+    const [x, p] = stack.pop()!;
+    if (typeof x === 'string') {
+      const cls = firstContentClass(x, contentPii);
+      if (cls !== undefined) (contentFound ??= []).push(p, cls);
+    } else if (x !== null && typeof x === 'object') {
+      const entries: [string | number, unknown][] = Array.isArray(x) ? x.map((y, i) => [i, y]) : Object.entries(x);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], childPointer(p, entries[i]![0])]);
+    }
   }
 }

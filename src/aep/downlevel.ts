@@ -7,7 +7,16 @@ import type { AepCaptureLevel } from './schema/registry.ts';
 import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { gateFormValues, type FormFieldSpec } from './forms.ts';
-import { createRedactor, hopCaptureTree, redactEvent, sameJson, type RedactOptions, type Redactor } from './redact.ts';
+import {
+  createRedactor,
+  defaultRedactor,
+  hopCaptureTree,
+  redactEvent,
+  sameJson,
+  screenMetadataLevel,
+  type RedactOptions,
+  type Redactor,
+} from './redact.ts';
 
 /** Options of {@link downlevelEvent}. */
 export interface DownlevelOptions {
@@ -17,6 +26,8 @@ export interface DownlevelOptions {
   form?: readonly FormFieldSpec[];
   /** `aep-0007`: the sub-profile's types follow its §4 annotations (src/aep/subprofile.ts), not a schema-less drop. */
   profile?: string;
+  /** The pipeline a lowered copy's metadata-level content goes through (default: `redact`'s, else the §9.4 defaults). */
+  screen?: RedactOptions | Redactor;
 }
 
 /** The outcome of {@link downlevelEvent}. */
@@ -78,9 +89,13 @@ export function downlevelEvent(
     } else out[k] = v;
   }
   if (!('capture' in out)) out.capture = target;
-  // the kept `redacted`-gated text through the same path as `aep redact` (AEP-0001 §8.2(e): a redacting re-emitter)
+  // kept gated text takes `aep redact`'s path (§8.2(e)); below it, no content stays (AEP-0003 §9 item 2)
+  const screen = toRedactor(opts.screen) ?? redactor ?? defaultRedactor();
   return {
-    event: target === 'redacted' && redactor && tree ? redactEvent(out, redactor, opts.profile) : out,
+    event:
+      target === 'redacted' && redactor && tree
+        ? redactEvent(out, redactor, opts.profile)
+        : screenMetadataLevel(out, target === 'none' ? undefined : tree, screen),
     capture: target,
     changed: true,
   };
@@ -297,12 +312,14 @@ export function downlevelStream(
   opts: Omit<DownlevelOptions, 'form'> = {},
 ): (event: Readonly<Obj>) => Obj | undefined {
   const redactor = toRedactor(opts.redact);
+  const screen = toRedactor(opts.screen);
   const forms = new RequestForms();
   return (event) => {
     forms.note(event);
     const form = forms.formOf(event);
     const r = downlevelEvent(event, ceiling, {
       ...(redactor ? { redact: redactor } : {}),
+      ...(screen ? { screen } : {}),
       ...(form ? { form } : {}),
       ...(opts.profile ? { profile: opts.profile } : {}),
     });

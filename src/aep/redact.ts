@@ -8,6 +8,9 @@ import { screened } from './envelope-members.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
 import { AEP_0007, subprofileCaptureTree } from './subprofile.ts';
+import { sameJson } from '../core/value.ts';
+
+export { sameJson };
 
 /** Options of the redaction pipeline (AEP-0003 §9.4). */
 export interface RedactOptions {
@@ -27,7 +30,7 @@ export interface Redactor {
   text(s: string): string;
   /** Redact a JSON value (a deep copy; non-string leaves untouched, credential-named members dropped to the mark). */
   value(v: unknown): unknown;
-  /** Rule (b) alone: the configured names' assignment values and the configured values (same string when none). */
+  /** Rule (b) alone: configured names' assignment values and configured values (absent when none is configured). */
   configured?(s: string): string;
   /** True when `key` is a configured secret name (rule b, case-insensitive). */
   secretName?(key: string): boolean;
@@ -136,7 +139,12 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     for (const [k, x] of Object.entries(v)) o[k] = isCredentialName(k, nameSet) ? markStrings(x) : value(x);
     return o;
   };
-  return { text, value, configured, secretName: (k) => nameSet.has(normName(k)) };
+  return {
+    text,
+    value,
+    ...(namesRe || valuesRe ? { configured } : {}),
+    secretName: (k) => nameSet.has(normName(k)),
+  };
 }
 
 /** Most passes of {@link settle}; a text still flagged after them is replaced whole (never reached in practice). */
@@ -221,7 +229,11 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
     if (node && CAPTURE_RANK[node.level] > CAPTURE_RANK.redacted) return v;
     // AEP-0003 §9 item 2: no content in metadata-level members (aep/metadata-content at `redacted`)
     if (typeof v === 'string')
-      return (typeof key === 'string' && key.endsWith('_digest')) || !holdsContent(v) ? v : r.text(v);
+      return typeof key === 'string' && key.endsWith('_digest')
+        ? v
+        : holdsContent(v)
+          ? r.text(v)
+          : configuredText(v, r);
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       let changed = false;
@@ -242,6 +254,26 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
     return changed ? out : v;
   };
   return walk(data, tree, undefined);
+}
+
+function configuredText(v: string, r: Redactor): string {
+  const out = r.configured?.(v) ?? v;
+  return out === v ? v : out;
+}
+
+/** Every string of `v` but a `*_digest` member's through rule (b) alone; the same value when none changed. */
+function configuredIn(v: unknown, r: Redactor, key?: string | number): unknown {
+  if (typeof v === 'string') return typeof key === 'string' && key.endsWith('_digest') ? v : configuredText(v, r);
+  if (v === null || typeof v !== 'object') return v;
+  let changed = false;
+  const arr = Array.isArray(v);
+  const out: Record<string, unknown> | unknown[] = arr ? [] : {};
+  for (const [k, x] of Object.entries(v)) {
+    const y = configuredIn(x, r, arr ? Number(k) : k);
+    if (y !== x) changed = true;
+    (out as Record<string, unknown>)[k] = y;
+  }
+  return changed ? out : v;
 }
 
 /** `v` without its members annotated `full` (what a `redacted` event may not carry, AEP-0001 §8.2(a)); same when none. */
@@ -275,21 +307,6 @@ function redactAll(data: unknown, r: Redactor): unknown {
   return sameJson(out, data) ? data : out;
 }
 
-/** Structural equality of two JSON values (keeps unchanged subtrees, and unchanged events, identical). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i]) return false;
-    if (!sameJson((a as Record<string, unknown>)[ka[i]!], (b as Record<string, unknown>)[kb[i]!])) return false;
-  }
-  return true;
-}
-
 /**
  * The capture annotations a hop follows for `type`: its payload schema's, and under `profile` `aep-0007` the
  * sub-profile's (AEP-0007 §4); `undefined` for a schema-less type (README §Share a log safely).
@@ -318,6 +335,9 @@ export function redactEvent(
     if (capture === 'full' && red !== data) capture = 'redacted';
     // at `redacted` (declared or now honoured) no `full` member stays: the capture verbs never pass one on below `full`
     data = capture === 'redacted' ? withoutFull(red, tree) : red;
+  } else if (data !== undefined && r.configured) {
+    // a metadata-level payload: rule (b) still holds (a detector class there fails aep/metadata-content)
+    data = configuredIn(data, r);
   }
   const envelope = capture === 'none' || capture === 'metadata' || capture === 'redacted';
   let changed = false;
@@ -329,6 +349,29 @@ export function redactEvent(
   }
   if (!changed) return event as Record<string, unknown>;
   return out;
+}
+
+let floorRedactor: Redactor | undefined;
+
+/** The pipeline with its defaults (no configured names, the generic home layouts, PII on), compiled once. */
+export function defaultRedactor(): Redactor {
+  return (floorRedactor ??= createRedactor());
+}
+
+/** `event` with its metadata-level content (envelope; with `tree` the payload's) through `r` (AEP-0003 §9 item 2). */
+export function screenMetadataLevel(
+  event: Readonly<Record<string, unknown>>,
+  tree: CaptureNode | undefined,
+  r: Redactor,
+): Record<string, unknown> {
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(event)) {
+    const w = k === 'data' ? (tree ? redactGated(v, tree, r) : v) : screened(k) ? envelopeValue(v, k, r) : v;
+    if (w !== v) changed = true;
+    out[k] = w;
+  }
+  return changed ? out : (event as Record<string, unknown>);
 }
 
 /**

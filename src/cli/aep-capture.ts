@@ -23,6 +23,7 @@ import {
   type TransformVerb,
 } from './aep-bridges.ts';
 import { StreamOutput } from './stream-output.ts';
+import { isSetAside } from '../aep/bridges/hint.ts';
 
 interface RedactFlags {
   secretName?: string[];
@@ -57,12 +58,18 @@ function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
 
 const UNPLACED = 'the line has error findings and its copy would still hold a secret, email address or phone number';
 
-/** A capture verb's transform of each line; a copy of a line with error findings is written unless it holds content. */
+const SET_ASIDE =
+  'the line is bridge output or an AHP message, not an AEP event (aep/bridge-input): no capture annotation gates it; `aep convert --from` it first';
+
+/** A capture verb's transform of each line; a line with error findings is written unless its copy holds content. */
 function captureStep(
   step: (ev: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined,
 ): EventTransform {
   return (ev, invalid) => {
-    const out = step(ev.value);
+    // bridge output is under no AEP `capture` the verb can honour (AEP-0001 §8.2(a)); a repeated member's other
+    // copies are in the text, not in the value checked and gated: written from the value
+    if (isSetAside(ev.value)) return refuse(SET_ASIDE);
+    const out = step(ev.value) ?? (ev.duplicates.length > 0 ? { ...ev.value } : undefined);
     // the event rules that place content do not run on a line whose envelope or payload failed
     return invalid && contentIn(out ?? ev.value) ? refuse(UNPLACED) : out;
   };
@@ -71,8 +78,8 @@ function captureStep(
 /** Why a line the transform refused was not written, as each verb's closing line says it. */
 const REFUSED: Readonly<Record<TransformVerb, string>> = {
   convert: 'refused by the conversion',
-  redact: 'with error findings and content the copy would keep',
-  downlevel: 'with error findings and content the copy would keep',
+  redact: 'not AEP events, or with error findings and content the copy would keep',
+  downlevel: 'not AEP events, or with error findings and content the copy would keep',
 };
 
 /** Run one filter; findings in text on stderr, the JSONL to `output` or stdout (with backpressure). */
@@ -209,8 +216,10 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     );
   addRedactFlags(downlevel).action(
     async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean; output?: string }) => {
+      const r = createRedactor(redactOptionsOf(raw, io));
       const step = downlevelStream(raw.ceiling, {
-        ...(raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {}),
+        ...(raw.redact ? { redact: r } : {}),
+        screen: r,
         ...(raw.profile ? { profile: raw.profile } : {}),
       });
       // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line, unless

@@ -69,7 +69,8 @@ export async function runConvertFrom(
     files,
     transform,
     io,
-    { from: o.from, maxCapture: o.maxCapture, ...(o.profile ? { profile: o.profile } : {}) },
+    // every rule `validate --from` runs, the leak and stream rules included (AEP-0003 §9 item 4)
+    { from: o.from, maxCapture: o.maxCapture, allRules: true, ...(o.profile ? { profile: o.profile } : {}) },
     o.output,
   );
   const s = (n: number) => (n === 1 ? '' : 's');

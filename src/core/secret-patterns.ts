@@ -56,8 +56,11 @@ export const AZURE_KEY =
   /(?<![A-Za-z0-9])[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?(?![A-Za-z0-9])/g;
 export const AZURE_NAMED_KEY =
   /(?:azure|openai|cognitive|ocp-apim-subscription)[A-Za-z0-9_.-]{0,40}?key["']?\s*[:=]\s*["']?([0-9a-fA-F]{32})(?![A-Za-z0-9])/gi;
-// a password in a URL's userinfo (RFC 3986 §3.2.1 deprecates it because it leaks): scheme://user:password@host
-export const URL_CREDENTIALS = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@[\]]+:([^\s/?#@]+)@/g;
+// a password in a URL's userinfo (RFC 3986 §3.2.1 deprecates it because it leaks), the user possibly empty (Redis)
+export const URL_CREDENTIALS = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@[\]]*:([^\s/?#@]+)@/g;
+// Azure Storage / Service Bus connection-string keys (base64) and a shared access signature's `sig=` (URL-encoded)
+export const AZURE_CONNECTION_KEY =
+  /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/]{30,}(?:={0,2}|(?:%3D){0,2}))/g;
 // a reference or a placeholder where the password would be: `${DB_PASS}`, `$PASS`, `<password>`, `***`, `%s`
 export const URL_PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|%s|\{\{[^}]*\}\})$/;
 export const EMAIL =
@@ -68,7 +71,7 @@ export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ 
 // Grouped by first letter, so a position is tried against one group rather than all thirty (half the time a string;
 // test/core/secret-screen.test.ts holds it to the flat list).
 export const SECRET_OPENINGS =
-  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure)|b(?:earer|asic)|passw(?:or)?d|s(?:ecret|k[-_])|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l[a-z]+-|R1348941)|x(?:ox|app-)|hooks\.slack\.com\/|rk[-_]|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:\/\//i;
+  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=)|b(?:earer|asic)|passw(?:or)?d|s(?:ecret|k[-_]|haredAccessKey=|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l[a-z]+-|R1348941)|x(?:ox|app-)|hooks\.slack\.com\/|rk[-_]|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:\/\//i;
 
 /**
  * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan

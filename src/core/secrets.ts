@@ -17,6 +17,7 @@ import {
   AUTH_HEADER,
   AWS_KEY,
   AWS_KEY_ID,
+  AZURE_CONNECTION_KEY,
   AZURE_KEY,
   AZURE_NAMED_KEY,
   BASIC,
@@ -299,6 +300,10 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
         pushAll(AZURE_NAMED_KEY, text, c, out, (m) => {
           const end = m.index + m[0].length;
           return [end - m[1]!.length, end];
+        });
+        pushAll(AZURE_CONNECTION_KEY, text, c, out, (m) => {
+          const end = m.index + m[0].length;
+          return [end - (m[1] ?? m[2]!).length, end];
         });
         break;
       case 'aws-key-id':

@@ -12,6 +12,7 @@ import { type RunHooks, runInputs, type RunResult } from './run.ts';
 import { AEP } from '../aep/definition.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from '../aep/rules/index.ts';
 import { RECOMMENDED_FORM_RULES } from '../aep/protocol.ts';
+import { BRIDGE_INPUT_RULE } from '../aep/bridges/rules.ts';
 
 /** A line the transform cannot write (`aep convert`: a value the target format has no exact form for), and why. */
 export interface Refusal {
@@ -88,6 +89,7 @@ export interface AepFilterResult extends RunResult {
 const FILTER_RULES: readonly string[] = [
   ...AEP_SCHEMA_RULES.map((r) => r.id),
   ...AEP_EVENT_RULES.map((r) => r.id),
+  BRIDGE_INPUT_RULE.id,
 ].filter((id) => !RECOMMENDED_FORM_RULES.includes(id));
 // `aep redact` repairs what the leak, home-path and PII rules report, so none is reported on its input
 const REPAIRED = [

@@ -290,11 +290,44 @@ test('Azure AI / Azure OpenAI keys: the 84-character identifiable key, a 32-hex 
   );
 });
 
+test('Azure Storage / Service Bus connection-string keys and SAS signatures; a name or a short value is none', () => {
+  const B64 = ALNUM + '+/';
+  fc.assert(
+    fc.property(
+      chars(B64, 86).map((k) => `${k}==`),
+      fc.constantFrom(
+        (k: string) =>
+          `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${k};EndpointSuffix=core.windows.net`,
+        (k: string) => `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${k}`,
+      ),
+      context,
+      (k, conn, wrap) => holds(wrap(conn(k)), k, 'provider-token'),
+    ),
+    RUNS,
+  );
+  fc.assert(
+    fc.property(chars(ALNUM, 43), context, (sig, wrap) => {
+      const enc = `${sig}%3D`;
+      holds(wrap(`https://acct.blob.core.windows.net/c/b?sv=2021-08-06&sr=b&sp=r&sig=${enc}`), enc, 'provider-token');
+    }),
+    RUNS,
+  );
+  for (const t of [
+    'AccountName=acct;AccountKey=;EndpointSuffix=core.windows.net',
+    'SharedAccessKeyName=RootManageSharedAccessKey',
+    'AccountKey=short==',
+    'https://example.com/?sig=abc&design=1',
+    'the signature (sig=) parameter',
+  ])
+    clean(t);
+});
+
 test("a URL's userinfo password (scheme://user:password@host); a reference, a placeholder, no password and scp paths are none", () => {
   fc.assert(
     fc.property(
       fc.constantFrom('https', 'postgres', 'mysql', 'redis', 'amqp', 'mongodb+srv', 'ftp'),
-      chars(LOWER + DIGITS + '_.-', 1, 12),
+      // an empty user too: `redis://:password@host` is the Redis URI form
+      chars(LOWER + DIGITS + '_.-', 0, 12),
       chars(ALNUM + '!$&*-._~%', 1, 24),
       chars(LOWER, 1, 10).map((h) => `${h}.example`),
       context,

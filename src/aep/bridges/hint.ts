@@ -42,6 +42,11 @@ export function isJsonRpc(v: unknown): boolean {
   return isObj(v) && v.jsonrpc === '2.0' && v.aep === undefined;
 }
 
+/** True for a line the AEP checker sets aside unchecked (`aep/bridge-input`): bridge output or an AHP message. */
+export function isSetAside(v: unknown): boolean {
+  return bridgeFormatOf(v) !== undefined || isJsonRpc(v);
+}
+
 /** What each `--from` reads, as messages name it. */
 export const BRIDGE_NAMES: Readonly<Record<BridgeFrom, string>> = {
   cloudevents: 'CloudEvents',

@@ -3,6 +3,7 @@
  * (default `metadata`) from the envelope alone (§4.6).
  */
 import { CAPTURE_RANK } from '../event.ts';
+import { defaultRedactor, screenMetadataLevel } from '../redact.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { nanosOf } from './otlp.ts';
 import { isObj, type Obj } from '../../core/value.ts';
@@ -66,19 +67,21 @@ function authorityOf(uri: string): string | undefined {
 }
 
 /** AEP-0005 §4.3: the OCSF record of one envelope-valid event (envelope and capture-surviving payload). Pure. */
-export function toOcsf(event: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjection {
+export function toOcsf(input: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjection {
   const max = opts.maxCapture ?? 'metadata';
-  const type = typeof event.type === 'string' ? event.type : '';
+  const type = typeof input.type === 'string' ? input.type : '';
   const row = OCSF_CLASSES[type];
   const capture =
-    typeof event.capture === 'string' && event.capture in CAPTURE_RANK
-      ? (event.capture as AepCaptureLevel)
+    typeof input.capture === 'string' && input.capture in CAPTURE_RANK
+      ? (input.capture as AepCaptureLevel)
       : 'metadata';
   const survives = capture !== 'none' && CAPTURE_RANK[capture] <= CAPTURE_RANK[max];
-  const data = isObj(event.data) ? event.data : undefined;
+  const data = isObj(input.data) ? input.data : undefined;
   const withheld = data !== undefined && !survives;
   if (!row) return { record: undefined, withheld };
   const payload = survives ? data : undefined;
+  // a withheld record's envelope is screened as a down-leveled copy's (AEP-0003 §9 item 2)
+  const event = survives ? input : screenMetadataLevel(input, undefined, defaultRedactor());
   const str = (k: string) => (typeof event[k] === 'string' ? (event[k] as string) : undefined);
   const agent = str('agent');
   let disposition = row.disposition;

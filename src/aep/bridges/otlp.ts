@@ -5,6 +5,7 @@
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { CAPTURE_RANK } from '../event.ts';
+import { defaultRedactor, screenMetadataLevel } from '../redact.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { hasLoneSurrogate, otlpNumberOf } from './numbers.ts';
 import { AEP_TYPE_ROOT, isAepCoreAttribute, type AepSeverity } from './types.ts';
@@ -209,9 +210,11 @@ function logRecordOf(
   const capture =
     typeof ev.capture === 'string' && ev.capture in CAPTURE_RANK ? (ev.capture as AepCaptureLevel) : 'metadata';
   const payload = capture !== 'none' && CAPTURE_RANK[capture] <= CAPTURE_RANK[max];
+  // a withheld record is the envelope alone (§3.3), screened as a down-leveled copy's (AEP-0003 §9 item 2)
+  const env = payload ? ev : screenMetadataLevel(ev, undefined, defaultRedactor());
   const attributes: Obj[] = [];
   for (const [a, key] of Object.entries(OTLP_ATTRIBUTE_TABLE)) {
-    const v = ev[a];
+    const v = env[a];
     if (v !== undefined) attributes.push({ key, value: anyValueOf(v, '/' + a, literals) });
   }
   const data = isObj(ev.data) ? ev.data : undefined;

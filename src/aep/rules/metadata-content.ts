@@ -11,7 +11,7 @@ export const metadataContent = defineEventRule({
   description:
     'At capture "metadata" or "redacted", no metadata-level payload member, and up to "redacted" no subject or extension attribute, holds a secret, credential, email address or phone number.',
   detail:
-    'Metadata-level means annotated metadata, or unannotated: metadata carries structure, never content (AEP-0001 §8.2; AEP-0003 §9 item 2). A type without capture annotations is all metadata-level at capture "metadata". The envelope travels at every capture (AEP-0001 §8.2), so subject and extension attributes (§5.4) are metadata-level at none too; the other core attributes are identifiers and are not screened. In assessment.* payloads only secrets count: AEP-0009 makes identifying content in their metadata tokens a SHOULD (aep/assessment-label-text, a warning).',
+    'Metadata-level means annotated metadata, or unannotated: metadata carries structure, never content (AEP-0001 §8.2; AEP-0003 §9 item 2). A type without capture annotations is all metadata-level at capture "metadata", and so are the [metadata*] members (prompt, labels, values) there: below redacted they are structural stand-ins (AEP-0002 §5.3). The envelope travels at every capture (AEP-0001 §8.2), so subject and extension attributes (§5.4) are metadata-level at none too; the other core attributes are identifiers and are not screened. In assessment.* payloads only secrets count: AEP-0009 makes identifying content in their metadata tokens a SHOULD (aep/assessment-label-text, a warning).',
   spec: 'AEP-0003 §9 item 2; AEP-0001 §8.2',
   messages: {
     content:
