@@ -12,11 +12,11 @@ import {
   defaultRedactor,
   hopCaptureTree,
   redactEvent,
-  sameJson,
   screenMetadataLevel,
   type RedactOptions,
   type Redactor,
 } from './redact.ts';
+import { sameJson } from '../core/value.ts';
 
 /** Options of {@link downlevelEvent}. */
 export interface DownlevelOptions {

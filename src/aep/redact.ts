@@ -10,8 +10,6 @@ import { captureTreeFor } from './schema/validators.ts';
 import { AEP_0007, subprofileCaptureTree } from './subprofile.ts';
 import { sameJson } from '../core/value.ts';
 
-export { sameJson };
-
 /** Options of the redaction pipeline (AEP-0003 §9.4). */
 export interface RedactOptions {
   /** (b) Names of environment variables / config keys whose values are secret (case-insensitive). */

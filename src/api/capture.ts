@@ -20,7 +20,12 @@ const REDACT: Record<keyof RedactOptions, Kind> = {
   home: 'string-or-false',
   pii: 'boolean',
 };
-const DOWNLEVEL: Record<keyof DownlevelOptions, Kind> = { redact: 'boolean', form: 'array', profile: 'string' };
+const DOWNLEVEL: Record<keyof DownlevelOptions, Kind> = {
+  redact: 'boolean',
+  form: 'array',
+  profile: 'string',
+  screen: 'object',
+};
 
 const compiled = new WeakMap<RedactOptions, Redactor>();
 const defaultRedactor = compileRedactor();
@@ -57,8 +62,9 @@ export function downlevel(
 ): Record<string, unknown> {
   checkObjectArg(event, 'the event');
   checkObjectArg(options, 'the downlevel options');
-  const { redact: r, ...rest } = options as DownlevelOptions;
+  const { redact: r, screen, ...rest } = options as DownlevelOptions;
   checkKeys(rest, DOWNLEVEL, '');
+  if (screen !== undefined) redactorOf(screen, 'screen.');
   if (typeof r === 'object') redactorOf(r, 'redact.');
   else if (r !== undefined && typeof r !== 'boolean')
     throw new TypeError(`option redact must be true, false or an object`);
