@@ -128,15 +128,16 @@ function invocationEnd(end: RunEnd | undefined, ok: boolean): { executionSuccess
   return end ? { executionSuccessful: ok && end.exitCode !== 2, exitCode: end.exitCode } : { executionSuccessful: ok };
 }
 
-/** One SARIF location for a finding (`undefined` when it names no input). */
+/** One SARIF location for a finding; one that names no input (a library caller's) is located at `<input>`. */
 function findingLocation(f: Finding, ws: ReportContext['githubWorkspace']) {
-  if (!f.source) return undefined;
+  // GitHub code scanning refuses a whole log for one result without a location
+  const source = f.source || '<input>';
   const region: Record<string, number> = {};
   if (f.line !== undefined) region.startLine = f.line;
   if (f.line !== undefined && f.column !== undefined) region.startColumn = f.column;
   const loc: Record<string, unknown> = {
     physicalLocation: {
-      artifactLocation: { uri: sarifUri(workspacePath(f.source, ws)) },
+      artifactLocation: { uri: sarifUri(workspacePath(source, ws)) },
       ...(Object.keys(region).length ? { region } : {}),
     },
   };
@@ -176,12 +177,12 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
           level: LEVEL[f.severity],
           message: sarifMessage(f, templates.get(f.ruleId), global),
         };
-        if (loc) r.locations = [loc];
+        r.locations = [loc];
         if (f.related?.length) {
-          r.relatedLocations = f.related.flatMap((rel, i) => {
-            const l = findingLocation({ ...f, ...rel, related: undefined } as Finding, ctx.githubWorkspace);
-            return l ? [{ id: i + 1, ...l }] : [];
-          });
+          r.relatedLocations = f.related.map((rel, i) => ({
+            id: i + 1,
+            ...findingLocation({ ...f, ...rel, related: undefined } as Finding, ctx.githubWorkspace),
+          }));
         }
         r.properties = props;
         return r;

@@ -154,3 +154,19 @@ test('sarif and json: schema findings carry their template key and args; the sha
   }
   assert.ok(schema >= 2, `${schema} results from the shared table`);
 });
+
+test('sarif: a finding that names no input (a library caller may build one) still has a location, as GitHub requires', async () => {
+  const { findings, summary } = await validate('aep', { text: '[1]\n', source: 'x.jsonl' });
+  const log = JSON.parse(
+    formatReport(
+      findings.map((f) => ({ ...f, source: '' })),
+      summary,
+      { protocol: 'aep', format: 'sarif' },
+    ),
+  ) as {
+    runs: Array<{ results: Array<{ locations?: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }>;
+  };
+  assert.ok(log.runs[0]!.results.length > 0);
+  for (const r of log.runs[0]!.results)
+    assert.equal(r.locations?.[0]?.physicalLocation.artifactLocation.uri, '%3Cinput%3E');
+});
