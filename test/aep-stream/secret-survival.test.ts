@@ -162,6 +162,18 @@ const CE = {
   aepsequence: 0,
   aepcapture: 'redacted',
 };
+
+/** A session-scoped envelope from CE's source, without capture or data. */
+const RUN_STARTED = {
+  aep: '0.1',
+  id: 'e1',
+  type: 'run.started',
+  time: CE.time,
+  source: CE.source,
+  agent: 'a',
+  session: 's1',
+  seq: 0,
+};
 const LEAKY = { trigger: 'user', prompt: 'run AKIAQ7VLM2XC9RTY4BNA now' };
 
 test('bridge output and AHP lines through redact or downlevel are refused with aep/bridge-input, never written as they are', async () => {
@@ -195,17 +207,7 @@ test('convert --from refuses a record validate --from fails: a leak in data, in 
     assert.match(c.stderr, /aep\/redaction-leak/);
   }
   // through OTLP: the event at `redacted` exported at --max-capture full, then read back
-  const ev = {
-    aep: '0.1',
-    id: 'e1',
-    type: 'run.started',
-    time: CE.time,
-    source: CE.source,
-    agent: 'a',
-    session: 's1',
-    seq: 0,
-  };
-  const full = `${JSON.stringify({ ...ev, capture: 'full', data: LEAKY })}\n`;
+  const full = `${JSON.stringify({ ...RUN_STARTED, capture: 'full', data: LEAKY })}\n`;
   const otlp = await runCli('aep', ['convert', '--to', 'otlp', '--max-capture', 'full', '-'], full);
   const lowered = otlp.stdout.replace('{"stringValue":"full"}', '{"stringValue":"redacted"}');
   assert.notEqual(lowered, otlp.stdout);
@@ -216,17 +218,7 @@ test('convert --from refuses a record validate --from fails: a leak in data, in 
 });
 
 test('a chained pipeline (convert --to otlp | convert --from otlp | redact | validate) leaves no secret and no finding', async () => {
-  const ev = {
-    aep: '0.1',
-    id: 'e1',
-    type: 'run.started',
-    time: CE.time,
-    source: CE.source,
-    agent: 'a',
-    session: 's1',
-    seq: 0,
-  };
-  const input = `${JSON.stringify({ ...ev, capture: 'full', subject: 'AKIAQ7VLM2XC9RTY4BNA', data: LEAKY })}\n`;
+  const input = `${JSON.stringify({ ...RUN_STARTED, capture: 'full', subject: 'AKIAQ7VLM2XC9RTY4BNA', data: LEAKY })}\n`;
   const otlp = await runCli('aep', ['convert', '--to', 'otlp', '-'], input);
   const back = await runCli('aep', ['convert', '--from', 'otlp', '-'], otlp.stdout);
   const red = await runCli('aep', ['redact', '-'], back.stdout);
@@ -238,16 +230,7 @@ test('a chained pipeline (convert --to otlp | convert --from otlp | redact | val
 
 test('rule (b): a configured secret value is replaced in metadata-level members too (redact, a lowering downlevel)', async () => {
   const value = 'zq7Vx9Lm2Pw4Kd';
-  const ev = {
-    aep: '0.1',
-    id: 'e1',
-    type: 'tool.requested',
-    time: CE.time,
-    source: CE.source,
-    agent: 'a',
-    session: 's1',
-    seq: 0,
-  };
+  const ev = { ...RUN_STARTED, type: 'tool.requested' };
   const data = { tool: { name: `run ${value}` }, extra: value, args_redacted: { a: value } };
   const env = { NO_COLOR: '1', DEPLOY_KEY: value };
   for (const [capture, args] of [
