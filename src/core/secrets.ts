@@ -224,7 +224,9 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
     if (next && tokenShaped(next[1]!)) return [start, end + next[0].length];
   }
   // a `;` that ends the word ends a statement (`token=v; run`), no part of the value
-  return v.length > 1 && v.endsWith(';') && (end === text.length || SPACE.test(text[end]!)) ? [start, end - 1] : [start, end];
+  return v.length > 1 && v.endsWith(';') && (end === text.length || SPACE.test(text[end]!))
+    ? [start, end - 1]
+    : [start, end];
 }
 
 function bearerToken(text: string, m: RegExpExecArray): [number, number] | undefined {
