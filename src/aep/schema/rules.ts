@@ -155,7 +155,7 @@ export const ENVELOPE_RULES = {
     severity: 'error',
     description: '`data` validates against the payload schema of its registered type.',
     spec: 'AEP-0002 §5',
-    // the rule every required payload member names (test/aep-stream/schema-rules.test.ts holds the relation)
+    // the rule every required payload member names (test/aep-schemas/absent-data.test.ts holds the relation)
     messages: NO_DATA_MESSAGES,
   }),
   payloadDuplicate: schemaRule({
