@@ -249,7 +249,7 @@ export function addBridgeVerbs(
     .addOption(
       new Option(
         '--from <format>',
-        'the other way: bridge output mapped back to AEP JSONL (AEP-0005 §2, §3.2, §3.4), checked as validate --from checks it',
+        'the other way: bridge output mapped back to AEP JSONL (AEP-0005 §2, §3.2, §3.4; OCSF has no inbound direction, §4.4), checked as validate --from checks it',
       ).choices(CONVERT_FROM),
     )
     .option(...OUTPUT_OPTION)

@@ -222,25 +222,35 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
         screen: r,
         ...(raw.profile ? { profile: raw.profile } : {}),
       });
+      const n = { events: 0, lowered: 0, changed: 0 };
       // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line, unless
       // the hop redacts (--redact), which repairs it as `aep redact` does (issue 43 item 4)
-      setExit(
-        (
-          await runFilter(
-            'downlevel',
-            files,
-            captureStep(step),
-            io,
-            {
-              ...profileOf(raw),
-              refuseLeaks: !raw.redact && (raw.ceiling === 'redacted' || raw.ceiling === 'full'),
-              invalid: true,
-              onRefused: notWritten(io),
-            },
-            raw.output,
-          )
-        ).code,
+      const { code, empty, stopped } = await runFilter(
+        'downlevel',
+        files,
+        captureStep((ev) => {
+          const out = step(ev);
+          n.events++;
+          // downlevel never raises a level, so a capture that differs was lowered
+          if (out && (out.capture ?? 'metadata') !== (ev.capture ?? 'metadata')) n.lowered++;
+          else if (out) n.changed++;
+          return out;
+        }),
+        io,
+        {
+          ...profileOf(raw),
+          refuseLeaks: !raw.redact && (raw.ceiling === 'redacted' || raw.ceiling === 'full'),
+          invalid: true,
+          onRefused: notWritten(io),
+        },
+        raw.output,
       );
+      // what was lowered, as `aep redact` counts what it replaced; not after a line that already ended the run
+      if (!empty && !stopped && !io.writeFailed?.() && (code !== EXIT.io || n.events > 0))
+        io.stderr.write(
+          `aep downlevel: ${n.lowered} of ${n.events} event${n.events === 1 ? '' : 's'} lowered (ceiling ${raw.ceiling}); ${n.changed} more changed at ${n.changed === 1 ? 'its' : 'their'} own level (AEP-0001 §8.2)\n`,
+        );
+      setExit(code);
     },
   );
 

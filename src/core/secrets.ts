@@ -133,7 +133,7 @@ function runEnd(text: string, from: number): number {
 
 // what may stand before the keyword on a `KEY: value` line: indentation, `export `, a list dash, the rest of the name
 const LINE_KEY = /(?:^|\n)[ \t]*(?:export[ \t]+|-[ \t]+)?[A-Za-z0-9_.-]*$/;
-const LINE_VALUE_END = /\s(?:#|&&|\|\|?\s)|;\s/;
+const LINE_VALUE_END = /\s(?:#|&&|\|\|?\s)|;(?:\s|$)/;
 // a mark later on the line: the value was redacted already, and the words before it are not the secret
 const MARK_AFTER_ANY = /\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}/i;
 
@@ -203,11 +203,11 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
     if (g.op === ':' && BLOCK_SCALAR.test(v)) return [start, blockEnd(text, m.index, end)];
     let e = text.indexOf('\n', end);
     if (e < 0) e = text.length;
-    // a comment, or a shell's next command (`KEY=v && run`), ends it
-    const stop = text.slice(end, e).search(LINE_VALUE_END);
-    if (stop >= 0) e = end + stop;
-    while (e > end && SPACE.test(text[e - 1]!)) e--;
-    if (!MARK_AFTER_ANY.test(text.slice(end, e))) return [start, e];
+    // a comment, or a shell's next command (`KEY=v && run`, `KEY=v; run`: its `;` ends the bare match), ends it
+    const stop = text.slice(start, e).search(LINE_VALUE_END);
+    if (stop >= 0) e = start + stop;
+    while (e > start && SPACE.test(text[e - 1]!)) e--;
+    if (e > start && !MARK_AFTER_ANY.test(text.slice(end, Math.max(end, e)))) return [start, e];
   }
   let depth = 0;
   for (const c of v) {
@@ -223,7 +223,10 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
     const next = NEXT_WORD.exec(text);
     if (next && tokenShaped(next[1]!)) return [start, end + next[0].length];
   }
-  return [start, end];
+  // a `;` that ends the word ends a statement (`token=v; run`), no part of the value
+  return v.length > 1 && v.endsWith(';') && (end === text.length || SPACE.test(text[end]!))
+    ? [start, end - 1]
+    : [start, end];
 }
 
 function bearerToken(text: string, m: RegExpExecArray): [number, number] | undefined {

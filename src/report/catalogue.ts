@@ -170,7 +170,7 @@ export function renderExplain(
     // a schema rule's table is its protocol's schema stage's: one line here, every template in SARIF
     if (shared)
       rows.push(
-        `and the schema stage's ${shared} templates it shares, keyed by the ajv keyword or the schema's x-message (--format sarif lists them as globalMessageStrings)`,
+        `${messages.length ? 'and ' : ''}the schema stage's ${shared} templates it shares, keyed by the ajv keyword or the schema's x-message (--format sarif lists them as globalMessageStrings)`,
       );
     for (const line of rows) {
       const lines = opts.width === undefined ? [line] : wrapText(line, opts.width - 4);

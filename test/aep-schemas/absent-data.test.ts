@@ -11,7 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CAPTURE_RANK, scopeOf } from '../../src/aep/event.ts';
-import { knownAepTypes, registryEntry } from '../../src/aep/schema/validators.ts';
+import { ENVELOPE_RULES } from '../../src/aep/schema/rules.ts';
+import { knownAepTypes, registryEntry, requiredMembers } from '../../src/aep/schema/validators.ts';
 import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
 import { checkText, jsonl } from '../aep-stream/helpers.ts';
 
@@ -76,4 +77,14 @@ test('with data absent the verdict matches data {} at the same capture (the memb
       (f) => `${f.ruleId}@${f.line}${f.pointer}`,
     );
   assert.deepEqual(await key(absent), await key(empty));
+});
+
+test('the absent-payload template belongs to exactly the rules a required member names (`aep explain` lists no other)', () => {
+  const naming = new Set<string>();
+  for (const t of knownAepTypes()) for (const m of requiredMembers(t)) naming.add(m.finding.ruleId);
+  assert.ok(naming.size > 0);
+  const having = Object.values(ENVELOPE_RULES)
+    .filter((r) => r.messages && 'no-data' in r.messages)
+    .map((r) => r.id);
+  assert.deepEqual(having.sort(), [...naming].sort());
 });

@@ -55,7 +55,7 @@ describe('effects', () => {
         obsOf('tool.after', { outcome: 'denied', execution: { status: 'skipped' } }),
         '/params/event/execution',
       ).includes(
-        'A `denied` outcome requires execution `status` "skipped" and `reason` "policy" (execution-payloads.md: denial uses skipped/policy).',
+        'A `denied` outcome\'s execution needs both `status` "skipped" and `reason` "policy", and one of them is missing (execution-payloads.md: denial uses skipped/policy).',
       ),
     );
   });

@@ -71,3 +71,24 @@ test('convert --from on plain AEP lines, or on another bridge’s output, counts
   assert.equal(back.code, 0);
   assert.deepEqual(ownLines(back.stderr), [`aep convert: ${lines} AEP events written from cloudevents`]);
 });
+
+test('downlevel closes with what it lowered, as redact counts what it replaced: the counts follow the output', async () => {
+  const input = readFileSync(PASS, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { capture?: string });
+  const rank = ['none', 'metadata', 'redacted', 'full'];
+  for (const ceiling of rank) {
+    const r = await runCli('aep', ['downlevel', '--ceiling', ceiling, PASS]);
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { capture?: string });
+    const lowered = out.filter((e, i) => (e.capture ?? 'metadata') !== (input[i]!.capture ?? 'metadata')).length;
+    assert.ok(ceiling !== 'none' || lowered === input.filter((e) => e.capture !== 'none').length);
+    assert.deepEqual(ownLines(r.stderr), [
+      `aep downlevel: ${lowered} of ${input.length} events lowered (ceiling ${ceiling}); 0 more changed at their own level (AEP-0001 §8.2)`,
+    ]);
+  }
+});

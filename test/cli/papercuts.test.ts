@@ -310,3 +310,19 @@ test('aep downlevel, redact and convert --profile aep-0007: stream events kept b
   assert.equal(red.code, 1);
   assert.match(red.stdout, /"text":"cat ~\/x","chars":14/);
 });
+
+test('convert --from otlp of an export made above the default max capture says how to give the exporter its own', async () => {
+  const S = 'examples/aep/session.jsonl';
+  const full = (await runCli('aep', ['convert', '--to', 'otlp', '--max-capture', 'full', S])).stdout;
+  const bare = await runCli('aep', ['convert', '--from', 'otlp', '-'], full);
+  assert.equal(bare.code, 1);
+  assert.match(bare.stderr, /aep\/otlp-capture .*give the exporter's own max capture with --max-capture/);
+  const told = await runCli('aep', ['convert', '--from', 'otlp', '--max-capture', 'full', '-'], full);
+  assert.equal(told.code, 0, told.stderr);
+  const ids = (t: string) =>
+    t
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+  assert.deepEqual(ids(told.stdout), ids(readFileSync(S, 'utf8')));
+});

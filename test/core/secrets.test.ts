@@ -51,6 +51,17 @@ test('secrets: the value of an assignment is the whole value, wherever it starts
   ]);
   assert.deepEqual(classes('  export API_TOKEN=a1 b2 # note\nnext'), [['assignment', 'a1 b2']]);
   assert.deepEqual(classes('API_KEY=sk_live_x1 && run'), [['assignment', 'sk_live_x1']]);
+  // `; ` ends the value though the bare word holds the `;`: the next command is no part of it, on a key line or not
+  for (const [line, value] of [
+    ['export DEPLOY_TOKEN=abc123xyz; curl -H x', 'abc123xyz'],
+    ['token=abc123xyz;', 'abc123xyz'],
+    ['run token=abc123xyz; curl x', 'abc123xyz'],
+    ['TOKEN=a;b c', 'a;b c'],
+  ] as const) {
+    assert.deepEqual(classes(line), [['assignment', value]], line);
+    const out = replaceMatches(line, findSecrets(line, {}), SECRET_MARK);
+    assert.deepEqual(findSecrets(out, {}), [], out); // what is written is not found again
+  }
   // in prose a word after the value is no token: the value stays the one word
   assert.deepEqual(classes('Rotate the token: now read from the keychain'), [['assignment', 'now']]);
   // names that hold no secret, and marks, stay unflagged

@@ -276,10 +276,10 @@ export const OTLP_RULES = {
       'body-none':
         'The record carries a body although the record is at capture none (§3.3: envelope-derived attributes only).',
       'body-above':
-        "The record carries a body although the record's capture {capture} is above the max capture {max} (§3.3: envelope-derived attributes only).",
+        "The record carries a body although the record's capture {capture} is above the max capture {max} (§3.3: envelope-derived attributes only; give the exporter's own max capture with --max-capture).",
       'attribute-none': 'The record carries the payload attribute {key} although the record is at capture none (§3.3).',
       'attribute-above':
-        "The record carries the payload attribute {key} although the record's capture {capture} is above the max capture {max} (§3.3).",
+        "The record carries the payload attribute {key} although the record's capture {capture} is above the max capture {max} (§3.3; give the exporter's own max capture with --max-capture).",
     },
   }),
 } as const satisfies Record<string, RuleMeta>;

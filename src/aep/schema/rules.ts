@@ -1,17 +1,16 @@
 import { ruleMeta, type RuleMeta } from '../../core/rule.ts';
 import { AEP_SCHEMA_TEMPLATES } from './templates.ts';
 
-/** Every schema rule's own template: a required member of an absent payload. */
-const SCHEMA_MESSAGES = {
+/** The template of a required payload member when the event has no `data`: only the rules such members name have it. */
+const NO_DATA_MESSAGES = {
   'no-data':
     'Missing required member "{member}": the event has no "data", and {type} requires "{member}" at capture {capture}.',
 } as const;
 
-/** A schema rule: its own templates after the absent payload's, then the schema stage's shared table. */
+/** A schema rule: its own templates, if any, then the schema stage's shared table. */
 const schemaRule = <const Id extends string>(
   meta: Omit<RuleMeta, 'messages'> & { id: Id; messages?: Readonly<Record<string, string>> },
-): RuleMeta & { id: Id } =>
-  ruleMeta({ ...meta, messages: { ...SCHEMA_MESSAGES, ...meta.messages }, sharedMessages: AEP_SCHEMA_TEMPLATES });
+): RuleMeta & { id: Id } => ruleMeta({ ...meta, messages: meta.messages ?? {}, sharedMessages: AEP_SCHEMA_TEMPLATES });
 
 /** The schema rules: decided by the envelope and payload schemas (their `x-rule` annotations), the type grammar and the registry. */
 export const ENVELOPE_RULES = {
@@ -156,6 +155,8 @@ export const ENVELOPE_RULES = {
     severity: 'error',
     description: '`data` validates against the payload schema of its registered type.',
     spec: 'AEP-0002 §5',
+    // the rule every required payload member names (test/aep-schemas/absent-data.test.ts holds the relation)
+    messages: NO_DATA_MESSAGES,
   }),
   payloadDuplicate: schemaRule({
     id: 'aep/payload-duplicate-key',
