@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { mayHoldSecret, SECRET_OPENINGS } from '../../src/core/secret-patterns.ts';
 
 const FLAT =
-  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\//i;
+  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\/|pypi-AgE|sk[0-9a-f]{32}|sg\.[A-Za-z0-9_-]{22}\.|shp(?:at|ca|pa|ss)_|gocspx-|hf_|ya29\.|npm_|key-[0-9a-z]{32}|do[opr]_v1_|dckr_|dapi[0-9a-f]/i;
 
 /** Each literal in the forms its alternative allows, and near misses of each. */
 const OPENINGS = [
@@ -106,6 +106,54 @@ const OPENINGS = [
   ':/',
   ':\\/\\/',
   '\u212aKIA',
+  'pypi-AgE',
+  'PYPI-AGE',
+  'pypi-Ag',
+  'pypi_AgE',
+  `SK${'0a1b2c3d4e5f6789'.repeat(2)}`,
+  `sk${'ABCDEF0123456789'.repeat(2)}`,
+  `SK${'0a1b2c3d4e5f678'.repeat(2)}9`.slice(0, 33),
+  `SK${'0a1b2c3d4e5f6789'.repeat(2)}`.replace('e', 'g'),
+  `SG.${'aB3_-'.repeat(4)}xy.`,
+  `sg.${'aB3_-'.repeat(4)}xy.`,
+  `SG.${'aB3_-'.repeat(4)}x.`,
+  `SG.${'aB3_-'.repeat(4)}xy,`,
+  'shpat_',
+  'shpca_',
+  'shppa_',
+  'SHPSS_',
+  'shpat',
+  'shpxx_',
+  'GOCSPX-',
+  'gocspx-',
+  'GOCSPX',
+  'hf_',
+  'HF_',
+  'hf',
+  'hf-',
+  'ya29.',
+  'YA29.',
+  'ya29',
+  'ya2.',
+  'npm_',
+  'NPM_',
+  'npm-',
+  `key-${'a1b2c3d4'.repeat(4)}`,
+  `KEY-${'A1B2C3D4'.repeat(4)}`,
+  `key-${'a1b2c3d4'.repeat(4)}`.slice(0, 35),
+  `key_${'a1b2c3d4'.repeat(4)}`,
+  'dop_v1_',
+  'doo_v1_',
+  'DOR_V1_',
+  'dop_v2_',
+  'dox_v1_',
+  'dckr_',
+  'DCKR_',
+  'dckr',
+  'dapi0',
+  'DAPIF',
+  'dapig',
+  'dapi',
 ];
 const NOISE = ['', 'a', 'x', '-', '_', ' ', '3', ':', '/', '.', 'K', 'é', '\u0130', '\n', 'claude-code', 't_124'];
 
