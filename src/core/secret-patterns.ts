@@ -52,11 +52,23 @@ export const PROVIDER = new RegExp(
       'SK[0-9a-fA-F]{32}(?![A-Za-z0-9])', // Twilio API key SIDs
       'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])', // SendGrid API keys: id and secret parts
       'key-[0-9a-z]{32}(?![A-Za-z0-9])', // Mailgun private API keys (legacy form)
-      'do[opr]_v1_[0-9a-f]{64}(?![A-Za-z0-9])', // DigitalOcean personal, OAuth and refresh tokens
+      'dop_v1_[0-9a-f]{64}(?![A-Za-z0-9])', // DigitalOcean personal access tokens
       'shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}(?![A-Za-z0-9])', // Shopify admin, custom-app, private-app tokens, secrets
       'pypi-AgE[A-Za-z0-9_-]{50,}', // PyPI API tokens: a base64url macaroon whose first bytes are 02 01 <length>
       'dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}', // Docker personal and organization access tokens
       'dapi[0-9a-f]{32}(?:-[0-9]+)?(?![A-Za-z0-9])', // Databricks personal access tokens
+      'gsk_[A-Za-z0-9]{48,}', // Groq API keys
+      'xai-[A-Za-z0-9]{70,}', // xAI API keys
+      'r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])', // Replicate API tokens
+      'hv[sbr]\\.[A-Za-z0-9_-]{24,}', // HashiCorp Vault service, batch and recovery tokens
+      'sntry[su]_[A-Za-z0-9_=+/.-]{40,}', // Sentry organization and user auth tokens
+      'AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}(?![A-Za-z0-9])', // age secret keys (bech32, upper case)
+      'PMAK-[0-9a-f]{24}-[0-9a-f]{34}(?![A-Za-z0-9])', // Postman API keys
+      'gl(?:sa_[A-Za-z0-9]{32}_[0-9a-f]{8}|c_[A-Za-z0-9+/]{32,}={0,2})(?![A-Za-z0-9])', // Grafana service-account, cloud
+      'sbp_[0-9a-f]{40}(?![A-Za-z0-9])', // Supabase access tokens
+      'ops_eyJ[A-Za-z0-9+/]{200,}={0,3}', // 1Password service-account tokens (screened by their `eyJ`)
+      'sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}', // Square access tokens and OAuth secrets
+      'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/[0-9]{10,}/[A-Za-z0-9_-]{60,}', // Discord webhooks
     ].join('|') +
     // GitLab tokens by their documented prefixes, the routable `.<version>.<crc>` tail included; an instance prefix
     // (`SIE-glpat-`) may stand before them
@@ -80,11 +92,13 @@ export const EMAIL =
   /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
 export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
 
-// A text none of whose matches can start: every pattern above opens with (or, for PEM, needs) one of these literals.
+// A text none of whose matches can start: every pattern above opens with one of these literals or needs one (PEM, a
+// Discord webhook's `://`, 1Password's `eyJ`, age's `SECRET`). The first three characters of each are what the AHP
+// screen (src/ahp/secret-screen.ts) tests for, so an opening that starts like common words (`ata`, `lin`, `ppl`) costs.
 // Grouped by first letter, so a position is tried against one group rather than all thirty (half the time a string;
 // test/core/secret-screen.test.ts holds it to the flat list).
 export const SECRET_OPENINGS =
-  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=)|b(?:earer|asic)|p(?:assw(?:or)?d|ypi-AgE)|s(?:ecret|k(?:[-_]|[0-9a-f]{32})|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l[a-z]+-|R1348941|ocspx-)|x(?:ox|app-)|h(?:ooks\.slack\.com\/|f_)|rk[-_]|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:\/\/|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[opr]_v1_|ckr_|api[0-9a-f])/i;
+  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=)|b(?:earer|asic)|p(?:assw(?:or)?d|ypi-AgE)|s(?:ecret|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_)|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:\/\/|ya29\.|npm_|key-[0-9a-z]{32}|d(?:op_v1_|ckr_|api[0-9a-f])|PMAK-/i;
 
 /**
  * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan

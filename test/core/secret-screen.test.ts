@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { mayHoldSecret, SECRET_OPENINGS } from '../../src/core/secret-patterns.ts';
 
 const FLAT =
-  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\/|pypi-AgE|sk[0-9a-f]{32}|sg\.[A-Za-z0-9_-]{22}\.|shp(?:at|ca|pa|ss)_|gocspx-|hf_|ya29\.|npm_|key-[0-9a-z]{32}|do[opr]_v1_|dckr_|dapi[0-9a-f]/i;
+  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\/|pypi-AgE|sk[0-9a-f]{32}|sg\.[A-Za-z0-9_-]{22}\.|shp(?:at|ca|pa|ss)_|gocspx-|hf_|ya29\.|npm_|key-[0-9a-z]{32}|dop_v1_|dckr_|dapi[0-9a-f]|gsk_|xai-|r8_|hv[sbr]\.|sntry[su]_|pmak-|gl(?:sa|c)_|sbp_|sq0(?:atp|csp)-/i;
 
 /** Each literal in the forms its alternative allows, and near misses of each. */
 const OPENINGS = [
@@ -143,10 +143,41 @@ const OPENINGS = [
   `key-${'a1b2c3d4'.repeat(4)}`.slice(0, 35),
   `key_${'a1b2c3d4'.repeat(4)}`,
   'dop_v1_',
+  'DOP_V1_',
   'doo_v1_',
-  'DOR_V1_',
   'dop_v2_',
   'dox_v1_',
+  'gsk_',
+  'GSK_',
+  'gsk-',
+  'xai-',
+  'XAI-',
+  'xai',
+  'r8_',
+  'R8_',
+  'r8-',
+  'hvs.',
+  'hvb.',
+  'HVR.',
+  'hvx.',
+  'hvs',
+  'sntrys_',
+  'sntryu_',
+  'sntryx_',
+  'PMAK-',
+  'pmak-',
+  'PMAK',
+  'glsa_',
+  'glc_',
+  'GLC_',
+  'glx_',
+  'sbp_',
+  'SBP_',
+  'sbp',
+  'sq0atp-',
+  'sq0csp-',
+  'SQ0ATP-',
+  'sq0abc-',
   'dckr_',
   'DCKR_',
   'dckr',

@@ -1,6 +1,7 @@
 /**
  * The provider credential shapes added after the issue 43 audit (npm, Hugging Face, Twilio, SendGrid, Mailgun,
- * DigitalOcean, Shopify, PyPI, Docker, Databricks, Google OAuth, Slack browser-session tokens) and the PEM body of a
+ * DigitalOcean, Shopify, PyPI, Docker, Databricks, Google OAuth, Slack browser-session tokens, Groq, xAI, Replicate,
+ * Vault, Sentry, age, Postman, Grafana, Supabase, 1Password, Square, Discord webhooks) and the PEM body of a
  * JSON-escaped private key: each written from its provider's documented format with a random body, flagged whole as
  * `provider-token` (hardening tier, AEP-0003 §9.4 "adapters MAY redact more") alone and inside ordinary text, redacted
  * without a trace; a near miss of each (one character short, a wrong prefix, the prefix inside a word, prose that only
@@ -70,7 +71,7 @@ const SHAPES: fc.Arbitrary<string>[] = [
   chars(HEX, 32).map((b) => `SK${b}`),
   fc.tuple(chars(B64URL, 22), chars(B64URL, 43)).map(([a, b]) => `SG.${a}.${b}`),
   chars(LOWER + DIGITS, 32).map((b) => `key-${b}`),
-  fc.tuple(fc.constantFrom('dop', 'doo', 'dor'), chars(HEX, 64)).map(([p, b]) => `${p}_v1_${b}`),
+  chars(HEX, 64).map((b) => `dop_v1_${b}`),
   fc.tuple(fc.constantFrom('shpat', 'shpca', 'shppa', 'shpss'), chars(HEX, 32)).map(([p, b]) => `${p}_${b}`),
   pypi,
   fc.tuple(fc.constantFrom('pat', 'oat'), chars(B64URL, 27)).map(([p, b]) => `dckr_${p}_${b}`),
@@ -78,9 +79,25 @@ const SHAPES: fc.Arbitrary<string>[] = [
   chars(B64URL, 28).map((b) => `GOCSPX-${b}`),
   chars(B64URL, 30, 150).map((b) => `ya29.${b}`),
   fc.tuple(fc.constantFrom('xoxc', 'xoxd'), chars(ALNUM + '-', 20, 80)).map(([p, b]) => `${p}-${b}`),
+  chars(ALNUM, 52).map((b) => `gsk_${b}`),
+  chars(ALNUM, 80).map((b) => `xai-${b}`),
+  chars(ALNUM, 37).map((b) => `r8_${b}`),
+  fc.tuple(fc.constantFrom('hvs', 'hvb', 'hvr'), chars(B64URL, 24, 120)).map(([p, b]) => `${p}.${b}`),
+  chars(HEX, 64).map((b) => `sntryu_${b}`),
+  fc.tuple(chars(ALNUM + '+/', 60, 120), chars(B64URL, 43)).map(([a, b]) => `sntrys_eyJ${a}_${b}`),
+  chars('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58).map((b) => `AGE-SECRET-KEY-1${b}`),
+  fc.tuple(chars(HEX, 24), chars(HEX, 34)).map(([a, b]) => `PMAK-${a}-${b}`),
+  fc.tuple(chars(ALNUM, 32), chars(HEX, 8)).map(([a, b]) => `glsa_${a}_${b}`),
+  chars(ALNUM + '+/', 40, 120).map((b) => `glc_${b}`),
+  chars(HEX, 40).map((b) => `sbp_${b}`),
+  chars(ALNUM + '+/', 200, 300).map((b) => `ops_eyJ${b}`),
+  fc.tuple(fc.constantFrom('sq0atp', 'sq0csp'), chars(B64URL, 22, 43)).map(([p, b]) => `${p}-${b}`),
+  fc
+    .tuple(fc.constantFrom('', 'ptb.', 'canary.'), chars(DIGITS, 18), chars(B64URL, 68))
+    .map(([h, id, t]) => `https://${h}discord.com/api/webhooks/${id}/${t}`),
 ];
 
-test('provider tokens: npm, Hugging Face, Twilio, SendGrid, Mailgun, DigitalOcean, Shopify, PyPI, Docker, Databricks, Google OAuth, Slack session', () => {
+test('provider tokens: each documented shape is flagged whole, in context, and redacted without a trace', () => {
   assert.equal(secretTier('provider-token'), 'hardening');
   fc.assert(
     fc.property(fc.oneof(...SHAPES), context, (t, wrap) => holds(wrap(t), t, 'provider-token')),
@@ -111,6 +128,18 @@ test('near misses of the provider shapes are none: one short, a wrong prefix, th
         chars(HEX, 32).map((b) => `rapidapi${b}`),
         chars(B64URL, 20, 27).map((b) => `GOCSPX-${b}`),
         chars(B64URL, 4, 19).map((b) => `ya29.${b}`),
+        chars(ALNUM, 30, 47).map((b) => `gsk_${b}`),
+        chars(ALNUM, 20, 69).map((b) => `xai-${b}`),
+        chars(ALNUM, 36).map((b) => `r8_${b}`),
+        chars(B64URL, 4, 23).map((b) => `hvs.${b}`),
+        chars(HEX, 20, 39).map((b) => `sntryu_${b}`),
+        chars('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 57).map((b) => `AGE-SECRET-KEY-1${b}`),
+        fc.tuple(chars(HEX, 23), chars(HEX, 34)).map(([a, b]) => `PMAK-${a}-${b}`),
+        chars(ALNUM, 32).map((b) => `glsa_${b}`),
+        chars(HEX, 39).map((b) => `sbp_${b}`),
+        chars(ALNUM + '+/', 20, 199).map((b) => `ops_eyJ${b}`),
+        chars(B64URL, 8, 21).map((b) => `sq0atp-${b}`),
+        chars(B64URL, 68).map((b) => `https://discord.com/api/webhooks/123/${b}`),
       ),
       context,
       (t, wrap) => clean(wrap(t)),
@@ -126,6 +155,8 @@ test('near misses of the provider shapes are none: one short, a wrong prefix, th
     'pip install pypi-simple; see pypi-AgE for the token format',
     'docker login (dckr_ tokens); dapi is a prefix; ya29. is Google',
     'Shopify shpat_ tokens; DigitalOcean dop_v1_ tokens',
+    'the xai-sdk package, r8_ and gsk_ prefixes, hvs. tokens, a glc_ key, sbp_, sq0atp- and PMAK- keys',
+    'AGE-SECRET-KEY-1 is how age secret keys start; the ops_eyJ prefix; see https://discord.com/api/webhooks',
   ])
     clean(t);
 });
