@@ -54,7 +54,7 @@ export const CLASS_DESCRIPTIONS: Readonly<Record<DetectorClass, string>> = {
   assignment: 'a password/secret/api-key/token assignment',
   jwt: 'a JWT-shaped string',
   'provider-token':
-    'a provider access token (GitHub, GitLab, Slack, OpenAI/Anthropic sk-, Stripe, Google AIza, Azure AI/OpenAI and storage keys)',
+    'a provider access token or key of a documented shape (GitHub, GitLab, Slack, OpenAI/Anthropic sk-, Stripe, Google, Azure, npm, PyPI, Docker, Hugging Face and others)',
   'aws-key-id': 'an AWS temporary or other access key id (ASIA..., ABIA..., ACCA..., A3T...)',
   authorization: 'HTTP Authorization credentials (Basic user:password, or another scheme)',
   'jwt-unsigned': 'an unsigned two-segment JWT (eyJ....eyJ...)',

@@ -8,8 +8,9 @@ export const PEM_BEGIN = /-----BEGIN ([A-Z0-9][A-Z0-9 ]{0,62})-----/g;
 // public material: no credential (a private or secret label wins over these words)
 export const PEM_PUBLIC = /PUBLIC KEY|CERTIFICATE|X509 CRL|SIGNATURE|SIGNED MESSAGE|PARAMETERS|PKCS7|CMS/;
 export const PEM_PRIVATE = /PRIVATE|SECRET/;
-// the base64 body lines of a PEM block whose END line is missing (a truncated key still leaks)
-export const PEM_BODY = /(?:\r?\n[A-Za-z0-9+/=:\- ]+)*/y;
+// the base64 body lines of a PEM block whose END line is missing (a truncated key still leaks), the line breaks real or
+// JSON-escaped (`\n`), as in a service-account key file's `"private_key"` shown raw
+export const PEM_BODY = /(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z0-9+/=:\- ]+)*/y;
 export const AWS_KEY = /AKIA[0-9A-Z]{16}/g;
 // AWS key ids beyond the floor's AKIA (IAM unique-id prefixes of credentials: temporary ASIA, STS bearer ABIA,
 // context ACCA, legacy A3T?): a whole word of 20, so that an upper-case word that merely starts so is none
@@ -36,7 +37,7 @@ export const PROVIDER = new RegExp(
       'gh[pousr]_[A-Za-z0-9]{20,}', // GitHub classic, OAuth, user-to-server, server-to-server, refresh
       'github_pat_[A-Za-z0-9_]{20,}', // GitHub fine-grained
       'GR1348941[A-Za-z0-9_-]{20,}', // GitLab runner registration
-      'xox[abeoprs]-[A-Za-z0-9-]{10,}', // Slack bot, user, app-level, refresh tokens
+      'xox[abcdeoprs]-[A-Za-z0-9-]{10,}', // Slack bot, user, app-level, refresh, browser-session (c, d cookie) tokens
       'xoxe\\.xox[bp]-[A-Za-z0-9-]{10,}', // Slack rotating tokens
       'xapp-[0-9]-[A-Za-z0-9-]{10,}', // Slack app-level
       'hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}', // Slack webhooks
@@ -44,6 +45,30 @@ export const PROVIDER = new RegExp(
       '(?:sk|rk|ek)_(?:live|test)_[A-Za-z0-9]{16,}', // Stripe secret, restricted and ephemeral keys
       'whsec_[A-Za-z0-9+/=]{24,}', // Stripe webhook signing secrets
       'AIza[0-9A-Za-z_-]{30,}', // Google API keys
+      'GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])', // Google OAuth client secrets
+      'ya29\\.[A-Za-z0-9_-]{20,}', // Google OAuth access tokens
+      'npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])', // npm access tokens: 30 random base62 and a 6-character checksum
+      'hf_[A-Za-z0-9]{34}(?![A-Za-z0-9])', // Hugging Face user access tokens
+      'SK[0-9a-fA-F]{32}(?![A-Za-z0-9])', // Twilio API key SIDs
+      'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])', // SendGrid API keys: id and secret parts
+      'key-[0-9a-z]{32}(?![A-Za-z0-9])', // Mailgun private API keys (legacy form)
+      'dop_v1_[0-9a-f]{64}(?![A-Za-z0-9])', // DigitalOcean personal access tokens
+      'shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}(?![A-Za-z0-9])', // Shopify admin, custom-app, private-app tokens, secrets
+      'pypi-AgE[A-Za-z0-9_-]{50,}', // PyPI API tokens: a base64url macaroon whose first bytes are 02 01 <length>
+      'dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}', // Docker personal and organization access tokens
+      'dapi[0-9a-f]{32}(?:-[0-9]+)?(?![A-Za-z0-9])', // Databricks personal access tokens
+      'gsk_[A-Za-z0-9]{48,}', // Groq API keys
+      'xai-[A-Za-z0-9]{70,}', // xAI API keys
+      'r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])', // Replicate API tokens
+      'hv[sbr]\\.[A-Za-z0-9_-]{24,}', // HashiCorp Vault service, batch and recovery tokens
+      'sntry[su]_[A-Za-z0-9_=+/.-]{40,}', // Sentry organization and user auth tokens
+      'AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}(?![A-Za-z0-9])', // age secret keys (bech32, upper case)
+      'PMAK-[0-9a-f]{24}-[0-9a-f]{34}(?![A-Za-z0-9])', // Postman API keys
+      'gl(?:sa_[A-Za-z0-9]{32}_[0-9a-f]{8}|c_[A-Za-z0-9+/]{32,}={0,2})(?![A-Za-z0-9])', // Grafana service-account, cloud
+      'sbp_[0-9a-f]{40}(?![A-Za-z0-9])', // Supabase access tokens
+      'ops_eyJ[A-Za-z0-9+/]{200,}={0,3}', // 1Password service-account tokens (screened by their `eyJ`)
+      'sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}', // Square access tokens and OAuth secrets
+      'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/[0-9]{10,}/[A-Za-z0-9_-]{60,}', // Discord webhooks
     ].join('|') +
     // GitLab tokens by their documented prefixes, the routable `.<version>.<crc>` tail included; an instance prefix
     // (`SIE-glpat-`) may stand before them
@@ -67,11 +92,13 @@ export const EMAIL =
   /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
 export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
 
-// A text none of whose matches can start: every pattern above opens with (or, for PEM, needs) one of these literals.
+// A text none of whose matches can start: every pattern above opens with one of these literals or needs one (PEM, a
+// Discord webhook's `://`, 1Password's `eyJ`, age's `SECRET`). The first three characters of each are what the AHP
+// screen (src/ahp/secret-screen.ts) tests for, so an opening that starts like common words (`ata`, `lin`, `ppl`) costs.
 // Grouped by first letter, so a position is tried against one group rather than all thirty (half the time a string;
 // test/core/secret-screen.test.ts holds it to the flat list).
 export const SECRET_OPENINGS =
-  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=)|b(?:earer|asic)|passw(?:or)?d|s(?:ecret|k[-_]|haredAccessKey=|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l[a-z]+-|R1348941)|x(?:ox|app-)|hooks\.slack\.com\/|rk[-_]|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:\/\//i;
+  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=)|b(?:earer|asic)|p(?:assw(?:or)?d|ypi-AgE|mak-)|s(?:ecret|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_)|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:\/\/|ya29\.|npm_|key-[0-9a-z]{32}|d(?:op_v1_|ckr_|api[0-9a-f])/i;
 
 /**
  * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan

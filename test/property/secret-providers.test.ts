@@ -1,0 +1,182 @@
+/**
+ * The provider credential shapes added after the issue 43 audit (npm, Hugging Face, Twilio, SendGrid, Mailgun,
+ * DigitalOcean, Shopify, PyPI, Docker, Databricks, Google OAuth, Slack browser-session tokens, Groq, xAI, Replicate,
+ * Vault, Sentry, age, Postman, Grafana, Supabase, 1Password, Square, Discord webhooks) and the PEM body of a
+ * JSON-escaped private key: each written from its provider's documented format with a random body, flagged whole as
+ * `provider-token` (hardening tier, AEP-0003 §9.4 "adapters MAY redact more") alone and inside ordinary text, redacted
+ * without a trace; a near miss of each (one character short, a wrong prefix, the prefix inside a word, prose that only
+ * starts so) is flagged by nothing.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { createRedactor } from '../../src/aep/redact.ts';
+import { findSecrets, secretTier, type DetectorClass } from '../../src/core/secrets.ts';
+import { runs } from '../scale.ts';
+
+const r = createRedactor({ home: false, pii: false });
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const DIGITS = '0123456789';
+const ALNUM = UPPER + LOWER + DIGITS;
+const B64URL = ALNUM + '_-';
+const HEX = '0123456789abcdef';
+const chars = (alphabet: string, min: number, max = min) =>
+  fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(''));
+
+const context = fc.constantFrom(
+  (t: string) => t,
+  (t: string) => `using ${t} for the deploy`,
+  (t: string) => `{"credential": "${t}"}`,
+  (t: string) => `export VALUE='${t}'`,
+  (t: string) => `(${t})`,
+  (t: string) => `line one\n${t}\nline three`,
+);
+
+/** Flagged as `cls` over the whole token; `redact` leaves nothing flagged and no 6 characters of the token. */
+function holds(text: string, token: string, cls: DetectorClass): void {
+  const found = findSecrets(text);
+  const at = text.indexOf(token);
+  assert.ok(
+    found.some((m) => m.class === cls && m.start <= at && m.end >= at + token.length),
+    `${cls} not found whole in ${JSON.stringify(text)}: ${JSON.stringify(found)}`,
+  );
+  const out = r.text(text);
+  assert.deepEqual(findSecrets(out), [], JSON.stringify(out));
+  const rest = text.replace(token, '');
+  for (let i = 0; i + 6 <= token.length; i++) {
+    const part = token.slice(i, i + 6);
+    if (out.includes(part) && !rest.includes(part)) assert.fail(`${JSON.stringify(out)} keeps ${part} of the token`);
+  }
+}
+
+function clean(text: string): void {
+  assert.deepEqual(findSecrets(text), [], `false alarm: ${JSON.stringify(text)}`);
+}
+
+const RUNS = { numRuns: runs(400) };
+
+/** A PyPI token: `pypi-` and the base64url of a macaroon (v2: bytes 02 01, the location's length, the location). */
+const pypi = fc
+  .tuple(fc.constantFrom('pypi.org', 'test.pypi.org'), fc.uint8Array({ minLength: 40, maxLength: 160 }))
+  .map(
+    ([loc, rest]) =>
+      `pypi-${Buffer.concat([Buffer.from([2, 1, loc.length]), Buffer.from(loc), rest]).toString('base64url')}`,
+  );
+
+/** Each shape: a prefix and a body of the documented alphabet and length. */
+const SHAPES: fc.Arbitrary<string>[] = [
+  chars(ALNUM, 36).map((b) => `npm_${b}`),
+  chars(UPPER + LOWER, 34).map((b) => `hf_${b}`),
+  chars(HEX, 32).map((b) => `SK${b}`),
+  fc.tuple(chars(B64URL, 22), chars(B64URL, 43)).map(([a, b]) => `SG.${a}.${b}`),
+  chars(LOWER + DIGITS, 32).map((b) => `key-${b}`),
+  chars(HEX, 64).map((b) => `dop_v1_${b}`),
+  fc.tuple(fc.constantFrom('shpat', 'shpca', 'shppa', 'shpss'), chars(HEX, 32)).map(([p, b]) => `${p}_${b}`),
+  pypi,
+  fc.tuple(fc.constantFrom('pat', 'oat'), chars(B64URL, 27)).map(([p, b]) => `dckr_${p}_${b}`),
+  fc.tuple(chars(HEX, 32), fc.constantFrom('', '-2', '-3')).map(([b, s]) => `dapi${b}${s}`),
+  chars(B64URL, 28).map((b) => `GOCSPX-${b}`),
+  chars(B64URL, 30, 150).map((b) => `ya29.${b}`),
+  fc.tuple(fc.constantFrom('xoxc', 'xoxd'), chars(ALNUM + '-', 20, 80)).map(([p, b]) => `${p}-${b}`),
+  chars(ALNUM, 52).map((b) => `gsk_${b}`),
+  chars(ALNUM, 80).map((b) => `xai-${b}`),
+  chars(ALNUM, 37).map((b) => `r8_${b}`),
+  fc.tuple(fc.constantFrom('hvs', 'hvb', 'hvr'), chars(B64URL, 24, 120)).map(([p, b]) => `${p}.${b}`),
+  chars(HEX, 64).map((b) => `sntryu_${b}`),
+  fc.tuple(chars(ALNUM + '+/', 60, 120), chars(B64URL, 43)).map(([a, b]) => `sntrys_eyJ${a}_${b}`),
+  chars('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58).map((b) => `AGE-SECRET-KEY-1${b}`),
+  fc.tuple(chars(HEX, 24), chars(HEX, 34)).map(([a, b]) => `PMAK-${a}-${b}`),
+  fc.tuple(chars(ALNUM, 32), chars(HEX, 8)).map(([a, b]) => `glsa_${a}_${b}`),
+  chars(ALNUM + '+/', 40, 120).map((b) => `glc_${b}`),
+  chars(HEX, 40).map((b) => `sbp_${b}`),
+  chars(ALNUM + '+/', 200, 300).map((b) => `ops_eyJ${b}`),
+  fc.tuple(fc.constantFrom('sq0atp', 'sq0csp'), chars(B64URL, 22, 43)).map(([p, b]) => `${p}-${b}`),
+  fc
+    .tuple(fc.constantFrom('', 'ptb.', 'canary.'), chars(DIGITS, 18), chars(B64URL, 68))
+    .map(([h, id, t]) => `https://${h}discord.com/api/webhooks/${id}/${t}`),
+];
+
+test('provider tokens: each documented shape is flagged whole, in context, and redacted without a trace', () => {
+  assert.equal(secretTier('provider-token'), 'hardening');
+  fc.assert(
+    fc.property(fc.oneof(...SHAPES), context, (t, wrap) => holds(wrap(t), t, 'provider-token')),
+    RUNS,
+  );
+});
+
+test('near misses of the provider shapes are none: one short, a wrong prefix, the prefix inside a word, prose', () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        chars(ALNUM, 35).map((b) => `npm_${b}`),
+        chars(ALNUM, 36).map((b) => `pnpm_${b}`),
+        chars(UPPER + LOWER, 33).map((b) => `hf_${b}`),
+        chars(HEX, 31).map((b) => `SK${b}`),
+        chars(HEX, 32).map((b) => `TASK${b}`),
+        chars(HEX, 32).map((b) => `sk${b}`),
+        fc.tuple(chars(B64URL, 21), chars(B64URL, 43)).map(([a, b]) => `SG.${a}.${b}`),
+        chars(LOWER + DIGITS, 31).map((b) => `key-${b}`),
+        chars(LOWER + DIGITS, 32).map((b) => `monkey-${b}`),
+        chars(HEX, 63).map((b) => `dop_v1_${b}`),
+        chars(HEX, 64).map((b) => `dop_v2_${b}`),
+        chars(HEX, 31).map((b) => `shpat_${b}`),
+        chars(HEX, 32).map((b) => `shpxx_${b}`),
+        chars(B64URL, 20, 49).map((b) => `pypi-AgE${b}`),
+        chars(B64URL, 8, 19).map((b) => `dckr_pat_${b}`),
+        chars(HEX, 31).map((b) => `dapi${b}`),
+        chars(HEX, 32).map((b) => `rapidapi${b}`),
+        chars(B64URL, 20, 27).map((b) => `GOCSPX-${b}`),
+        chars(B64URL, 4, 19).map((b) => `ya29.${b}`),
+        chars(ALNUM, 30, 47).map((b) => `gsk_${b}`),
+        chars(ALNUM, 20, 69).map((b) => `xai-${b}`),
+        chars(ALNUM, 36).map((b) => `r8_${b}`),
+        chars(B64URL, 4, 23).map((b) => `hvs.${b}`),
+        chars(HEX, 20, 39).map((b) => `sntryu_${b}`),
+        chars('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 57).map((b) => `AGE-SECRET-KEY-1${b}`),
+        fc.tuple(chars(HEX, 23), chars(HEX, 34)).map(([a, b]) => `PMAK-${a}-${b}`),
+        chars(ALNUM, 32).map((b) => `glsa_${b}`),
+        chars(HEX, 39).map((b) => `sbp_${b}`),
+        chars(ALNUM + '+/', 20, 199).map((b) => `ops_eyJ${b}`),
+        chars(B64URL, 8, 21).map((b) => `sq0atp-${b}`),
+        chars(B64URL, 68).map((b) => `https://discord.com/api/webhooks/123/${b}`),
+      ),
+      context,
+      (t, wrap) => clean(wrap(t)),
+    ),
+    RUNS,
+  );
+  for (const t of [
+    'the task-list-for-the-deploy-pipeline is long; ask-me-anything-about-the-release',
+    'npm_config_registry=https://registry.npmjs.org/ npm_lifecycle_event=test',
+    'from huggingface_hub import hf_hub_download; hf_transfer enabled',
+    'msg.content.length and pkg.sg.example',
+    'a key-value store keyed by key-0 and key-abc',
+    'pip install pypi-simple; see pypi-AgE for the token format',
+    'docker login (dckr_ tokens); dapi is a prefix; ya29. is Google',
+    'Shopify shpat_ tokens; DigitalOcean dop_v1_ tokens',
+    'the xai-sdk package, r8_ and gsk_ prefixes, hvs. tokens, a glc_ key, sbp_, sq0atp- and PMAK- keys',
+    'AGE-SECRET-KEY-1 is how age secret keys start; the ops_eyJ prefix; see https://discord.com/api/webhooks',
+  ])
+    clean(t);
+});
+
+test('a JSON-escaped private key whose END line is missing is redacted to its last body line (service-account key file)', () => {
+  fc.assert(
+    fc.property(
+      fc.array(chars(ALNUM + '+/', 64), { minLength: 1, maxLength: 6 }),
+      fc.constantFrom('\\n', '\\r\\n'),
+      (lines, nl) => {
+        const body = lines.join(nl);
+        const text = `{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----${nl}${body}${nl}`;
+        const found = findSecrets(text);
+        assert.ok(
+          found.some((m) => m.class === 'pem' && m.end >= text.indexOf(body) + body.length),
+          JSON.stringify(found),
+        );
+        for (const line of lines) assert.ok(!r.text(text).includes(line.slice(0, 16)), 'a body line survives');
+      },
+    ),
+    RUNS,
+  );
+});
