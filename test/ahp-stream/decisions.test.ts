@@ -105,7 +105,7 @@ test('remembered calls stay within --max-events and are released under the memor
   for (let i = 0; i < 200; i++) lines.push(observe(toolBefore(`b${i}`)));
   await check(lines, { maxEvents: 50 }, { onStreamState: (s) => (state = s) });
   assert.ok(state);
-  assert.ok(state.decisions.bytes() <= 50 * 32, `calls held: ${state.decisions.bytes() / 32}`);
+  assert.ok(state.decisions.bytes() <= 50 * 40, `calls held: ${state.decisions.bytes() / 40}`);
   let forgot = 0;
   while (state.decisions.forgetOldest()) forgot++;
   assert.equal(state.decisions.bytes(), 0);

@@ -14,6 +14,7 @@ import type { EventBudget } from './budget.ts';
 import type { EventRows } from './event-rows.ts';
 import { spillRowsOf } from './options.ts';
 import type { EventIdentity } from './identity.ts';
+import { CONTROL_FIELDS } from './identity-rows.ts';
 import type { MessageScope } from './scope.ts';
 
 /** The before each after type must not follow when that before was denied. */
@@ -23,7 +24,14 @@ const DENIED_AFTERS: ReadonlyMap<unknown, 'task.change.before' | 'workspace.chan
 ] as const);
 
 /** Bytes a call row counts for the memory budget: key and two words, bucket link and head, chunk share. */
-const CALL_BYTES = 32;
+const CALL_BYTES = 40;
+/** The calls table's columns: the before's key, then its `session.id` print and whether it has one. */
+const CALL_U32 = { hi: 0, lo: 1, session: 2, hasSession: 3, width: 4 } as const;
+const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
+
+/** The `session.id` print of the event of `scope` (identity-rows.ts `controlPrintInto`), if it has one. */
+const sessionOf = (scope: MessageScope): number | undefined =>
+  scope.fp && (scope.mask >>> SESSION_FIELD) & 1 ? scope.fp[SESSION_FIELD] : undefined;
 
 /** The columns of a refusal row. */
 const DENIED_POS = 0;
@@ -86,7 +94,7 @@ export class Decisions implements StateHolder {
     private readonly identity: EventIdentity,
     private readonly budget: EventBudget,
   ) {
-    this.calls = new SpillTable({ u32: 2, f64: 0, load: 2, memRows: spillRowsOf(budget.opts) });
+    this.calls = new SpillTable({ u32: CALL_U32.width, f64: 0, load: 2, memRows: spillRowsOf(budget.opts) });
     const rows = (this.rows = identity.rows);
     this.denied = 1 << rows.claim();
     this.failed = 1 << rows.claim();
@@ -140,7 +148,7 @@ export class Decisions implements StateHolder {
     const type = ev.type;
     if (type === 'tool.before') {
       const call = callIdOf(ev);
-      if (call !== undefined) this.addCall(scope.idKey(call), key);
+      if (call !== undefined) this.addCall(scope.idKey(call), key, sessionOf(scope));
       return;
     }
     if (ev.parentEventId !== undefined && ev.parentEventId !== ev.id) this.parented(scope, facts);
@@ -169,21 +177,29 @@ export class Decisions implements StateHolder {
     if (s !== undefined) this.refuse(s, this.failed, FAILED_POS, at);
   }
 
-  private addCall(callKey: Hash64, beforeKey: Hash64): void {
+  private addCall(callKey: Hash64, beforeKey: Hash64, session: number | undefined): void {
     const c = this.calls;
     if (c.slot(callKey) !== undefined) return;
     if (c.size >= this.budget.opts.maxEvents) c.forgetOldest();
     const x = c.add(callKey);
-    c.setU(x, 0, beforeKey.hi);
-    c.setU(x, 1, beforeKey.lo);
+    c.setU(x, CALL_U32.hi, beforeKey.hi);
+    c.setU(x, CALL_U32.lo, beforeKey.lo);
+    c.setU(x, CALL_U32.session, session ?? 0);
+    c.setU(x, CALL_U32.hasSession, session === undefined ? 0 : 1);
   }
 
-  /** The row of the `tool.before` event held for the call `callKey` (`(source, call id)`), or undefined. */
-  private beforeOfCall(callKey: Hash64 | undefined): number | undefined {
+  /**
+   * The row of the `tool.before` event held for the call `callKey` (`(source, call id)`), or undefined; with `scope`,
+   * not a before of another session: no sentence makes a call id unique across sessions (a call there is another call).
+   */
+  private beforeOfCall(callKey: Hash64 | undefined, scope?: MessageScope): number | undefined {
     if (callKey === undefined || this.calls.size === 0) return undefined;
-    const x = this.calls.slot(callKey);
+    const c = this.calls;
+    const x = c.slot(callKey);
     if (x === undefined) return undefined;
-    return this.rows.slot({ hi: this.calls.getU(x, 0), lo: this.calls.getU(x, 1) });
+    const session = scope && c.getU(x, CALL_U32.hasSession) ? sessionOf(scope) : undefined;
+    if (session !== undefined && session !== c.getU(x, CALL_U32.session)) return undefined;
+    return this.rows.slot({ hi: c.getU(x, CALL_U32.hi), lo: c.getU(x, CALL_U32.lo) });
   }
 
   /** Facts of an event naming a parent: a denied before of an after, a parent that is a call id. */
@@ -218,9 +234,7 @@ export class Decisions implements StateHolder {
       if (this.identity.differs(ps, scope, ['call.id']).length) facts.callMismatch = { before: this.rows.markAt(ps) };
     } else {
       const call = callIdOf(ev);
-      bs = this.beforeOfCall(call === undefined ? undefined : scope.idKey(call));
-      // no sentence makes a call id unique across sessions: a call of another session is another call
-      if (bs !== undefined && this.identity.otherSession(bs, scope)) bs = undefined;
+      bs = this.beforeOfCall(call === undefined ? undefined : scope.idKey(call), scope);
     }
     this.ran(bs, ev, facts);
   }
@@ -230,8 +244,7 @@ export class Decisions implements StateHolder {
     for (let i = 0; i < calls.length; i++) {
       const c = calls[i];
       const call = isObj(c) ? callIdOf(c) : undefined;
-      const bs = call === undefined ? undefined : this.beforeOfCall(scope.idKey(call));
-      if (bs !== undefined && !this.identity.otherSession(bs, scope)) this.ran(bs, c as Obj, facts, i);
+      if (call !== undefined) this.ran(this.beforeOfCall(scope.idKey(call), scope), c as Obj, facts, i);
     }
   }
 

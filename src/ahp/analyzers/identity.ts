@@ -282,14 +282,6 @@ export class EventIdentity {
     return controlDigest(c.mask, c.fp) === r.getU(s, EVENT_U32.control) ? c : undefined;
   }
 
-  /** Whether row `s` and the event of `scope` both carry a `session.id` and they differ (not read back: false). */
-  otherSession(s: number, scope: MessageScope): boolean {
-    if (this.rows.getU(s, EVENT_U32.control) === scope.digest) return false;
-    const first = this.controlOf(s);
-    const i = CONTROL_FIELDS.indexOf('session.id');
-    return first !== undefined && (first.mask >>> i) & (scope.mask >>> i) & 1 ? first.fp[i] !== scope.fp![i] : false;
-  }
-
   /** Which of `fields` differ between row `s` and the event of `scope`. */
   differs(s: number, scope: MessageScope, fields: readonly (typeof CONTROL_FIELDS)[number][]): string[] {
     if (this.rows.getU(s, EVENT_U32.control) === scope.digest) return [];
