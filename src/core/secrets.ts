@@ -241,11 +241,14 @@ function bearerToken(text: string, m: RegExpExecArray): [number, number] | undef
 }
 
 const PRINTABLE_PAIR = /^[\x20-\x7e]*:[\x20-\x7e]*$/;
+const LOWER_WORD = /^[a-z]+$/;
 
 /** `Basic <base64>` whose text decodes to `user:password` (RFC 7617), or any token-shaped one after `Authorization:`. */
 function basicCredentials(text: string, m: RegExpExecArray): [number, number] | undefined {
   const tok = m[1]!;
   const end = m.index + m[0].length;
+  // a word of lower-case letters is prose ("the Basic ajpaaa"), though it decodes to a printable pair by chance
+  if (LOWER_WORD.test(tok)) return bearerToken(text, m);
   let decoded = '';
   try {
     decoded = atob(tok.length % 4 === 0 ? tok : tok + '='.repeat(4 - (tok.length % 4)));

@@ -105,6 +105,8 @@ test('Authorization: Basic <base64 of user:password> and other schemes; near mis
       ),
       (u, p, wrap) => {
         const cred = b64(`${u}:${p}`);
+        // lower-case letters alone read as a word away from an Authorization header (src/core/secrets.ts)
+        fc.pre(!/^[a-z]+$/.test(cred) || wrap('').includes('uthorization'));
         holds(wrap(cred), cred, 'authorization');
       },
     ),
@@ -123,6 +125,8 @@ test('Authorization: Basic <base64 of user:password> and other schemes; near mis
     fc.property(chars(LOWER, 4, 14), (w) => clean(`the Basic ${w} of it, basic ${w}`)),
     RUNS,
   );
+  // one that decodes to a printable user:password pair by chance ("j:Zi")
+  clean('the Basic ajpaaa of it');
   for (const t of [
     'Basic authentication is disabled',
     'basic usage: run the tool',
