@@ -9,55 +9,25 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { createRedactor } from '../../src/aep/redact.ts';
-import { findSecrets, secretTier, type DetectorClass } from '../../src/core/secrets.ts';
+import { findSecrets, secretTier } from '../../src/core/secrets.ts';
 import { runs } from '../scale.ts';
+import {
+  ALNUM,
+  B64URL,
+  chars,
+  clean,
+  context,
+  DIGITS,
+  HEX,
+  holds,
+  LOWER,
+  redactor,
+  RUNS,
+  UPPER,
+} from './secret-shapes.ts';
 
-const r = createRedactor({ home: false, pii: false });
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
-const B64URL = ALNUM + '_-';
-const HEX = '0123456789abcdef';
-const chars = (alphabet: string, min: number, max = min) =>
-  fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(''));
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const b64url = (s: string) => Buffer.from(s).toString('base64url');
-
-/** Places a credential can stand in a log line. */
-const context = fc.constantFrom(
-  (t: string) => t,
-  (t: string) => `using ${t} for the deploy`,
-  (t: string) => `{"credential": "${t}"}`,
-  (t: string) => `export VALUE='${t}'`,
-  (t: string) => `(${t})`,
-  (t: string) => `line one\n${t}\nline three`,
-);
-
-/** Flagged, with a match of `cls` that covers `token`, and `redact` keeps no 4 characters of it. */
-function holds(text: string, token: string, cls: DetectorClass): void {
-  const found = findSecrets(text);
-  const at = text.indexOf(token);
-  assert.ok(
-    found.some((m) => m.class === cls && m.start <= at && m.end >= at + token.length),
-    `${cls} not found whole in ${JSON.stringify(text)}: ${JSON.stringify(found)}`,
-  );
-  const out = r.text(text);
-  assert.deepEqual(findSecrets(out), [], JSON.stringify(out));
-  for (let i = 0; i + 4 <= token.length; i++) {
-    const part = token.slice(i, i + 4);
-    if (out.includes(part) && !text.replace(token, '').includes(part) && !'[REDACTED:secret]'.includes(part))
-      assert.fail(`${JSON.stringify(out)} keeps ${JSON.stringify(part)} of the token`);
-  }
-}
-
-/** Flagged by nothing. */
-function clean(text: string): void {
-  assert.deepEqual(findSecrets(text), [], `false alarm: ${JSON.stringify(text)}`);
-}
-
-const RUNS = { numRuns: runs(400) };
 
 test('AWS key ids: AKIA (the floor) and ASIA, ABIA, ACCA, A3T? (hardening); near misses are none', () => {
   const body = chars(UPPER + DIGITS, 16);
@@ -343,7 +313,7 @@ test("a URL's userinfo password (scheme://user:password@host); a reference, a pl
           findSecrets(text).some((m) => m.class === 'url-credentials' && m.start === at && m.end === at + pass.length),
           `the password is not found in ${JSON.stringify(text)}`,
         );
-        const out = r.text(text);
+        const out = redactor.text(text);
         assert.ok(
           out.includes(`${user}:[REDACTED:secret]@${host}`),
           `${JSON.stringify(text)} -> ${JSON.stringify(out)}`,

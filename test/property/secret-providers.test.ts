@@ -10,51 +10,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { createRedactor } from '../../src/aep/redact.ts';
-import { findSecrets, secretTier, type DetectorClass } from '../../src/core/secrets.ts';
-import { runs } from '../scale.ts';
-
-const r = createRedactor({ home: false, pii: false });
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
-const B64URL = ALNUM + '_-';
-const HEX = '0123456789abcdef';
-const chars = (alphabet: string, min: number, max = min) =>
-  fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(''));
-
-const context = fc.constantFrom(
-  (t: string) => t,
-  (t: string) => `using ${t} for the deploy`,
-  (t: string) => `{"credential": "${t}"}`,
-  (t: string) => `export VALUE='${t}'`,
-  (t: string) => `(${t})`,
-  (t: string) => `line one\n${t}\nline three`,
-);
-
-/** Flagged as `cls` over the whole token; `redact` leaves nothing flagged and no 6 characters of the token. */
-function holds(text: string, token: string, cls: DetectorClass): void {
-  const found = findSecrets(text);
-  const at = text.indexOf(token);
-  assert.ok(
-    found.some((m) => m.class === cls && m.start <= at && m.end >= at + token.length),
-    `${cls} not found whole in ${JSON.stringify(text)}: ${JSON.stringify(found)}`,
-  );
-  const out = r.text(text);
-  assert.deepEqual(findSecrets(out), [], JSON.stringify(out));
-  const rest = text.replace(token, '');
-  for (let i = 0; i + 6 <= token.length; i++) {
-    const part = token.slice(i, i + 6);
-    if (out.includes(part) && !rest.includes(part)) assert.fail(`${JSON.stringify(out)} keeps ${part} of the token`);
-  }
-}
-
-function clean(text: string): void {
-  assert.deepEqual(findSecrets(text), [], `false alarm: ${JSON.stringify(text)}`);
-}
-
-const RUNS = { numRuns: runs(400) };
+import { findSecrets, secretTier } from '../../src/core/secrets.ts';
+import {
+  ALNUM,
+  B64URL,
+  chars,
+  clean,
+  context,
+  DIGITS,
+  HEX,
+  holds,
+  LOWER,
+  redactor,
+  RUNS,
+  UPPER,
+} from './secret-shapes.ts';
 
 /** A PyPI token: `pypi-` and the base64url of a macaroon (v2: bytes 02 01, the location's length, the location). */
 const pypi = fc
@@ -100,7 +70,7 @@ const SHAPES: fc.Arbitrary<string>[] = [
 test('provider tokens: each documented shape is flagged whole, in context, and redacted without a trace', () => {
   assert.equal(secretTier('provider-token'), 'hardening');
   fc.assert(
-    fc.property(fc.oneof(...SHAPES), context, (t, wrap) => holds(wrap(t), t, 'provider-token')),
+    fc.property(fc.oneof(...SHAPES), context, (t, wrap) => holds(wrap(t), t, 'provider-token', 6, false)),
     RUNS,
   );
 });
@@ -174,7 +144,7 @@ test('a JSON-escaped private key whose END line is missing is redacted to its la
           found.some((m) => m.class === 'pem' && m.end >= text.indexOf(body) + body.length),
           JSON.stringify(found),
         );
-        for (const line of lines) assert.ok(!r.text(text).includes(line.slice(0, 16)), 'a body line survives');
+        for (const line of lines) assert.ok(!redactor.text(text).includes(line.slice(0, 16)), 'a body line survives');
       },
     ),
     RUNS,
