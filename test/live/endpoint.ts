@@ -469,6 +469,8 @@ export async function startEndpoint(
           exhausted,
           broken === 'resume-inclusive',
         );
+      // `live=0` (named by AEP-0003 §5) ends the stream after the replay: a single pass, no live delivery
+      if (url.searchParams.get('live') === '0') return void res.end();
       subs.add(sub);
       req.on('close', () => subs.delete(sub));
       res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n');
@@ -489,7 +491,10 @@ export async function startEndpoint(
   server.on('upgrade', (req, socket, head) => {
     if (broken === 'no-socket' || route(new URL(req.url ?? '/', 'http://127.0.0.1').pathname) !== '/socket')
       return socket.destroy();
-    const authed = req.headers.authorization === `Bearer ${CONTROL_TOKEN}`;
+    // AEP-0003 §8.1: servers MAY accept the token as `?access_token=` (a browser's WebSocket sets no header)
+    const authed =
+      req.headers.authorization === `Bearer ${CONTROL_TOKEN}` ||
+      new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('access_token') === CONTROL_TOKEN;
     if (!authed && opts.authenticatedOnly === 'reset') return socket.destroy();
     if (!authed && opts.authenticatedOnly) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
