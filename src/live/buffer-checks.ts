@@ -19,6 +19,7 @@ import {
   firstSeen,
   fromOf,
 } from './buffer-run.ts';
+import { accepted } from './http-checks.ts';
 
 export type { BufferRun } from './buffer-run.ts';
 export { byteIdentity, EVICTION_LIMIT, eviction } from './pressure-checks.ts';
@@ -26,9 +27,9 @@ export { byteIdentity, EVICTION_LIMIT, eviction } from './pressure-checks.ts';
 /** AEP-0003 §5: whether an endpoint that advertises no buffer replays a buffered Event all the same (SSE `from`). */
 async function replaysUnadvertised(run: BufferRun): Promise<boolean> {
   const [a, b] = [run.event(), run.event()];
-  // not accepted (202, §3.2 #3), nothing to replay: the stream is not asked
+  // not accepted (202 or 200, aep/live-ingest), nothing to replay: the stream is not asked
   const r = await run.post(`${JSON.stringify(a)}\n${JSON.stringify(b)}\n`, 'application/x-ndjson');
-  if (r.status !== 202) return false;
+  if (!accepted(r.status)) return false;
   const sub = await run.subscribe({
     filter: JSON.stringify({ session: run.session }),
     from: JSON.stringify(fromOf(a)),

@@ -34,6 +34,9 @@ export interface HttpAnswer {
 /** The most bytes of a body, of one SSE line or of one WebSocket frame read (4 MiB). */
 export const BODY_LIMIT = 1 << 22;
 
+/** How long a subscription waits for the answer's head before its check goes on without it (README §aep live). */
+export const HEAD_GRACE_MS = 500;
+
 /** The most SSE messages or WebSocket frames (and bytes) one connection keeps; no check posts 10 004 Events. */
 export const KEEP_LIMIT = { count: 50_000, bytes: 1 << 28 } as const;
 
@@ -160,9 +163,17 @@ export class SseSubscriber {
   capped = false;
   private kept = 0;
 
-  /** Open `GET url` as `text/event-stream`; resolves once the answer's head arrived. @throws LiveConnectError, LiveTimeout */
+  /** The answer's head came after {@link open} resolved: {@link LiveRun.subscribe} judges it here (it may close). */
+  onHead: (() => void) | undefined;
+
+  /**
+   * Open `GET url` as `text/event-stream`; resolves once the answer's head arrived, or with `status` 0 once the
+   * request is sent and {@link HEAD_GRACE_MS} passed without one (a server may hold its head back until the first
+   * message; no sentence says when it is sent). @throws LiveConnectError, LiveTimeout
+   */
   static open(url: URL, opts: WireOptions & { headers?: Record<string, string> }): Promise<SseSubscriber> {
     const sub = new SseSubscriber();
+    let opened = false;
     return new Promise((resolve, reject) => {
       const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
         headers: {
@@ -176,15 +187,31 @@ export class SseSubscriber {
         req.destroy();
         reject(new LiveTimeout(`the SSE stream ${url.pathname} to open`));
       }, opts.timeoutMs);
+      let grace: NodeJS.Timeout | undefined;
+      // counted from when the request is sent: the server has it then
+      req.on('finish', () => {
+        grace = setTimeout(
+          () => {
+            clearTimeout(timer);
+            opened = true;
+            resolve(sub);
+          },
+          Math.min(HEAD_GRACE_MS, opts.timeoutMs),
+        );
+      });
       req.on('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        if (sub.status === 0) reject(connectError(url, e));
+        clearTimeout(grace);
+        if (sub.status === 0 && !opened) reject(connectError(url, e));
         sub.finish();
       });
       req.on('response', (res) => {
         clearTimeout(timer);
+        clearTimeout(grace);
         sub.status = res.statusCode ?? 0;
         sub.contentType = String(res.headers['content-type'] ?? '');
+        if (opened) sub.onHead?.();
+        if (sub.ended) return;
         const lines = new LineReader((line) => sub.line(line));
         res.setEncoding('utf8');
         let first = true;

@@ -69,6 +69,7 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
   // any duplex is probed, advertised or not: an endpoint that carries control unadvertised must gate it too
   const target = run.opts.control?.session;
   let anon: WsPeer | undefined;
+  let claimant: WsPeer | undefined;
   let observer: Sender | undefined;
   let stream: SseSubscriber | undefined;
   try {
@@ -88,14 +89,17 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
     const h = await anon.next(0, () => true, run.opts.timeoutMs);
     if (asFrame(h)?.type !== 'hello') return undefined;
     const window = run.opts.control?.ackWindowMs ?? observer?.window ?? CONTROL_DEFAULTS.ackWindowMs;
+    const type = run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared;
+    // no target named: a would-be target of our own, on an unauthenticated duplex too, claims the probe's session
+    if (!target) claimant = await anonClaimant(run, url, `${run.session}.anon`, type);
     const probe = {
       aep: '0.1',
       id: `${run.session}-ctl-anon-${nextCount()}`,
-      type: run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared,
+      type,
       time: new Date().toISOString(),
       source: run.opts.control?.source ?? CONTROL_DEFAULTS.source,
       agent: 'agent-conformance',
-      session: target ?? run.session,
+      session: target ?? (claimant ? `${run.session}.anon` : run.session),
       data: {},
     };
     observer?.ids.push(probe.id);
@@ -108,15 +112,45 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
     const [answer, ack] = await Promise.all([seen, acked]);
     const reached = ack ?? (ACKS.has(String(asFrame(answer)?.type)) ? answer : undefined);
     if (reached) return void run.report('aep/live-control-auth-gate', 'reached', { got: describe(reached) });
-    const o = asFrame(answer);
-    if (o?.type === 'error' && o.code !== 'unauthorized')
-      run.report('aep/live-control-auth-gate', 'code', { code: String(o.code) });
+    // any refusal holds the gate, whatever its code (AEP-0004 §4 #2: the sender reads any as the refusal)
+    if (claimant) await settled(run, claimant);
+    if (claimant?.frames.some((f) => asFrame(f)?.id === probe.id))
+      run.report('aep/live-control-auth-gate', 'delivered', { session: probe.session });
     return undefined;
   } finally {
+    claimant?.close();
     anon?.close();
     observer?.close();
     stream?.close();
   }
+}
+
+/**
+ * An emitter connection opened without credentials that declares `type` and claims `session` by sending an Event of
+ * it; undefined when the endpoint refuses it (at the upgrade, at hello, or by closing), which leaves nothing to route to.
+ */
+async function anonClaimant(run: ControlRun, url: URL, session: string, type: string): Promise<WsPeer | undefined> {
+  const c = await WsPeer.open(url, { timeoutMs: run.opts.timeoutMs }).catch(() => undefined);
+  if (!c) return undefined;
+  const identity = { agent: 'agent-conformance', instance: `${run.session}/anon-claimant` };
+  c.send({ ...HELLO, role: 'emitter', identity, capabilities: { control: { accepts: [type] } } });
+  if (asFrame(await c.next(0, () => true, run.opts.timeoutMs))?.type !== 'hello') {
+    c.close();
+    return undefined;
+  }
+  c.send({
+    aep: '0.1',
+    id: `${session}-claim`,
+    type: 'progress.status',
+    time: new Date().toISOString(),
+    source: `aep://agent-conformance/agent/live/anon-claimant/session/${session}`,
+    agent: 'agent-conformance',
+    session,
+    seq: 0,
+    data: { phase: 'claim' },
+  });
+  await settled(run, c);
+  return c;
 }
 
 /** AEP-0004 §4 #2, §7, §8: a command to a session no live connection claims gets the `no-route` frame, never an Event. */

@@ -24,11 +24,12 @@ export const CONTROL_RULES: readonly LiveRule[] = [
     description:
       'Control never flows on an unauthenticated duplex: a command sent on a WebSocket opened without credentials is refused and reaches no target.',
     detail:
-      'The refusal may come at the upgrade, at hello, or as an error frame with the command id as cause and code "unauthorized".',
+      'The refusal may come at the upgrade, at hello, or as an error frame with the command id as cause, of any code. Without --control-session, the would-be target is an emitter connection of the run, opened without credentials too, that claims the probed session and declares the probe type.',
     spec: 'AEP-0004 §4 #1-#2; AEP-0003 §8.1',
     messages: {
       reached: 'A command sent on an unauthenticated WebSocket reached the target, which answered {got}.',
-      code: 'A command sent on an unauthenticated WebSocket was refused with code {code:json}, not "unauthorized": the endpoint routed it instead of refusing the unauthenticated binding.',
+      delivered:
+        'A command sent on an unauthenticated WebSocket was delivered to the connection claiming {session:json}: control flowed on an unauthenticated duplex.',
     },
   },
   {

@@ -147,14 +147,26 @@ export class LiveRun {
       ...this.opts,
       ...(headers ? { headers } : {}),
     });
-    if (sub.status === 200 && /^text\/event-stream\s*(;|$)/i.test(sub.contentType.trim())) return sub;
+    const good = () => sub.status === 200 && /^text\/event-stream\s*(;|$)/i.test(sub.contentType.trim());
+    if (sub.status === 0) {
+      // the head is still to come (with the first message): judged then, its messages unread if it is another
+      const check = this.check;
+      sub.onHead = () => void (good() || this.streamFailed(sub, path, check));
+      return sub;
+    }
+    if (good()) return sub;
+    throw this.streamFailed(sub, path, this.check);
+  }
+
+  /** Close a subscription not answered 200 `text/event-stream` and report it (once per answer). */
+  private streamFailed(sub: SseSubscriber, path: string, check: LiveCheck): StreamFailed {
     sub.close();
     const type = sub.contentType;
     const key = `${sub.status} with Content-Type ${JSON.stringify(type)}`;
     const first = !this.streamAnswers.has(key);
     this.streamAnswers.add(key);
-    if (first) this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check: this.check });
-    throw new StreamFailed(`GET ${path} was answered ${key}, not 200 text/event-stream (aep/live-fanout)`, first);
+    if (first) this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check });
+    return new StreamFailed(`GET ${path} was answered ${key}, not 200 text/event-stream (aep/live-fanout)`, first);
   }
 
   private readonly parsed = new WeakMap<SseMessage, Record<string, unknown> | null>();

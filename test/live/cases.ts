@@ -31,7 +31,8 @@ export const LIVE_CASES: readonly LiveCase[] = [
     rules: ['aep/live-invalid-envelope'],
     says: /The Event without "id" was accepted \(202\) and delivered/,
   },
-  { variant: 'ingest-200', rules: ['aep/live-ingest'] },
+  // 200 is accepted as 202 is (the literal endpoint answers 200); another 2xx is not
+  { variant: 'ingest-201', rules: ['aep/live-ingest'], says: /was answered 201, not 202 accepted \(or 200\)/ },
   { variant: 'sse-no-id', rules: ['aep/live-fanout'] },
   // it would also fail byte-identity, which compares the same Events' bytes: run without the opt-in checks
   { variant: 'rewrites', rules: ['aep/live-delivery-identity'] },
@@ -145,6 +146,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
   },
   { variant: 'hello-bad-role', rules: ['aep/live-hello'], says: /hello answer has role "collector"/ },
   { variant: 'control-unauthenticated', rules: ['aep/live-control-auth-gate'], control: true },
+  // without --control-session: the run's own unauthenticated claimant is the would-be target the command reaches
+  {
+    variant: 'control-open-relay',
+    rules: ['aep/live-control-auth-gate'],
+    says: /was delivered to the connection claiming "[^"]+\.anon": control flowed on an unauthenticated duplex/,
+  },
   {
     variant: 'control-no-route-event',
     rules: ['aep/live-control-no-route'],

@@ -18,7 +18,7 @@ export type Broken =
   | 'no-discovery'
   | 'no-version-gate'
   | 'accepts-invalid'
-  | 'ingest-200'
+  | 'ingest-201'
   | 'sse-no-id'
   | 'rewrites'
   | 'ignores-filter'
@@ -38,6 +38,7 @@ export type Broken =
   | 'no-well-known'
   | 'keeps-content'
   | 'control-unauthenticated'
+  | 'control-open-relay'
   | 'control-no-route-event'
   | 'control-slow-ack'
   | 'control-dedupe-fresh'
@@ -250,6 +251,8 @@ export async function startEndpoint(
     literal?: boolean;
     acksOnStreamOnly?: boolean;
     noPong?: boolean;
+    /** Hold the SSE answer's head back until the first message (Node sends it with the first write). */
+    lazyHead?: boolean;
   } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
@@ -402,7 +405,12 @@ export async function startEndpoint(
           events.push([ev as Ev, l]);
         }
         for (const [ev, l] of events) ingestOne(ev, l);
-        json(res, broken === 'ingest-200' ? 200 : 202, literal ? { accepted: events.length } : undefined);
+        // 202 accepted; the literal endpoint answers 200, which the maintainers' live checker takes too
+        json(
+          res,
+          broken === 'ingest-201' ? 201 : literal ? 200 : 202,
+          literal ? { accepted: events.length } : undefined,
+        );
       });
       return;
     }
@@ -473,7 +481,7 @@ export async function startEndpoint(
       if (url.searchParams.get('live') === '0') return void res.end();
       subs.add(sub);
       req.on('close', () => subs.delete(sub));
-      res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n');
+      if (!opts.lazyHead) res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n');
       return;
     }
     json(res, 404, { error: 'not-found' });
@@ -508,11 +516,14 @@ export async function startEndpoint(
       // a command (AEP-0004): to the connected target, or refused by the relay
       const command = (f: Ev) => {
         const refuse = (code: string) => ws.send(JSON.stringify({ type: 'error', cause: f.id, code }));
-        // AEP-0004 §4 #1: control only on an authenticated duplex
-        if (!authed && broken !== 'control-unauthenticated') return refuse('unauthorized');
-        if (f.session === CONTROL_SESSION) return target.command(f);
-        // AEP-0004 §4 #5: more than one live claimant is refused ambiguous, never guessed or broadcast
         const owners = [...claims.entries()].filter(([, cs]) => cs.some((c) => c.session === f.session));
+        // AEP-0004 §4 #1: control only on an authenticated duplex (`control-open-relay` gates only its built-in target)
+        const open = broken === 'control-unauthenticated' || (broken === 'control-open-relay' && owners.length > 0);
+        if (!authed && !open) return refuse('unauthorized');
+        if (f.session === CONTROL_SESSION) return target.command(f);
+        // one live claimant: the command goes to it (§4 #5: at most one target)
+        if (owners.length === 1) return void (owners[0]![0] as typeof ws).send(JSON.stringify(f));
+        // AEP-0004 §4 #5: more than one live claimant is refused ambiguous, never guessed or broadcast
         if (owners.length > 1 && broken === 'control-ambiguous-broadcast') {
           for (const [w] of owners) (w as typeof ws).send(JSON.stringify(f));
           return;

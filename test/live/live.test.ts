@@ -80,6 +80,18 @@ test('an endpoint taking every latitude the spec text leaves (base path, URL for
   }
 });
 
+test("an endpoint that sends the SSE head only with the first message (as the maintainers' test collector does) passes the stream checks", async () => {
+  const ep = await startEndpoint(undefined, { lazyHead: true });
+  try {
+    const checks = ['invalid-envelope', 'fanout', 'filter', 'capture-ceiling', 'resume', 'replay-all'] as const;
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: [...checks] });
+    assert.deepEqual(r.findings, [], show(r.findings));
+    assert.deepEqual(r.ran, [...checks]);
+  } finally {
+    await ep.close();
+  }
+});
+
 test('by default the destructive checks do not run; named in checks they do', async () => {
   const ep = await startEndpoint();
   try {
@@ -134,7 +146,8 @@ test('a capability the endpoint does not advertise is skipped with its reason', 
   const { createServer: create } = await import('node:http');
   // discovery with a stream but no replay, no roster: resume, replay-all, roster and eviction are skipped
   const server = create((req, res) => {
-    if (req.url === '/events') {
+    // it ingests nothing (a POST is 404), so no buffer shows either
+    if (req.method === 'GET' && req.url === '/events') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(
         JSON.stringify({ aep: ['0.1'], endpoints: { events: '/events', stream: '/stream', socket: '/socket' } }),

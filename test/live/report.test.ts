@@ -97,7 +97,7 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
   } finally {
     await ep.close();
   }
-  const broken = await startEndpoint('ingest-200');
+  const broken = await startEndpoint('ingest-201');
   try {
     const r = await runCli('aep', [
       'live',
