@@ -332,6 +332,9 @@ export async function controlCancel(run: ControlRun, url: URL): Promise<string |
     'control.cancel',
     async ({ s, id, from, decision }) => {
       const d = asFrame(decision);
+      // the target MAY refuse (AEP-0004 §2 #4; `refused` is a non-error outcome, §3): then there is no outcome to check
+      if (d?.type === 'control.rejected' || d?.type === 'error')
+        return `the control.cancel was declined (${describe(d)}), which a target or relay may do, so no run.cancelled is owed`;
       if (d?.type !== 'control.accepted')
         return void run.report('aep/live-control-cancel', 'notAccepted', { run: target, got: describe(d) });
       s.ids.push(String(d.id));

@@ -112,10 +112,12 @@ export const CONTROL_RULES: readonly LiveRule[] = [
     id: 'aep/live-control-cancel',
     severity: 'error',
     description:
-      'Opt-in and destructive (--control-cancel RUN): a control.cancel of that run is accepted, then exactly one run.cancelled follows with cause = the command id or its ack id.',
+      'Opt-in and destructive (--control-cancel RUN): a control.cancel of that run is acked within the window and, once accepted, exactly one run.cancelled follows with cause = the command id or its ack id.',
+    detail:
+      'A nack (control.rejected, or a relay error frame) skips the check: the target MAY refuse (AEP-0004 §2 #4), and `refused` is a first-class non-error outcome (§3).',
     spec: 'AEP-0004 §5; §6; §7',
     messages: {
-      notAccepted: 'A control.cancel of run {run:json} was answered {got}, not control.accepted.',
+      notAccepted: 'A control.cancel of run {run:json} was answered {got}, not an ack (control.accepted, or a nack).',
       noOutcome: 'No run.cancelled cause-linked to the control.cancel of run {run:json} within {ms} ms.',
       twice: '{n} distinct run.cancelled Events followed one control.cancel.',
     },

@@ -90,6 +90,21 @@ test('the unauthenticated probe also catches a target reached through a named se
   }
 });
 
+test('a cancel the target refuses (AEP-0004 §2 #4: it MAY; `refused` is no error, §3) skips the cancel check, never fails it', async () => {
+  const ep = await startEndpoint();
+  try {
+    const r = await checkEndpoint(ep.url, {
+      ...OPTIONS,
+      control: { ...OPTIONS.control, cancelRun: 'a-run-the-target-refuses-to-cancel' },
+      checks: ['control-cancel'],
+    });
+    assert.deepEqual(r.skipped, ['control-cancel'], show(r.findings));
+    assert.match(show(r.findings), /control-cancel check was skipped: the control\.cancel was declined \(.*refused/);
+  } finally {
+    await ep.close();
+  }
+});
+
 test('without --ack-window the window is the one the endpoint declares at hello', async () => {
   const ep = await startEndpoint('control-slow-ack');
   try {
