@@ -52,8 +52,10 @@ function endpointOf(run: LiveRun, name: string, v: unknown, schemes: RegExp): st
 
 /** AEP-0003 §3.4: the discovery document names the endpoints and the capabilities the other checks read. */
 export async function discovery(run: LiveRun): Promise<void> {
-  const path = '/events';
-  const r = await fetchText(run.url(path), run.opts);
+  const url = run.url('/events');
+  // named as requested: under a base with a path, `/events` is `{base}/events`
+  const path = url.pathname;
+  const r = await fetchText(url, run.opts);
   if (!ok(r.status)) return run.report('aep/live-discovery', 'status', { path, status: r.status });
   if (r.truncated) return run.report('aep/live-discovery', 'tooLarge', { path, mib: BODY_LIMIT >> 20 });
   const type = String(r.headers['content-type'] ?? '');
