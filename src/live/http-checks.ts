@@ -3,6 +3,7 @@
  * refusal, ingest, fan-out, filters and the capture ceiling.
  */
 import { downlevelEvent } from '../aep/downlevel.ts';
+import { describeValue } from '../core/finding.ts';
 import { coreOf, describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
 import { BODY_LIMIT, fetchText } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
@@ -23,6 +24,26 @@ function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
     return undefined;
   }
   return at;
+}
+
+/** The value at a JSON Pointer of `v` (undefined where there is none). */
+function valueAt(v: unknown, pointer: string): unknown {
+  for (const raw of pointer.split('/').slice(1)) {
+    if (!v || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return v;
+}
+
+/** A value named for a message without echoing it (payload text never appears in findings). */
+function shapeOf(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const n = Object.keys(v).length;
+    return `an object (${n} member${n === 1 ? '' : 's'})`;
+  }
+  const d = describeValue(v);
+  return /^[aeiou]/.test(d) ? `an ${d}` : `a ${d}`;
 }
 
 /** Each Event at its first delivery: a redelivery of the same (source, id) is legal (AEP-0003 §5, §7). */
@@ -300,9 +321,24 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
     if ((rank[at] ?? 9) > rank[ceiling]!) return run.report('aep/live-capture-ceiling', 'above', { ceiling, got: at });
     // what the ceiling governs (capture and payload); other rewrites are aep/live-delivery-identity's
     const want = downlevelEvent(ev, ceiling).event;
-    const pointer = firstDifference({ capture: at, data: got.data }, { capture: want.capture, data: want.data });
+    const seen = { capture: at, data: got.data };
+    const wanted = { capture: want.capture, data: want.data };
+    const pointer = firstDifference(seen, wanted);
+    // name the Event and what differs there, so the operator sees what the down-level keeps or drops
     if (pointer !== undefined)
-      run.report('aep/live-capture-ceiling', 'payload', { ceiling, pointer: pointer || '""' }, pointer);
+      run.report(
+        'aep/live-capture-ceiling',
+        'payload',
+        {
+          ceiling,
+          pointer: pointer || '""',
+          type: String(ev.type),
+          posted: String(ev.capture),
+          want: shapeOf(valueAt(wanted, pointer)),
+          got: shapeOf(valueAt(seen, pointer)),
+        },
+        pointer,
+      );
   } finally {
     sub.close();
   }
