@@ -305,11 +305,11 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
   const ceiling = 'metadata';
   const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }), capture: ceiling });
   try {
-    // redacted-gated text that a metadata ceiling removes (AEP-0002 run.started `prompt`)
-    const ev = run.event('run.started', {
-      run: `${run.session}-ceiling`,
+    // redacted-gated text that a metadata ceiling removes (AEP-0002 progress.status `message`), on a type that opens
+    // no lifecycle: a run.started here left the delivered stream an open run of ours (aep/open-at-end in every report)
+    const ev = run.event('progress.status', {
       capture: 'redacted',
-      data: { trigger: 'user', prompt: 'checking the capture ceiling' },
+      data: { phase: 'checking', message: 'checking the capture ceiling' },
     });
     await run.post(JSON.stringify(ev));
     await sub.until(() => run.mine(sub).some((x) => x.ev.id === ev.id), run.opts.timeoutMs);

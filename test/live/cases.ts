@@ -41,7 +41,7 @@ export const LIVE_CASES: readonly LiveCase[] = [
   {
     variant: 'keeps-content',
     rules: ['aep/live-capture-ceiling'],
-    says: /the run\.started Event \(posted at capture redacted\) other than its §8\.2 down-level: at \/data\/prompt the down-level has nothing, the delivered Event has a string \(28 characters\)/,
+    says: /the progress\.status Event \(posted at capture redacted\) other than its §8\.2 down-level: at \/data\/message the down-level has nothing, the delivered Event has a string \(28 characters\)/,
   },
   { variant: 'resume-inclusive', rules: ['aep/live-resume'] },
   { variant: 'sse-from-inclusive', rules: ['aep/live-resume'] },
