@@ -281,7 +281,7 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
     const path = cmd.parent && cmd.parent !== program ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
     cmd.addHelpText('after', exitHelp(path));
     if (cmd.options.some((o) => o.long === '--format') && cmd.options.some((o) => o.long === '--output'))
-      cmd.hook('preAction', (c) => impliedFormat(c));
+      cmd.hook('preAction', (c) => impliedFormat(c, (note) => io.stderr.write(`${def.name} ${path}: note: ${note}\n`)));
   }
   return program;
 }
@@ -302,13 +302,20 @@ export function formatOfOutputName(file: string): FormatName | undefined {
   return undefined;
 }
 
-/** Without `--format`, take the format the `-o` file's extension names, when the verb has it; `--format` wins. */
-function impliedFormat(cmd: Command): void {
+/**
+ * Without `--format`, take the format the `-o` file's extension names, when the verb has it; `--format` wins. A name
+ * whose format the verb lacks (`fixtures -o r.ndjson`) gets the default format and a `note` saying so.
+ */
+function impliedFormat(cmd: Command, note: (text: string) => void): void {
   const output = cmd.getOptionValue('output') as string | undefined;
   if (output === undefined || cmd.getOptionValueSource('format') !== 'default') return;
   const implied = formatOfOutputName(output);
   const choices = cmd.options.find((o) => o.long === '--format')?.argChoices;
   if (implied && (!choices || choices.includes(implied))) cmd.setOptionValueWithSource('format', implied, 'implied');
+  else if (implied && choices)
+    note(
+      `${output} names ${implied}, a format this verb does not write: it is written as ${cmd.getOptionValue('format')} (--format: ${choices.join(', ')})`,
+    );
 }
 
 /** The usage error for an unknown verb in `args` (commander would answer `--help` with exit 0), or `undefined`. */

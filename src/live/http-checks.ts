@@ -3,6 +3,7 @@
  * refusal, ingest, fan-out, filters and the capture ceiling.
  */
 import { downlevelEvent } from '../aep/downlevel.ts';
+import { describeValue } from '../core/finding.ts';
 import { coreOf, describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
 import { BODY_LIMIT, fetchText } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
@@ -23,6 +24,26 @@ function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
     return undefined;
   }
   return at;
+}
+
+/** The value at a JSON Pointer of `v` (undefined where there is none). */
+function valueAt(v: unknown, pointer: string): unknown {
+  for (const raw of pointer.split('/').slice(1)) {
+    if (!v || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return v;
+}
+
+/** A value named for a message without echoing it (payload text never appears in findings). */
+function shapeOf(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const n = Object.keys(v).length;
+    return `an object (${n} member${n === 1 ? '' : 's'})`;
+  }
+  const d = describeValue(v);
+  return /^[aeiou]/.test(d) ? `an ${d}` : `a ${d}`;
 }
 
 /** Each Event at its first delivery: a redelivery of the same (source, id) is legal (AEP-0003 §5, §7). */
@@ -52,8 +73,10 @@ function endpointOf(run: LiveRun, name: string, v: unknown, schemes: RegExp): st
 
 /** AEP-0003 §3.4: the discovery document names the endpoints and the capabilities the other checks read. */
 export async function discovery(run: LiveRun): Promise<void> {
-  const path = '/events';
-  const r = await fetchText(run.url(path), run.opts);
+  const url = run.url('/events');
+  // named as requested: under a base with a path, `/events` is `{base}/events`
+  const path = url.pathname;
+  const r = await fetchText(url, run.opts);
   if (!ok(r.status)) return run.report('aep/live-discovery', 'status', { path, status: r.status });
   if (r.truncated) return run.report('aep/live-discovery', 'tooLarge', { path, mib: BODY_LIMIT >> 20 });
   const type = String(r.headers['content-type'] ?? '');
@@ -285,11 +308,11 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
   const ceiling = 'metadata';
   const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }), capture: ceiling });
   try {
-    // redacted-gated text that a metadata ceiling removes (AEP-0002 run.started `prompt`)
-    const ev = run.event('run.started', {
-      run: `${run.session}-ceiling`,
+    // redacted-gated text that a metadata ceiling removes (AEP-0002 progress.status `message`), on a type that opens
+    // no lifecycle: a run.started here left the delivered stream an open run of ours (aep/open-at-end in every report)
+    const ev = run.event('progress.status', {
       capture: 'redacted',
-      data: { trigger: 'user', prompt: 'checking the capture ceiling' },
+      data: { phase: 'checking', message: 'checking the capture ceiling' },
     });
     await run.post(JSON.stringify(ev));
     await sub.until(() => run.mine(sub).some((x) => x.ev.id === ev.id), run.opts.timeoutMs);
@@ -301,9 +324,24 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
     if ((rank[at] ?? 9) > rank[ceiling]!) return run.report('aep/live-capture-ceiling', 'above', { ceiling, got: at });
     // what the ceiling governs (capture and payload); other rewrites are aep/live-delivery-identity's
     const want = downlevelEvent(ev, ceiling).event;
-    const pointer = firstDifference({ capture: at, data: got.data }, { capture: want.capture, data: want.data });
+    const seen = { capture: at, data: got.data };
+    const wanted = { capture: want.capture, data: want.data };
+    const pointer = firstDifference(seen, wanted);
+    // name the Event and what differs there, so the operator sees what the down-level keeps or drops
     if (pointer !== undefined)
-      run.report('aep/live-capture-ceiling', 'payload', { ceiling, pointer: pointer || '""' }, pointer);
+      run.report(
+        'aep/live-capture-ceiling',
+        'payload',
+        {
+          ceiling,
+          pointer: pointer || '""',
+          type: String(ev.type),
+          posted: String(ev.capture),
+          want: shapeOf(valueAt(wanted, pointer)),
+          got: shapeOf(valueAt(seen, pointer)),
+        },
+        pointer,
+      );
   } finally {
     sub.close();
   }

@@ -142,8 +142,10 @@ export class LiveRun {
 
   /** An SSE subscription; one not answered 200 `text/event-stream` is reported and closed. @throws StreamFailed */
   async subscribe(query: Record<string, string>, headers?: Record<string, string>): Promise<SseSubscriber> {
-    const path = this.path('stream');
-    const sub = await SseSubscriber.open(this.url(path, query, 'stream'), {
+    const url = this.url(this.path('stream'), query, 'stream');
+    // the path requested, not the one discovery named: under a base with a path they differ
+    const path = url.pathname;
+    const sub = await SseSubscriber.open(url, {
       ...this.opts,
       ...(headers ? { headers } : {}),
     });

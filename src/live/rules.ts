@@ -121,7 +121,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     messages: {
       above: 'A subscriber with capture={ceiling} received an Event at capture {got}.',
       payload:
-        'A subscriber with capture={ceiling} received an Event whose payload is not the §8.2 down-level (at {pointer}).',
+        'A subscriber with capture={ceiling} received the {type} Event (posted at capture {posted}) other than its §8.2 down-level: at {pointer} the down-level has {want}, the delivered Event has {got}.',
       missing: 'A subscriber with capture={ceiling} received no Event.',
     },
   },

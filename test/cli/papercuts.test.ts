@@ -75,6 +75,16 @@ test('-o NAME without --format writes the format its extension names; an explici
   const f = await runCli('ahp', ['fixtures', fixtureSample('ahp'), '-q', '-o', fx]);
   assert.equal(f.code, 0, f.stderr);
   assert.match(readFileSync(fx, 'utf8'), /^<\?xml/);
+  assert.doesNotMatch(f.stderr, /note:/);
+  // a name whose format the verb does not write (fixtures has no ndjson): the default, and a note saying so
+  const nd = join(tmp, 'fixtures.ndjson');
+  const n = await runCli('ahp', ['fixtures', fixtureSample('ahp'), '-q', '-o', nd]);
+  assert.equal(n.code, 0, n.stderr);
+  assert.match(
+    n.stderr,
+    /^ahp fixtures: note: .*fixtures\.ndjson names ndjson, a format this verb does not write: it is written as text \(--format: text, json, /m,
+  );
+  assert.doesNotMatch(readFileSync(nd, 'utf8'), /^\{/);
   assert.match(
     (await runCli('aep', ['validate', '--help'])).stdout,
     /\.html, \.sarif, \.json,\s+\.ndjson or\s+\.jsonl\s+\(ndjson\) or\s+\.xml/,

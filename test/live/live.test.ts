@@ -246,6 +246,10 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
     const json = await runCli('aep', ['live', ok.url, '--checks', 'discovery,fanout', '--format', 'json']);
     assert.equal(json.code, 0);
     assert.deepEqual(JSON.parse(json.stdout).findings, []);
+    // the ceiling probe opens nothing of ours: no aep/open-at-end about the checker's own Events in the report
+    const ceiling = await runCli('aep', ['live', ok.url, '--checks', 'capture-ceiling', '--format', 'json']);
+    assert.equal(ceiling.code, 0);
+    assert.deepEqual(JSON.parse(ceiling.stdout).findings, []);
   } finally {
     await ok.close();
   }

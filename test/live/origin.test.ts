@@ -137,3 +137,28 @@ test('redirects are not followed: a 3xx to another origin gets no request and no
     await o.close();
   }
 });
+
+test('a finding about an answer names the path requested under the base, not the endpoint as discovery spelled it', async () => {
+  const seen: string[] = [];
+  const main = await listen((req, res) => {
+    seen.push(`${req.method} ${req.url!.split('?')[0]}`);
+    if (req.url === '/aep/events' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ aep: ['0.1'], endpoints: { events: '/events', stream: '/stream' } }));
+    }
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+  });
+  try {
+    // `/stream` under http://h/aep is /aep/stream (AEP-0003 §3.3 `{base}/stream`): the 404 came from there
+    const r = await checkEndpoint(`${main.url}/aep`, { timeoutMs: TIMEOUT, checks: ['fanout'] });
+    assert.ok(seen.includes('GET /aep/stream'), seen.join(', '));
+    const stream = r.findings.find((f) => f.ruleId === 'aep/live-fanout')!;
+    assert.match(stream.message, /^GET \/aep\/stream \(the fanout check\) was answered 404/);
+    // and discovery under a base whose `{base}/events` is not served names that path
+    const d = await checkEndpoint(`${main.url}/other`, { timeoutMs: TIMEOUT, checks: ['discovery'] });
+    const status = d.findings.find((f) => f.ruleId === 'aep/live-discovery')!;
+    assert.equal(status.message, 'GET /other/events answered 404, not 2xx with the discovery document.');
+  } finally {
+    await main.close();
+  }
+});
