@@ -221,14 +221,15 @@ export const OTLP_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §3.2; OTLP/JSON',
     description:
-      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch, as a decimal string or an integer.',
+      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch that a fixed64 holds, as a decimal string or an integer.',
     messages: {
       absent: 'timeUnixNano and observedTimeUnixNano are absent; AEP time comes from them.',
       kind: 'timeUnixNano is {kind}.',
       string: 'timeUnixNano is a string that is not a decimal integer.',
       'not-positive':
         'timeUnixNano is zero or negative (unknown time) and no observedTimeUnixNano is set; AEP time comes from them.',
-      'too-late': 'timeUnixNano is past the year 9999; no RFC 3339 time holds it.',
+      'too-late':
+        'timeUnixNano is beyond the fixed64 range of logs.proto (at most 2^64 - 1 nanoseconds, 2554-07-21T23:34:33.709551615Z).',
     },
   }),
   trace: ruleMeta({
