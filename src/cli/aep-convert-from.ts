@@ -55,7 +55,7 @@ export async function runConvertFrom(
     }
     const r =
       o.from === 'cloudevents'
-        ? decodeCloudEvents(ev.value, { bigIntegers: ev.bigIntegers })
+        ? decodeCloudEvents(ev.value, { bigIntegers: ev.bigIntegers, text: ev.text })
         : decodeOtlp(ev.value, { maxCapture: o.maxCapture, bigIntegers: ev.bigIntegers });
     // a foreign CloudEvent or LogRecord (§2 rule 3) has no AEP event: reported (a warning), counted, not written
     foreign += itemCount(o.from, ev.value, 0) - r.events.length;

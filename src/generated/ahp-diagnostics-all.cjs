@@ -39264,6 +39264,7 @@ const schema455 = docs[10]["$defs"]["__ctx13"];
 const schema456 = docs[0]["$defs"]["__ctx20"];
 const schema457 = docs[10]["$defs"]["__ctx19"];
 const schema458 = docs[0]["$defs"]["__ctx9"];
+const formats8 = STRICT_FORMATS["web-url"];
 const pattern65 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
 
 function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -39354,8 +39355,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!(formats4(data1))){
-const err5 = {instancePath:instancePath+"/url",schemaPath:"#/allOf/0/then/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema457.allOf[0].then.properties.url,data:data1};
+if(!(formats8(data1))){
+const err5 = {instancePath:instancePath+"/url",schemaPath:"#/allOf/0/then/properties/url/format",keyword:"format",params:{format: "web-url"},message:"must match format \""+"web-url"+"\"",schema:"web-url",parentSchema:schema457.allOf[0].then.properties.url,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -39939,8 +39940,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!(formats4(data4))){
-const err19 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema459.allOf[1].then.properties.issuer,data:data4};
+if(!(formats8(data4))){
+const err19 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/format",keyword:"format",params:{format: "web-url"},message:"must match format \""+"web-url"+"\"",schema:"web-url",parentSchema:schema459.allOf[1].then.properties.issuer,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -40549,8 +40550,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!(formats4(data4))){
-const err19 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema472.allOf[1].then.properties.issuer,data:data4};
+if(!(formats8(data4))){
+const err19 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/format",keyword:"format",params:{format: "web-url"},message:"must match format \""+"web-url"+"\"",schema:"web-url",parentSchema:schema472.allOf[1].then.properties.issuer,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -40845,8 +40846,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(!(formats4(data0))){
-const err4 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema471.properties.endpoint,data:data0};
+if(!(formats8(data0))){
+const err4 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/format",keyword:"format",params:{format: "web-url"},message:"must match format \""+"web-url"+"\"",schema:"web-url",parentSchema:schema471.properties.endpoint,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }

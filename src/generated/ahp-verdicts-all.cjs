@@ -22166,6 +22166,7 @@ const schema430 = docs[10];
 const schema431 = docs[10]["$defs"]["registration"];
 const schema433 = docs[10]["$defs"]["backend"];
 const schema435 = docs[10]["$defs"]["transport"];
+const formats6 = STRICT_FORMATS["web-url"];
 const pattern64 = func0("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
 
 function validate435(data){
@@ -22212,7 +22213,7 @@ if(!pattern64.test(data1)){
 return false;
 }
 else {
-if(!(formats4(data1))){
+if(!(formats6(data1))){
 return false;
 }
 }
@@ -22538,7 +22539,7 @@ if(!pattern65.test(data4)){
 return false;
 }
 else {
-if(!(formats4(data4))){
+if(!(formats6(data4))){
 return false;
 }
 }
@@ -22764,7 +22765,7 @@ if(!pattern64.test(data0)){
 return false;
 }
 else {
-if(!(formats4(data0))){
+if(!(formats6(data0))){
 return false;
 }
 }

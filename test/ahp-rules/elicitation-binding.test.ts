@@ -104,7 +104,17 @@ describe('MCP elicitation binding', () => {
     // ending in a number that is no IPv4 address) is invalid; a valid one passes; other schemes are URIs alone
     const url = (u: string) =>
       reqEvent(JSON.stringify({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }), 'url');
-    for (const u of ['https://', 'http://', 'https://x.example:65536/', 'https://999.1.1.1/'])
+    // https:host, https:/host, https:///host: a URL parser repairs them into https://host/, yet none names a host
+    // (replays of https://github.com/colinhacks/zod/issues/5284 and https://github.com/nodejs/node/issues/50919)
+    for (const u of [
+      'https://',
+      'http://',
+      'https://x.example:65536/',
+      'https://999.1.1.1/',
+      'https:x.example',
+      'https:/x.example/a',
+      'https:///x.example',
+    ])
       assert.deepEqual(inner(invalid(url(u), 'ahp/elicitation-body', P)), ['/url'], u);
     for (const u of ['https://x.example:65535/a?b#c', 'https://10.0.0.1/', 'https://[::1]:8443/', 'urn:example:flow'])
       valid(url(u));

@@ -115,6 +115,61 @@ describe('registration', () => {
       '/hooks/0/transport/url',
       R,
     );
+    // "absolute endpoint URL": an http(s) URL with a host to connect to. `https://` names none; a URL parser repairs
+    // `https:host`, `https:/host` and `https:///host` into `https://host/`, which no one wrote (replays of
+    // https://github.com/colinhacks/zod/issues/5284 and https://github.com/nodejs/node/issues/50919)
+    for (const url of [
+      'https://',
+      'https:///policy.example.com/h',
+      'https://:443/h',
+      'https://?q',
+      'https:policy.example.com',
+      'https://policy.example.com:65536/',
+    ])
+      invalid(
+        edit((d) => (d.hooks[0].transport.url = url)),
+        'ahp/registration',
+        '/hooks/0/transport/url',
+        R,
+      );
+    for (const url of ['https://policy.example.com:443/h', 'https://[::1]:8443/h', 'https://x.example:/'])
+      valid(
+        edit((d) => (d.hooks[0].transport.url = url)),
+        R,
+      );
+    for (const [member, value] of [
+      ['endpoint', 'https:///u.example'],
+      ['endpoint', 'http:/127.0.0.1/bytes'],
+    ])
+      invalid(
+        edit(
+          (d) =>
+            (d.hooks[0].subscriptions[0].upload = {
+              endpoint: 'https://u.example',
+              timeoutMs: 1,
+              maxBytes: 1,
+              [member]: value,
+            }),
+        ),
+        'ahp/registration',
+        `/hooks/0/subscriptions/0/upload/${member}`,
+        R,
+      );
+    invalid(
+      edit(
+        (d) =>
+          (d.hooks[0].authentication = {
+            type: 'oauth',
+            issuer: 'https://',
+            resource: 'https://r',
+            clientId: 'c',
+            flow: 'f',
+          }),
+      ),
+      'ahp/registration',
+      '/hooks/0/authentication/issuer',
+      R,
+    );
     invalid(
       edit(
         (d) =>

@@ -16,6 +16,7 @@ import {
   isEmail,
   isFullDate,
   isUri,
+  isWebUrl,
   STRICT_FORMATS,
 } from '../../src/core/schema/formats.ts';
 import { type TestDriver, aepDriver, ahpDriver, runPipeline } from '../run.ts';
@@ -213,7 +214,57 @@ describe('the other formats of the table', () => {
       'email',
       'iso4217',
       'uri',
+      'web-url',
     ]);
+  });
+  // Replays of https://github.com/colinhacks/zod/issues/5284 (fixed by zod#5672), nodejs/node#50919 and
+  // servo/rust-url#1069: a URL parser repairs `https:host` and `https:/host` into `https://host/`, which no sender
+  // wrote; RFC 9110 §4.2.1-§4.2.2 http(s) URIs are `"//" authority` with a host.
+  test('web-url: an http(s) URI with "//", a host and a port of at most 65535, that a URL parser takes', () => {
+    for (const good of [
+      'https://x.example/a?b#c',
+      'HTTP://X.EXAMPLE',
+      'https://u:p@x.example:65535/',
+      'https://x.example:/',
+      'https://10.0.0.1/',
+      'https://[::1]:8443/x',
+      'http://localhost',
+    ])
+      assert.ok(isWebUrl(good), good);
+    for (const bad of [
+      'https:x.example',
+      'https:/x.example',
+      'https:///x.example',
+      'https://',
+      'https://?q',
+      'https://#f',
+      'https://:443/',
+      'https://u@/',
+      'https://x.example:65536/',
+      'https://999.1.1.1/',
+      'https://x .example/',
+      'https://例え.jp/',
+      'ftp://x.example/',
+      'urn:x',
+      '',
+    ])
+      assert.ok(!isWebUrl(bad), bad);
+  });
+  test('web-url: every one is a URI and a URL parser keeps its host; every "//"-less http(s) URI is not one', () => {
+    const hosts = ['x.example', 'a-b.c', '127.0.0.1', '[::1]', 'localhost', 'xn--r8jz45g.jp'];
+    for (const scheme of ['http', 'https', 'HTTPS'])
+      for (const host of hosts)
+        for (const tail of ['', '/', '/p?q#f', ':8080/p', ':'])
+          for (const slashes of ['', '/', '//', '///']) {
+            const s = `${scheme}:${slashes}${host}${tail}`;
+            const verdict = isWebUrl(s);
+            if (verdict) {
+              assert.ok(isUri(s), s);
+              assert.equal(new URL(s).hostname, host.toLowerCase(), s);
+            }
+            // the parser takes all four spellings; only "//" names the authority
+            assert.equal(verdict, slashes === '//' && isUri(s), s);
+          }
   });
   test('iso4217: an ISO 4217 code in force, as the runtime lists them (AEP-0002 §5.2 cost)', () => {
     for (const good of ['USD', 'EUR', 'JPY', 'CHF']) assert.ok(isCurrencyCode(good), good);

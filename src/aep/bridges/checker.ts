@@ -82,7 +82,7 @@ export function bridgeChecker(
       if (stats) stats.events += itemCount(from, value) - 1;
       const res =
         from === 'cloudevents'
-          ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers })
+          ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers, text: ev.text })
           : from === 'ocsf'
             ? decodeOcsf(value, { maxCapture })
             : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });

@@ -3,7 +3,7 @@
  * cloudevents`.
  */
 import { childPointer, escapeToken } from '../../core/pointer.ts';
-import { parseJsonText, type BigIntegerLiteral } from '../../core/json.ts';
+import { numberLiteralAt, parseJsonText, type BigIntegerLiteral } from '../../core/json.ts';
 import { CE_RULES as R } from './rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
@@ -184,6 +184,8 @@ const PREFIXED = new Set(['aepid', 'aepsource', 'aepsubject', 'aeptime', 'aeptyp
 export interface DecodeCloudEventsOptions {
   /** Integers beyond 2^53 in the input, with their exact text (pointers into the input value). */
   bigIntegers?: readonly BigIntegerLiteral[];
+  /** The JSON text the value was parsed from, to read how an attribute number is written (JSON format §2.2). */
+  text?: string;
 }
 
 /** Check one `--from cloudevents` value (an object or a batch array) and map each in-scope CE back to AEP. */
@@ -201,7 +203,7 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
       });
       continue;
     }
-    const d = checkOne(item, base, issues);
+    const d = checkOne(item, base, issues, literalOf(opts.text));
     if (!d) continue;
     // a payload read from data_base64 (CE JSON format §3.1.2): its findings point at data_base64
     const b64 = item.data === undefined ? dataOfBase64(item) : undefined;
@@ -226,11 +228,20 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
   return { events, issues };
 }
 
+// a number written with a fraction or an exponent somewhere in the text: only then are attribute literals read
+const NON_INTEGER_LITERAL = /[:,[]\s*-?\d+(?:\.\d|[eE])/;
+
+/** How the number at a pointer of `text` is written, when some number there has a fraction or an exponent. */
+function literalOf(text: string | undefined): ((pointer: string) => string | undefined) | undefined {
+  return text !== undefined && NON_INTEGER_LITERAL.test(text) ? (p) => numberLiteralAt(text, p) : undefined;
+}
+
 /** The checks of one CE object; its AEP event when it is in the bridge's scope. */
 function checkOne(
   ce: Record<string, unknown>,
   base: string,
   issues: BridgeIssue[],
+  literal?: (pointer: string) => string | undefined,
 ): Record<string, unknown> | undefined {
   const at = (name: string) => childPointer(base, name);
   const issue = (rule: { id: string }, name: string, messageId: string, args: MessageArgs = {}) =>
@@ -275,6 +286,8 @@ function checkOne(
     } else if (typeof v === 'number') {
       if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX)
         issue(R.attributeType, k, Number.isInteger(v) ? 'int-range' : 'int-fraction', { name: k });
+      // JSON format §2.2: "only the integer component optionally prefixed with a minus sign is permitted"
+      else if (literal && /[.eE]/.test(literal(at(k)) ?? '')) issue(R.attributeType, k, 'int-literal', { name: k });
     } else if (typeof v !== 'string' && typeof v !== 'boolean')
       issue(R.attributeType, k, 'extension-kind', { name: k, kind: kindOf(v) });
   }

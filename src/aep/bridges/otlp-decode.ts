@@ -4,7 +4,14 @@ import { escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
-import { OTLP_ATTRIBUTE_TABLE, OTLP_SEVERITY, severityOfNumber, timeOfNanos, type OtlpOptions } from './otlp.ts';
+import {
+  MAX_FIXED64,
+  OTLP_ATTRIBUTE_TABLE,
+  OTLP_SEVERITY,
+  severityOfNumber,
+  timeOfNanos,
+  type OtlpOptions,
+} from './otlp.ts';
 import { camelFields } from './otlp-names.ts';
 import { ANY_KEYS, anyPointer, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
@@ -196,7 +203,8 @@ function decodeRecord(
       t === undefined ? 'absent' : tn !== undefined ? 'not-positive' : typeof t === 'string' ? 'string' : 'kind',
       { kind: kindOf(t) },
     );
-  else if (tn > 253402300799999999999n) issue(R.time, `${p}/${tf}`, 'too-late');
+  // logs.proto types both fields fixed64: nothing past 2^64 - 1 ns (2554-07-21T23:34:33.709551615Z) is one
+  else if (tn > MAX_FIXED64) issue(R.time, `${p}/${tf}`, 'too-late');
   else {
     event.time = timeOfNanos(tn);
     ptr.time = `${p}/${tf}`;

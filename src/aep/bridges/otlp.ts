@@ -141,6 +141,9 @@ export function anyValueOf(v: unknown, p = '', literals?: ReadonlyMap<string, st
   return {};
 }
 
+/** The largest fixed64 (logs.proto `time_unix_nano`, `observed_time_unix_nano`). */
+export const MAX_FIXED64 = 18446744073709551615n;
+
 /** RFC 3339 -> nanoseconds since the epoch; `undefined` when `s` is not a timestamp. */
 export function nanosOf(s: string): bigint | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|([+-])(\d{2}):(\d{2}))$/.exec(s);
@@ -200,6 +203,15 @@ function logRecordOf(
 ): Obj {
   const rec: Obj = {};
   const nanos = typeof ev.time === 'string' ? nanosOf(ev.time) : undefined;
+  // time_unix_nano is a fixed64 and 0 is "unknown or missing" (logs.proto): a time at or before the epoch, or past
+  // 2^64 - 1 ns, has no LogRecord time (an exporter that wraps or negates it writes another instant)
+  if (nanos !== undefined && (nanos <= 0n || nanos > MAX_FIXED64))
+    throw new Unwritable(
+      '/time',
+      nanos <= 0n
+        ? 'a time at or before 1970-01-01T00:00:00Z, which time_unix_nano (a fixed64, 0 meaning unknown) cannot hold'
+        : 'a time past 2554-07-21T23:34:33.709551615Z, beyond the fixed64 range of time_unix_nano',
+    );
   if (nanos !== undefined) rec.timeUnixNano = nanos.toString();
   const sev = OTLP_SEVERITY[ev.severity as AepSeverity];
   if (sev) {

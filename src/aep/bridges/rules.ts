@@ -40,7 +40,7 @@ export const CE_RULES = {
     spec: 'CloudEvents 1.0 §3.1-§3.2',
     description: 'Every context attribute has a CloudEvents type.',
     detail:
-      'That is: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range.',
+      'That is: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range, an integer written as its digits alone (JSON format §2.2: "only the integer component optionally prefixed with a minus sign is permitted", so not 2.0 or 1E3; cloudevents/spec#738).',
     messages: {
       'string-chars':
         '{name} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate).',
@@ -51,6 +51,8 @@ export const CE_RULES = {
       'int-range':
         'Extension attribute {name} is an integer outside the signed 32-bit range of the CloudEvents Integer type.',
       'int-fraction': 'Extension attribute {name} is a number that is not an integer.',
+      'int-literal':
+        'Extension attribute {name} writes its integer with a fraction or an exponent; the JSON format writes a CloudEvents Integer as its integer digits alone (§2.2).',
       'extension-kind':
         'Extension attribute {name} is {kind}; CloudEvents attribute values are strings, booleans or integers.',
     },
@@ -219,14 +221,15 @@ export const OTLP_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §3.2; OTLP/JSON',
     description:
-      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch, as a decimal string or an integer.',
+      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch that a fixed64 holds, as a decimal string or an integer.',
     messages: {
       absent: 'timeUnixNano and observedTimeUnixNano are absent; AEP time comes from them.',
       kind: 'timeUnixNano is {kind}.',
       string: 'timeUnixNano is a string that is not a decimal integer.',
       'not-positive':
         'timeUnixNano is zero or negative (unknown time) and no observedTimeUnixNano is set; AEP time comes from them.',
-      'too-late': 'timeUnixNano is past the year 9999; no RFC 3339 time holds it.',
+      'too-late':
+        'timeUnixNano is beyond the fixed64 range of logs.proto (at most 2^64 - 1 nanoseconds, 2554-07-21T23:34:33.709551615Z).',
     },
   }),
   trace: ruleMeta({

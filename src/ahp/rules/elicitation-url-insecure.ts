@@ -10,7 +10,7 @@ export const elicitationUrlInsecure = defineEventRule({
   description:
     "A URL elicitation's `url` uses https: another scheme, or plain `http://` to a host that is not loopback, is a warning.",
   detail:
-    'Loopback is `localhost`, `*.localhost`, 127.0.0.0/8, `[::1]` (as ahp/endpoint-insecure): plain http there is the development environment the sentence exempts; another development host cannot be told from the wire, hence a SHOULD read as a warning. A `javascript:`, `data:`, `file:` or custom-scheme URL is not an HTTPS URL either.',
+    'Loopback is `localhost`, `*.localhost` (also `localhost.`), 127.0.0.0/8, `[::1]` and `[::ffff:127.0.0.1]` (as ahp/endpoint-insecure): plain http there is the development environment the sentence exempts; another development host cannot be told from the wire, hence a SHOULD read as a warning. A `javascript:`, `data:`, `file:` or custom-scheme URL is not an HTTPS URL either.',
   spec: 'MCP 2025-11-25 elicitation §Safe URL Handling',
   quote: 'SHOULD use HTTPS URLs for non-development environments.',
   messages: {

@@ -3,6 +3,7 @@
  * closed subset (schemas/mcp/mcp-elicitation.schema.json).
  */
 import type { ErrorObject } from '../../core/schema/ajv.ts';
+import { isWebUrl as isWebUrlFormat } from '../../core/schema/formats.ts';
 import { mapSchemaErrors, type Wording } from '../../core/schema/findings.ts';
 import { phraseMessage } from '../../core/schema/wording.ts';
 import { describeValue } from '../../core/finding.ts';
@@ -84,16 +85,12 @@ function fieldVariant(s: unknown): string | undefined {
 const WEB_SCHEME = /^https?:/i;
 
 /**
- * False for an http(s) `url` that RFC 3986 admits but no URL parser does (MCP "MUST contain a valid URL"): an empty
- * host (`https://`), a port beyond 65535, a host that is no valid IPv4 address though it ends in a number.
+ * False for an http(s) `url` that RFC 3986 admits but that names no host to open (MCP "MUST contain a valid URL"): an
+ * empty host (`https://`), `https:host` or `https:/host` (a URL parser repairs them, nothing names the host), a port
+ * beyond 65535, a host that is no valid IPv4 address though it ends in a number.
  */
 function isWebUrl(url: unknown): boolean {
-  if (typeof url !== 'string' || !WEB_SCHEME.test(url)) return true;
-  try {
-    return new URL(url).hostname !== '';
-  } catch {
-    return false;
-  }
+  return typeof url !== 'string' || !WEB_SCHEME.test(url) || isWebUrlFormat(url);
 }
 
 /** The problem of a URL request whose `url` passes the schema's `uri` format but is no valid web URL. */

@@ -184,7 +184,8 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description:
       'Portable registration documents: non-empty hooks, transports, authentication bindings, subscriptions with events, mode-specific timeout and failure policy, content selection.',
-    detail: 'Also cited: base/failure.md; capability-auth.md §Authentication bindings.',
+    detail:
+      'An HTTP transport `url`, an upload `endpoint` and an OAuth `issuer` are http(s) URLs with `//` and a host after the scheme and a port of at most 65535 ("absolute endpoint URL"; RFC 9110 §4.2.1-§4.2.2): `https://`, `https:///host` and `https:host`, which a URL parser repairs into `https://host/`, name no host. Also cited: base/failure.md; capability-auth.md §Authentication bindings.',
     spec: 'AHP base/registration.md (AHP-REG-001)',
   }),
 } as const;

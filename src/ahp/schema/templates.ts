@@ -32,7 +32,8 @@ export const MCP_TEMPLATES: MessageTemplates = {
   const: PHRASE_TEMPLATES.const!,
   enum: PHRASE_TEMPLATES.enum!,
   'format-uri': 'must be a URI with a scheme (RFC 3986)',
-  'web-url': 'must be a valid URL: an http or https URL has a host and a port of at most 65535',
+  'web-url':
+    'must be a valid URL: an http or https URL has "//" and a host after the scheme and a port of at most 65535',
   format: 'must be a valid {format}',
   shapes: 'matches none of the allowed MCP shapes',
   ajv: '{ajv}',

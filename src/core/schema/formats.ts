@@ -1,10 +1,10 @@
 /**
  * Our schemas' string formats from their ABNF (no ajv-formats): RFC 3339 §5.6 `date-time`, `full-date`, RFC 3986 `uri`,
- * `absolute-uri`, RFC 5321 §4.1.2 `email`; plain regular expressions, so generated validators can import them.
+ * `absolute-uri`, http(s) `web-url`, RFC 5321 §4.1.2 `email`; plain regular expressions, so generated validators can import them.
  */
 
 /** The format names our schemas use. */
-export type FormatName = 'date-time' | 'date' | 'uri' | 'absolute-uri' | 'email' | 'iso4217';
+export type FormatName = 'date-time' | 'date' | 'uri' | 'absolute-uri' | 'web-url' | 'email' | 'iso4217';
 
 // RFC 3339 §5.6: full-date "T" full-time; "T"/"Z" may be lower case (§5.6 NOTE); the space of
 // that NOTE is not in the ABNF, so it is not accepted. time-numoffset = ("+" / "-") HH ":" MM.
@@ -180,6 +180,24 @@ export function isAbsoluteUri(s: string): boolean {
   return !s.includes('#') && isUri(s);
 }
 
+// authority of an http(s) URI: RFC 9110 §4.2.1 `"//" authority`, its host not empty (§4.2.1: "MUST NOT ... empty host")
+const WEB_AUTHORITY = /^https?:\/\/(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]+)(?::([0-9]*))?(?:[/?#]|$)/i;
+
+/**
+ * An http or https URL one can connect to: an RFC 3986 URI whose hier-part is `"//" authority` with a host (RFC 9110
+ * §4.2.1-§4.2.2), a port of at most 65535, that a URL parser takes. A URL parser repairs `https:host`, `https:/host`
+ * and `https:///host` into `https://host/`; none of them names a host (zod#5284, nodejs/node#50919).
+ */
+export function isWebUrl(s: string): boolean {
+  const m = WEB_AUTHORITY.exec(s);
+  if (!m || (m[2] !== undefined && m[2] !== '' && Number(m[2]) > 65535) || !isUri(s)) return false;
+  try {
+    return new URL(s).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 // RFC 5321 §4.1.2 Mailbox = Local-part "@" ( Domain / address-literal ), with §4.1.3 literals.
 const ATEXT = "A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~";
 const DOT_STRING = `[${ATEXT}]+(?:\\.[${ATEXT}]+)*`;
@@ -221,6 +239,7 @@ export const STRICT_FORMATS: Readonly<Record<FormatName, (s: string) => boolean>
   date: isFullDate,
   uri: isUri,
   'absolute-uri': isAbsoluteUri,
+  'web-url': isWebUrl,
   email: isEmail,
   iso4217: isCurrencyCode,
 });

@@ -26,6 +26,11 @@ export const FORMAT_WORDS: Readonly<Record<FormatName, { located: string; phrase
     phrase: 'an RFC 3986 absolute-URI (scheme required, no "#" fragment)',
     answer: 'an absolute URI without a fragment',
   },
+  'web-url': {
+    located: 'an http(s) URL with a host ("//" and a host after the scheme, a port of at most 65535)',
+    phrase: 'an http(s) URL with a host ("//" and a host after the scheme, a port of at most 65535)',
+    answer: 'an http(s) URL with a host',
+  },
   email: { located: 'an email address', phrase: 'an email address', answer: 'an email address' },
   iso4217: {
     located: 'an ISO 4217 alphabetic currency code in force (e.g. "USD")',
