@@ -26,6 +26,20 @@ export const LIVE_RULES: readonly LiveRule[] = [
     },
   },
   {
+    id: 'aep/live-tls-off-host',
+    severity: 'error',
+    description:
+      'An off-host binding uses TLS: neither the base URL nor an endpoint the discovery document names is http: or ws: on a host other than localhost or a loopback address.',
+    detail:
+      'Judged from the URLs alone, so an endpoint on another origin is judged without being contacted. The bearer token the same row requires of an off-host binding is not checked here.',
+    spec: 'AEP-0003 §8.1; AEP-0001 §12',
+    quote: 'any off-host binding | TLS REQUIRED',
+    messages: {
+      plain:
+        'The {name} endpoint {url:json} is off-host over {scheme}, without TLS; any off-host binding REQUIRES TLS.',
+    },
+  },
+  {
     id: 'aep/live-well-known',
     severity: 'warning',
     description: 'An origin-root deployment also serves the discovery document at /.well-known/aep (SHOULD).',
@@ -86,6 +100,20 @@ export const LIVE_RULES: readonly LiveRule[] = [
         'An SSE line ran past {mib} MiB without a line break (the {check} check); the subscription was closed there.',
       capped:
         'An SSE subscription passed {count} messages or {mib} MiB (the {check} check), more than any check asks for; the subscription was closed there.',
+    },
+  },
+  {
+    id: 'aep/live-redelivery-hop',
+    severity: 'error',
+    description:
+      'Live fan-out forwards Events as received: an Event POSTed twice (the same source and id, the same bytes) reaches a live SSE subscriber twice.',
+    detail:
+      'Buffer admission may dedupe on (source, id); live delivery may not, or recovery built on redelivery breaks at the hop. Judged once an Event posted after the two copies has arrived (fan-out keeps order); skipped where nothing posted is delivered.',
+    spec: 'AEP-0003 §5',
+    quote: 'at-least-once redelivery MUST be able to traverse the hop',
+    messages: {
+      deduped:
+        'An Event posted twice reached a live subscriber {got} time(s) before the Event posted after it; live fan-out forwards a redelivery as received.',
     },
   },
   {
@@ -359,6 +387,7 @@ export const LIVE_CHECKS = [
   'ingest',
   'content-type',
   'fanout',
+  'redelivery',
   'filter',
   'capture-ceiling',
   'resume',
