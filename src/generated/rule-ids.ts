@@ -224,6 +224,7 @@ export const AHP_RULE_IDS = [
   'ahp/response-unverifiable',
   'ahp/unsupported-answered',
   'ahp/manifest-limit-unexplained',
+  'ahp/timeout-range-narrow',
   'ahp/advertisement-exceeds-manifest',
   'ahp/manifest-unverifiable',
   'ahp/continuation-allowance',
