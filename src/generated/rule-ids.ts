@@ -81,6 +81,7 @@ export const AEP_RULE_IDS = [
   'aep/attention-timeout-answered',
   'aep/attention-cause',
   'aep/attention-severity',
+  'aep/state-delta-patch',
   'aep/stream-subject',
   'aep/stream-id-reused',
   'aep/message-id',
