@@ -1,6 +1,7 @@
 /**
  * The `aep live` checks of the answers AEP-0003 names beyond ingest and fan-out: the 415 and 413 refusals of a POST
- * (§3.2 #3), and the WebSocket unsubscribe acknowledgement over concurrent subscriptions on one connection (§6.5).
+ * (§3.2 #3), a redelivery forwarded by live fan-out (§5), and the WebSocket unsubscribe acknowledgement over concurrent
+ * subscriptions on one connection (§6.5).
  */
 import {
   describeFrame,
@@ -20,6 +21,32 @@ import { type LiveRun, skip } from './live-run.ts';
 export async function contentType(run: LiveRun): Promise<void> {
   const r = await run.post(JSON.stringify(run.event()), 'text/plain');
   if (r.status !== 415) run.report('aep/live-content-type', 'status', { status: r.status });
+}
+
+/**
+ * AEP-0003 §5: live fan-out forwards Events as received, so an Event posted twice (an emitter's retry, the same bytes)
+ * reaches a live subscriber twice; only buffer admission and the terminal consumer dedupe. The posts are sequential
+ * and fan-out keeps order, so once the marker posted after them arrives, both copies were due.
+ */
+export async function redelivery(run: LiveRun): Promise<void> {
+  const { session, event } = ownSession(run, 'redelivery');
+  const sub = await run.subscribe({ filter: JSON.stringify({ session }) });
+  try {
+    const [ev, marker] = [event(), event()];
+    const text = JSON.stringify(ev);
+    await run.post(text);
+    await run.post(text);
+    await run.post(JSON.stringify(marker));
+    await sub.until(() => run.mine(sub, session).some((x) => x.ev.id === marker.id), run.opts.timeoutMs);
+    run.keep(sub, session);
+    const copies = run.mine(sub, session).filter((x) => x.ev.id === ev.id).length;
+    // an Event never delivered at all is aep/live-fanout's finding, not a verdict on redelivery
+    if (copies === 0 || !run.mine(sub, session).some((x) => x.ev.id === marker.id))
+      return skip(run, 'redelivery', 'the Events posted were not delivered, so a redelivery cannot be told');
+    if (copies < 2) run.report('aep/live-redelivery-hop', 'deduped', { got: copies });
+  } finally {
+    sub.close();
+  }
 }
 
 /** The size of the oversize probe: no document advertises a body limit, so the probe is bounded (README). */

@@ -8,7 +8,7 @@ import type { Finding } from '../core/finding.ts';
 import { LiveConnectError, LiveTimeout } from './client.ts';
 import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
-import { binaryFrame, contentType, oversize, unsubscribe } from './binding-checks.ts';
+import { binaryFrame, contentType, oversize, redelivery, unsubscribe } from './binding-checks.ts';
 import * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, type LiveCheck } from './rules.ts';
 import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
@@ -56,6 +56,7 @@ const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   ingest,
   'content-type': contentType,
   fanout,
+  redelivery,
   filter,
   'capture-ceiling': captureCeiling,
   resume,
@@ -81,6 +82,7 @@ const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
 };
 const NEEDS_STREAM = new Set<LiveCheck>([
   'fanout',
+  'redelivery',
   'filter',
   'capture-ceiling',
   'resume',

@@ -106,10 +106,44 @@ export async function discovery(run: LiveRun): Promise<void> {
     capabilities:
       d.capabilities && typeof d.capabilities === 'object' ? (d.capabilities as Record<string, unknown>) : {},
   };
+  plainOffHost(run, e);
   // the SHOULD is for origin-root deployments only
   if (run.base.pathname.replace(/\/+$/, '') !== '') return;
   const wk = await fetchText(new URL('/.well-known/aep', run.base.origin), run.opts).catch(() => undefined);
   if (!wk || !ok(wk.status)) run.report('aep/live-well-known', 'missing', { status: wk?.status ?? 'nothing' });
+}
+
+/** A host on this machine: `localhost` (RFC 6761 §6.3 names `*.localhost` too), 127.0.0.0/8 or ::1. */
+function loopback(host: string): boolean {
+  const h = host.toLowerCase();
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(h) ||
+    h === '[::1]' ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h)
+  );
+}
+
+/**
+ * AEP-0003 §8.1: TLS is REQUIRED for any off-host binding, so the base URL and every endpoint the discovery document
+ * names that is neither on this host nor TLS (http:, ws:) is reported, whether or not a check contacts it.
+ */
+function plainOffHost(run: LiveRun, endpoints: Record<string, unknown>): void {
+  const named: [string, unknown][] = [['base', run.base.href], ...Object.entries(endpoints)];
+  const seen = new Set<string>();
+  for (const [name, v] of named) {
+    if (typeof v !== 'string') continue;
+    let u: URL;
+    try {
+      u = new URL(v, run.base);
+    } catch {
+      continue; // aep/live-discovery names an endpoint that is no URL
+    }
+    if ((u.protocol !== 'http:' && u.protocol !== 'ws:') || loopback(u.hostname) || seen.has(u.origin)) continue;
+    seen.add(u.origin);
+    run.report('aep/live-tls-off-host', 'plain', { name, url: u.origin, scheme: u.protocol.slice(0, -1) });
+  }
 }
 
 /** A 2xx status that carries a body (204 and 205 carry none). */

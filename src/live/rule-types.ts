@@ -19,10 +19,12 @@ export interface LiveRule {
 export type LiveRuleId =
   | 'aep/live-discovery'
   | 'aep/live-well-known'
+  | 'aep/live-tls-off-host'
   | 'aep/live-version-gate'
   | 'aep/live-invalid-envelope'
   | 'aep/live-ingest'
   | 'aep/live-fanout'
+  | 'aep/live-redelivery-hop'
   | 'aep/live-delivery-identity'
   | 'aep/live-filter'
   | 'aep/live-capture-ceiling'

@@ -3,6 +3,7 @@
  * the sentence it enforces. Like the pin rules they judge a service, not a stream, so they have no JSONL cases: the
  * compliant test endpoint and its broken variants (test/live/) are their passing and failing cases.
  */
+import { BINDING_RULES } from './binding-rules.ts';
 import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
 import type { LiveRule } from './rule-types.ts';
 
@@ -23,6 +24,20 @@ export const LIVE_RULES: readonly LiveRule[] = [
       tooLarge: 'GET {path} answered a body larger than {mib} MiB, more than this check reads.',
       endpoint: 'The discovery document names the {name} endpoint {got}, which is no http(s) URL or path.',
       member: 'The discovery document has no {member} ({expected}).',
+    },
+  },
+  {
+    id: 'aep/live-tls-off-host',
+    severity: 'error',
+    description:
+      'An off-host binding uses TLS: neither the base URL nor an endpoint the discovery document names is http: or ws: on a host other than localhost or a loopback address.',
+    detail:
+      'Judged from the URLs alone, so an endpoint on another origin is judged without being contacted. The bearer token the same row requires of an off-host binding is not checked here.',
+    spec: 'AEP-0003 §8.1; AEP-0001 §12',
+    quote: 'any off-host binding | TLS REQUIRED',
+    messages: {
+      plain:
+        'The {name} endpoint {url:json} is off-host over {scheme}, without TLS; any off-host binding REQUIRES TLS.',
     },
   },
   {
@@ -89,6 +104,20 @@ export const LIVE_RULES: readonly LiveRule[] = [
         'An SSE line ran past {mib} MiB without a line break (the {check} check); the subscription was closed there.',
       capped:
         'An SSE subscription passed {count} messages or {mib} MiB (the {check} check), more than any check asks for; the subscription was closed there.',
+    },
+  },
+  {
+    id: 'aep/live-redelivery-hop',
+    severity: 'error',
+    description:
+      'Live fan-out forwards Events as received: an Event POSTed twice (the same source and id, the same bytes) reaches a live SSE subscriber twice.',
+    detail:
+      'Buffer admission may dedupe on (source, id); live delivery may not, or recovery built on redelivery breaks at the hop. Judged once an Event posted after the two copies has arrived (fan-out keeps order); skipped where nothing posted is delivered.',
+    spec: 'AEP-0003 §5',
+    quote: 'at-least-once redelivery MUST be able to traverse the hop',
+    messages: {
+      deduped:
+        'An Event posted twice reached a live subscriber {got} time(s) before the Event posted after it; live fan-out forwards a redelivery as received.',
     },
   },
   {
@@ -263,76 +292,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
         'A subscribe with {n} from positions was refused limit-exceeded with no detail; it SHOULD name the limit hit.',
     },
   },
-  {
-    id: 'aep/live-unknown-frame',
-    severity: 'error',
-    description:
-      'An unknown capability key in hello and an unknown frame type are ignored: hello is answered, the connection stays open and a subscribe after it is still answered.',
-    spec: 'AEP-0003 §2; §4 #4; §6.5',
-    messages: {
-      closed: 'After an unknown frame type the connection {got}, instead of ignoring it.',
-      capability: 'A hello with an unknown capability key got no hello answer; unknown capability keys are ignored.',
-    },
-  },
-  {
-    id: 'aep/live-binary-frame',
-    severity: 'error',
-    description:
-      'An Event sent in a binary WebSocket frame is rejected (an error frame, a close, or nothing), never ingested: it reaches no subscriber.',
-    detail:
-      'Judged where an Event sent in a text frame by an emitter connection is delivered (else skipped); the text frame sent after the binary one bounds the wait.',
-    spec: 'AEP-0003 §3.5 #2',
-    quote: 'binary frames are reserved and MUST be rejected in 0.1',
-    messages: { accepted: 'An Event sent in a binary frame was ingested and delivered to a subscriber.' },
-  },
-  {
-    id: 'aep/live-unsubscribe',
-    severity: 'warning',
-    description:
-      'A WebSocket unsubscribe by id is acknowledged with an unsubscribed frame (one echoing another id is no answer), and no Event of that subscription is delivered after it.',
-    detail:
-      "A warning: the sentence has no BCP 14 keyword and the AEP maintainers' live checker does not judge it. Events name no subscription, so both subscriptions of a connection are unsubscribed, and the wait for a late Event is bounded by a marker Event on a second connection.",
-    spec: 'AEP-0003 §6.5; §2',
-    quote: '`unsubscribe` by `id` is acknowledged with `unsubscribed`',
-    messages: {
-      noAck: 'An unsubscribe of {id:json} was answered {got}, not an unsubscribed frame (with its id or none).',
-      delivered: 'An Event of the subscription {id:json} was delivered after its unsubscribed acknowledgement.',
-    },
-  },
-  {
-    id: 'aep/live-subscriptions',
-    severity: 'error',
-    description:
-      'Two concurrent subscriptions on one WebSocket connection (different filters) are each answered subscribed and each receives its matching Event.',
-    spec: 'AEP-0003 §6.5',
-    quote: 'Multiple concurrent subscriptions per connection are REQUIRED server-side',
-    messages: {
-      refused: 'The {which} subscribe on one connection was answered {got}, not subscribed.',
-      missing: 'With two subscriptions on one connection, the Event matching only the {which} one was not delivered.',
-    },
-  },
-  {
-    id: 'aep/live-content-type',
-    severity: 'warning',
-    description:
-      'A POST of an Event with a Content-Type other than application/json or application/x-ndjson (text/plain) is answered 415.',
-    detail:
-      "A warning: §3.2 #3 lists 415 with no BCP 14 keyword, and the AEP maintainers' live checker does not judge it (their test collector accepts any content type).",
-    spec: 'AEP-0003 §3.2 #1, #3',
-    quote: '`415` wrong content type',
-    messages: { status: 'A POST with Content-Type text/plain was answered {status}, not 415.' },
-  },
-  {
-    id: 'aep/live-oversize',
-    severity: 'warning',
-    description:
-      'Opt-in: a POST of one 8 MiB Event is either accepted (a limit above the probe) or refused 413, never with another status.',
-    detail:
-      "A warning: §3.2 #3 lists 413 with no BCP 14 keyword, and the AEP maintainers' live checker does not judge it. No document advertises a body limit (AEP-0003 §3.4 names none), so the probe is bounded (8 MiB) and runs only when named in --checks or with --destructive. An endpoint that accepts it is skipped with that reason, never passed; one that closes the connection before answering is skipped too (a 413 sent before the body was read can be lost that way).",
-    spec: 'AEP-0003 §3.2 #3',
-    quote: '`413` oversize',
-    messages: { status: 'A POST of one Event of {mib} MiB was answered {status}, neither 2xx nor 413 (oversize).' },
-  },
+  ...BINDING_RULES,
   ...CONTROL_RULES,
   {
     id: 'aep/live-timeout',
@@ -364,6 +324,7 @@ export const LIVE_CHECKS = [
   'ingest',
   'content-type',
   'fanout',
+  'redelivery',
   'filter',
   'capture-ceiling',
   'resume',

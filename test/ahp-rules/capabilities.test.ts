@@ -69,6 +69,39 @@ describe('capabilities and manifests', () => {
       '/params/capabilities/elicitation/form',
     );
   });
+  // capability-auth.md §Event-semantic capability bounds: "Message is valid at any interceptable event", and
+  // "General flow rules permit stop on supported turn/tool/permission/model boundaries" (both MAYs the tool lets pass)
+  test('message at every interceptable event, and flow stop at every turn, tool, permission and model boundary', () => {
+    const interceptable = [
+      'session.start',
+      'config.change.before',
+      'turn.start',
+      'turn.finish.before',
+      'model.request.before',
+      'model.response.after',
+      'model.switch.before',
+      'tool.before',
+      'tool.after',
+      'tool.permission.request',
+      'tool.batch.after',
+      'context.compact.before',
+      'context.compact.after',
+      'task.change.before',
+      'user.elicitation.request',
+      'user.elicitation.result',
+      'user.message.inbound',
+      'user.message.outbound',
+      'workspace.change.before',
+    ];
+    // tool.before always advertises deny (base/capabilities.md AHP-CAP-002)
+    const effects = (type: string, e: string) => (type === 'tool.before' ? ['deny', e] : [e]);
+    for (const type of interceptable) valid(caps(type, { effects: effects(type, 'message') }));
+    const stop = { effects: ['flow'], flow: { operations: ['stop'] } };
+    for (const type of interceptable.filter((t) => /^(turn|tool|model)\./.test(t) && !t.startsWith('tool.batch')))
+      valid(caps(type, { ...stop, effects: effects(type, 'flow') }));
+    // the bound is real: stop is no control of a session or configuration boundary
+    invalid(caps('session.start', stop), 'ahp/capabilities');
+  });
   test('event-semantic bounds', () => {
     invalid(
       caps('user.elicitation.request', { effects: ['modify'], modify: { request: { replace: true, merge: false } } }),

@@ -59,6 +59,8 @@ export type Broken =
   | 'filter-fail-open'
   | 'sse-agent-id'
   | 'wrong-type-accepted'
+  | 'fanout-dedupes'
+  | 'plain-off-host'
   | 'oversize-400'
   | 'unsubscribe-silent'
   | 'unsubscribe-keeps'
@@ -279,7 +281,12 @@ export async function startEndpoint(
     if (literal) out = { epoch: 0, severity: 'info', ...out, literalhop: 'relay-a' };
     s.send(out);
   };
+  // the (source, id) pairs ingested: the broken variant dedupes live fan-out on them, which AEP-0003 §5 forbids
+  const ingested = new Set<string>();
   const ingestOne = (ev: Ev, text?: string) => {
+    const key = JSON.stringify([ev.source, ev.id]);
+    if (broken === 'fanout-dedupes' && ingested.has(key)) return;
+    ingested.add(key);
     if (text !== undefined) raw.set(ev, text);
     buffer.push(ev);
     if (buffer.length > BUFFER) {
@@ -340,7 +347,13 @@ export async function startEndpoint(
       ...(literal ? { name: 'a spec-literal collector', links: { spec: 'AEP-0003' } } : {}),
       endpoints: literal
         ? { events: `${origin}${LITERAL_BASE}/events`, stream: 'stream', socket: `${LITERAL_BASE}/socket/` }
-        : { events: '/events', stream: '/stream', ...(broken === 'no-socket' ? {} : { socket: '/socket' }) },
+        : {
+            events: '/events',
+            stream: '/stream',
+            ...(broken === 'no-socket'
+              ? {}
+              : { socket: broken === 'plain-off-host' ? 'ws://aep.example.com/socket' : '/socket' }),
+          },
       capabilities: {
         filters: ['attr-match'],
         replay: broken === 'no-buffer-advert' ? { all: true } : { buffer: BUFFER, all: true },

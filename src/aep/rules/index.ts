@@ -27,6 +27,7 @@ import { attentionTimeoutAnswered } from './attention-timeout-answered.ts';
 import { attentionCause } from './attention-cause.ts';
 import { attentionRequestMissing } from './attention-request-missing.ts';
 import { attentionSeverity } from './attention-severity.ts';
+import { stateDeltaPatch } from './state-delta-patch.ts';
 import { attentionSubject } from './attention-subject.ts';
 import { attentionTerminal } from './attention-terminal.ts';
 import { attentionUnknownRequest } from './attention-unknown-request.ts';
@@ -138,6 +139,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   attentionTimeoutAnswered,
   attentionCause,
   attentionSeverity,
+  stateDeltaPatch,
   // AEP-0007 (--profile aep-0007)
   streamSubject,
   streamIdReused,

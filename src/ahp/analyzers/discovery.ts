@@ -35,7 +35,12 @@ export interface AdvertisementFacts {
 export interface ManifestFacts {
   /** Recognized limits absent from `limits` that no `gaps` entry explains. */
   unexplained: string[];
+  /** Timeout limits that leave part of 100 ms through 30,000 ms unsupported (base/failure.md §Deadlines, a SHOULD). */
+  narrowTimeouts: { name: 'minTimeoutMs' | 'maxTimeoutMs'; value: number }[];
 }
+
+/** The interception deadlines a harness SHOULD support (base/failure.md §Deadlines). */
+const TIMEOUT_RANGE = { minTimeoutMs: 100, maxTimeoutMs: 30_000 } as const;
 
 interface Entry {
   modes: readonly unknown[];
@@ -82,7 +87,14 @@ export class Discovery {
       for (const name of LIMITS)
         if (limits[name] === undefined && !strings(manifest.gaps).some((g) => isObj(g) && explains(g.path, name)))
           unexplained.push(name);
-    return { unexplained };
+    const narrowTimeouts: ManifestFacts['narrowTimeouts'] = [];
+    const lo = limits?.minTimeoutMs;
+    const hi = limits?.maxTimeoutMs;
+    if (typeof lo === 'number' && lo > TIMEOUT_RANGE.minTimeoutMs)
+      narrowTimeouts.push({ name: 'minTimeoutMs', value: lo });
+    if (typeof hi === 'number' && hi < TIMEOUT_RANGE.maxTimeoutMs)
+      narrowTimeouts.push({ name: 'maxTimeoutMs', value: hi });
+    return { unexplained, narrowTimeouts };
   }
 
   /** The facts of a new intercept request `msg` (its event of type `type`). */

@@ -1,6 +1,6 @@
 /**
- * The occurrences analyzer: one `tool.before` and one `tool.after` per call (execution-payloads.md §Identity and native
- * boundary duties), a new identity and at most one usage amount per provider attempt (§Content and accounting), over
+ * The occurrences analyzer: one `tool.before` and one `tool.after` per call and one `tool.batch.after` per batch
+ * (execution-payloads.md §Identity and native boundary duties), a new identity and at most one usage amount per provider attempt (§Content and accounting), over
  * first occurrences only; rows keyed by a keyed 64-bit key of `(kind, source, id)`, at most `--max-events`.
  */
 import type { Hash64 } from '../../core/canonical.ts';
@@ -19,7 +19,7 @@ const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
 export interface OccurrenceFacts {
   occurrence?: {
     /** What is repeated: a call's before or after boundary, an attempt's request, or an attempt id's number. */
-    kind: 'tool.before' | 'tool.after' | 'attempt-request' | 'attempt-number' | 'attempt-usage';
+    kind: 'tool.before' | 'tool.after' | 'tool.batch.after' | 'attempt-request' | 'attempt-number' | 'attempt-usage';
     /** Where the first one was. */
     prior: Mark;
     /** The pointer (below the event) of the repeated identity. */
@@ -28,7 +28,7 @@ export interface OccurrenceFacts {
 }
 
 /** The kinds of row: each keys its `(source, id)` apart by its own {@link KIND_MIX} words. */
-const KIND = { 'tool.before': 0, 'tool.after': 1, attempt: 2, request: 3, usage: 4 } as const;
+const KIND = { 'tool.before': 0, 'tool.after': 1, attempt: 2, request: 3, usage: 4, 'tool.batch.after': 5 } as const;
 type RowKind = keyof typeof KIND;
 /** Words xored into a `(source, id)` key per kind (fixed distinct constants; the keyed hash keeps crafted collisions out). */
 const KIND_MIX: readonly (readonly [number, number])[] = [
@@ -37,6 +37,7 @@ const KIND_MIX: readonly (readonly [number, number])[] = [
   [0x27d4eb2f, 0x165667b1],
   [0xd3a2646c, 0xfd7046c5],
   [0xb55a4f09, 0x94d049bb],
+  [0x61c88647, 0x2545f491],
 ];
 /** The f64 columns of a row: where the first boundary was, its attempt number or call's `session.id` print (NaN: none). */
 const ROW_F64 = { pos: 0, number: 1, count: 2 } as const;
@@ -78,15 +79,21 @@ export class Occurrences implements StateHolder {
   ): void {
     const ev = scope.ev;
     const type = ev.type;
-    if (type === 'tool.before' || type === 'tool.after') {
-      if (!isObj(ev.call) || typeof ev.call.id !== 'string') return;
-      this.keyOf(scope.idKey(ev.call.id));
+    if (type === 'tool.before' || type === 'tool.after' || type === 'tool.batch.after') {
+      // a batch is one aggregate boundary (§Identity and native boundary duties), keyed by its batch id as a call by its
+      const holder = type === 'tool.batch.after' ? ev.batch : ev.call;
+      if (!isObj(holder) || typeof holder.id !== 'string') return;
+      this.keyOf(scope.idKey(holder.id));
       const session = scope.fp && (scope.mask! >>> SESSION_FIELD) & 1 ? scope.fp[SESSION_FIELD]! : NaN;
       const prior = this.note(type, at, session);
       // no sentence makes a call id unique across sessions: a call of another session is another call
       const other = prior !== undefined && this.numberAt(prior) !== session && !Number.isNaN(this.numberAt(prior));
       if (prior !== undefined && !(other && !Number.isNaN(session)))
-        facts.occurrence = { kind: type, prior: this.markOf(prior), member: '/call/id' };
+        facts.occurrence = {
+          kind: type,
+          prior: this.markOf(prior),
+          member: type === 'tool.batch.after' ? '/batch/id' : '/call/id',
+        };
       return;
     }
     if (type !== 'model.request.before' && type !== 'model.response.after' && type !== 'model.error') return;

@@ -7,6 +7,7 @@ import { advertisementExceedsManifest } from './advertisement-exceeds-manifest.t
 import { manifestUnverifiable } from './manifest-unverifiable.ts';
 import { continuationAllowance } from './continuation-allowance.ts';
 import { manifestLimitUnexplained } from './manifest-limit-unexplained.ts';
+import { timeoutRangeNarrow } from './timeout-range-narrow.ts';
 import { deniedCallRan } from './denied-call-ran.ts';
 import { failurePolicyUnverifiable } from './failure-policy-unverifiable.ts';
 import { interceptAfterDenial } from './intercept-after-denial.ts';
@@ -122,6 +123,7 @@ export const AHP_RULES = [
   responseUnverifiable,
   unsupportedAnswered,
   manifestLimitUnexplained,
+  timeoutRangeNarrow,
   advertisementExceedsManifest,
   manifestUnverifiable,
   continuationAllowance,
