@@ -60,6 +60,8 @@ const CREDENTIAL_NAME_ENDINGS = [
   'password',
   'passwd',
   'passphrase',
+  'passcode',
+  'pincode',
   'secret',
   'apikey',
   'token',
@@ -72,6 +74,8 @@ const CREDENTIAL_NAME_ENDINGS = [
   'cookie',
 ];
 const normName = (k: string) => k.toLowerCase().replace(/[-_. ]/g, '');
+// the value of a member named `pin` is a PIN when it is digits (a number or a string); a version pin is none
+const PIN_VALUE = /^[0-9]{4,12}$/;
 
 /** True when a member named `key` holds a credential by its name (hardening beyond the floor). */
 export function isCredentialName(key: string, extra?: ReadonlySet<string>): boolean {
@@ -134,7 +138,11 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) return v.map(value);
     const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = isCredentialName(k, nameSet) ? markStrings(x) : value(x);
+    for (const [k, x] of Object.entries(v))
+      o[k] =
+        isCredentialName(k, nameSet) || (normName(k) === 'pin' && PIN_VALUE.test(String(x)))
+          ? markStrings(x)
+          : value(x);
     return o;
   };
   return {
@@ -191,9 +199,11 @@ function outsideMarks(s: string, f: (t: string) => string): string {
   return out + f(s.slice(pos));
 }
 
-/** Every string inside `v` replaced by the secret mark (a credential-named member's value). */
+/** Every string and number inside `v` replaced by the secret mark (a credential-named member's value). */
 function markStrings(v: unknown): unknown {
   if (typeof v === 'string') return v.length === 0 ? v : SECRET_MARK;
+  // a number under a credential name is its value too (`"pin": 1234`, `"api_key": 12345678901234`)
+  if (typeof v === 'number') return SECRET_MARK;
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(markStrings);
   const o: Record<string, unknown> = {};

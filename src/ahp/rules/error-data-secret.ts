@@ -26,6 +26,13 @@ function walk(
       ctx.report({ pointer, messageId: 'carries', args: { member: `data${rel}`, what: CLASS_DESCRIPTIONS[m.class] } });
     return;
   }
+  // a number is a value too: read with its name (`"api_key": 12345678901234`)
+  if (typeof v === 'number' && key !== undefined) {
+    const m = credentialIn(`${JSON.stringify(key)}: ${v}`);
+    if (m)
+      ctx.report({ pointer, messageId: 'carries', args: { member: `data${rel}`, what: CLASS_DESCRIPTIONS[m.class] } });
+    return;
+  }
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) walk(v[i], undefined, `${pointer}/${i}`, `${rel}/${i}`, ctx);
   } else if (isObj(v))

@@ -34,10 +34,21 @@ function memberOf(name: string): Member {
   let m = members.get(name);
   if (m === undefined) {
     if (members.size >= 4096) members.clear();
-    m = { name, credential: isCredentialMember(name, 'event'), clean: undefined, cleanElement: undefined };
+    m = { name, credential: namesCredential(name), clean: undefined, cleanElement: undefined };
     members.set(name, m);
   }
   return m;
+}
+
+/**
+ * True when a member named `name` holds a credential: a credential member name, or a name the detector reads as the key
+ * of a credential assignment (`aws_secret_access_key`, `client_secret`, `id_token`: one verdict for `name=value` in a
+ * text and `"name": value` in an event).
+ */
+function namesCredential(name: string): boolean {
+  if (isCredentialMember(name, 'event')) return true;
+  const cls = credentialIn(`${JSON.stringify(name)}: "1234"`)?.class;
+  return cls === 'assignment' || cls === 'pin';
 }
 
 /** The credential class `v` carries (its own shape, or the name of `member` with it), as words; or undefined. */
@@ -81,6 +92,13 @@ function walk(v: unknown, key: string | undefined, elements: Member | undefined,
       const what = carried(v, undefined);
       if (what !== undefined) report(depth, what);
     }
+    return;
+  }
+  // a number is a value too (`"api_key": 12345678901234`, `"pin": 1234`): read with its name, as a text reads it
+  if (typeof v === 'number' && key !== undefined) {
+    const m = memberOf(key);
+    const found = m.credential ? credentialIn(`${JSON.stringify(key)}: ${v}`) : undefined;
+    if (found) report(depth, CLASS_DESCRIPTIONS[found.class]);
     return;
   }
   if (depth >= MAX_DEPTH || v === null || typeof v !== 'object') return;
