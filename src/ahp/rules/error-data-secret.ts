@@ -45,7 +45,7 @@ export const errorDataSecret = defineEventRule({
   severity: 'error',
   description: 'A JSON-RPC error response carries no secret in `error.data`.',
   detail:
-    'A string with a credential-shaped value (PEM block, AWS access key id, Bearer token, JWT, provider token), or a member whose name and value read as a password/secret/api-key/token assignment. A secret without a recognisable shape or name cannot be seen.',
+    'A string with a credential-shaped value (PEM block, AWS access key id, Bearer token, JWT, provider token), or a member whose name and value (a string or a number) read as a password/secret/api-key/token assignment or a PIN. A secret without a recognisable shape or name cannot be seen.',
   spec: 'AHP base/errors.md §JSON-RPC errors; capability-auth.md §Authentication bindings',
   messages: MESSAGES,
   check(msg: AhpMessage, ctx) {
