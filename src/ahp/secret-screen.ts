@@ -1,6 +1,7 @@
 /**
  * A screen before `SECRET_OPENINGS` (src/core/secret-patterns.ts): the three-character windows that can begin an
- * opening, read from the expression's own alternatives (one it cannot read turns the screen off); elsewhere it decides.
+ * opening and the literal characters that follow them, read from the expression's own alternatives (one it cannot read
+ * turns the screen off); elsewhere it decides.
  */
 import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 

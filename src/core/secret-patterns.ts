@@ -79,8 +79,8 @@ export const PROVIDER = new RegExp(
     ')|(?<![A-Za-z0-9_])gl(?:pat|oas|dt|rt|rtr|cbt|ptt|ft|imt|agent|soat|ffct|wt)-[A-Za-z0-9_-]{20,}(?:\\.[0-9a-z]{2}\\.[0-9a-z]{7,9}(?![A-Za-z0-9]))?',
   'g',
 );
-// a Telegram bot token: the bot's numeric id, `:`, and 35 characters that open with `AA`; as a whole word, or right after
-// `bot` as the Bot API's URLs write it (`https://api.telegram.org/bot<token>/getMe`)
+// a Telegram bot token: the bot's numeric id, `:`, and 35 characters that open with `AA`; as a whole word, or right
+// after `bot` as the Bot API's URLs write it (`https://api.telegram.org/bot<token>/getMe`)
 export const TELEGRAM = /(?:(?<=bot)|(?<![A-Za-z0-9_:-]))[0-9]{6,12}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g;
 // a Microsoft Entra ID (Azure AD) client secret value: 40 characters whose fourth is a digit and fifth and sixth `Q~`
 export const AZURE_CLIENT_SECRET =
@@ -110,8 +110,10 @@ export const EMAIL =
 export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
 
 // A text none of whose matches can start: every pattern above opens with one of these literals or needs one (PEM, a
-// Discord webhook's `://`, 1Password's `eyJ`, age's `SECRET`). The first three characters of each are what the AHP
-// screen (src/ahp/secret-screen.ts) tests for, so an opening that starts like common words (`ata`, `lin`, `ppl`) costs.
+// Discord webhook's `://`, 1Password's `eyJ`, age's `SECRET`, a Telegram token's `:AA`, an Entra ID secret's
+// `Q~`). The first three characters of each and up to five literal ones after them are what the AHP screen
+// (src/ahp/secret-screen.ts) tests for, so an opening that starts like common words (`ata`, `lin`, `ppl`) costs
+// only where its tail follows.
 // Grouped by first letter, so a position is tried against one group rather than all thirty (half the time a string;
 // test/core/secret-screen.test.ts holds it to the flat list).
 export const SECRET_OPENINGS =
