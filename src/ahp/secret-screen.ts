@@ -95,6 +95,8 @@ interface Windows {
   bare: Set<number>;
   /** Per triple, the tails of its longer openings: per position, the folded code units allowed there (1 allowed). */
   tails: Map<number, Uint8Array[][]>;
+  /** The second, third and fourth code units of each opening with a tail: tested before its tails are looked up. */
+  next: Set<number>;
 }
 
 // a tail's most characters: the longest opening word the screen needs to tell apart (`lin_api_`, `-----BEGIN`)
@@ -107,6 +109,7 @@ export function openingWindows(re: RegExp): Windows | undefined {
   const triples = new Set<number>();
   const bare = new Set<number>();
   const tails = new Map<number, Uint8Array[][]>();
+  const next = new Set<number>();
   for (const alt of alternatives(re.source).flatMap((a) => spelledOut(a))) {
     const sets: number[][] = [];
     let i = 0;
@@ -143,12 +146,13 @@ export function openingWindows(re: RegExp): Windows | undefined {
             const list = tails.get(t);
             if (list === undefined) tails.set(t, [tail]);
             else list.push(tail);
+            for (let u = 0; u < 128; u++) if (tail[0]![u] === 1) next.add((y << 14) | (z << 7) | u);
           }
         }
       }
   }
   for (const t of bare) tails.delete(t);
-  return { pairs, triples, bare, tails };
+  return { pairs, triples, bare, tails, next };
 }
 
 const WINDOWS = openingWindows(SECRET_OPENINGS);
@@ -159,6 +163,9 @@ for (const t of WINDOWS?.triples ?? []) TRIPLES[t >>> 5]! |= 1 << (t & 31);
 const BARE = new Int32Array(1 << 16);
 for (const t of WINDOWS?.bare ?? []) BARE[t >>> 5]! |= 1 << (t & 31);
 const TAILS = WINDOWS?.tails ?? new Map<number, Uint8Array[][]>();
+// the second to fourth code units of the openings with tails, as bits: most window hits end here, before a map lookup
+const NEXT = new Int32Array(1 << 16);
+for (const t of WINDOWS?.next ?? []) NEXT[t >>> 5]! |= 1 << (t & 31);
 
 /** True when one of `tails` follows position `at` of `s`. */
 function tailAt(s: string, at: number, tails: readonly Uint8Array[][]): boolean {
@@ -183,8 +190,11 @@ export function mayHoldSecretScreened(s: string): boolean {
     if (PAIRS[(a << 7) | b] === 1) {
       const t = (a << 14) | (b << 7) | c;
       const bit = 1 << (t & 31);
-      if ((TRIPLES[t >>> 5]! & bit) !== 0 && ((BARE[t >>> 5]! & bit) !== 0 || tailAt(s, i + 1, TAILS.get(t)!)))
-        return SECRET_OPENINGS.test(s);
+      if ((TRIPLES[t >>> 5]! & bit) !== 0) {
+        if ((BARE[t >>> 5]! & bit) !== 0) return SECRET_OPENINGS.test(s);
+        const u = i + 1 < n ? (b << 14) | (c << 7) | FOLD[s.charCodeAt(i + 1)]! : 0;
+        if ((NEXT[u >>> 5]! & (1 << (u & 31))) !== 0 && tailAt(s, i + 1, TAILS.get(t)!)) return SECRET_OPENINGS.test(s);
+      }
     }
     a = b;
     b = c;
