@@ -117,7 +117,7 @@ export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ 
 // Grouped by first letter, so a position is tried against one group rather than all thirty (half the time a string;
 // test/core/secret-screen.test.ts holds it to the flat list).
 export const SECRET_OPENINGS =
-  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=|TATT3)|b(?:earer|asic)|p(?:ass(?:w(?:or)?d|code)|in(?:[:="' _-]|code)|ypi-AgE|mak-|plx-)|l(?:in_api_|tai)|[0-9]Q~|s(?:ecret|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_)|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:(?:\/\/|AA[A-Za-z0-9_-]{33})|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[por]_v1_|ckr_|api[0-9a-f])/i;
+  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=|TATT3)|b(?:earer|asic)|p(?:ass(?:w(?:or)?d|code)|in(?:[:="' _-]|code)|ypi-AgE|mak-|plx-)|l(?:in_api_|tai)|Q~[A-Za-z0-9_~.-]|s(?:ecret|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_)|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:(?:\/\/|AA[A-Za-z0-9_-]{33})|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[por]_v1_|ckr_|api[0-9a-f])/i;
 
 /**
  * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan
