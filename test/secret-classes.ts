@@ -12,6 +12,7 @@ export const TEXT_SECRET_CLASSES: readonly DetectorClass[] = [
   'jwt',
   'jwt-unsigned',
   'provider-token',
+  'pin',
 ];
 
 /** Every secret class (the PII classes apart). */

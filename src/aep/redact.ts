@@ -4,6 +4,7 @@
  */
 import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
 import type { CaptureNode } from './capture.ts';
+import { isCredentialName, normName } from './credential-names.ts';
 import { screened } from './envelope-members.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
@@ -53,32 +54,6 @@ export function homePathRanges(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   for (const m of text.matchAll(HOME_GENERIC)) out.push({ start: m.index, end: m.index + m[0].length });
   return out;
-}
-
-/** Credential-named members: the name, lowercased without `-_. `, ends with one of these (`tokenRef` does not). */
-const CREDENTIAL_NAME_ENDINGS = [
-  'password',
-  'passwd',
-  'passphrase',
-  'secret',
-  'apikey',
-  'token',
-  'authorization',
-  'credential',
-  'credentials',
-  'privatekey',
-  'accesskey',
-  'secretkey',
-  'cookie',
-];
-const normName = (k: string) => k.toLowerCase().replace(/[-_. ]/g, '');
-
-/** True when a member named `key` holds a credential by its name (hardening beyond the floor). */
-export function isCredentialName(key: string, extra?: ReadonlySet<string>): boolean {
-  const n = normName(key);
-  if (extra?.has(n)) return true;
-  for (const e of CREDENTIAL_NAME_ENDINGS) if (n.endsWith(e)) return true;
-  return false;
 }
 
 /** Compile the pipeline for `opts` once; empty names and values are ignored. */
@@ -134,7 +109,7 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) return v.map(value);
     const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = isCredentialName(k, nameSet) ? markStrings(x) : value(x);
+    for (const [k, x] of Object.entries(v)) o[k] = isCredentialName(k, nameSet, x) ? markStrings(x) : value(x);
     return o;
   };
   return {
@@ -191,9 +166,10 @@ function outsideMarks(s: string, f: (t: string) => string): string {
   return out + f(s.slice(pos));
 }
 
-/** Every string inside `v` replaced by the secret mark (a credential-named member's value). */
+/** Every string and number inside `v` replaced by the secret mark (a credential-named member's value). */
 function markStrings(v: unknown): unknown {
-  if (typeof v === 'string') return v.length === 0 ? v : SECRET_MARK;
+  // a number under a credential name is its value too (`"pin": 1234`, `"api_key": 12345678901234`)
+  if (typeof v === 'string' || typeof v === 'number') return v === '' ? v : SECRET_MARK;
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(markStrings);
   const o: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 /**
  * A screen before `SECRET_OPENINGS` (src/core/secret-patterns.ts): the three-character windows that can begin an
- * opening, read from the expression's own alternatives (one it cannot read turns the screen off); elsewhere it decides.
+ * opening and the literal characters that follow them, read from the expression's own alternatives (one it cannot read
+ * turns the screen off); elsewhere it decides.
  */
 import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 
@@ -84,17 +85,31 @@ function spelledOut(alt: string, depth = 0): string[] {
   return (q === '?' ? [head + tail, ...inner] : inner).flatMap((a) => spelledOut(a, depth + 1));
 }
 
-// the folded first two code units of each opening (`a << 7 | b`), and its first three (`a << 14 | b << 7 | c`)
+// the folded first two code units of each opening (`a << 7 | b`), and its first three (`a << 14 | b << 7 | c`); of an
+// opening that goes on with literal characters (`token`, `lin_api_`), up to five more as its tail: a window of three
+// that common words share (`tok`, `lin`) sends a string to the expression only when a tail of its openings follows
 interface Windows {
   pairs: Uint8Array;
   triples: Set<number>;
+  /** The triples of openings that stop at three characters (or go on with a quantified part): no tail to test. */
+  bare: Set<number>;
+  /** Per triple, the tails of its longer openings: per position, the folded code units allowed there (1 allowed). */
+  tails: Map<number, Uint8Array[][]>;
+  /** The second, third and fourth code units of each opening with a tail: tested before its tails are looked up. */
+  next: Set<number>;
 }
+
+// a tail's most characters: the longest opening word the screen needs to tell apart (`lin_api_`, `-----BEGIN`)
+const MAX_TAIL = 5;
 
 /** The windows of `re` (undefined: an alternative this reader cannot take apart, or flags other than `i`). */
 export function openingWindows(re: RegExp): Windows | undefined {
   if (re.flags !== 'i') return undefined;
   const pairs = new Uint8Array(128 * 128);
   const triples = new Set<number>();
+  const bare = new Set<number>();
+  const tails = new Map<number, Uint8Array[][]>();
+  const next = new Set<number>();
   for (const alt of alternatives(re.source).flatMap((a) => spelledOut(a))) {
     const sets: number[][] = [];
     let i = 0;
@@ -109,13 +124,35 @@ export function openingWindows(re: RegExp): Windows | undefined {
       sets.push(folded);
       i = a.end;
     }
+    // the tail: the literal atoms after the third that no quantifier follows (a quantifier on the third ends it)
+    const tail: Uint8Array[] = [];
+    while (tail.length < MAX_TAIL) {
+      const a = atomAt(alt, i);
+      const q = a ? alt[a.end] : undefined;
+      if (!a || (q !== undefined && '?*{+'.includes(q)) || a.units.some((u) => u >= 128)) break;
+      const allowed = new Uint8Array(128);
+      for (const u of a.units) allowed[FOLD[u]!] = 1;
+      tail.push(allowed);
+      i = a.end;
+    }
     for (const x of sets[0]!)
       for (const y of sets[1]!) {
         pairs[(x << 7) | y] = 1;
-        for (const z of sets[2]!) triples.add((x << 14) | (y << 7) | z);
+        for (const z of sets[2]!) {
+          const t = (x << 14) | (y << 7) | z;
+          triples.add(t);
+          if (tail.length === 0) bare.add(t);
+          else {
+            const list = tails.get(t);
+            if (list === undefined) tails.set(t, [tail]);
+            else list.push(tail);
+            for (let u = 0; u < 128; u++) if (tail[0]![u] === 1) next.add((y << 14) | (z << 7) | u);
+          }
+        }
       }
   }
-  return { pairs, triples };
+  for (const t of bare) tails.delete(t);
+  return { pairs, triples, bare, tails, next };
 }
 
 const WINDOWS = openingWindows(SECRET_OPENINGS);
@@ -123,6 +160,23 @@ const PAIRS = WINDOWS?.pairs ?? new Uint8Array(0);
 // the triples as bits (2^21, 256 KiB): a bit test where a set lookup hashed the number on every pair hit
 const TRIPLES = new Int32Array(1 << 16);
 for (const t of WINDOWS?.triples ?? []) TRIPLES[t >>> 5]! |= 1 << (t & 31);
+const BARE = new Int32Array(1 << 16);
+for (const t of WINDOWS?.bare ?? []) BARE[t >>> 5]! |= 1 << (t & 31);
+const TAILS = WINDOWS?.tails ?? new Map<number, Uint8Array[][]>();
+// the second to fourth code units of the openings with tails, as bits: most window hits end here, before a map lookup
+const NEXT = new Int32Array(1 << 16);
+for (const t of WINDOWS?.next ?? []) NEXT[t >>> 5]! |= 1 << (t & 31);
+
+/** True when one of `tails` follows position `at` of `s`. */
+function tailAt(s: string, at: number, tails: readonly Uint8Array[][]): boolean {
+  for (const tail of tails) {
+    if (at + tail.length > s.length) continue;
+    let k = 0;
+    while (k < tail.length && tail[k]![FOLD[s.charCodeAt(at + k)]!] === 1) k++;
+    if (k === tail.length) return true;
+  }
+  return false;
+}
 
 /** Exactly `SECRET_OPENINGS.test(s)` (src/core/secrets.ts `mayHoldSecret`), the expression asked only when needed. */
 export function mayHoldSecretScreened(s: string): boolean {
@@ -135,7 +189,12 @@ export function mayHoldSecretScreened(s: string): boolean {
     const c = FOLD[s.charCodeAt(i)]!;
     if (PAIRS[(a << 7) | b] === 1) {
       const t = (a << 14) | (b << 7) | c;
-      if ((TRIPLES[t >>> 5]! & (1 << (t & 31))) !== 0) return SECRET_OPENINGS.test(s);
+      const bit = 1 << (t & 31);
+      if ((TRIPLES[t >>> 5]! & bit) !== 0) {
+        if ((BARE[t >>> 5]! & bit) !== 0) return SECRET_OPENINGS.test(s);
+        const u = i + 1 < n ? (b << 14) | (c << 7) | FOLD[s.charCodeAt(i + 1)]! : 0;
+        if ((NEXT[u >>> 5]! & (1 << (u & 31))) !== 0 && tailAt(s, i + 1, TAILS.get(t)!)) return SECRET_OPENINGS.test(s);
+      }
     }
     a = b;
     b = c;

@@ -14,7 +14,8 @@ export type SecretClass =
   | 'aws-key-id'
   | 'authorization'
   | 'jwt-unsigned'
-  | 'url-credentials';
+  | 'url-credentials'
+  | 'pin';
 /** A rule (d) class (AEP-0003 §9.4 d). */
 export type PiiClass = 'email' | 'phone';
 /** Any class the detector knows. */
@@ -36,6 +37,7 @@ export const HARDENING_SECRET_CLASSES: readonly SecretClass[] = [
   'authorization',
   'jwt-unsigned',
   'url-credentials',
+  'pin',
 ];
 
 /** The tier of a secret class: the §9.4(a) floor, or hardening beyond it. */
@@ -59,6 +61,7 @@ export const CLASS_DESCRIPTIONS: Readonly<Record<DetectorClass, string>> = {
   authorization: 'HTTP Authorization credentials (Basic user:password, or another scheme)',
   'jwt-unsigned': 'an unsigned two-segment JWT (eyJ....eyJ...)',
   'url-credentials': "a password in a URL's userinfo (scheme://user:password@host)",
+  pin: 'a PIN or passcode (digits after `pin`, `pincode`, `passcode`)',
   email: 'an email address',
   phone: 'a phone number',
 };

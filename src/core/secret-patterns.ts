@@ -52,7 +52,7 @@ export const PROVIDER = new RegExp(
       'SK[0-9a-fA-F]{32}(?![A-Za-z0-9])', // Twilio API key SIDs
       'SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])', // SendGrid API keys: id and secret parts
       'key-[0-9a-z]{32}(?![A-Za-z0-9])', // Mailgun private API keys (legacy form)
-      'dop_v1_[0-9a-f]{64}(?![A-Za-z0-9])', // DigitalOcean personal access tokens
+      'do[por]_v1_[0-9a-f]{64}(?![A-Za-z0-9])', // DigitalOcean personal access, OAuth and refresh tokens
       'shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}(?![A-Za-z0-9])', // Shopify admin, custom-app, private-app tokens, secrets
       'pypi-AgE[A-Za-z0-9_-]{50,}', // PyPI API tokens: a base64url macaroon whose first bytes are 02 01 <length>
       'dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}', // Docker personal and organization access tokens
@@ -68,6 +68,10 @@ export const PROVIDER = new RegExp(
       'sbp_[0-9a-f]{40}(?![A-Za-z0-9])', // Supabase access tokens
       'ops_eyJ[A-Za-z0-9+/]{200,}={0,3}', // 1Password service-account tokens (screened by their `eyJ`)
       'sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}', // Square access tokens and OAuth secrets
+      'ATATT3[A-Za-z0-9_=-]{180,}', // Atlassian API tokens (screened by `ATATT3`'s `tt3`)
+      'lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])', // Linear personal API keys
+      'pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])', // Perplexity API keys
+      'LTAI[A-Za-z0-9]{12,20}(?![A-Za-z0-9])', // Alibaba Cloud AccessKey ids
       'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/[0-9]{10,}/[A-Za-z0-9_-]{60,}', // Discord webhooks
     ].join('|') +
     // GitLab tokens by their documented prefixes, the routable `.<version>.<crc>` tail included; an instance prefix
@@ -75,6 +79,19 @@ export const PROVIDER = new RegExp(
     ')|(?<![A-Za-z0-9_])gl(?:pat|oas|dt|rt|rtr|cbt|ptt|ft|imt|agent|soat|ffct|wt)-[A-Za-z0-9_-]{20,}(?:\\.[0-9a-z]{2}\\.[0-9a-z]{7,9}(?![A-Za-z0-9]))?',
   'g',
 );
+// a Telegram bot token: the bot's numeric id, `:`, and 35 characters that open with `AA`; as a whole word, or right
+// after `bot` as the Bot API's URLs write it (`https://api.telegram.org/bot<token>/getMe`)
+export const TELEGRAM = /(?:(?<=bot)|(?<![A-Za-z0-9_:-]))[0-9]{6,12}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g;
+// a Microsoft Entra ID (Azure AD) client secret value: 40 characters whose fourth is a digit and fifth and sixth `Q~`
+export const AZURE_CLIENT_SECRET =
+  /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{34}(?![A-Za-z0-9_~.-])/g;
+// an AWS secret access key after its name with no operator, as the AWS CLI takes it (`aws configure set
+// aws_secret_access_key <key>`): 40 base64 characters; with `=` or `:` the assignment class holds it
+export const AWS_SECRET_NAMED = /secret[_-]?access[_-]?key["']?[ \t]+["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
+// a PIN or passcode: 4 to 12 digits, the value of a `pin`, `pin_code` or `passcode` key (its quotes and the whole
+// operator read as in ASSIGNMENT, spaces around it); a `pin` of a version (`pin: 3.12`, `pin=latest`) is none
+export const PIN =
+  /(?<![A-Za-z0-9])(?:pin(?:[_-]?code)?|passcode)["']? *(?=(?<op>[:=]+>?))\k<op> *["']?(?<v>[0-9]{4,12})(?![0-9A-Za-z.])/gi;
 // Azure AI services (Azure OpenAI among them) keys: the 84-character identifiable key with its `JQQJ9?` signature, and
 // the 32-hex key where a name says so (alone a 32-hex string is a hash)
 export const AZURE_KEY =
@@ -93,12 +110,14 @@ export const EMAIL =
 export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
 
 // A text none of whose matches can start: every pattern above opens with one of these literals or needs one (PEM, a
-// Discord webhook's `://`, 1Password's `eyJ`, age's `SECRET`). The first three characters of each are what the AHP
-// screen (src/ahp/secret-screen.ts) tests for, so an opening that starts like common words (`ata`, `lin`, `ppl`) costs.
+// Discord webhook's `://`, 1Password's `eyJ`, age's `SECRET`, a Telegram token's `:AA`, an Entra ID secret's
+// `Q~`). The first three characters of each and up to five literal ones after them are what the AHP screen
+// (src/ahp/secret-screen.ts) tests for, so an opening that starts like common words (`ata`, `lin`, `ppl`) costs
+// only where its tail follows.
 // Grouped by first letter, so a position is tried against one group rather than all thirty (half the time a string;
 // test/core/secret-screen.test.ts holds it to the flat list).
 export const SECRET_OPENINGS =
-  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=)|b(?:earer|asic)|p(?:assw(?:or)?d|ypi-AgE|mak-)|s(?:ecret|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_)|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:\/\/|ya29\.|npm_|key-[0-9a-z]{32}|d(?:op_v1_|ckr_|api[0-9a-f])/i;
+  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=|TATT3)|b(?:earer|asic)|p(?:ass(?:w(?:or)?d|code)|in(?:[:="' _-]|code)|ypi-AgE|mak-|plx-)|l(?:in_api_|tai)|Q~[A-Za-z0-9_~.-]|s(?:ecret|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_)|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:(?:\/\/|AA[A-Za-z0-9_-]{33})|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[por]_v1_|ckr_|api[0-9a-f])/i;
 
 /**
  * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan

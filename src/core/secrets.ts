@@ -17,6 +17,8 @@ import {
   AUTH_HEADER,
   AWS_KEY,
   AWS_KEY_ID,
+  AWS_SECRET_NAMED,
+  AZURE_CLIENT_SECRET,
   AZURE_CONNECTION_KEY,
   AZURE_KEY,
   AZURE_NAMED_KEY,
@@ -32,7 +34,9 @@ import {
   PEM_PRIVATE,
   PEM_PUBLIC,
   PHONE,
+  PIN,
   PROVIDER,
+  TELEGRAM,
   URL_CREDENTIALS,
   URL_PLACEHOLDER,
 } from './secret-patterns.ts';
@@ -137,6 +141,8 @@ const LINE_VALUE_END = /\s(?:#|&&|\|\|?\s)|;(?:\s|$)/;
 // a mark later on the line: the value was redacted already, and the words before it are not the secret
 const MARK_AFTER_ANY = /\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}/i;
 
+const NUMBER_BEFORE_CLOSERS = /^-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?=[,)\]}]+$)/;
+
 // a YAML block scalar indicator (`|`, `>-`, `|2+`): the value is on the lines below
 const BLOCK_SCALAR = /^[|>](?:[1-9]?[+-]?|[+-][1-9])$/;
 
@@ -209,6 +215,9 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
     while (e > start && SPACE.test(text[e - 1]!)) e--;
     if (e > start && !MARK_AFTER_ANY.test(text.slice(end, Math.max(end, e)))) return [start, e];
   }
+  // a JSON number before the commas and closers that end its member (`{"api_key": 12345678901234, ...}`) is the value
+  const num = NUMBER_BEFORE_CLOSERS.exec(v);
+  if (num) return [start, start + num[0].length];
   let depth = 0;
   for (const c of v) {
     if (OPENERS.includes(c)) depth++;
@@ -269,6 +278,12 @@ function authorizationCredentials(m: RegExpExecArray): [number, number] | undefi
   return [end - tok.length, end];
 }
 
+/** The range of a match's first group when the match ends with it (the value after its name). */
+function lastGroup(m: RegExpExecArray): [number, number] {
+  const end = m.index + m[0].length;
+  return [end - m[1]!.length, end];
+}
+
 /** Options of {@link findSecrets}. */
 export interface FindOptions {
   /** Only these classes (default: every secret class, no PII). */
@@ -303,10 +318,10 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
       case 'provider-token':
         pushAll(PROVIDER, text, c, out);
         if (text.includes('JQQJ9')) pushAll(AZURE_KEY, text, c, out);
-        pushAll(AZURE_NAMED_KEY, text, c, out, (m) => {
-          const end = m.index + m[0].length;
-          return [end - m[1]!.length, end];
-        });
+        if (text.includes(':AA')) pushAll(TELEGRAM, text, c, out);
+        if (text.includes('Q~')) pushAll(AZURE_CLIENT_SECRET, text, c, out);
+        pushAll(AWS_SECRET_NAMED, text, c, out, lastGroup);
+        pushAll(AZURE_NAMED_KEY, text, c, out, lastGroup);
         pushAll(AZURE_CONNECTION_KEY, text, c, out, (m) => {
           const end = m.index + m[0].length;
           return [end - (m[1] ?? m[2]!).length, end];
@@ -330,6 +345,12 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
             const end = m.index + m[0].length - 1;
             return [end - pass.length, end];
           });
+        break;
+      case 'pin':
+        pushAll(PIN, text, c, out, (m) => {
+          const end = m.index + m[0].length;
+          return [end - m.groups!.v!.length, end];
+        });
         break;
       case 'email':
         if (text.includes('@')) pushAll(EMAIL, text, c, out);

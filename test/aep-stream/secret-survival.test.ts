@@ -41,6 +41,10 @@ const SHAPES: fc.Arbitrary<Shape> = fc.oneof(
   chars(ALNUM, 18).map((b) => ({ text: `password=${b}`, body: b })),
   chars(ALNUM, 24).map((b) => ({ text: `https://api.example/v1?access_token=${b}&page=2`, body: b })),
   chars(ALNUM, 36).map((b) => ({ text: `ghp_${b}`, body: b })),
+  chars(ALNUM, 40).map((b) => ({ text: `lin_api_${b}`, body: b })),
+  chars(ALNUM, 33).map((b) => ({ text: `https://api.telegram.org/bot7012345678:AA${b}/getMe`, body: b })),
+  chars(ALNUM, 34).map((b) => ({ text: `az ad sp create-for-rbac: Xy_8Q~${b}`, body: b })),
+  chars(ALNUM, 40).map((b) => ({ text: `aws configure set aws_secret_access_key ${b}`, body: b })),
   chars(ALNUM, 86).map((b) => ({ text: `DefaultEndpointsProtocol=https;AccountKey=${b}==;EndpointSuffix=x`, body: b })),
 );
 

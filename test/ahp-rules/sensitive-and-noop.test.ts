@@ -208,6 +208,38 @@ describe('sensitive elicitation and no-op changes', () => {
     );
     valid(obsOf('model.switch.before', { pricing: { currency: 'JPY' } }));
   });
+  test('a number under a credential name, and a member the detector reads as a credential key, carry their value', () => {
+    const ext = (x: Record<string, unknown>) => obsOf('tool.before', { extensions: { 'com.example.x': x } });
+    const at = (k: string) => `/params/event/extensions/com.example.x/${k}`;
+    // numbers are values too: `"api_key": 12345678901234` reads as `api_key: 12345678901234` in a text
+    invalid(ext({ api_key: 12345678901234 }), 'ahp/event-secret', at('api_key'));
+    invalid(ext({ pin: 123456 }), 'ahp/event-secret', at('pin'));
+    invalid(ext({ password: 12345678 }), 'ahp/event-secret', at('password'));
+    // a name the text detector reads as a credential key (`aws_secret_access_key=...` in a text) is one in an event
+    invalid(
+      ext({ aws_secret_access_key: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' }),
+      'ahp/event-secret',
+      at('aws_secret_access_key'),
+    );
+    invalid(
+      ext({ SecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' }),
+      'ahp/event-secret',
+      at('SecretAccessKey'),
+    );
+    // usage figures, a version pin, a 40-hex SHA under an ordinary name, booleans and a marker are none
+    valid(
+      ext({
+        tokens: 1234,
+        token_count: 99999,
+        max_tokens: 4096,
+        pin: '3.12',
+        pinned: 20240101,
+        commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+        token: true,
+        password: '[REDACTED]',
+      }),
+    );
+  });
   test('a value found clean under one name is still judged under another, and a secret is reported each time', async () => {
     const ext = (x: Record<string, unknown>) =>
       JSON.stringify(obsOf('tool.before', { extensions: { 'com.example.x': x } }));

@@ -20,11 +20,16 @@ test('a credential in error.data is an error at the string that carries it', asy
     failWith('e2', { client_secret: 'Wq0-plain-looking', api_key: '[REDACTED]' }),
     intercept(toolBefore('e3', {}, 2)),
     failWith('e3', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1bml0In0.c2ln'),
+    intercept(toolBefore('e4', {}, 3)),
+    // a number is a value too, read with its name
+    failWith('e4', { api_key: 12345678901234, retryAfterMs: 250, pin: 4321 }),
   ];
   assert.deepEqual(await runRule(RULE, lines), [
     `error:${RULE}@2/error/data/nested/0/hint`,
     `error:${RULE}@4/error/data/client_secret`,
     `error:${RULE}@6/error/data`,
+    `error:${RULE}@8/error/data/api_key`,
+    `error:${RULE}@8/error/data/pin`,
   ]);
 });
 

@@ -79,6 +79,30 @@ const FRAGMENTS = [
   'pypi-AgE',
   'pypi-',
   'dop_v1_',
+  'doo_v1_',
+  'dor_v1_',
+  'door_v1',
+  'ATATT3',
+  'atatt',
+  'data',
+  'pplx-',
+  'pplx',
+  'application',
+  'lin_api_',
+  'lin_ap',
+  'line',
+  'LTAI',
+  'delta',
+  'altair',
+  '7Q~',
+  'Q~',
+  ':AA',
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  '-----BEG',
+  'tok',
+  'toke',
+  'ope',
+  'openai',
   'dckr_',
   'dapi0',
   'dapix',
@@ -151,4 +175,24 @@ test('an expression the screen cannot take apart turns it off', () => {
   const w = openingWindows(/abc|xa[a-c]+-|:\/\//i)!;
   assert.ok(w.triples.has((120 << 14) | (98 << 7) | 45) === false && w.triples.has((97 << 14) | (98 << 7) | 99));
   assert.ok(w.triples.has((120 << 14) | (97 << 7) | 98) && w.triples.has((58 << 14) | (47 << 7) | 47));
+});
+
+test('an opening that goes on past three characters keeps its literal tail; one that stops at three or is quantified has none', () => {
+  const t = (w: string) => (w.charCodeAt(0) << 14) | (w.charCodeAt(1) << 7) | w.charCodeAt(2);
+  const w = openingWindows(/token|lin_api_x|abc|abd+e|xy[a-c]q?r|-----begin /i)!;
+  assert.deepEqual(
+    w.tails.get(t('tok'))!.map((tail) => tail.map((set) => String.fromCharCode(set.indexOf(1)))),
+    [['e', 'n']],
+  );
+  // at most five tail characters: `lin_api_x` is screened by `lin` and `_api_`
+  assert.equal(w.tails.get(t('lin'))![0]!.length, 5);
+  for (const bare of ['abc', 'abd', 'xya', 'xyc']) assert.ok(w.bare.has(t(bare)) && !w.tails.has(t(bare)), bare);
+  assert.equal(w.tails.get(t('---'))![0]!.length, 5);
+});
+
+test('a string with the first three characters of an opening but not its tail is screened out without the expression', () => {
+  for (const s of ['the data table', 'a delta of lines', 'an application', 'the vendor door', 'open the token'])
+    assert.equal(mayHoldSecretScreened(s), SECRET_OPENINGS.test(s), s);
+  assert.equal(mayHoldSecretScreened('the data table, a delta of lines, an online application'), false);
+  assert.equal(mayHoldSecretScreened('see lin_api_ keys'), true);
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { mayHoldSecret, SECRET_OPENINGS } from '../../src/core/secret-patterns.ts';
 
 const FLAT =
-  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\/|pypi-AgE|sk[0-9a-f]{32}|sg\.[A-Za-z0-9_-]{22}\.|shp(?:at|ca|pa|ss)_|gocspx-|hf_|ya29\.|npm_|key-[0-9a-z]{32}|dop_v1_|dckr_|dapi[0-9a-f]|gsk_|xai-|r8_|hv[sbr]\.|sntry[su]_|pmak-|gl(?:sa|c)_|sbp_|sq0(?:atp|csp)-/i;
+  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\/|pypi-AgE|sk[0-9a-f]{32}|sg\.[A-Za-z0-9_-]{22}\.|shp(?:at|ca|pa|ss)_|gocspx-|hf_|ya29\.|npm_|key-[0-9a-z]{32}|do[por]_v1_|dckr_|dapi[0-9a-f]|gsk_|xai-|r8_|hv[sbr]\.|sntry[su]_|pmak-|gl(?:sa|c)_|sbp_|sq0(?:atp|csp)-|atatt3|pplx-|lin_api_|ltai|q~[A-Za-z0-9_~.-]|:aa[A-Za-z0-9_-]{33}|pin[:="' _-]|pincode|passcode/i;
 
 /** Each literal in the forms its alternative allows, and near misses of each. */
 const OPENINGS = [
@@ -185,6 +185,46 @@ const OPENINGS = [
   'DAPIF',
   'dapig',
   'dapi',
+  'ATATT3',
+  'atatt3',
+  'ATATT',
+  'ATAT3',
+  'pplx-',
+  'PPLX-',
+  'pplx',
+  'ppl-',
+  'lin_api_',
+  'LIN_API_',
+  'lin_api',
+  'lin-api_',
+  'LTAI',
+  'ltai',
+  'LTA',
+  'doo_v1_',
+  'dor_v1_',
+  'dor_v2_',
+  'door_v1_',
+  '8Q~',
+  '8q~',
+  'XQ~',
+  '8Q-',
+  `:AA${'aB3_-'.repeat(6)}abc`,
+  `:aa${'aB3_-'.repeat(6)}abc`,
+  `:AA${'aB3_-'.repeat(6)}ab`,
+  `:AB${'aB3_-'.repeat(6)}abc`,
+  'pin:',
+  'PIN=',
+  'pin"',
+  "pin'",
+  'pin ',
+  'pin_',
+  'pin-',
+  'pincode',
+  'pinned',
+  'ping',
+  'passcode',
+  'PASSCODE',
+  'passcod',
 ];
 const NOISE = ['', 'a', 'x', '-', '_', ' ', '3', ':', '/', '.', 'K', 'é', '\u0130', '\n', 'claude-code', 't_124'];
 
@@ -193,7 +233,7 @@ function* cases(): Generator<string> {
   for (const a of OPENINGS) for (const b of OPENINGS) yield a.slice(0, 3) + b.slice(1);
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  const alphabet = '-BEGINbeginAKISBCTaki3tbrpswdcokenyJghpousr_tlx:/@ 0123456789QJ9zfmv.';
+  const alphabet = '-BEGINbeginAKISBCTaki3tbrpswdcokenyJghpousr_tlx:/@ 0123456789QJ9zfmv.~L';
   for (let k = 0; k < 20000; k++) {
     let s = '';
     const n = Math.floor(rnd() * 14);

@@ -58,6 +58,19 @@ test('redact: text through rules (a)-(d), values with credential-named members, 
   });
   const r = createRedactor({ pii: false });
   assert.equal(redact('a@b.test Bearer abc123def456', r), 'a@b.test Bearer [REDACTED:secret]');
+  // a number under a credential name is its value too; a member named `pin` holds one when it is digits
+  assert.deepEqual(
+    redact({ api_key: 12345678901234, passcode: 4321, pin: 123456, pins: { pin: '3.12' }, retries: 3, token_count: 7 }),
+    {
+      api_key: '[REDACTED:secret]',
+      passcode: '[REDACTED:secret]',
+      pin: '[REDACTED:secret]',
+      pins: { pin: '3.12' },
+      retries: 3,
+      token_count: 7,
+    },
+  );
+  assert.equal(redact('{"pin": 123456, "n": 1}'), '{"pin": [REDACTED:secret], "n": 1}');
 });
 
 test('downlevel: never raises a level; the same object when at or below the ceiling and honest; §8.2(e) boundary', () => {

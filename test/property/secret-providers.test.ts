@@ -65,12 +65,27 @@ const SHAPES: fc.Arbitrary<string>[] = [
   fc
     .tuple(fc.constantFrom('', 'ptb.', 'canary.'), chars(DIGITS, 18), chars(B64URL, 68))
     .map(([h, id, t]) => `https://${h}discord.com/api/webhooks/${id}/${t}`),
+  // the openings that start like common words, screened by their longer tails (src/ahp/secret-screen.ts)
+  chars(B64URL + '=', 186).map((b) => `ATATT3${b}`),
+  chars(ALNUM, 40).map((b) => `lin_api_${b}`),
+  chars(ALNUM, 48).map((b) => `pplx-${b}`),
+  chars(ALNUM, 12, 20).map((b) => `LTAI${b}`),
+  fc.tuple(fc.constantFrom('dop', 'doo', 'dor'), chars(HEX, 64)).map(([p, b]) => `${p}_v1_${b}`),
+  // prefix-less shapes of their own: a Telegram bot token, an Entra ID (Azure AD) client secret
+  fc.tuple(chars(DIGITS, 6, 12), chars(B64URL, 33)).map(([id, b]) => `${id}:AA${b}`),
+  fc.tuple(chars(ALNUM + '_~.-', 3), chars(DIGITS, 1), chars(ALNUM + '_~.-', 34)).map(([a, d, b]) => `${a}${d}Q~${b}`),
 ];
+
+/** {@link context} and a URL's query parameter. */
+const contexts = fc.oneof(
+  context,
+  fc.constant((t: string) => `https://example.com/callback?ref=${t}&page=2`),
+);
 
 test('provider tokens: each documented shape is flagged whole, in context, and redacted without a trace', () => {
   assert.equal(secretTier('provider-token'), 'hardening');
   fc.assert(
-    fc.property(fc.oneof(...SHAPES), context, (t, wrap) => holds(wrap(t), t, 'provider-token', 6, false)),
+    fc.property(fc.oneof(...SHAPES), contexts, (t, wrap) => holds(wrap(t), t, 'provider-token', 6, false)),
     RUNS,
   );
 });
@@ -110,8 +125,28 @@ test('near misses of the provider shapes are none: one short, a wrong prefix, th
         chars(ALNUM + '+/', 20, 199).map((b) => `ops_eyJ${b}`),
         chars(B64URL, 8, 21).map((b) => `sq0atp-${b}`),
         chars(B64URL, 68).map((b) => `https://discord.com/api/webhooks/123/${b}`),
+        chars(B64URL, 100, 179).map((b) => `ATATT3${b}`),
+        chars(ALNUM, 186).map((b) => `ATATT${b.replace(/^3/, 'x')}`.replace(/^ATATT3/, 'ATATTx')),
+        chars(ALNUM, 39).map((b) => `lin_api_${b}`),
+        chars(ALNUM, 40).map((b) => `line_api_${b}`),
+        chars(ALNUM, 47).map((b) => `pplx-${b}`),
+        chars(ALNUM, 48).map((b) => `apple-${b}`),
+        chars(ALNUM, 11).map((b) => `LTAI${b}`),
+        chars(ALNUM, 20).map((b) => `DELTAI${b}`),
+        chars(HEX, 63).map((b) => `doo_v1_${b}`),
+        chars(HEX, 64).map((b) => `door_v1_${b}`),
+        fc.tuple(chars(DIGITS, 6, 12), chars(B64URL, 32)).map(([id, b]) => `${id}:AA${b}`),
+        fc.tuple(chars(DIGITS, 6, 12), chars(B64URL, 33)).map(([id, b]) => `${id}:AB${b}`),
+        chars(B64URL, 33).map((b) => `12345:AA${b}`),
+        fc
+          .tuple(chars(ALNUM + '_~.-', 3), chars(DIGITS, 1), chars(ALNUM + '_~.-', 33))
+          .map(([a, d, b]) => `${a}${d}Q~${b}`),
+        fc.tuple(chars(ALNUM + '_~.-', 3), chars(ALNUM + '_~.-', 34)).map(([a, b]) => `${a}xQ~${b}`),
+        // a 40-hex git SHA and a 40-character base64 string are not AWS secret access keys without their name
+        chars(HEX, 40),
+        chars(ALNUM + '+/', 40),
       ),
-      context,
+      contexts,
       (t, wrap) => clean(wrap(t)),
     ),
     RUNS,
@@ -127,6 +162,10 @@ test('near misses of the provider shapes are none: one short, a wrong prefix, th
     'Shopify shpat_ tokens; DigitalOcean dop_v1_ tokens',
     'the xai-sdk package, r8_ and gsk_ prefixes, hvs. tokens, a glc_ key, sbp_, sq0atp- and PMAK- keys',
     'AGE-SECRET-KEY-1 is how age secret keys start; the ops_eyJ prefix; see https://discord.com/api/webhooks',
+    'the data, the metadata and the ATATT prefix; an online pipeline with a line_api_ helper; apply the application',
+    'a delta of LTAI keys, the vendor door, dor_v1_ and doo_v1_ prefixes, pplx- keys, lin_api_ keys',
+    'commit 9fceb02d0ae598e95dc970b74767f19372d61af8 (HEAD -> main), tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+    'the meeting is at 10:AA room, ratio 16:9, a 8Q~ marker, git log --format=%H',
   ])
     clean(t);
 });
@@ -149,4 +188,89 @@ test('a JSON-escaped private key whose END line is missing is redacted to its la
     ),
     RUNS,
   );
+});
+
+/** An AWS secret access key: 40 characters of base64. */
+const awsSecret = chars(ALNUM + '+/', 40);
+
+test('an AWS secret access key under its name is flagged whole and redacted, in every way the name is written', () => {
+  fc.assert(
+    fc.property(
+      awsSecret,
+      fc.constantFrom(
+        (k: string) => `aws_secret_access_key=${k}`,
+        (k: string) => `export AWS_SECRET_ACCESS_KEY=${k}`,
+        (k: string) => `AWS_SECRET_ACCESS_KEY: ${k}`,
+        (k: string) => `[default]\naws_secret_access_key = ${k}\nregion = eu-west-1`,
+        (k: string) => `{"AccessKeyId": "ASIA0000", "SecretAccessKey": "${k}", "Expiration": "x"}`,
+        (k: string) => `log: {"aws_secret_access_key": "${k}"} done`,
+        (k: string) => `aws configure set aws_secret_access_key ${k}`,
+        (k: string) => `https://example.com/hook?aws_secret_access_key=${k}&page=2`,
+      ),
+      (k, wrap) => {
+        const text = wrap(k);
+        const at = text.indexOf(k);
+        assert.ok(
+          findSecrets(text).some((m) => m.start <= at && m.end >= at + k.length),
+          `not found whole in ${JSON.stringify(text)}`,
+        );
+        assert.ok(!redactor.text(text).includes(k.slice(0, 20)), JSON.stringify(redactor.text(text)));
+      },
+    ),
+    RUNS,
+  );
+});
+
+test('a number under a credential name in a text is the value, and the member after it stays', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('password', 'api_key', 'client_secret', 'token', 'apiKey'),
+      fc.bigInt({ min: 1000n, max: 99999999999999n }),
+      (name, n) => {
+        for (const text of [`{"${name}": ${n}, "region": "eu"}`, `{"${name}": ${n}}`, `set ${name}=${n} and go`]) {
+          const at = text.indexOf(`${n}`);
+          assert.ok(
+            findSecrets(text).some((m) => m.class === 'assignment' && m.start === at && m.end === at + `${n}`.length),
+            `${JSON.stringify(text)}: ${JSON.stringify(findSecrets(text))}`,
+          );
+          assert.ok(!redactor.text(text).includes(`${n}`), redactor.text(text));
+        }
+        assert.equal(
+          redactor.text(`{"${name}": ${n}, "region": "eu"}`),
+          `{"${name}": [REDACTED:secret], "region": "eu"}`,
+        );
+      },
+    ),
+    RUNS,
+  );
+});
+
+test('a PIN or passcode: digits after `pin`, `pin_code` or `passcode`, in a text, JSON, an assignment and a query', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('pin', 'PIN', 'pin_code', 'pinCode', 'passcode'),
+      chars(DIGITS, 4, 12),
+      fc.constantFrom(
+        (k: string, v: string) => `${k}=${v}`,
+        (k: string, v: string) => `your ${k}: ${v} was set`,
+        (k: string, v: string) => `{"${k}": ${v}, "ok": true}`,
+        (k: string, v: string) => `{"${k}": "${v}"}`,
+        (k: string, v: string) => `https://example.com/verify?${k}=${v}&next=/`,
+      ),
+      (k, v, wrap) => holds(wrap(k, v), v, 'pin', 4),
+    ),
+    RUNS,
+  );
+  for (const t of [
+    'pin: 3.12',
+    'pin=latest',
+    'pin=123',
+    'spin=12345',
+    'ping 12345678',
+    'pinned: 20240101',
+    'the pin 1234 on the map',
+    'opinion=5678',
+    'passcode=12ab34',
+  ])
+    clean(t);
 });

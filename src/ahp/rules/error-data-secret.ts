@@ -26,6 +26,13 @@ function walk(
       ctx.report({ pointer, messageId: 'carries', args: { member: `data${rel}`, what: CLASS_DESCRIPTIONS[m.class] } });
     return;
   }
+  // a number is a value too: read with its name (`"api_key": 12345678901234`)
+  if (typeof v === 'number' && key !== undefined) {
+    const m = credentialIn(`${JSON.stringify(key)}: ${v}`);
+    if (m)
+      ctx.report({ pointer, messageId: 'carries', args: { member: `data${rel}`, what: CLASS_DESCRIPTIONS[m.class] } });
+    return;
+  }
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) walk(v[i], undefined, `${pointer}/${i}`, `${rel}/${i}`, ctx);
   } else if (isObj(v))
@@ -38,7 +45,7 @@ export const errorDataSecret = defineEventRule({
   severity: 'error',
   description: 'A JSON-RPC error response carries no secret in `error.data`.',
   detail:
-    'A string with a credential-shaped value (PEM block, AWS access key id, Bearer token, JWT, provider token), or a member whose name and value read as a password/secret/api-key/token assignment. A secret without a recognisable shape or name cannot be seen.',
+    'A string with a credential-shaped value (PEM block, AWS access key id, Bearer token, JWT, provider token), or a member whose name and value (a string or a number) read as a password/secret/api-key/token assignment or a PIN. A secret without a recognisable shape or name cannot be seen.',
   spec: 'AHP base/errors.md §JSON-RPC errors; capability-auth.md §Authentication bindings',
   messages: MESSAGES,
   check(msg: AhpMessage, ctx) {

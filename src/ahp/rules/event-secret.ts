@@ -34,10 +34,21 @@ function memberOf(name: string): Member {
   let m = members.get(name);
   if (m === undefined) {
     if (members.size >= 4096) members.clear();
-    m = { name, credential: isCredentialMember(name, 'event'), clean: undefined, cleanElement: undefined };
+    m = { name, credential: namesCredential(name), clean: undefined, cleanElement: undefined };
     members.set(name, m);
   }
   return m;
+}
+
+/**
+ * True when a member named `name` holds a credential: a credential member name, or a name the detector reads as the key
+ * of a credential assignment (`aws_secret_access_key`, `client_secret`, `id_token`: one verdict for `name=value` in a
+ * text and `"name": value` in an event).
+ */
+function namesCredential(name: string): boolean {
+  if (isCredentialMember(name, 'event')) return true;
+  const cls = credentialIn(`${JSON.stringify(name)}: "1234"`)?.class;
+  return cls === 'assignment' || cls === 'pin';
 }
 
 /** The credential class `v` carries (its own shape, or the name of `member` with it), as words; or undefined. */
@@ -83,6 +94,13 @@ function walk(v: unknown, key: string | undefined, elements: Member | undefined,
     }
     return;
   }
+  // a number is a value too (`"api_key": 12345678901234`, `"pin": 1234`): read with its name, as a text reads it
+  if (typeof v === 'number' && key !== undefined) {
+    const m = memberOf(key);
+    const found = m.credential ? credentialIn(`${JSON.stringify(key)}: ${v}`) : undefined;
+    if (found) report(depth, CLASS_DESCRIPTIONS[found.class]);
+    return;
+  }
   if (depth >= MAX_DEPTH || v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) {
     const named = key !== undefined ? memberOf(key) : undefined;
@@ -106,7 +124,7 @@ export const eventSecret = defineEventRule({
   severity: 'error',
   description: 'An event carries no secret value, and neither does the `reason` of a `deny` effect.',
   detail:
-    'A string with a credential-shaped value (PEM block, AWS access key id, Bearer token, `password=`/`token=`-style assignment, JWT, provider token), or a credential-named member (`token`, `password`, `apiKey`, `authorization` ...) with a credential-shaped assignment, in `native` metadata, `extensions`, attachment descriptors (`body.ref`, `category`) or any other event member is an error. Not read: content `text` (model-visible content under the subscription\'s selection policy), tool `input`, model `params` and permission `suggestions` (provider-native, opaque), the MCP descriptor and `source` (ahp/credential-exposed) and a configuration `change` (ahp/config-managed-secret). A secret without a recognisable shape or name cannot be seen. Also cited: base/transports/stdio.md §Process security ("MUST NOT place bearer tokens or unrelated credentials in event payloads"); content-upload.md §Configuration and destination ("Secrets MUST NOT appear in descriptor metadata")',
+    'A string with a credential-shaped value (PEM block, AWS access key id, Bearer token, `password=`/`token=`-style assignment, JWT, provider token), or a credential-named member (`token`, `password`, `apiKey`, `authorization` ..., or a name the detector reads as an assignment or PIN key: `aws_secret_access_key`, `pin`) with a credential-shaped assignment, a number under such a name included, in `native` metadata, `extensions`, attachment descriptors (`body.ref`, `category`) or any other event member is an error. Not read: content `text` (model-visible content under the subscription\'s selection policy), tool `input`, model `params` and permission `suggestions` (provider-native, opaque), the MCP descriptor and `source` (ahp/credential-exposed) and a configuration `change` (ahp/config-managed-secret). A secret without a recognisable shape or name cannot be seen. Also cited: base/transports/stdio.md §Process security ("MUST NOT place bearer tokens or unrelated credentials in event payloads"); content-upload.md §Configuration and destination ("Secrets MUST NOT appear in descriptor metadata")',
   spec: 'AHP capability-auth.md §Authentication bindings',
   quote:
     'Secret values MUST NOT occur in registration, events, native metadata, logs, denial reasons, or JSON-RPC error data',
