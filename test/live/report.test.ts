@@ -167,3 +167,32 @@ test('aep live, discovery failing: text says the cause once and the skipped chec
     await ep.close();
   }
 });
+
+test('aep live html lists every check with its status (and skip reason), and names the endpoint and the delivered Events', async () => {
+  const ep = await startEndpoint('no-socket');
+  try {
+    const r = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'html']);
+    assert.equal(r.code, 0, r.stderr);
+    const html = r.stdout;
+    const json = JSON.parse(
+      (await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'json'])).stdout,
+    ) as { checks: { check: string; status: string; reason?: string }[] };
+    // one row per check, in the order and with the status json gives
+    const rows = [
+      ...html.matchAll(/<tr class="check" data-status="(\w+)"><td[^>]*>[^<]*<\/td><td><code>([\w-]+)<\/code>/g),
+    ];
+    assert.deepEqual(
+      rows.map((m) => `${m[2]} ${m[1]}`),
+      json.checks.map((c) => `${c.check} ${c.status}`),
+    );
+    assert.match(html, /3 passed, 0 failed, 3 skipped/);
+    assert.match(html, /<code>hello<\/code>.*the discovery document names no &#34;socket&#34; endpoint \(WebSocket\)/);
+    // the sources are labelled for what they are, not counted as "1 input" beside two names
+    assert.doesNotMatch(html, /<span>inputs?<\/span>/);
+    assert.match(html, /<h2>endpoint http:\/\/127\.0\.0\.1:\d+\/<\/h2>/);
+    assert.doesNotMatch(html, /<h2>endpoint [^<]*<\/h2><div class="line-sum">0 events/);
+    assert.match(html, /<h2>&#60;delivered&#62; <span class="dim">the Events the endpoint delivered<\/span><\/h2>/);
+  } finally {
+    await ep.close();
+  }
+});
