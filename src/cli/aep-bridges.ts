@@ -56,6 +56,7 @@ export type RunFilter = (
   io: CliIO,
   filter?: AepFilterOptions,
   output?: string,
+  deferClosing?: boolean,
 ) => Promise<FilterExit>;
 
 /** A stream verb's JSONL inputs and stderr reporter; `undefined` (said on stderr) when an input cannot be opened. */
@@ -111,6 +112,8 @@ export interface FilterExit {
   empty: boolean;
   /** The reader went away (a closed pipe): the run ended quietly, before its input did. */
   stopped?: boolean;
+  /** With `deferClosing`: the clause about lines not written that the closing line would have said, for the verb's own. */
+  closing?: string;
 }
 
 /**

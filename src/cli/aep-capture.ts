@@ -90,6 +90,7 @@ async function runFilter(
   io: CliIO,
   filter: AepFilterOptions = {},
   output?: string,
+  deferClosing = false,
 ): Promise<FilterExit> {
   // bridge output may be one pretty-printed document in a .json file, as `validate --from` reads it
   const opened = openStreamVerb(
@@ -130,6 +131,8 @@ async function runFilter(
         return { code: exit, empty: true };
       }
       if (r.rejected === 0 && r.invalidWritten === 0) {
+        if (deferClosing)
+          return { code: exit, empty: false, closing: 'the error findings above are about the input, not a line' };
         io.stderr.write(inputErrorsLine(verb, r.written));
         return { code: exit, empty: false };
       }
@@ -143,10 +146,14 @@ async function runFilter(
       const they = n === 1 ? 'it declares' : 'they declare';
       const invalid =
         n > 0 ? `; ${n} line${s(n)} with error findings written, at the level ${they} or lower (findings above)` : '';
+      const rejected = `${r.rejected} line${s(r.rejected)} not written (${why.join(', ')}: see above)`;
+      // the verb says what it wrote in its own terms, with this clause in the same sentence
+      if (deferClosing) {
+        const clause = r.rejected > 0 ? `${rejected}${invalid}` : invalid.slice(2);
+        return { code: exit, empty: false, closing: clause };
+      }
       io.stderr.write(
-        r.rejected > 0
-          ? `aep ${verb}: ${r.rejected} line${s(r.rejected)} not written (${why.join(', ')}: see above); ${r.written} written`
-          : `aep ${verb}: ${r.written} written`,
+        r.rejected > 0 ? `aep ${verb}: ${rejected}; ${r.written} written` : `aep ${verb}: ${r.written} written`,
       );
       io.stderr.write(`${invalid}\n`);
     }

@@ -16,7 +16,8 @@ type Runner = (
   io: CliIO,
   filter: AepFilterOptions,
   output?: string,
-) => Promise<{ code: number; empty: boolean; stopped?: boolean }>;
+  deferClosing?: boolean,
+) => Promise<{ code: number; empty: boolean; stopped?: boolean; closing?: string }>;
 
 /** The bridge formats `convert --from` reads: OCSF has none (AEP-0005 §4.4, "there is no OCSF-inbound direction"). */
 export const CONVERT_FROM = ['cloudevents', 'otlp'] as const;
@@ -64,7 +65,7 @@ export async function runConvertFrom(
     withheld += r.events.filter((d) => d.withheld).length;
     return exactText(r.events.map((d) => serializeEvent(d.event, d.bigIntegers)).join('\n'));
   };
-  const { code, empty, stopped } = await runFilter(
+  const { code, empty, stopped, closing } = await runFilter(
     'convert',
     files,
     transform,
@@ -72,9 +73,12 @@ export async function runConvertFrom(
     // every rule `validate --from` runs, the leak and stream rules included (AEP-0003 §9 item 4)
     { from: o.from, maxCapture: o.maxCapture, allRules: true, ...(o.profile ? { profile: o.profile } : {}) },
     o.output,
+    // one closing sentence: the filter's count of lines not written joins this verb's own
+    true,
   );
   const s = (n: number) => (n === 1 ? '' : 's');
   const parts = [`${events} AEP event${s(events)} written from ${o.from}`];
+  if (closing) parts.push(closing);
   if (foreign) parts.push(`${foreign} foreign record${s(foreign)} not written (not AEP, AEP-0005 §2 rule 3, §3.2)`);
   // the first such line has its error finding above, counted among the lines with error findings
   const name = BRIDGE_NAMES[o.from];

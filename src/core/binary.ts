@@ -74,7 +74,9 @@ export function sniffBinary(head: Buffer): BinarySniff | undefined {
       i++;
     } else i += len;
   }
-  if (odd >= ODD_SHARE * n) return { messageId: 'binary', args: { odd, window: n } };
+  // a head shorter than SNIFF_MIN is judged as that many bytes with the rest text, so a tiny input is held to the
+  // same rule as a larger one: one stray byte in a 10-byte line is a bad byte (jsonl/invalid-utf8), not a binary file
+  if (odd >= ODD_SHARE * Math.max(n, SNIFF_MIN)) return { messageId: 'binary', args: { odd, window: n } };
   return undefined;
 }
 

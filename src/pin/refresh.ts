@@ -82,7 +82,8 @@ async function writeTemp(target: string, data: string | Uint8Array): Promise<str
 }
 
 /**
- * Write every temporary, then rename each into place in order; a failure before the renames removes the temporaries.
+ * Write every temporary, then rename each into place in order; a failure removes the temporaries not renamed, and a
+ * failed rename's error carries `replaced`, the targets renamed before it.
  */
 async function replaceFiles(files: Array<{ target: string; data: string | Uint8Array }>): Promise<void> {
   const temps: Array<{ tmp: string; target: string }> = [];
@@ -92,7 +93,17 @@ async function replaceFiles(files: Array<{ target: string; data: string | Uint8A
     await Promise.all(temps.map((t) => unlink(t.tmp).catch(() => undefined)));
     throw e;
   }
-  for (const t of temps) await rename(t.tmp, t.target);
+  const replaced: string[] = [];
+  try {
+    for (const t of temps) {
+      await rename(t.tmp, t.target);
+      replaced.push(t.target);
+    }
+  } catch (e) {
+    // a rename that fails once every temporary is written (rare: same folder): the rest are not half-done either
+    await Promise.all(temps.slice(replaced.length).map((t) => unlink(t.tmp).catch(() => undefined)));
+    throw Object.assign(e as Error, { replaced });
+  }
 }
 
 /** `a/<path>` / `b/<path>` for a relative path (as git prints), the path itself when absolute. */
@@ -240,12 +251,15 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
 
   if (incomplete || extractionFailed) {
     findings.push(pinFinding('pin/adopt-refused', join(opts.dir, PIN_FILE), 'refused'));
-    lines.push('Result: adoption refused; nothing outside the staging folder was written.');
+    lines.push(
+      `Result: adoption refused; nothing outside the staging folder was written${downloaded.size > 0 ? `; what was downloaded is left in ${staging}` : ''}.`,
+    );
     return { changed, findings, report: lines.join('\n') + '\n' };
   }
 
   const writes: Array<{ target: string; data: string | Uint8Array }> = [];
   const kept: string[] = [];
+  const asides: string[] = [];
   for (const source of pin.sources) {
     const bytes = downloaded.get(source.name) as Buffer;
     const target = join(opts.dir, source.name);
@@ -259,6 +273,7 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
       await copyFile(target, aside, constants.COPYFILE_EXCL).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'EEXIST') throw e;
       });
+      asides.push(aside);
       kept.push(
         `${source.name}: the local copy (sha256 ${localSha}, neither pinned nor downloaded) is kept as ${aside}`,
       );
@@ -266,12 +281,26 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
   }
   if (newExtraction !== undefined && extractionChanged) writes.push({ target: opts.extraction, data: newExtraction });
   if (newDigests.size > 0) writes.push({ target: join(opts.dir, PIN_FILE), data: rewrittenPin(pin, newDigests) });
-  await replaceFiles(writes);
+  try {
+    await replaceFiles(writes);
+  } catch (e) {
+    // every temporary is written before the first rename, and removed when one cannot be: the user's files are as
+    // they were (unless a rename itself failed, said); the staged downloads (and any local copy kept aside) stay for a retry, and the message names them
+    const left = [staging, ...asides];
+    const replaced = (e as { replaced?: string[] }).replaced ?? [];
+    (e as Error).message += replaced.length
+      ? `; adoption incomplete: only ${replaced.join(', ')} replaced; left in ${left.join(', ')}`
+      : `; nothing adopted, no file outside the staging folder replaced; left in ${left.join(', ')}`;
+    throw e;
+  }
+  // adopted: the staged copies are now the files in place, and a leftover staging folder would only mislead
+  await rm(staging, { recursive: true, force: true });
   lines.push(...kept);
   lines.push(
     writes.length === 0
       ? `Result: ${changed ? 'CHANGED' : 'no change'}; nothing needed writing.`
       : `Result: ${changed ? 'CHANGED and adopted' : 'no change; vendored copies installed'}: wrote ${writes.map((w) => w.target).join(', ')}.`,
+    `The staging folder ${staging} is removed.`,
   );
   return { changed, findings, report: lines.join('\n') + '\n' };
 }

@@ -54,7 +54,7 @@ table.types td.n{text-align:right;width:1%;font-variant-numeric:tabular-nums}
 .types-wrap .n{color:var(--dim);font-variant-numeric:tabular-nums}
 section.session{margin:12px 0 0;border:1px solid var(--line);border-radius:8px;overflow:hidden}
 section.session>h4{margin:0;padding:8px 12px;background:#f2f4f7;font-size:13.5px;display:flex;gap:12px;flex-wrap:wrap}
-section.session>h4 .dim{color:var(--dim);font-weight:400}
+section.session>h4 .dim,section.input>h2 .dim{color:var(--dim);font-weight:400}
 table.tl td{border-top:1px solid #f2f4f7;padding:3px 8px}
 table.tl tr.has-f{background:#fffbfa}
 table.tl tr.has-f.only-info{background:#f5faff}

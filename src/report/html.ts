@@ -3,7 +3,7 @@
  * citations, event-type coverage and a timeline per session (src/report/timeline.ts). Findings are spooled (spool.ts),
  * the timeline bounded: memory does not grow with the run. Only envelope facts and finding messages are shown.
  */
-import type { Finding } from '../core/finding.ts';
+import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';
 import { htmlEscape as esc, pageHead, pageTail } from './html-page.ts';
@@ -23,6 +23,7 @@ import {
   reached,
   sevBadge,
 } from './html-parts.ts';
+import { checksSection, checkTally } from './html-checks.ts';
 import { inputTail } from './html-timeline.ts';
 
 export { byRuleOrder, citation } from './html-parts.ts';
@@ -70,19 +71,22 @@ export function htmlReporter(out: Output, ctx: ReportContext): Reporter {
       const index = new Map(order.map((s, i) => [s, i]));
       const title = `${ctx.protocol.toUpperCase()} conformance report`;
       w.write(pageHead(`${title}: ${named(order)}`));
-      w.write(header(title, ctx, summary, order));
+      w.write(header(title, ctx, summary, order, threshold));
       w.write(
         filterBar({ error: summary.errors, warning: summary.warnings, info: summary.infos }, shownByRule(counts)),
       );
       w.write('<main>\n');
+      if (ctx.checks) w.write(checksSection(ctx.checks, threshold));
       if (summary.omitted)
         w.write(
           `<p class="note">${plural(summary.omitted, 'more finding')} not shown (--max-findings); the counts include them.</p>\n`,
         );
       let at = 0;
       let rule: string | undefined;
+      // `aep live`: the first source is the endpoint (its findings, no events), the other the Events it delivered
+      const endpoint = ctx.kind === 'live' ? sources[0] : undefined;
       const open = (source: string) => {
-        w.write(inputHead(source, index.get(source)!, counts.get(source), timeline));
+        w.write(inputHead(source, index.get(source)!, counts.get(source), timeline, role(source, endpoint)));
       };
       const close = (source: string) => {
         if (rule !== undefined) w.write('</tbody></table></details>\n');
@@ -145,24 +149,49 @@ function shownByRule(counts: Map<string, SourceCounts>): Record<string, number> 
   return Object.fromEntries([...all].sort(([a], [b]) => cmpText(a, b)));
 }
 
-function header(title: string, ctx: ReportContext, s: Summary, order: readonly string[]): string {
-  const failed = reached(s, ctx.failOn ?? 'error');
-  const box = (n: number, label: string) => `<div class="count"><b>${NUMBER.format(n)}</b><span>${label}</span></div>`;
-  return `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(named(order))}</div>
-<div class="verdict ${failed ? 'fail' : 'pass'}">${failed ? `✖ fails at --fail-on ${ctx.failOn ?? 'error'}` : `✔ passes at --fail-on ${ctx.failOn ?? 'error'}`}</div>
-<div class="counts">${box(s.errors, 'errors')}${box(s.warnings, 'warnings')}${box(s.infos, 'infos')}${box(s.events, 'events')}${box(s.lines, 'lines')}${box(s.inputs, s.inputs === 1 ? 'input' : 'inputs')}${s.coverage ? box(s.coverage.exercised, `of ${s.coverage.known} known types`) : ''}</div></header>\n`;
+/** How a live report names its two sources: the endpoint, and the Events it delivered (`undefined`: an input). */
+type Role = 'endpoint' | 'delivered' | undefined;
+
+function role(source: string, endpoint: string | undefined): Role {
+  return endpoint === undefined ? undefined : source === endpoint ? 'endpoint' : 'delivered';
 }
 
-function inputHead(source: string, i: number, c: SourceCounts | undefined, timeline: Timeline): string {
+function header(title: string, ctx: ReportContext, s: Summary, order: readonly string[], threshold: Severity): string {
+  const failed = reached(s, ctx.failOn ?? 'error');
+  const box = (n: number, label: string) => `<div class="count"><b>${NUMBER.format(n)}</b><span>${label}</span></div>`;
+  // a live run has one endpoint and the Events it delivered, not inputs: its boxes count the checks instead
+  const t = ctx.checks && checkTally(ctx.checks, threshold);
+  const sources = t
+    ? `${box(t.passed, 'checks passed')}${box(t.failed, 'checks failed')}${box(t.skipped, 'checks skipped')}`
+    : box(s.inputs, s.inputs === 1 ? 'input' : 'inputs');
+  const endpoint = ctx.kind === 'live' ? ctx.sources?.[0] : undefined;
+  const names = endpoint
+    ? order
+        .map((x) => (x === endpoint ? `endpoint ${visible(x)}` : `${visible(x)} (the Events it delivered)`))
+        .join(' · ')
+    : named(order);
+  return `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(names)}</div>
+<div class="verdict ${failed ? 'fail' : 'pass'}">${failed ? `✖ fails at --fail-on ${ctx.failOn ?? 'error'}` : `✔ passes at --fail-on ${ctx.failOn ?? 'error'}`}</div>
+<div class="counts">${box(s.errors, 'errors')}${box(s.warnings, 'warnings')}${box(s.infos, 'infos')}${box(s.events, 'events')}${box(s.lines, 'lines')}${sources}${s.coverage ? box(s.coverage.exercised, `of ${s.coverage.known} known types`) : ''}</div></header>\n`;
+}
+
+function inputHead(source: string, i: number, c: SourceCounts | undefined, timeline: Timeline, as: Role): string {
   const facts = timeline.inputFacts(source);
-  const events = facts ? `${plural(facts.events, 'event')} · ` : '';
+  // the endpoint's findings are about its answers: it has no events of its own (those delivered are the other source)
+  const events = facts && as !== 'endpoint' ? `${plural(facts.events, 'event')} · ` : '';
+  const label =
+    as === 'endpoint'
+      ? `endpoint ${esc(visible(source))}`
+      : as === 'delivered'
+        ? `${esc(visible(source))} <span class="dim">the Events the endpoint delivered</span>`
+        : esc(visible(source));
   const none = c ? '' : '<p class="note">No findings.</p>\n';
   const jumps = [
     c ? `<a href="#in-${i}-rules">findings by rule</a>` : '',
     timeline.sessionsOf(source).length ? `<a href="#in-${i}-timeline">timeline</a>` : '',
     facts?.types.size ? `<a href="#in-${i}-types">event types</a>` : '',
   ].filter(Boolean);
-  return `<section class="input" id="in-${i}"><h2>${esc(visible(source))}</h2><div class="line-sum">${events}${countsLine(c ?? { errors: 0, warnings: 0, infos: 0 })}${jumps.length ? ` · ${jumps.join(' · ')}` : ''}</div>\n${c ? `<h3 id="in-${i}-rules">Findings by rule</h3>\n` : none}`;
+  return `<section class="input" id="in-${i}"><h2>${label}</h2><div class="line-sum">${events}${countsLine(c ?? { errors: 0, warnings: 0, infos: 0 })}${jumps.length ? ` · ${jumps.join(' · ')}` : ''}</div>\n${c ? `<h3 id="in-${i}-rules">Findings by rule</h3>\n` : none}`;
 }
 
 function findingRow(f: Finding, i: number, timeline: Timeline): string {

@@ -211,7 +211,8 @@ function checkLines(
   // checks skipped for one reason share a line
   const why = new Map<string, string[]>();
   for (const c of by.skipped) why.set(c.reason ?? '', [...(why.get(c.reason ?? '') ?? []), c.check]);
-  if (!quiet)
+  // at --fail-on info a skip counts against the run: said even when quiet (the text stream has no line per skip)
+  if (!quiet || threshold === 'info')
     for (const [reason, names] of why) lines.push(`  ${chalk.dim('skipped')}  ${names.join(', ')}: ${oneLine(reason)}`);
   return `${lines.join('\n')}\n`;
 }

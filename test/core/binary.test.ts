@@ -99,3 +99,36 @@ test('both protocols, every framing: one finding for the binary input, the other
     assert.match(findings[0]!.message, /signature of a PNG image/);
   }
 });
+
+test('property: one invalid UTF-8 byte in JSON-looking text is invalid UTF-8, never binary, at every size 1..64', async () => {
+  const fc = (await import('fast-check')).default;
+  // a JSON-looking line of `size` bytes (newline included) with one bad byte inside a string member
+  const line = fc
+    .record({ size: fc.integer({ min: 1, max: 64 }), bad: fc.constantFrom(0xff, 0xfe, 0xc0, 0x80, 0xf5) })
+    .chain(({ size, bad }) =>
+      fc.record({ size: fc.constant(size), bad: fc.constant(bad), at: fc.nat({ max: Math.max(0, size - 1) }) }),
+    );
+  await fc.assert(
+    fc.asyncProperty(line, async ({ size, bad, at }) => {
+      // `{"a":"x…x"}\n` when there is room for it, else a run of `x` with the bad byte at `at`
+      const frame = Buffer.from('{"a":""}\n');
+      const bytes =
+        size >= frame.length + 1
+          ? Buffer.concat([Buffer.from('{"a":"'), Buffer.alloc(size - frame.length, 'x'), Buffer.from('"}\n')])
+          : Buffer.alloc(size, 'x');
+      const pos = size >= frame.length + 1 ? 6 + (at % (size - frame.length)) : at;
+      bytes[pos] = bad;
+      assert.equal(sniffBinary(bytes), undefined, `${bytes.toString('hex')}`);
+      for (const protocol of ['aep', 'ahp'] as const) {
+        const { findings } = await validate(protocol, { bytes, source: 't.jsonl' });
+        const ids = findings.map((f) => f.ruleId);
+        assert.ok(!ids.includes('jsonl/binary-input'), `${protocol} ${bytes.toString('hex')}: ${ids}`);
+        assert.ok(ids.includes('jsonl/invalid-utf8'), `${protocol} ${bytes.toString('hex')}: ${ids}`);
+      }
+    }),
+    { numRuns: 200 },
+  );
+  // and a head that is mostly odd bytes is binary at every size from 2 (one byte alone is no sample)
+  for (let size = 2; size <= 64; size++)
+    assert.equal(sniffBinary(Buffer.alloc(size, 0))?.messageId, 'binary', `${size} NULs`);
+});

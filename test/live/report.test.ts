@@ -131,3 +131,68 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
     await broken.close();
   }
 });
+
+test('aep live, discovery failing: text says the cause once and the skipped checks on one line; json keeps every check', async () => {
+  const ep = await startEndpoint('no-discovery');
+  try {
+    const text = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT]);
+    assert.equal(text.code, 1, text.stderr + text.stdout);
+    const lines = text.stdout.split('\n');
+    assert.equal(lines.filter((l) => / {2}error {2}aep\/live-discovery {2}/.test(l)).length, 1, text.stdout);
+    // no line per skipped check: the check list names them together, with the reason, once
+    assert.deepEqual(
+      lines.filter((l) => / {2}aep\/live-skipped {2}/.test(l)),
+      [],
+      text.stdout,
+    );
+    const skipped = lines.filter((l) => /^ {2}skipped {2}/.test(l));
+    assert.equal(skipped.length, 1, text.stdout);
+    assert.match(skipped[0]!, /fanout, filter, .*: discovery failed \(aep\/live-discovery\)/);
+    assert.equal(lines.filter((l) => l.includes('discovery failed')).length, 1, 'the reason is said once');
+
+    const json = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--format', 'json']);
+    const doc = JSON.parse(json.stdout) as {
+      checks: { check: string; status: string; reason?: string }[];
+      findings: { ruleId: string; args?: { check?: string } }[];
+    };
+    const skippedChecks = doc.checks.filter((c) => c.status === 'skipped').map((c) => c.check);
+    assert.ok(skippedChecks.length > 10);
+    assert.ok(doc.checks.every((c) => c.status !== 'skipped' || /discovery failed/.test(c.reason ?? '')));
+    // the machine formats keep a skip finding per skipped check, consistent with the check list
+    assert.deepEqual(
+      doc.findings.filter((f) => f.ruleId === 'aep/live-skipped').map((f) => f.args?.check),
+      skippedChecks,
+    );
+  } finally {
+    await ep.close();
+  }
+});
+
+test('aep live html lists every check with its status (and skip reason), and names the endpoint and the delivered Events', async () => {
+  const ep = await startEndpoint('no-socket');
+  try {
+    const r = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'html']);
+    assert.equal(r.code, 0, r.stderr);
+    const html = r.stdout;
+    const json = JSON.parse(
+      (await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'json'])).stdout,
+    ) as { checks: { check: string; status: string; reason?: string }[] };
+    // one row per check, in the order and with the status json gives
+    const rows = [
+      ...html.matchAll(/<tr class="check" data-status="(\w+)"><td[^>]*>[^<]*<\/td><td><code>([\w-]+)<\/code>/g),
+    ];
+    assert.deepEqual(
+      rows.map((m) => `${m[2]} ${m[1]}`),
+      json.checks.map((c) => `${c.check} ${c.status}`),
+    );
+    assert.match(html, /3 passed, 0 failed, 3 skipped/);
+    assert.match(html, /<code>hello<\/code>.*the discovery document names no &#34;socket&#34; endpoint \(WebSocket\)/);
+    // the sources are labelled for what they are, not counted as "1 input" beside two names
+    assert.doesNotMatch(html, /<span>inputs?<\/span>/);
+    assert.match(html, /<h2>endpoint http:\/\/127\.0\.0\.1:\d+\/<\/h2>/);
+    assert.doesNotMatch(html, /<h2>endpoint [^<]*<\/h2><div class="line-sum">0 events/);
+    assert.match(html, /<h2>&#60;delivered&#62; <span class="dim">the Events the endpoint delivered<\/span><\/h2>/);
+  } finally {
+    await ep.close();
+  }
+});

@@ -159,6 +159,9 @@ test('adopt: pin.json digests, vendored file and extraction are replaced; verify
     );
   }
   assert.deepEqual(await pinVerify({ dir: l.dir, extraction: l.extraction }), []);
+  // adopted: the staging folder (copies of the adopted files) is gone, and the report says so
+  assert.ok(!(await readdir(l.dir)).includes('.staging'), 'no staging folder after a successful adopt');
+  assert.match(r.report, /staging folder .* removed/);
 
   // A second refresh against the same mirror is now a no-op.
   const again = await pinRefresh({ dir: l.dir, extraction: l.extraction, baseUrl: srv.origin + '/mirror' });
@@ -220,6 +223,7 @@ test('adopt with unchanged upstream installs the verified vendored copies only',
   assert.ok((await readFile(join(l.dir, 'schema.json'))).equals(s.tag));
   assert.equal(await readFile(join(l.dir, 'schema.ts'), 'utf8'), SCHEMA_TS);
   assert.deepEqual(await pinVerify({ dir: l.dir, extraction: l.extraction }), []);
+  assert.ok(!(await readdir(l.dir)).includes('.staging'), 'no staging folder after a successful adopt');
 });
 
 test('a redirect to another host is refused; a same-origin redirect is followed', async (t) => {
@@ -271,6 +275,8 @@ test('an oversize body is refused (declared length and streamed chunks)', async 
     });
     assert.deepEqual(ids(r.findings), ['pin/response-too-large', 'pin/adopt-refused'], `chunked=${chunked}`);
     assert.equal(r.changed, false);
+    // a refused adopt says where what was downloaded is left
+    assert.ok(r.report.includes(`left in ${join(l.dir, '.staging')}`), r.report);
   }
   assert.deepEqual(await snapshot(l.root, [STAGING]), before);
 });
@@ -351,4 +357,25 @@ test('baseUrl replaces the prefix up to and including the tag segment', () => {
     mirrorUrl(url, '2025-11-25', 'https://mirror.example/x/'),
     'https://mirror.example/x/schema/2025-11-25/schema.json',
   );
+});
+
+test('adopt that cannot write: the user files are untouched, and the error names what is left over', async (t) => {
+  const s = await readShared(t, 'tag');
+  if (!s) return;
+  const l = await layout(t, s.tag);
+  // the extraction's folder is a file: its temporary cannot be written, after the vendored files' were
+  const blocked = join(l.root, 'not-a-folder');
+  await put(blocked, 'a file\n');
+  const extraction = join(blocked, 'mcp-elicitation.schema.json');
+  const before = await snapshot(l.root);
+  const srv = await mirror(t, editedSchema(s.tag));
+  await assert.rejects(
+    pinRefresh({ dir: l.dir, extraction, baseUrl: srv.origin + '/mirror', adopt: true }),
+    (e: Error) => {
+      assert.match(e.message, /nothing adopted/);
+      assert.ok(e.message.includes(`left in ${join(l.dir, '.staging')}`), e.message);
+      return true;
+    },
+  );
+  assert.deepEqual(await snapshot(l.root, [STAGING]), before, 'no user file changed, no temporary left');
 });

@@ -272,7 +272,7 @@ test('aep live --format html: the live findings by rule and the delivered events
     const rows = findingRows(r.stdout);
     assert.ok(rows.some((row) => row.rule === 'aep/live-delivery-identity'));
     assert.deepEqual(rows.map((row) => row.rule).sort(), json.findings.map((f) => f.ruleId).sort());
-    assert.match(r.stdout, /<h2>&#60;delivered&#62;<\/h2>/);
+    assert.match(r.stdout, /<h2>&#60;delivered&#62; <span class="dim">the Events the endpoint delivered<\/span><\/h2>/);
     assert.match(r.stdout, /<tr id="e-1-1" class="ev/);
     assertNoResource(r.stdout);
   } finally {
