@@ -89,6 +89,31 @@ test('secrets: prose and redaction markers are not secrets', () => {
   assert.equal(firstFloorSecret('authorization: bearer abcdefghij'), 'bearer'); // letters only, but after Authorization:
 });
 
+test('secrets: a paging or sync position named ...token is no credential; a credential named ...token still is', () => {
+  for (const name of [
+    'next_page_token',
+    'nextPageToken',
+    'page-token',
+    'continuationToken',
+    'sync_token',
+    'resumeToken',
+    'cursor_token',
+    'paginationToken',
+  ])
+    for (const text of [`${name}=CAUQAAxyz12345`, `"${name}": "CAUQAAxyz12345"`])
+      assert.deepEqual(classes(text), [], text);
+  for (const name of [
+    'token',
+    'access_token',
+    'refresh_token',
+    'session_token',
+    'csrf_token',
+    'id_token',
+    'pageTokenSecret',
+  ])
+    assert.notDeepEqual(classes(`${name}=CAUQAAxyz12345`), [], name);
+});
+
 test('secrets: a PEM block without its END line still covers its body', () => {
   const t = 'a\n-----BEGIN PRIVATE KEY-----\nMIIEabc\nQQQ=\n\nafter';
   assert.deepEqual(classes(t), [['pem', '-----BEGIN PRIVATE KEY-----\nMIIEabc\nQQQ=']]);
