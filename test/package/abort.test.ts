@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,10 @@ import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkEndpoint, runFixtures, validate, validateStream, type Finding } from '../../src/index.ts';
+import { startEndpoint } from '../live/endpoint.ts';
+import { SseSubscriber, WireAbort } from '../../src/live/client.ts';
 import { tempDir } from '../temp.ts';
+import { WebSocketServer } from 'ws';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const isAbortError = (e: unknown) => e instanceof DOMException && e.name === 'AbortError';
@@ -180,8 +184,96 @@ test('checkEndpoint against a server that never answers: the abort ends it and i
   await new Promise<void>((r) => server.close(() => r()));
 });
 
+/**
+ * An endpoint that opens an SSE stream and accepts a WebSocket but sends nothing on either, and takes posted Events:
+ * `waiting` is called after a post and after the client's hello (then the client can only wait), to abort there.
+ */
+async function silentEndpoint(waiting: () => void): Promise<{ url: string; close: () => Promise<void> }> {
+  const wss = new WebSocketServer({ noServer: true });
+  wss.on('connection', (ws) => ws.on('message', () => setImmediate(waiting)));
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/events') {
+      const doc = { aep: ['0.1'], endpoints: { events: '/events', stream: '/stream', socket: '/socket' } };
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
+    }
+    if (req.url?.startsWith('/stream'))
+      return void res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
+    if (req.method !== 'POST') return void res.writeHead(404).end();
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(202).end();
+      setImmediate(waiting);
+    });
+  });
+  server.on('upgrade', (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws)));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    // waits for every connection: it returns only once the client has let go of its sockets
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+test('checkEndpoint waiting on a silent SSE stream or WebSocket: the abort ends the wait and closes them', {
+  timeout: 60_000,
+}, async () => {
+  for (const at of ['fanout', 'hello'] as const) {
+    const ac = new AbortController();
+    const ep = await silentEndpoint(() => ac.abort());
+    const run = checkEndpoint(ep.url, { checks: [at], timeoutMs: 3_600_000, signal: ac.signal });
+    await assert.rejects(run, isAbortError, at);
+    await ep.close();
+  }
+});
+
+test('an SSE subscription waiting on a silent stream: the abort ends the wait and closes it', {
+  timeout: 60_000,
+}, async () => {
+  // the fan-out check's wait for deliveries, alone: from the server side, when the client starts waiting is unknown
+  const ac = new AbortController();
+  const abort = new WireAbort(ac.signal);
+  const ep = await silentEndpoint(() => {});
+  const sub = await SseSubscriber.open(new URL('stream', ep.url), { timeoutMs: 3_600_000, abort });
+  const waited = sub.until(() => false, 3_600_000);
+  ac.abort();
+  assert.equal(await waited, false);
+  assert.equal(sub.ended, true);
+  await ep.close();
+  abort.dispose();
+});
+
+test('checkEndpoint mid-check (an SSE subscription, a WebSocket): the abort ends it; a run that ends lets go of the signal', {
+  timeout: 60_000,
+}, async () => {
+  const ep = await startEndpoint();
+  try {
+    for (const at of ['fanout', 'hello'] as const) {
+      const ac = new AbortController();
+      const run = checkEndpoint(ep.url, {
+        checks: [at],
+        timeoutMs: 3_600_000,
+        signal: ac.signal,
+        // the check has started its first request or connection when the abort comes
+        onCheck: (c) => void (c === at && setImmediate(() => ac.abort())),
+      });
+      await assert.rejects(run, isAbortError, at);
+    }
+    const signal = new AbortController().signal;
+    const done = await checkEndpoint(ep.url, { checks: ['fanout', 'hello'], signal });
+    assert.deepEqual(done.ran, ['fanout', 'hello']);
+    assert.equal(getEventListeners(signal, 'abort').length, 0, 'checkEndpoint still listens');
+    // a file and a Node stream read to their ends
+    await validate('aep', [join(REPO, 'examples/aep/session.jsonl'), { stream: Readable.from([BAD]) }], { signal });
+    assert.equal(getEventListeners(signal, 'abort').length, 0, 'validate still listens');
+  } finally {
+    await ep.close();
+  }
+});
+
 test('no handle is left open: a process that aborts each call exits by itself', () => {
   const index = JSON.stringify(join(REPO, 'src/index.ts'));
+  const endpoint = JSON.stringify(join(REPO, 'test/live/endpoint.ts'));
   const script = `
     const lib = await import(${index});
     const { createServer } = await import('node:http');
@@ -201,6 +293,14 @@ test('no handle is left open: a process that aborts each call exits by itself', 
     const url = 'http://127.0.0.1:' + server.address().port + '/';
     try { await lib.checkEndpoint(url, { signal: ac3.signal, timeoutMs: 3600000 }); } catch (e) { note(e); }
     server.close();
+    const { startEndpoint } = await import(${endpoint});
+    const ep = await startEndpoint();
+    for (const at of ['fanout', 'hello']) {
+      const ac = new AbortController();
+      const onCheck = (c) => { if (c === at) setImmediate(() => ac.abort()); };
+      try { await lib.checkEndpoint(ep.url, { checks: [at], timeoutMs: 3600000, signal: ac.signal, onCheck }); } catch (e) { note(e); }
+    }
+    await ep.close();
     const ac4 = new AbortController();
     try { await lib.runFixtures('ahp', 'conformance/ahp', { signal: ac4.signal, onCase: () => ac4.abort() }); } catch (e) { note(e); }
     console.log(JSON.stringify(out));
@@ -213,5 +313,5 @@ test('no handle is left open: a process that aborts each call exits by itself', 
   });
   assert.equal(r.signal, null, `the process did not exit by itself: ${r.stderr}`);
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), ['AbortError', 'AbortError', 'AbortError', 'AbortError']);
+  assert.deepEqual(JSON.parse(r.stdout), Array(6).fill('AbortError'));
 });
