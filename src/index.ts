@@ -14,7 +14,15 @@ export { createReporter, formatReport, ruleCatalogue, rules, type ReportOptions,
 export { fixtureExitCode, runFixtures, type FixtureRunOptions } from './api/fixtures.ts';
 export type { Input, Inputs, StreamInput, WebReadableStream } from './api/inputs.ts';
 export type { AepOptions, AhpOptions, CommonOptions, OptionsFor, Protocol } from './api/protocols.ts';
-export { AEP_RULE_IDS, AHP_RULE_IDS, type AepRuleId, type AhpRuleId } from './generated/rule-ids.ts';
+export {
+  AEP_RULE_IDS,
+  AHP_RULE_IDS,
+  LIVE_RULE_IDS,
+  type AepRuleId,
+  type AhpRuleId,
+  type KnownRuleId,
+  type RuleId,
+} from './generated/rule-ids.ts';
 export { VERSION } from './api/version.ts';
 export {
   createRedactor,

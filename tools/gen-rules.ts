@@ -117,7 +117,7 @@ export function buildReadme(readme: string): string {
   return `${readme.slice(0, a + README_BEGIN.length)}\n${table}${readme.slice(b)}`;
 }
 
-/** src/generated/rule-ids.ts as it should be: every id `aep rules` and `ahp rules` list, as const arrays and unions. */
+/** src/generated/rule-ids.ts as it should be: every id `aep rules`, `ahp rules` and `aep live` list, as const arrays and unions. */
 export function buildRuleIdsModule(): string {
   const list = (ids: readonly string[]) => ids.map((id) => `  '${id}',\n`).join('');
   return `/**
@@ -138,6 +138,22 @@ ${list(ahpCatalogue().map((r) => r.id))}] as const;
 
 /** A rule id \`ahp validate\` can report. */
 export type AhpRuleId = (typeof AHP_RULE_IDS)[number];
+
+/** Every rule id \`aep live\` (the library's \`checkEndpoint\`) can report, in check order. */
+export const LIVE_RULE_IDS = [
+${list(LIVE_RULES.map((r) => r.id))}] as const;
+
+/** A rule id \`aep live\` can report. */
+export type LiveRuleId = (typeof LIVE_RULE_IDS)[number];
+
+/** A rule id of our catalogues: \`aep validate\`, \`ahp validate\` or \`aep live\`. */
+export type KnownRuleId = AepRuleId | AhpRuleId | LiveRuleId;
+
+/**
+ * A finding's rule id: one of ours, or another tool's (\`formatReport\` reports findings of any rule id). The
+ * \`string & {}\` arm keeps any string assignable without collapsing the union, so editors still complete ours.
+ */
+export type RuleId = KnownRuleId | (string & {});
 `;
 }
 

@@ -1,5 +1,6 @@
 /** The library's option checks: an unknown or mistyped option is a TypeError naming it, never silently ignored. */
 import type { AepStreamOptions } from '../aep/analyzers/options.ts';
+import { isAbortSignal } from '../core/abort.ts';
 import type { AhpStreamOptions } from '../ahp/analyzers/options.ts';
 import type { Severity } from '../core/finding.ts';
 import { nearestWord } from '../core/nearest.ts';
@@ -17,7 +18,8 @@ export type Kind =
   | 'strings'
   | 'array'
   | 'object'
-  | 'function';
+  | 'function'
+  | 'signal';
 
 const AEP: Record<keyof AepOptions, Kind> = {
   strict: 'boolean',
@@ -62,6 +64,7 @@ export const VALIDATE_OPTIONS: Readonly<Record<string, Kind>> = {
   maxFindings: 'count',
   each: 'boolean',
   failFast: 'boolean',
+  signal: 'signal',
 };
 
 /** Options `createSession` and `checkEvent` add to a protocol's. */
@@ -87,6 +90,7 @@ function holds(kind: Kind, v: unknown): boolean {
   if (kind === 'string-or-false') return typeof v === 'string' || v === false;
   if (kind === 'array') return Array.isArray(v);
   if (kind === 'object') return typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (kind === 'signal') return isAbortSignal(v);
   return typeof v === kind;
 }
 
@@ -101,6 +105,7 @@ const WHAT: Readonly<Record<Kind, string>> = {
   strings: 'an array of strings',
   array: 'an array',
   object: 'an object',
+  signal: 'an AbortSignal (AbortController.signal, AbortSignal.timeout())',
 };
 
 /** What a value is, for a message: `the number 42`, `a string`, `an array`, `an ArrayBuffer`, `null`. */
@@ -129,7 +134,10 @@ export function checkKeys(options: object, known: Readonly<Record<string, Kind>>
       const near = nearestWord(key, Object.keys(known), true);
       throw new TypeError(`unknown option ${where}${key}${near ? ` (did you mean ${where}${near}?)` : ''}`);
     }
-    if (v !== undefined && !holds(kind, v)) throw new TypeError(`option ${where}${key} must be ${WHAT[kind]}`);
+    if (v !== undefined && !holds(kind, v))
+      throw new TypeError(
+        `option ${where}${key} must be ${WHAT[kind]}${kind === 'signal' ? `, not ${described(v)}` : ''}`,
+      );
   }
 }
 

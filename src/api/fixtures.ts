@@ -1,4 +1,5 @@
 /** The library's fixture runner: a fixture directory checked as `aep fixtures DIR` / `ahp fixtures DIR` do. */
+import { abortReason } from '../core/abort.ts';
 import { isSeverity, type Severity } from '../core/finding.ts';
 import {
   fixtureExitCode as exitCodeOf,
@@ -24,6 +25,11 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
   cwd?: string;
   /** Called with each case's result as it ends. */
   onCase?: (c: CaseResult) => void;
+  /**
+   * Stop at the next case when it aborts: the promise rejects with the signal's reason (an `AbortError` DOMException
+   * unless one was given); already aborted, it rejects before the directory is read.
+   */
+  signal?: AbortSignal;
 };
 
 const FIXTURE_OPTIONS: Readonly<Record<string, Kind>> = {
@@ -32,6 +38,7 @@ const FIXTURE_OPTIONS: Readonly<Record<string, Kind>> = {
   deviations: 'string',
   cwd: 'string',
   onCase: 'function',
+  signal: 'signal',
 };
 
 /** Run every case under `dir`. @throws FixtureError, DeviationsError, InputError. */
@@ -46,7 +53,8 @@ export async function runFixtures<P extends Protocol>(
   checkOptions(protocol, options, FIXTURE_OPTIONS);
   if (options.failOn !== undefined && !isSeverity(options.failOn))
     throw new TypeError('option failOn must be one of error, warning, info');
-  const { failOn, maxFindings, deviations, cwd, onCase, strict, ...rest } = options as FixtureRunOptions;
+  const { failOn, maxFindings, deviations, cwd, onCase, strict, signal, ...rest } = options as FixtureRunOptions;
+  if (signal?.aborted) throw abortReason(signal);
   return runFixtureDir({ def: protocolDefinition(protocol), options: rest as ProtocolOptions }, dir, {
     strict: strict ?? false,
     failOn: failOn ?? 'error',
@@ -54,6 +62,7 @@ export async function runFixtures<P extends Protocol>(
     ...(deviations !== undefined ? { deviations } : {}),
     cwd: cwd ?? '.', // relative() resolves it against the working directory
     ...(onCase ? { onCase } : {}),
+    ...(signal ? { signal } : {}),
   });
 }
 

@@ -1,5 +1,6 @@
 /** The library's inputs (paths, text, bytes, Node or web streams) as pipeline InputSpecs, in the order given. */
 import { existsSync, statSync } from 'node:fs';
+import { abortable, abortReason, onAbort } from '../core/abort.ts';
 import { readFileChunks } from '../core/file-chunks.ts';
 import { fileURLToPath } from 'node:url';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
@@ -7,7 +8,12 @@ import { described } from './check-options.ts';
 
 /** A web `ReadableStream` of bytes or text (`fetch` bodies, `Blob.stream()`), structurally. */
 export interface WebReadableStream {
-  getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array | string }>; releaseLock(): void };
+  getReader(): {
+    read(): Promise<{ done: boolean; value?: Uint8Array | string }>;
+    releaseLock(): void;
+    /** Called when the run's `signal` aborts, so that a pending read ends. */
+    cancel?(reason?: unknown): Promise<void>;
+  };
 }
 
 /** A byte stream: a Node `Readable` (or any async iterable of chunks) or a web `ReadableStream`. */
@@ -34,8 +40,10 @@ const isWeb = (s: unknown): s is WebReadableStream => typeof (s as WebReadableSt
 const isAsyncIterable = (s: unknown): s is AsyncIterable<Uint8Array | string> =>
   s != null && typeof (s as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
 
-async function* fromWeb(s: WebReadableStream): AsyncIterable<Uint8Array | string> {
+async function* fromWeb(s: WebReadableStream, signal?: AbortSignal): AsyncIterable<Uint8Array | string> {
   const reader = s.getReader();
+  // an abort cancels the stream, as Node's own consumers of a web stream do: a pending read then ends
+  const stop = onAbort(signal, () => void reader.cancel?.(abortReason(signal!)).catch(() => undefined));
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -43,6 +51,7 @@ async function* fromWeb(s: WebReadableStream): AsyncIterable<Uint8Array | string
       if (value !== undefined) yield value;
     }
   } finally {
+    stop();
     reader.releaseLock();
   }
 }
@@ -62,12 +71,18 @@ async function* chunksOf(s: AsyncIterable<unknown>): AsyncIterable<Uint8Array | 
   }
 }
 
-function streamOf(s: StreamInput): () => AsyncIterable<Uint8Array | string> {
-  return () =>
-    chunksOf(isWeb(s) && !isAsyncIterable(s) ? fromWeb(s) : isAsyncIterable(s) ? s : fromWeb(s as WebReadableStream));
+function streamOf(s: StreamInput, signal: AbortSignal | undefined): () => AsyncIterable<Uint8Array | string> {
+  // with a signal a web stream is read by a reader of ours, which an abort can cancel (its async iterator would wait)
+  const web = isWeb(s) && (signal !== undefined || !isAsyncIterable(s));
+  const open = () => chunksOf(web || !isAsyncIterable(s) ? fromWeb(s as WebReadableStream, signal) : s);
+  if (!signal) return open;
+  // a Node stream is destroyed on abort, as on an early `break` out of its iteration; another iterable is left to end
+  const destroy = (s as { destroy?: unknown }).destroy;
+  const release = !web && typeof destroy === 'function' ? () => void destroy.call(s) : undefined;
+  return () => abortable(open(), signal, release, web || release !== undefined);
 }
 
-function fileInput(path: string | URL, source: string | undefined): InputSpec {
+function fileInput(path: string | URL, source: string | undefined, signal: AbortSignal | undefined): InputSpec {
   const p = path instanceof URL ? fileURLToPath(path) : path;
   const name = source ?? p;
   let size: number;
@@ -80,7 +95,9 @@ function fileInput(path: string | URL, source: string | undefined): InputSpec {
   } catch (e) {
     throw new InputError(name, e);
   }
-  const spec: InputSpec = { source: name, size, open: () => readFileChunks(p) };
+  // a pending read ends by itself: the descriptor is closed before an abort rejects
+  const open = signal ? () => abortable(readFileChunks(p), signal, undefined, true) : () => readFileChunks(p);
+  const spec: InputSpec = { source: name, size, open };
   if (regular) spec.path = p;
   return spec;
 }
@@ -127,20 +144,27 @@ export function checkInputs(inputs: unknown): void {
   });
 }
 
-/** Pipeline inputs framed by `framing(source)`, checked by {@link checkInputs} first. @throws InputError (unreadable file) */
-export function toInputSpecs(inputs: Inputs, framing: (source: string) => 'jsonl' | 'document'): InputSpec[] {
+/**
+ * Pipeline inputs framed by `framing(source)`, checked by {@link checkInputs} first; with `signal`, reading ends with its
+ * reason when it aborts. @throws InputError (unreadable file)
+ */
+export function toInputSpecs(
+  inputs: Inputs,
+  framing: (source: string) => 'jsonl' | 'document',
+  signal?: AbortSignal,
+): InputSpec[] {
   checkInputs(inputs);
   const list: readonly Input[] = Array.isArray(inputs) ? inputs : [inputs as Input];
   const unnamed = (i: number) => (list.length === 1 ? '<input>' : `<input ${i + 1}>`);
   return list.map((input, i): InputSpec => {
     let spec: InputSpec;
-    if (isPath(input)) spec = fileInput(input, undefined);
+    if (isPath(input)) spec = fileInput(input, undefined, signal);
     else if (input instanceof Uint8Array) spec = bytesInput(unnamed(i), input);
-    else if (isAsyncIterable(input) || isWeb(input)) spec = { source: unnamed(i), open: streamOf(input) };
-    else if ('path' in input) spec = fileInput(input.path, input.source);
+    else if (isAsyncIterable(input) || isWeb(input)) spec = { source: unnamed(i), open: streamOf(input, signal) };
+    else if ('path' in input) spec = fileInput(input.path, input.source, signal);
     else if ('text' in input) spec = bytesInput(input.source ?? unnamed(i), Buffer.from(input.text, 'utf8'));
     else if ('bytes' in input) spec = bytesInput(input.source ?? unnamed(i), input.bytes);
-    else spec = { source: input.source ?? unnamed(i), open: streamOf(input.stream) };
+    else spec = { source: input.source ?? unnamed(i), open: streamOf(input.stream, signal) };
     spec.framing = framing(spec.source);
     return spec;
   });

@@ -12,6 +12,7 @@ const LIVE: Record<keyof LiveOptions, Kind> = {
   timeoutMs: 'positive',
   control: 'object',
   onCheck: 'function',
+  signal: 'signal',
 };
 
 const CONTROL: Record<keyof NonNullable<LiveOptions['control']>, Kind> = {

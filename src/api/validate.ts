@@ -1,5 +1,6 @@
 /** Streaming validation for the library: the run of `validate`, findings in an async iterable. */
 import type { Finding } from '../core/finding.ts';
+import { abortReason, onAbort } from '../core/abort.ts';
 import { checkOptions, VALIDATE_OPTIONS } from './check-options.ts';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
 import type { Summary } from '../core/summary.ts';
@@ -19,6 +20,12 @@ export type ValidateOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
    * `true` rejects the run with the RuleCrashError of a rule that throws, instead of an `internal/rule-error` finding.
    */
   failFast?: boolean;
+  /**
+   * Stop the run when it aborts: the iteration and `summary()` reject with the signal's reason (an `AbortError`
+   * DOMException unless one was given), the files it opened are closed and a Node stream input is destroyed, a web one
+   * cancelled. Already aborted: nothing is opened. Abort after the inputs were read changes nothing.
+   */
+  signal?: AbortSignal;
 };
 
 /**
@@ -42,6 +49,9 @@ class Run implements ValidationRun {
   private discard = false;
   private cancelled = false;
   private outcome: { summary: Summary } | { error: unknown } | undefined;
+  /** Set when the signal aborted while reading: the iteration throws it once the reading has stopped. */
+  private aborted: { reason: unknown } | undefined;
+  private stopListening: () => void = () => {};
   private wakeConsumer: (() => void) | undefined;
   private wakeReader: (() => void) | undefined;
   private readonly ended: Promise<void>;
@@ -53,6 +63,22 @@ class Run implements ValidationRun {
     private readonly options: ValidateOptions,
   ) {
     this.ended = new Promise((r) => (this.resolveEnded = r));
+    const signal = options.signal;
+    if (signal?.aborted) {
+      // nothing is opened: the first `next()` and `summary()` reject with the reason
+      this.aborted = { reason: abortReason(signal) };
+      this.outcome = { error: this.aborted.reason };
+      this.resolveEnded();
+    }
+  }
+
+  /** The signal aborted: stop reading (a paused reader wakes, a pending read is interrupted in inputs.ts). */
+  private abort(reason: unknown): void {
+    if (this.outcome || this.aborted) return;
+    this.aborted = { reason };
+    this.cancelled = true;
+    this.wakeReader?.();
+    this.wakeConsumer?.();
   }
 
   private push(f: Finding): void {
@@ -65,6 +91,7 @@ class Run implements ValidationRun {
   private async pace(): Promise<void> {
     while (!this.cancelled && !this.discard && this.queue.length - this.head >= HIGH_WATER)
       await new Promise<void>((r) => (this.wakeReader = r));
+    if (this.aborted) throw this.aborted.reason;
     if (this.cancelled) throw CANCELLED;
   }
 
@@ -85,22 +112,29 @@ class Run implements ValidationRun {
   private start(): void {
     if (this.started) return;
     this.started = true;
-    void this.execute();
+    if (!this.outcome) void this.execute();
   }
 
   private async execute(): Promise<void> {
+    const signal = this.options.signal;
+    if (signal) {
+      const stop = onAbort(signal, () => this.abort(abortReason(signal)));
+      this.stopListening = stop;
+    }
     try {
       const def = protocolDefinition(this.protocol);
-      const o = this.options;
-      const inputs = toInputSpecs(this.inputs, (s) => def.framing(s, o)).map((s) => this.paced(s));
+      const { signal: _, ...o } = this.options;
+      const inputs = toInputSpecs(this.inputs, (s) => def.framing(s, o), signal).map((s) => this.paced(s));
       const result = await runInputs(def, inputs, o, { finding: (f) => this.push(f) });
-      this.outcome = { summary: result.summary };
+      this.outcome = this.aborted ? { error: this.aborted.reason } : { summary: result.summary };
     } catch (e) {
-      this.outcome =
-        e instanceof InputError && e.cause === CANCELLED
+      this.outcome = this.aborted
+        ? { error: this.aborted.reason }
+        : e instanceof InputError && e.cause === CANCELLED
           ? { error: new Error('the run was stopped before its end') }
           : { error: e };
     }
+    this.stopListening();
     this.resolveEnded();
     this.wakeConsumer?.();
   }
@@ -112,6 +146,11 @@ class Run implements ValidationRun {
     this.start();
     try {
       for (;;) {
+        // an abort wins over queued findings, as over a stream's buffered chunks; the reading has stopped first
+        if (this.aborted) {
+          await this.ended;
+          throw this.aborted.reason;
+        }
         if (this.head < this.queue.length) {
           const f = this.queue[this.head++]!;
           if (this.head > 1024 && this.head * 2 > this.queue.length) {

@@ -1,5 +1,6 @@
 /** The finding model: plain data that the CLI and reporters render (docs/architecture.md §Findings). */
 
+import type { RuleId } from '../generated/rule-ids.ts';
 import type { MessageArgs } from './message.ts';
 
 /** Finding severity. Ordered `info < warning < error` (see {@link SEVERITY_RANK}). */
@@ -42,7 +43,8 @@ export interface Location {
 
 /** One problem. `message` is one plain sentence that never echoes a value a capture level or secret forbids. */
 export interface Finding extends Location {
-  ruleId: string;
+  /** One of our rule ids (`KnownRuleId`, which editors complete), or another tool's when you report its findings. */
+  ruleId: RuleId;
   severity: Severity;
   message: string;
   spec: string;

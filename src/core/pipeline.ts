@@ -213,6 +213,16 @@ export function addStats(a: RunStats, b: RunStats): void {
   for (const [t, n] of b.types) a.types.set(t, (a.types.get(t) ?? 0) + n);
 }
 
+/**
+ * Count a line that parsed as set aside unchecked, another format than the checker reads (bridge output or the other
+ * protocol's messages), not as an event: the run counted it as one before the checker saw it.
+ */
+export function setAside(stats: RunStats | undefined): void {
+  if (!stats) return;
+  stats.events--;
+  stats.unchecked = (stats.unchecked ?? 0) + 1;
+}
+
 /** Create empty run statistics. */
 export function newStats(): RunStats {
   return { inputs: 0, bytes: 0, lines: 0, events: 0, types: new Map() };

@@ -269,3 +269,54 @@ export const AHP_RULE_IDS = [
 
 /** A rule id `ahp validate` can report. */
 export type AhpRuleId = (typeof AHP_RULE_IDS)[number];
+
+/** Every rule id `aep live` (the library's `checkEndpoint`) can report, in check order. */
+export const LIVE_RULE_IDS = [
+  'aep/live-discovery',
+  'aep/live-tls-off-host',
+  'aep/live-well-known',
+  'aep/live-version-gate',
+  'aep/live-invalid-envelope',
+  'aep/live-ingest',
+  'aep/live-fanout',
+  'aep/live-redelivery-hop',
+  'aep/live-delivery-identity',
+  'aep/live-filter',
+  'aep/live-capture-ceiling',
+  'aep/live-resume',
+  'aep/live-buffer-advertised',
+  'aep/live-replay-all',
+  'aep/live-roster',
+  'aep/live-eviction',
+  'aep/live-byte-identity',
+  'aep/live-hello',
+  'aep/live-subscribe-refusal',
+  'aep/live-limit-detail',
+  'aep/live-unknown-frame',
+  'aep/live-binary-frame',
+  'aep/live-unsubscribe',
+  'aep/live-subscriptions',
+  'aep/live-content-type',
+  'aep/live-oversize',
+  'aep/live-control-auth-gate',
+  'aep/live-control-no-route',
+  'aep/live-control-ambiguous',
+  'aep/live-control-ack',
+  'aep/live-control-dedupe',
+  'aep/live-control-unsupported',
+  'aep/live-control-cancel',
+  'aep/live-timeout',
+  'aep/live-skipped',
+] as const;
+
+/** A rule id `aep live` can report. */
+export type LiveRuleId = (typeof LIVE_RULE_IDS)[number];
+
+/** A rule id of our catalogues: `aep validate`, `ahp validate` or `aep live`. */
+export type KnownRuleId = AepRuleId | AhpRuleId | LiveRuleId;
+
+/**
+ * A finding's rule id: one of ours, or another tool's (`formatReport` reports findings of any rule id). The
+ * `string & {}` arm keeps any string assignable without collapsing the union, so editors still complete ours.
+ */
+export type RuleId = KnownRuleId | (string & {});

@@ -3,6 +3,7 @@
  * check is a rule of src/live/rules.ts; a check the endpoint does not advertise is skipped with its reason, never
  * passed. The Events delivered are returned (`--record FILE`) and checked by the `validate` rules too.
  */
+import { abortReason } from '../core/abort.ts';
 import type { CheckOutcome } from '../core/check-outcome.ts';
 import type { Finding } from '../core/finding.ts';
 import { LiveConnectError, LiveTimeout } from './client.ts';
@@ -96,7 +97,22 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
   const url = typeof base === 'string' ? new URL(base) : base;
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new TypeError(`${url.href}: an http: or https: URL is needed`);
+  const abort = options.signal;
+  if (abort?.aborted) throw abortReason(abort);
   const run = new LiveRun(url, { ...options, timeoutMs: options.timeoutMs ?? 5000 });
+  try {
+    return await runChecks(run, options);
+  } catch (e) {
+    // a check that met the abort may have turned it into a finding or another error: the abort is the answer
+    if (abort?.aborted) throw abortReason(abort);
+    throw e;
+  } finally {
+    run.opts.abort?.dispose();
+  }
+}
+
+async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult> {
+  const abort = options.signal;
   const wanted = new Set<LiveCheck>(
     options.checks ?? LIVE_CHECKS.filter((c) => options.destructive || !LIVE_DESTRUCTIVE.has(c)),
   );
@@ -104,6 +120,7 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
   const checks: CheckOutcome[] = [];
   for (const check of LIVE_CHECKS) {
     if (!wanted.has(check) && check !== 'discovery') continue;
+    if (abort?.aborted) throw abortReason(abort);
     options.onCheck?.(check);
     const before = run.findings.length;
     run.check = check;
@@ -149,5 +166,6 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
       checks.push(outcome(run, check, run.findings.slice(before), wanted.has(check)));
     }
   }
+  if (abort?.aborted) throw abortReason(abort);
   return { findings: run.findings, delivered: run.delivered, ran: run.ran, skipped: run.skipped, checks };
 }

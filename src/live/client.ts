@@ -4,6 +4,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { abortReason, onAbort } from '../core/abort.ts';
 
 /** The endpoint could not be reached (refused, DNS, TLS): the run stops with exit 2. */
 export class LiveConnectError extends Error {
@@ -45,6 +46,49 @@ export interface WireOptions {
   token?: string;
   timeoutMs: number;
   onLimit?: (what: string) => void;
+  /** The run's abort: every request, subscription and socket open when it fires is closed. */
+  abort?: WireAbort;
+}
+
+/**
+ * The caller's `signal` for one run: one listener on it (a listener per open connection would pass Node's
+ * listener-count warning on a fan-out check) closes whatever is open when it aborts; {@link dispose} stops listening.
+ */
+export class WireAbort {
+  private readonly open = new Set<() => void>();
+  private readonly stop: () => void;
+
+  constructor(readonly signal: AbortSignal) {
+    this.stop = onAbort(signal, () => {
+      for (const close of [...this.open]) close();
+      this.open.clear();
+    });
+  }
+
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+
+  /** What the run rejects with. */
+  get reason(): unknown {
+    return abortReason(this.signal);
+  }
+
+  /** Call `close` on abort (at once if aborted already) until the returned function is called. */
+  hold(close: () => void): () => void {
+    if (this.signal.aborted) {
+      close();
+      return () => {};
+    }
+    this.open.add(close);
+    return () => void this.open.delete(close);
+  }
+
+  /** Stop listening to the signal (the run has ended). */
+  dispose(): void {
+    this.stop();
+    this.open.clear();
+  }
 }
 
 /** A failure to connect to `url`, in words. */
@@ -69,7 +113,9 @@ export function fetchText(
   url: URL,
   opts: WireOptions & { method?: string; headers?: Record<string, string>; body?: string },
 ): Promise<HttpAnswer> {
-  return new Promise((resolve, reject) => {
+  if (opts.abort?.aborted) return Promise.reject(opts.abort.reason);
+  let release = () => {};
+  return new Promise<HttpAnswer>((resolve, reject) => {
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       method: opts.method ?? 'GET',
       headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
@@ -78,6 +124,13 @@ export function fetchText(
       req.destroy();
       reject(new LiveTimeout(`${opts.method ?? 'GET'} ${url.pathname}`));
     }, opts.timeoutMs);
+    const abort = opts.abort;
+    if (abort)
+      release = abort.hold(() => {
+        clearTimeout(timer);
+        reject(abort.reason);
+        req.destroy();
+      });
     req.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(connectError(url, e));
@@ -103,7 +156,7 @@ export function fetchText(
       });
     });
     req.end(opts.body);
-  });
+  }).finally(() => release());
 }
 
 /** Lines of chunked text at CRLF, CR or LF in linear time (a CR ending a chunk pairs with an LF opening the next). */
@@ -174,6 +227,8 @@ export class SseSubscriber {
   static open(url: URL, opts: WireOptions & { headers?: Record<string, string> }): Promise<SseSubscriber> {
     const sub = new SseSubscriber();
     let opened = false;
+    const abort = opts.abort;
+    if (abort?.aborted) return Promise.reject(abort.reason);
     return new Promise((resolve, reject) => {
       const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
         headers: {
@@ -199,6 +254,14 @@ export class SseSubscriber {
           Math.min(HEAD_GRACE_MS, opts.timeoutMs),
         );
       });
+      // open or opening, an abort closes it (a wait on it then ends: `until` sees the stream ended)
+      if (abort)
+        sub.release = abort.hold(() => {
+          clearTimeout(timer);
+          clearTimeout(grace);
+          reject(abort.reason);
+          sub.close();
+        });
       req.on('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         clearTimeout(grace);
@@ -280,8 +343,11 @@ export class SseSubscriber {
 
   private finish(): void {
     this.ended = true;
+    this.release();
     this.wake();
   }
+
+  private release: () => void = () => {};
 
   /** Wait until `done()` holds, the stream ends or `ms` pass; true when `done()` holds. */
   async until(done: () => boolean, ms: number): Promise<boolean> {

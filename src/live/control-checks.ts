@@ -74,7 +74,10 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
   let stream: SseSubscriber | undefined;
   try {
     try {
-      anon = await WsPeer.open(url, { timeoutMs: run.opts.timeoutMs });
+      anon = await WsPeer.open(url, {
+        timeoutMs: run.opts.timeoutMs,
+        ...(run.opts.abort ? { abort: run.opts.abort } : {}),
+      });
     } catch (e) {
       // refused at the upgrade (an HTTP answer, or the connection closed): nothing, control included, flows
       if (e instanceof LiveConnectError && (e.status !== undefined || /reset or closed/.test(e.reason ?? '')))

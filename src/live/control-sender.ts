@@ -1,7 +1,7 @@
 /** What the control checks of `aep live` share: their options, the run they see, frame tests, and the {@link Sender}. */
 import type { MessageArgs } from '../core/message.ts';
 import { canonicalJson } from '../core/canonical.ts';
-import { LiveTimeout, oneLine, type SseMessage, type SseSubscriber } from './client.ts';
+import { LiveTimeout, oneLine, type SseMessage, type SseSubscriber, type WireAbort } from './client.ts';
 import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -32,7 +32,7 @@ export const CONTROL_DEFAULTS = {
 /** What a control check reads and reports through (a part of src/live/check.ts's run). */
 export interface ControlRun {
   readonly session: string;
-  readonly opts: { timeoutMs: number; token?: string; control?: ControlOptions };
+  readonly opts: { timeoutMs: number; token?: string; control?: ControlOptions; abort?: WireAbort };
   readonly discovery: { capabilities: Record<string, unknown>; endpoints?: { stream?: string } } | undefined;
   readonly delivered: string[];
   report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;

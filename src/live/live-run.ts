@@ -9,6 +9,7 @@ import {
   type SseMessage,
   SseSubscriber,
   fetchText,
+  WireAbort,
   type WireOptions,
 } from './client.ts';
 import type * as control from './control-checks.ts';
@@ -30,6 +31,11 @@ export interface LiveOptions {
   control?: control.ControlOptions;
   /** Called as each check starts (a progress line). */
   onCheck?: (check: LiveCheck) => void;
+  /**
+   * Stop the run when it aborts: the promise rejects with the signal's reason (an `AbortError` DOMException unless one
+   * was given) and every request, SSE subscription and WebSocket open is closed, its timer cleared.
+   */
+  signal?: AbortSignal;
 }
 
 const RULES = new Map(LIVE_RULES.map((r) => [r.id, r]));
@@ -79,7 +85,7 @@ export class LiveRun {
   private seq = 0;
   private n = 0;
 
-  readonly opts: Required<Pick<LiveOptions, 'timeoutMs'>> & LiveOptions & Pick<WireOptions, 'onLimit'>;
+  readonly opts: Required<Pick<LiveOptions, 'timeoutMs'>> & LiveOptions & Pick<WireOptions, 'onLimit' | 'abort'>;
 
   constructor(
     readonly base: URL,
@@ -88,6 +94,7 @@ export class LiveRun {
     const met = new Set<string>();
     this.opts = {
       ...opts,
+      ...(opts.signal ? { abort: new WireAbort(opts.signal) } : {}),
       onLimit: (what) => {
         if (met.has(`${this.check} ${what}`)) return;
         met.add(`${this.check} ${what}`);

@@ -1,6 +1,7 @@
 /** The shape of an `aep live` rule and its ids (rules.ts lists the rules; a leaf, so the rule files import it). */
 import type { Severity } from '../core/finding.ts';
 import type { MessageTemplates } from '../core/message.ts';
+import type { LiveRuleId } from '../generated/rule-ids.ts';
 
 /** One live rule: id, severity, description, citation, message templates. */
 export interface LiveRule {
@@ -15,40 +16,5 @@ export interface LiveRule {
   messages: MessageTemplates;
 }
 
-/** Every rule id `aep live` can report. */
-export type LiveRuleId =
-  | 'aep/live-discovery'
-  | 'aep/live-well-known'
-  | 'aep/live-tls-off-host'
-  | 'aep/live-version-gate'
-  | 'aep/live-invalid-envelope'
-  | 'aep/live-ingest'
-  | 'aep/live-fanout'
-  | 'aep/live-redelivery-hop'
-  | 'aep/live-delivery-identity'
-  | 'aep/live-filter'
-  | 'aep/live-capture-ceiling'
-  | 'aep/live-resume'
-  | 'aep/live-buffer-advertised'
-  | 'aep/live-replay-all'
-  | 'aep/live-roster'
-  | 'aep/live-eviction'
-  | 'aep/live-byte-identity'
-  | 'aep/live-hello'
-  | 'aep/live-subscribe-refusal'
-  | 'aep/live-limit-detail'
-  | 'aep/live-unknown-frame'
-  | 'aep/live-binary-frame'
-  | 'aep/live-unsubscribe'
-  | 'aep/live-subscriptions'
-  | 'aep/live-content-type'
-  | 'aep/live-oversize'
-  | 'aep/live-control-auth-gate'
-  | 'aep/live-control-no-route'
-  | 'aep/live-control-ambiguous'
-  | 'aep/live-control-ack'
-  | 'aep/live-control-dedupe'
-  | 'aep/live-control-unsupported'
-  | 'aep/live-control-cancel'
-  | 'aep/live-timeout'
-  | 'aep/live-skipped';
+/** Every rule id `aep live` can report: generated from LIVE_RULES by `npm run rules:gen`, so the list is said once. */
+export type { LiveRuleId } from '../generated/rule-ids.ts';

@@ -43,6 +43,7 @@ export class WsPeer {
     });
     ws.on('close', () => {
       this.closed = true;
+      this.release();
       this.wake();
     });
     ws.on('error', (e: NodeJS.ErrnoException) => {
@@ -69,6 +70,8 @@ export class WsPeer {
   }
 
   private static connect(url: URL, opts: WireOptions): Promise<WsPeer> {
+    const abort = opts.abort;
+    if (abort?.aborted) return Promise.reject(abort.reason);
     // require, not import(): the CLI bundle runs from a V8 code cache, where a dynamic import has no loader
     const WebSocketClient = createRequire(import.meta.url)('ws') as typeof import('ws').default;
     // the path alone in findings: the URL may carry the token
@@ -80,6 +83,14 @@ export class WsPeer {
         maxPayload: BODY_LIMIT,
       });
       const peer = new WsPeer(ws, opts.onLimit);
+      // an abort drops the socket at once (a close handshake would wait up to 30 s for the server's answer)
+      if (abort)
+        peer.release = abort.hold(() => {
+          reject(abort.reason);
+          peer.closed = true;
+          ws.terminate();
+          peer.wake();
+        });
       ws.once('open', () => resolve(peer));
       ws.once('error', (e: NodeJS.ErrnoException) =>
         reject(
@@ -96,6 +107,8 @@ export class WsPeer {
       });
     });
   }
+
+  private release: () => void = () => {};
 
   private wake(): void {
     const w = this.waiters;

@@ -22,7 +22,7 @@ const OTHER_TOOLS: Readonly<Record<string, string>> = {
   '--startup': 'npm run bench',
   '--runs': 'npm run bench',
   '--findings': 'npm run bench',
-  '--experimental-websocket': 'node 20 (to run the AEP maintainers\' live.js)',
+  '--experimental-websocket': "node 20 (to run the AEP maintainers' live.js)",
   '--evict': "the AEP maintainers' live.js",
 };
 const DOCUMENTS = ['README.md', 'RULES.md', 'docs/requirements.md', 'docs/architecture.md'];

@@ -1,7 +1,7 @@
 import type { FindingSink } from '../../core/finding.ts';
 import { locateIndex } from '../../core/json.ts';
 import { framingFinding, type FramingSpecs } from '../../core/jsonl.ts';
-import type { ProtocolChecker, RunStats } from '../../core/pipeline.ts';
+import { type ProtocolChecker, type RunStats, setAside } from '../../core/pipeline.ts';
 import { isObj } from '../../core/value.ts';
 import { eventLocation, makeFinding, type ParsedEvent } from '../../core/rule.ts';
 import { serializeEvent } from '../../core/serialize.ts';
@@ -11,7 +11,6 @@ import { decodeOcsf } from './ocsf.ts';
 import { decodeOtlp } from './otlp-decode.ts';
 import { BRIDGE_INPUT_RULE, bridgeRule } from './rules.ts';
 import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, type BridgeFrom } from './hint.ts';
-import { setAside } from './input-hint.ts';
 import type { DecodedEvent } from './types.ts';
 
 export type { BridgeFrom } from './hint.ts';

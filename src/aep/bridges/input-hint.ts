@@ -1,6 +1,6 @@
 /** AEP JSONL read without `--from` whose lines are bridge output or AHP messages: one `aep/bridge-input` finding (issue 37 item 4e). */
 import type { FindingSink } from '../../core/finding.ts';
-import type { ProtocolChecker, RunStats } from '../../core/pipeline.ts';
+import { type ProtocolChecker, type RunStats, setAside } from '../../core/pipeline.ts';
 import { makeFinding } from '../../core/rule.ts';
 import { BRIDGE_NAMES, bridgeFormatOf, isJsonRpc } from './hint.ts';
 import { BRIDGE_INPUT_RULE } from './rules.ts';
@@ -44,11 +44,4 @@ export function bridgeInputChecker(
       inner.end();
     },
   };
-}
-
-/** Count a line that parsed as set aside unchecked, not as an event (the run counted it as one before the checker). */
-export function setAside(stats: RunStats | undefined): void {
-  if (!stats) return;
-  stats.events--;
-  stats.unchecked = (stats.unchecked ?? 0) + 1;
 }

@@ -39,6 +39,7 @@ export const AHP_SCHEMA_RULES = {
         'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them.',
       noMemberAep:
         'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them. (This line looks like an AEP event: check it with `aep validate`.)',
+      aep: 'This line is an AEP event, not an AHP wire message (a JSON-RPC 2.0 object): check the input with `aep validate` (lines like it are not checked as AHP, nor reported one by one).',
     },
   }),
   'ahp/method': schemaRule({

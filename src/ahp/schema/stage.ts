@@ -12,6 +12,7 @@ import { isObj, type Obj } from '../../core/value.ts';
 import { parseElicitationBody } from './elicitation.ts';
 import { mapAjvErrors } from './issues.ts';
 import type { AhpBinding, AhpMessage, AhpMessageKind } from '../message.ts';
+import { looksAep } from '../aep-input.ts';
 import { AHP_SCHEMA_RULES, type AhpSchemaRuleId, type SchemaRule } from './rules.ts';
 import { ahpEventTypes, ahpSchemas } from './schemas.ts';
 import { wireVerdict, wireVerdictGeneral } from './wire-verdict.ts';
@@ -318,12 +319,11 @@ export function reportSchemaFindings(
   selection: RuleSelection,
 ): void {
   if (findings.length === 0) return;
-  // an AEP event fed to `ahp` by mistake: say so once per line, on the JSON-RPC finding
-  const v: unknown = ev.value;
-  const looksAep = isObj(v) && typeof v.aep === 'string' && !Object.hasOwn(v, 'jsonrpc');
+  // an AEP event the run did not set aside (a single message, a registration document): say so on the JSON-RPC finding
+  const aep = looksAep(ev.value);
   for (const f of findings) {
     if (!isSelected(selection, f.rule.id)) continue;
-    const messageId = looksAep && f.rule === AHP_SCHEMA_RULES['ahp/jsonrpc'] ? `${f.messageId}Aep` : f.messageId;
+    const messageId = aep && f.rule === AHP_SCHEMA_RULES['ahp/jsonrpc'] ? `${f.messageId}Aep` : f.messageId;
     sink(makeFinding(f.rule, { pointer: f.pointer, messageId, ...(f.args ? { args: f.args } : {}) }, ev));
   }
 }
