@@ -40,12 +40,19 @@ export const stateDeltaPatch = defineEventRule({
     const data = ev.value.data;
     const delta = isObj(data) ? data.delta : undefined;
     if (!Array.isArray(delta)) return;
-    delta.forEach((item, i) => {
-      if (!isObj(item)) return; // the payload schema reports it
+    for (let i = 0; i < delta.length; i++) {
+      const item: unknown = delta[i];
+      if (!isObj(item)) continue; // the payload schema reports it
       const at = `/data/delta/${i}`;
       const op = item.op;
-      if (typeof op !== 'string') return ctx.report({ pointer: at, messageId: 'noOp', args: { i } });
-      if (!Object.hasOwn(OPERATIONS, op)) return ctx.report({ pointer: `${at}/op`, messageId: 'op', args: { i, op } });
+      if (typeof op !== 'string') {
+        ctx.report({ pointer: at, messageId: 'noOp', args: { i } });
+        continue;
+      }
+      if (!Object.hasOwn(OPERATIONS, op)) {
+        ctx.report({ pointer: `${at}/op`, messageId: 'op', args: { i, op } });
+        continue;
+      }
       const need = OPERATIONS[op];
       for (const member of need === 'from' ? ['path', 'from'] : ['path']) {
         const v = item[member];
@@ -59,6 +66,6 @@ export const stateDeltaPatch = defineEventRule({
       }
       if (need === 'value' && !Object.hasOwn(item, 'value'))
         ctx.report({ pointer: at, messageId: 'missing', args: { i, op, member: 'value' } });
-    });
+    }
   },
 });
