@@ -264,7 +264,34 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
     await s.barrier();
     const n = s.texts(from, isAckEvent(id)).length;
     if (n > 1) run.report('aep/live-control-ack', 'twice', { type, n });
+    // deciding a command (an unsupported nack is no decision as a control-capable party) makes the target one
+    if (ACKS.has(String(d.type)) && reason !== 'unsupported') await declaredAccepts(run, s, type, decision);
     return undefined;
+  });
+}
+
+/**
+ * AEP-0004 §7 (AEP-0001 §10 #7): the target that decided a `type` command declared `control.accepts` at hello, as its
+ * roster entry relays it (AEP-0003 §4.1 #4); only when the endpoint advertises the roster (§4.1 #1: otherwise silence).
+ */
+async function declaredAccepts(run: ControlRun, s: Sender, type: string, decision: unknown): Promise<void> {
+  const r = run.discovery?.capabilities.roster;
+  if (!r || typeof r !== 'object') return;
+  const id = `${run.session}-ctl-roster-${nextCount()}`;
+  const at = s.ws.frames.length;
+  s.ws.send({ type: 'roster', id });
+  const reply = asFrame(await s.next(at, (f) => asFrame(f)?.id === id, run.opts.timeoutMs));
+  // no reply, or a malformed one, is aep/live-roster's finding (the roster check)
+  if (reply?.type !== 'roster' || !Array.isArray(reply.entries)) return;
+  const claims = reply.entries.map(asFrame).filter((e) => e?.session === s.session);
+  if (!claims.length || claims.some((e) => Array.isArray(asFrame(e?.control)?.accepts))) return;
+  const text = JSON.stringify(claims[0]!.control);
+  const control =
+    text === undefined ? 'no control member' : `control ${text.length > 60 ? `${text.slice(0, 60)}...` : text}`;
+  run.report('aep/live-control-declared', 'undeclared', {
+    type,
+    got: describe(decision),
+    control,
   });
 }
 

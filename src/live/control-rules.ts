@@ -84,6 +84,20 @@ export const CONTROL_RULES: readonly LiveRule[] = [
     },
   },
   {
+    id: 'aep/live-control-declared',
+    severity: 'error',
+    description:
+      'The --control-session target, once it decides a command as a control-capable party, declared control.accepts at hello: its roster entry relays it.',
+    detail:
+      'Run after the control-ack decision when the endpoint advertises the roster (AEP-0003 §4.1 #1): an entry relays the claiming connection\'s hello capabilities.control verbatim, absent when none was declared (§4.1 #4). An "unsupported" nack, or no decision, is no control-capable behaviour and is not judged; a session with no entry is the roster check\'s concern.',
+    spec: 'AEP-0004 §7; AEP-0001 §10 #7; AEP-0003 §4.1 #4',
+    quote: 'declare control.accepts at hello',
+    messages: {
+      undeclared:
+        'The --control-session target decided a {type} command ({got}), yet its roster entry relays no control.accepts list ({control}): a control-capable target declares control.accepts at hello.',
+    },
+  },
+  {
     id: 'aep/live-control-dedupe',
     severity: 'error',
     description:

@@ -182,6 +182,7 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /was delivered to a claimant/,
   },
   { variant: 'control-slow-ack', rules: ['aep/live-control-ack'], control: true },
+  { variant: 'control-target-undeclared', rules: ['aep/live-control-declared'], control: true },
   { variant: 'control-dedupe-fresh', rules: ['aep/live-control-dedupe'], control: true },
   { variant: 'control-accepts-undeclared', rules: ['aep/live-control-unsupported'], control: true },
   { variant: 'control-cancel-uncaused', rules: ['aep/live-control-cancel'], control: true },

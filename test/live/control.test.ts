@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkEndpoint, type LiveOptions } from '../../src/live/check.ts';
-import { CONTROL_CHECKS } from '../../src/live/control-rules.ts';
+import { CONTROL_CHECKS, CONTROL_RULES } from '../../src/live/control-rules.ts';
 import {
   type Broken,
   CONTROL_RUN,
@@ -51,8 +51,8 @@ const VARIANTS: [Broken, string, RegExp | undefined][] = LIVE_CASES.filter((c) =
   c.rules[0]!,
   c.says,
 ]);
-// every control check has a variant that fails it
-assert.equal(new Set(VARIANTS.map(([, rule]) => rule)).size, CONTROL_CHECKS.length);
+// every control rule has a variant that fails it
+assert.equal(new Set(VARIANTS.map(([, rule]) => rule)).size, CONTROL_RULES.length);
 
 for (const [broken, want, says] of VARIANTS) {
   test(`a broken endpoint (${broken}) fails ${want} and nothing else`, async () => {

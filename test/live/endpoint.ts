@@ -44,6 +44,7 @@ export type Broken =
   | 'control-dedupe-fresh'
   | 'control-accepts-undeclared'
   | 'control-cancel-uncaused'
+  | 'control-target-undeclared'
   | 'control-no-route-accepted'
   | 'sse-500'
   | 'sse-text-plain'
@@ -186,6 +187,12 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
     ...over,
   });
   return {
+    /** Its roster entry: the claim and its hello's declarations, verbatim (AEP-0003 §4.1 #4). */
+    claim: {
+      session: CONTROL_SESSION,
+      agent: 'test-target',
+      ...(broken === 'control-target-undeclared' ? {} : { control: { accepts: [...accepts] } }),
+    },
     command(cmd: Ev): void {
       const key = `${String(cmd.source)}\u0000${String(cmd.id)}`;
       const known = recorded.get(key);
@@ -644,6 +651,8 @@ export async function startEndpoint(
         if (f.type === 'roster') {
           if (hello.role === 'emitter') return frame({ type: 'error', id: f.id, code: 'unauthorized' });
           let entries: object[] = [...claims.values()].flat();
+          // the built-in target's claim (AEP-0003 §4.1 #4), its hello's control declared unless broken
+          if (opts.control !== false) entries = [...entries, target.claim];
           // one entry per live claim (AEP-0003 §4.1 #5): the broken variant keeps the last claim of a session
           if (broken === 'roster-merges')
             entries = [...new Map(entries.map((e) => [(e as Claim).session, e])).values()];

@@ -11,6 +11,7 @@ import type { IdentityFacts } from './identity.ts';
 import type { LineageFacts } from './lineage.ts';
 import type { ObservationFacts } from './observations.ts';
 import type { OccurrenceFacts } from './occurrences.ts';
+import type { SessionOrderFacts } from './session-order.ts';
 
 /** Facts about the event of an intercept request or observe notification, by analyzer. */
 export type EventFacts = IdentityFacts &
@@ -20,7 +21,8 @@ export type EventFacts = IdentityFacts &
   ElicitationFacts &
   DecisionFacts &
   OccurrenceFacts &
-  ObservationFacts;
+  ObservationFacts &
+  SessionOrderFacts;
 
 /** Facts about one message, computed once against the state before it. */
 export interface AhpFacts {
@@ -56,6 +58,7 @@ export const FACT_BITS = {
   manifest: 65536,
   occurrence: 131072,
   leak: 262144,
+  startNotFirst: 524288,
 } as const;
 
 /** The {@link FACT_BITS} of the facts `f` holds (the engine's gate of the rules `on` them). */
@@ -82,7 +85,8 @@ export function presenceOf(f: AhpFacts): number {
         (e.changeAfterDenied !== undefined ? FACT_BITS.changeAfterDenied : 0) |
         (e.interceptAfterDenial !== undefined ? FACT_BITS.interceptAfterDenial : 0) |
         (e.occurrence !== undefined ? FACT_BITS.occurrence : 0) |
-        (e.leak !== undefined ? FACT_BITS.leak : 0))
+        (e.leak !== undefined ? FACT_BITS.leak : 0) |
+        (e.startNotFirst !== undefined ? FACT_BITS.startNotFirst : 0))
   );
 }
 
@@ -105,6 +109,7 @@ export function emptyEventFacts(): EventFacts {
     interceptAfterDenial: undefined,
     occurrence: undefined,
     leak: undefined,
+    startNotFirst: undefined,
   };
 }
 
@@ -126,5 +131,6 @@ export function clearEventFacts(e: EventFacts): EventFacts {
   e.interceptAfterDenial = undefined;
   e.occurrence = undefined;
   e.leak = undefined;
+  e.startNotFirst = undefined;
   return e;
 }

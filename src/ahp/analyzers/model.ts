@@ -20,6 +20,7 @@ import { Observations } from './observations.ts';
 import { Occurrences } from './occurrences.ts';
 import type { AhpStreamOptions } from './options.ts';
 import { MessageScope } from './scope.ts';
+import { SessionOrder } from './session-order.ts';
 import { clearEventFacts, emptyEventFacts, FACT_BITS, presenceOf, type AhpFacts } from './facts.ts';
 
 export type { AhpFacts, EventFacts } from './facts.ts';
@@ -40,6 +41,7 @@ export interface AhpStreamState {
   readonly discovery: Discovery;
   readonly occurrences: Occurrences;
   readonly observations: Observations;
+  readonly sessionOrder: SessionOrder;
   readonly caps: AhpCapLog;
   readonly memory: StateBudget;
   /** The last line of the stream so far that gave no message (framing): README §Decisions on unreadable lines. */
@@ -91,6 +93,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     budget.register(lineage);
     const occurrences = new Occurrences(budget);
     const observations = new Observations(budget);
+    const sessionOrder = new SessionOrder(budget);
     // --max-state-mb: answered ids, then checked forms and remembered requests, then tool calls, boundary and
     // discarded-edit records, then event rows
     const memory = new StateBudget(opts.maxStateMb);
@@ -99,6 +102,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     memory.register(decisions);
     memory.register(occurrences);
     memory.register(observations);
+    memory.register(sessionOrder);
     memory.register(rows);
     memory.register(lineage);
     this.state = {
@@ -114,6 +118,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       discovery: new Discovery(),
       occurrences,
       observations,
+      sessionOrder,
       caps,
       memory,
       unreadable: undefined,
@@ -140,6 +145,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       discovery,
       occurrences,
       observations,
+      sessionOrder,
     } = this.state;
     // every member made once, absent ones undefined: one object shape, no property array grown after it
     identity.rows.beginMessage();
@@ -166,6 +172,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       identity.observe(scope, e);
       if (e.first) {
         occurrences.firstOccurrence(scope, at, e);
+        sessionOrder.firstOccurrence(scope, at, e);
         lineage.firstOccurrence(scope, e);
         if (scope.parentKey !== undefined) {
           config.firstOccurrence(scope, e);

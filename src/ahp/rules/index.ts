@@ -60,6 +60,7 @@ import { interceptIdMismatch } from './intercept-id-mismatch.ts';
 import { modifyInvalid } from './modify-invalid.ts';
 import { modifyUnverifiable } from './modify-unverifiable.ts';
 import { observationLeak } from './observation-leak.ts';
+import { sessionStartNotFirst } from './session-start-not-first.ts';
 import { observationUnverifiable } from './observation-unverifiable.ts';
 import { openAtEnd } from './open-at-end.ts';
 import { parentCycle } from './parent-cycle.ts';
@@ -149,6 +150,7 @@ export const AHP_RULES = [
   changeAfterDenied,
   changeAfterMismatch,
   callBoundaryDuplicate,
+  sessionStartNotFirst,
   attemptIdReused,
   attemptUsageDuplicate,
   injectIdReused,
