@@ -147,7 +147,7 @@ test('aep live, discovery failing: text says the cause once and the skipped chec
     );
     const skipped = lines.filter((l) => /^ {2}skipped {2}/.test(l));
     assert.equal(skipped.length, 1, text.stdout);
-    assert.match(skipped[0]!, /fanout, filter, .*: discovery failed \(aep\/live-discovery\)/);
+    assert.match(skipped[0]!, /fanout, redelivery, filter, .*: discovery failed \(aep\/live-discovery\)/);
     assert.equal(lines.filter((l) => l.includes('discovery failed')).length, 1, 'the reason is said once');
 
     const json = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--format', 'json']);
