@@ -238,7 +238,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       missing: 'Resuming by {how} from an evicted position produced no replay-exhausted.',
       late: 'Resuming by {how} from an evicted position delivered an Event before replay-exhausted.',
       position: 'Resuming by {how}: replay-exhausted names {named} but the first replayed Event is at {first}.',
-      gap: 'Resuming by {how} from an evicted position delivered seq {got}; expected every seq from the earliest held to {last}.',
+      gap: 'Resuming by {how} from an evicted position delivered {got}; expected every seq from the earliest held to {last}.',
       refused: 'A subscribe with an evicted `from` position was answered {got}, not subscribed.',
     },
   },
