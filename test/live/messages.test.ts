@@ -101,3 +101,21 @@ test('live fanout: an SSE message without an event: field is named as such, not 
     await s.close();
   }
 });
+
+test('live: the checks skipped after discovery got no answer name aep/live-timeout, not aep/live-discovery', async () => {
+  const held: ServerResponse[] = [];
+  const s = await listen((_req, res) => {
+    held.push(res); // never answered
+  });
+  try {
+    const r = await checkEndpoint(s.url, { checks: ['discovery', 'fanout'], timeoutMs: 200 });
+    assert.deepEqual(
+      r.findings.map((f) => f.ruleId),
+      ['aep/live-timeout', 'aep/live-skipped'],
+    );
+    assert.match(r.findings[1]!.message, /discovery failed \(aep\/live-timeout\), so no endpoint is known/);
+  } finally {
+    for (const res of held) res.destroy();
+    await s.close();
+  }
+});
