@@ -25,9 +25,9 @@ export const AUTH_HEADER =
 // keyword (optionally with a suffix that still names the secret: `secret_value`, `SECRET_ACCESS_KEY`, `tokenValue`),
 // optional closing quote of a quoted key, optional declared type, the whole operator (atomic: a look-ahead and a
 // back-reference, so the value never starts inside it), the value; a paging or sync position (`next_page_token`,
-// `continuationToken`, `syncToken`) names a place in a listing, not a credential
+// `continuationToken`, `syncToken`, AWS's `NextToken`, Azure's `$skipToken`) names a place in a listing, not a credential
 export const ASSIGNMENT =
-  /(?:password|passwd|secret|api[_-]?key|(?<!(?:page|cursor|continuation|pagination|sync|resume)[_-]?)token)(?:[_-]?(?:access[_-]?)?key|[_-]?(?:value|val|str|string|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'static str|\[\]byte|bytes)(?=\s*=))?\s*(?=(?<op>[:=]+>?))\k<op>\s*(?:"(?<dq>(?:[^"\\\r\n]|\\.)*)"|'(?<sq>(?:[^'\\\r\n]|\\.)*)'|(?<bare>\S+))/dgi;
+  /(?:password|passwd|secret|api[_-]?key|(?<!(?:page|cursor|continuation|pagination|sync|resume|next|skip)[_-]?)token)(?:[_-]?(?:access[_-]?)?key|[_-]?(?:value|val|str|string|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'static str|\[\]byte|bytes)(?=\s*=))?\s*(?=(?<op>[:=]+>?))\k<op>\s*(?:"(?<dq>(?:[^"\\\r\n]|\\.)*)"|'(?<sq>(?:[^'\\\r\n]|\\.)*)'|(?<bare>\S+))/dgi;
 export const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 // an unsigned JWT written without its empty third segment: header and claims, both JSON objects (`eyJ`), and no dot
 // after (with one, the floor's JWT shape holds it)

@@ -69,7 +69,7 @@ export async function resume(run: BufferRun): Promise<void> {
       run.report('aep/live-resume', 'got', {
         how,
         after: after.seq as number,
-        got: got.join(', ') || 'nothing',
+        got: got.length ? `seq ${got.join(', ')}` : 'nothing',
         want: want.join(', '),
       });
   };

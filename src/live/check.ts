@@ -118,13 +118,14 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
   );
   if (options.destructive) for (const c of LIVE_DESTRUCTIVE) wanted.add(c);
   const checks: CheckOutcome[] = [];
+  // named by the finding that failed discovery (a timeout is not a bad document)
+  let noDiscovery = 'discovery failed (aep/live-discovery), so no endpoint is known';
   for (const check of LIVE_CHECKS) {
     if (!wanted.has(check) && check !== 'discovery') continue;
     if (abort?.aborted) throw abortReason(abort);
     options.onCheck?.(check);
     const before = run.findings.length;
     run.check = check;
-    const noDiscovery = 'discovery failed (aep/live-discovery), so no endpoint is known';
     try {
       if (NEEDS_STREAM.has(check) && !run.discovery?.endpoints.stream) {
         skip(run, check, run.discovery ? 'the discovery document names no "stream" endpoint (SSE)' : noDiscovery);
@@ -163,7 +164,10 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
         else if (wanted.has(check)) run.ran.push(check);
       } else throw e;
     } finally {
-      checks.push(outcome(run, check, run.findings.slice(before), wanted.has(check)));
+      const found = run.findings.slice(before);
+      if (check === 'discovery' && found[0])
+        noDiscovery = `discovery failed (${found[0].ruleId}), so no endpoint is known`;
+      checks.push(outcome(run, check, found, wanted.has(check)));
     }
   }
   if (abort?.aborted) throw abortReason(abort);

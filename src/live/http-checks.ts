@@ -71,13 +71,22 @@ function endpointOf(run: LiveRun, name: string, v: unknown, schemes: RegExp): st
   return undefined;
 }
 
+/** A discovery member absent ("has no"), or present in another shape, named (`"aep": "0.1"` is "a string"). */
+function memberProblem(run: LiveRun, member: string, v: unknown, expected: string, got?: string): void {
+  const pointer = `/${JSON.parse(member)}`;
+  if (v === undefined) run.report('aep/live-discovery', 'member', { member, expected }, pointer);
+  else run.report('aep/live-discovery', 'memberShape', { member, expected, got: got ?? shapeOf(v) }, pointer);
+}
+
 /** AEP-0003 §3.4: the discovery document names the endpoints and the capabilities the other checks read. */
 export async function discovery(run: LiveRun): Promise<void> {
   const url = run.url('/events');
   // named as requested: under a base with a path, `/events` is `{base}/events`
   const path = url.pathname;
   const r = await fetchText(url, run.opts);
-  if (!ok(r.status)) return run.report('aep/live-discovery', 'status', { path, status: r.status });
+  // 401/403: say whether a token was given, so the operator knows what to pass
+  const why = r.status !== 401 && r.status !== 403 ? 'status' : run.opts.token ? 'tokenRefused' : 'unauthorized';
+  if (!ok(r.status)) return run.report('aep/live-discovery', why, { path, status: r.status });
   if (r.truncated) return run.report('aep/live-discovery', 'tooLarge', { path, mib: BODY_LIMIT >> 20 });
   const type = String(r.headers['content-type'] ?? '');
   if (!/^application\/json\b/i.test(type)) run.report('aep/live-discovery', 'contentType', { path, type });
@@ -90,11 +99,12 @@ export async function discovery(run: LiveRun): Promise<void> {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
     return run.report('aep/live-discovery', 'notJson', { path });
   const d = doc as Record<string, unknown>;
+  const aepGot = Array.isArray(d.aep) ? 'an array without "0.1"' : undefined;
   if (!Array.isArray(d.aep) || !d.aep.includes('0.1'))
-    run.report('aep/live-discovery', 'member', { member: '"aep"', expected: 'an array naming "0.1"' }, '/aep');
+    memberProblem(run, '"aep"', d.aep, 'an array naming "0.1"', aepGot);
   const endpoints = d.endpoints;
   if (!endpoints || typeof endpoints !== 'object' || Array.isArray(endpoints))
-    run.report('aep/live-discovery', 'member', { member: '"endpoints"', expected: 'an object' }, '/endpoints');
+    memberProblem(run, '"endpoints"', endpoints, 'an object');
   const e = (endpoints && typeof endpoints === 'object' ? endpoints : {}) as Record<string, unknown>;
   const http = /^https?:$/;
   run.discovery = {
@@ -245,17 +255,13 @@ export async function fanout(run: LiveRun): Promise<void> {
       const key = JSON.stringify([m.event, m.id, m.data]);
       if (!want || copies.has(key)) continue;
       copies.add(key);
-      if (m.event !== want.type)
-        run.report('aep/live-fanout', 'eventField', { got: m.event ?? '', want: String(want.type) });
+      eventField(run, m.event, want.type);
       const id = `${want.session}:0:${want.seq}`;
-      if (m.id !== id)
-        run.report('aep/live-fanout', 'idField', {
-          got: m.id ?? '',
-          want: id,
-          session: 'session',
-          epoch: 'epoch',
-          seq: 'seq',
-        });
+      if (m.id !== id) {
+        const shape = { want: id, session: 'session', epoch: 'epoch', seq: 'seq' };
+        if (m.id === undefined) run.report('aep/live-fanout', 'noIdField', shape);
+        else run.report('aep/live-fanout', 'idField', { got: m.id, ...shape });
+      }
       if (m.data.includes('\n')) run.report('aep/live-fanout', 'data', { n: m.data.split('\n').length });
       identical(run, ev, want);
     }
@@ -263,6 +269,13 @@ export async function fanout(run: LiveRun): Promise<void> {
     sub.close();
   }
   await agentScoped(run);
+}
+
+/** AEP-0003 §3.3 #2: `event:` is the AEP type; a message without the field is named as such, not as `event: ""`. */
+function eventField(run: LiveRun, got: string | undefined, type: unknown): void {
+  const want = String(type);
+  if (got === undefined) run.report('aep/live-fanout', 'noEventField', { want });
+  else if (got !== type) run.report('aep/live-fanout', 'eventField', { got, want });
 }
 
 /** aep/live-delivery-identity: the delivered Event's core attributes are those posted (AEP-0001 §4.2). */
@@ -288,7 +301,7 @@ async function agentScoped(run: LiveRun): Promise<void> {
     const m = got()[0];
     if (!m) return run.report('aep/live-fanout', 'missing', { got: 0, want: 1, ms: run.opts.timeoutMs });
     run.record(m.data);
-    if (m.event !== ev.type) run.report('aep/live-fanout', 'eventField', { got: m.event ?? '', want: String(ev.type) });
+    eventField(run, m.event, ev.type);
     if (m.id !== undefined) run.report('aep/live-fanout', 'agentId', { id: String(ev.id), got: m.id });
     if (m.data.includes('\n')) run.report('aep/live-fanout', 'data', { n: m.data.split('\n').length });
     identical(run, run.object(m)!, ev);

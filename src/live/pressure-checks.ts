@@ -50,8 +50,10 @@ export async function eviction(run: BufferRun): Promise<void> {
         how,
         got:
           seqs.length > 8
-            ? `${seqs.slice(0, 4).join(', ')}, ..., ${seqs.slice(-2).join(', ')}`
-            : seqs.join(', ') || 'nothing',
+            ? `seq ${seqs.slice(0, 4).join(', ')}, ..., ${seqs.slice(-2).join(', ')}`
+            : seqs.length
+              ? `seq ${seqs.join(', ')}`
+              : 'nothing',
         last: last.seq as number,
       });
   };

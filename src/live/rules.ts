@@ -19,11 +19,15 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'AEP-0003 §3.4',
     messages: {
       status: 'GET {path} answered {status}, not 2xx with the discovery document.',
+      unauthorized:
+        "GET {path} answered {status}, not 2xx with the discovery document: no bearer token was given (--token or AEP_TOKEN; checkEndpoint's token).",
+      tokenRefused: 'GET {path} answered {status} to the bearer token given, not 2xx with the discovery document.',
       contentType: 'GET {path} answered with Content-Type {type:json}, not application/json.',
       notJson: 'GET {path} did not answer a JSON object.',
       tooLarge: 'GET {path} answered a body larger than {mib} MiB, more than this check reads.',
       endpoint: 'The discovery document names the {name} endpoint {got}, which is no http(s) URL or path.',
       member: 'The discovery document has no {member} ({expected}).',
+      memberShape: "The discovery document's {member} is {got}, not {expected}.",
     },
   },
   {
@@ -94,6 +98,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
       order: 'The SSE subscriber received the posted Events out of their order (batch order is preserved).',
       eventField: 'An SSE message has event: {got:json}, not the Event type {want:json}.',
       idField: 'An SSE message has id: {got:json}, not {want:json} ({session}:{epoch}:{seq}).',
+      noEventField:
+        'An SSE message has no event: field (an EventSource reads it as "message"), not the Event type {want:json}.',
+      noIdField:
+        'An SSE message has no id: field; a session-scoped Event carries id: {want:json} ({session}:{epoch}:{seq}).',
       agentId:
         'The SSE message of the agent-scoped Event {id:json} has id: {got:json}; agent-scoped Events carry no id: field.',
       data: 'An SSE message carries its Event on {n} data: lines, not one (it is recorded as one line).',
@@ -163,7 +171,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       'Checked over SSE by Last-Event-ID and by `from` (which takes precedence), and over the WebSocket by subscribe.from.',
     spec: 'AEP-0003 §3.3 #3; §6.5; §7',
     messages: {
-      got: 'Resuming by {how} after seq {after} delivered seq {got}; expected {want}.',
+      got: 'Resuming by {how} after seq {after} delivered {got}; expected seq {want}.',
       refused: 'A subscribe with `from` [{session, epoch, seq}] was answered {got}, not subscribed.',
     },
   },
@@ -230,7 +238,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       missing: 'Resuming by {how} from an evicted position produced no replay-exhausted.',
       late: 'Resuming by {how} from an evicted position delivered an Event before replay-exhausted.',
       position: 'Resuming by {how}: replay-exhausted names {named} but the first replayed Event is at {first}.',
-      gap: 'Resuming by {how} from an evicted position delivered seq {got}; expected every seq from the earliest held to {last}.',
+      gap: 'Resuming by {how} from an evicted position delivered {got}; expected every seq from the earliest held to {last}.',
       refused: 'A subscribe with an evicted `from` position was answered {got}, not subscribed.',
     },
   },

@@ -99,6 +99,10 @@ test('secrets: a paging or sync position named ...token is no credential; a cred
     'resumeToken',
     'cursor_token',
     'paginationToken',
+    'NextToken', // AWS list APIs
+    'next_token',
+    'nextToken',
+    'skipToken', // Azure $skipToken
   ])
     for (const text of [`${name}=CAUQAAxyz12345`, `"${name}": "CAUQAAxyz12345"`])
       assert.deepEqual(classes(text), [], text);

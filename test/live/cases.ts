@@ -39,7 +39,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
   },
   // 200 is accepted as 202 is (the literal endpoint answers 200); another 2xx is not
   { variant: 'ingest-201', rules: ['aep/live-ingest'], says: /was answered 201, not 202 accepted \(or 200\)/ },
-  { variant: 'sse-no-id', rules: ['aep/live-fanout'] },
+  {
+    variant: 'sse-no-id',
+    rules: ['aep/live-fanout'],
+    says: /An SSE message has no id: field; a session-scoped Event carries id: "[^"]+:0:\d+" \(session:epoch:seq\)/,
+  },
   { variant: 'fanout-dedupes', rules: ['aep/live-redelivery-hop'] },
   // it would also fail byte-identity, which compares the same Events' bytes: run without the opt-in checks
   { variant: 'rewrites', rules: ['aep/live-delivery-identity'] },
@@ -51,7 +55,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
     rules: ['aep/live-capture-ceiling'],
     says: /the progress\.status Event \(posted at capture redacted\) other than its §8\.2 down-level: at \/data\/message the down-level has nothing, the delivered Event has a string \(28 characters\)/,
   },
-  { variant: 'resume-inclusive', rules: ['aep/live-resume'] },
+  {
+    variant: 'resume-inclusive',
+    rules: ['aep/live-resume'],
+    says: /Resuming by Last-Event-ID after seq \d+ delivered seq \d+, \d+, \d+; expected seq \d+, \d+\./,
+  },
   { variant: 'sse-from-inclusive', rules: ['aep/live-resume'] },
   { variant: 'ws-from-inclusive', rules: ['aep/live-resume'] },
   { variant: 'replay-all-exhausted', rules: ['aep/live-replay-all'] },
