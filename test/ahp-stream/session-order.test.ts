@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { timeMs } from '../../src/ahp/analyzers/session-order.ts';
 import { ev, observe, runRule, SRC2, toolBefore } from './helpers.ts';
 
@@ -40,4 +41,35 @@ test('times compare as instants: offsets and fractions', () => {
   assert.ok(timeMs('2026-10-01T09:00:00.0001Z') > timeMs('2026-10-01T09:00:00Z'));
   assert.ok(Number.isNaN(timeMs('2026-10-01 09:00:00Z')));
   assert.ok(Number.isNaN(timeMs(42)));
+});
+
+/** RFC 3339 as base/events.md writes it, read by Date.parse: the oracle the hand reader is held to. */
+function timeMsByDateParse(v: string): number {
+  const m = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.exec(v);
+  if (!m) return NaN;
+  const whole = Date.parse(`${m[1]}T${m[2]}${m[4] === 'z' || m[4] === 'Z' ? 'Z' : m[4]}`);
+  return m[3] ? whole + Number(`0${m[3]}`) * 1000 : whole;
+}
+
+test('timeMs reads every RFC 3339 time as Date.parse does, and refuses what it refuses', () => {
+  const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+  const time = fc
+    .record({
+      y: fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+      mo: two(14),
+      d: two(33),
+      h: two(25),
+      mi: two(61),
+      s: two(61),
+      t: fc.constantFrom('T', 't', ' ', 'X'),
+      frac: fc.constantFrom('', '.', '.5', '.123', '.000001', '.99999999', '.1a'),
+      zone: fc.constantFrom('Z', 'z', '+00:00', '-05:30', '+23:59', '+24:00', '-00:60', '+2:00', 'ZZ', '', '+05'),
+    })
+    .map((r) => `${r.y}-${r.mo}-${r.d}${r.t}${r.h}:${r.mi}:${r.s}${r.frac}${r.zone}`);
+  fc.assert(
+    fc.property(fc.oneof(time, fc.string({ maxLength: 30 })), (v) => {
+      assert.ok(Object.is(timeMs(v), timeMsByDateParse(v)), `${v}: ${timeMs(v)} vs ${timeMsByDateParse(v)}`);
+    }),
+    { numRuns: 20000 },
+  );
 });

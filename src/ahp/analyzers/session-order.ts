@@ -4,6 +4,7 @@
  * from arrival order (observation delivery has no session-wide order, observation-disposition.md). One row per
  * `(source, session.id)` over first occurrences, at most `--max-events`.
  */
+import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import { SpillTable } from '../../core/spill-table.ts';
 import { isObj } from '../../core/value.ts';
@@ -25,22 +26,69 @@ export interface SessionOrderFacts {
 const COL = { firstTime: 0, firstPos: 1, startTime: 2, startPos: 3, count: 4 } as const;
 /** Bytes a row counts in `--max-state-mb`. */
 const ROW_BYTES = 200;
-/** RFC 3339 date-time (base/events.md: `time` is an RFC 3339 string); the fraction is kept apart from Date.parse. */
-const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** The value of the `n` decimal digits of `s` at `i`, NaN when one is not a digit. */
+function digits(s: string, i: number, n: number): number {
+  let v = 0;
+  for (let k = i; k < i + n; k++) {
+    const c = s.charCodeAt(k) - 48;
+    if (c < 0 || c > 9) return NaN;
+    v = v * 10 + c;
+  }
+  return v;
+}
 
-/** Milliseconds since the epoch of an RFC 3339 `time`, NaN when it is not one (then the event is not judged). */
+/** Days from 1970-01-01 to the proleptic Gregorian `y`-`m`-`d` (a day past the month's end rolls over, as Date.UTC). */
+function civilDays(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  return era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+}
+
+/**
+ * Milliseconds since the epoch of an RFC 3339 `time` (base/events.md), NaN when it is not one (then the event is not
+ * judged): read by hand, once per first occurrence, with Date.parse's ranges (day 1-31 rolling over, `24:00:00`, no
+ * leap second) and the fraction kept past the millisecond; test/ahp-stream/session-order.test.ts holds it to
+ * Date.parse.
+ */
 export function timeMs(v: unknown): number {
-  if (typeof v !== 'string') return NaN;
-  const m = RFC3339.exec(v);
-  if (!m) return NaN;
-  const zone = m[4] === 'z' || m[4] === 'Z' ? 'Z' : m[4];
-  const whole = Date.parse(`${m[1]}T${m[2]}${zone}`);
-  return m[3] ? whole + Number(`0${m[3]}`) * 1000 : whole;
+  if (typeof v !== 'string' || v.length < 20) return NaN;
+  const t = v.charCodeAt(10);
+  if (v[4] !== '-' || v[7] !== '-' || (t !== 84 && t !== 116) || v[13] !== ':' || v[16] !== ':') return NaN;
+  const y = digits(v, 0, 4);
+  const mo = digits(v, 5, 2);
+  const d = digits(v, 8, 2);
+  const h = digits(v, 11, 2);
+  const mi = digits(v, 14, 2);
+  const sec = digits(v, 17, 2);
+  if (!(mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && mi <= 59 && sec <= 59)) return NaN;
+  if (!(h <= 23 || (h === 24 && mi === 0 && sec === 0))) return NaN;
+  let i = 19;
+  if (v[i] === '.') {
+    do i++;
+    while (i < v.length && v.charCodeAt(i) >= 48 && v.charCodeAt(i) <= 57);
+    if (i === 20) return NaN;
+  }
+  let offset = 0;
+  const z = v[i];
+  if (z === 'Z' || z === 'z') {
+    if (i + 1 !== v.length) return NaN;
+  } else if ((z === '+' || z === '-') && i + 6 === v.length && v[i + 3] === ':') {
+    const oh = digits(v, i + 1, 2);
+    const om = digits(v, i + 4, 2);
+    if (!(oh <= 23 && om <= 59)) return NaN;
+    offset = (z === '+' ? 1 : -1) * (oh * 60 + om) * 60000;
+  } else return NaN;
+  const whole = civilDays(y, mo, d) * 86400000 + h * 3600000 + mi * 60000 + sec * 1000 - offset;
+  return i > 19 ? whole + Number(`0${v.slice(19, i)}`) * 1000 : whole;
 }
 
 /** The session-order analyzer */
 export class SessionOrder implements StateHolder {
   private readonly rows: SpillTable;
+  /** The last key of each session id, with its source (most streams hold few sessions; at most 4096 kept). */
+  private readonly keys = new Map<string, { source: string; key: Hash64 }>();
 
   constructor(private readonly budget: EventBudget) {
     this.rows = new SpillTable({ u32: 0, f64: COL.count, load: 2, memRows: spillRowsOf(budget.opts) });
@@ -71,7 +119,14 @@ export class SessionOrder implements StateHolder {
     const start = ev.type === 'session.start';
     const table = this.rows;
     // another source is another clock, and a session id is not unique across harnesses: keyed by both
-    const key = scope.idKey(session);
+    const source = ev.source as string;
+    let memo = this.keys.get(session);
+    if (memo === undefined || memo.source !== source) {
+      if (this.keys.size >= 4096) this.keys.clear();
+      memo = { source, key: scope.idKey(session) };
+      this.keys.set(session, memo);
+    }
+    const key = memo.key;
     const s = table.slot(key);
     const pos = this.budget.pos(at);
     if (s === undefined) {
