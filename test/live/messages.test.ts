@@ -119,3 +119,27 @@ test('live: the checks skipped after discovery got no answer name aep/live-timeo
     await s.close();
   }
 });
+
+test('live content-type: a POST refused for its credentials (401/403) skips the check with that reason, never passes it', async () => {
+  for (const refusal of [401, 403, 415, 202]) {
+    const s = await listen((req, res) => {
+      req.resume();
+      if (req.method === 'GET')
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ aep: ['0.1'], endpoints: { events: '/events', stream: '/stream' } }));
+      res.writeHead(refusal).end();
+    });
+    try {
+      const r = await checkEndpoint(s.url, { checks: ['content-type'], timeoutMs: 5000 });
+      const skipped = refusal === 401 || refusal === 403;
+      assert.equal(r.skipped.includes('content-type'), skipped, `${refusal}`);
+      const content = r.findings.filter((f) => f.ruleId === 'aep/live-content-type');
+      assert.equal(content.length, refusal === 202 ? 1 : 0, `${refusal}`);
+      if (skipped)
+        assert.ok(r.findings.some((f) => f.ruleId === 'aep/live-skipped' && f.message.includes(`${refusal}`)));
+    } finally {
+      await s.close();
+    }
+  }
+});
