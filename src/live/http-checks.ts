@@ -80,6 +80,9 @@ function memberProblem(run: LiveRun, member: string, v: unknown, expected: strin
 
 /** AEP-0003 §3.4: the discovery document names the endpoints and the capabilities the other checks read. */
 export async function discovery(run: LiveRun): Promise<void> {
+  // the base URL is judged before anything is asked of it: an endpoint that fails discovery is still off-host
+  const plain = new Set<string>();
+  plainOffHost(run, [['base', run.base.href]], plain);
   const url = run.url('/events');
   // named as requested: under a base with a path, `/events` is `{base}/events`
   const path = url.pathname;
@@ -116,7 +119,7 @@ export async function discovery(run: LiveRun): Promise<void> {
     capabilities:
       d.capabilities && typeof d.capabilities === 'object' ? (d.capabilities as Record<string, unknown>) : {},
   };
-  plainOffHost(run, e);
+  plainOffHost(run, Object.entries(e), plain);
   // the SHOULD is for origin-root deployments only
   if (run.base.pathname.replace(/\/+$/, '') !== '') return;
   const wk = await fetchText(new URL('/.well-known/aep', run.base.origin), run.opts).catch(() => undefined);
@@ -137,11 +140,10 @@ function loopback(host: string): boolean {
 
 /**
  * AEP-0003 §8.1: TLS is REQUIRED for any off-host binding, so the base URL and every endpoint the discovery document
- * names that is neither on this host nor TLS (http:, ws:) is reported, whether or not a check contacts it.
+ * names that is neither on this host nor TLS (http:, ws:) is reported once an origin (`seen`), whether or not a check
+ * contacts it.
  */
-function plainOffHost(run: LiveRun, endpoints: Record<string, unknown>): void {
-  const named: [string, unknown][] = [['base', run.base.href], ...Object.entries(endpoints)];
-  const seen = new Set<string>();
+function plainOffHost(run: LiveRun, named: [string, unknown][], seen: Set<string>): void {
   for (const [name, v] of named) {
     if (typeof v !== 'string') continue;
     let u: URL;
