@@ -164,6 +164,10 @@ async function runFilter(
   }
 }
 
+/** Said when `aep redact` read no event and failed: it reads AEP JSONL; the library's `redact(text)` takes any text. */
+const PLAIN_TEXT_HINT =
+  "aep redact: it reads AEP events, one JSON object a line; to redact plain text, call the library's redact(text) (README §Library API)\n";
+
 /** The stderr line naming why a line was refused. */
 const notWritten =
   (io: CliIO): AepFilterOptions['onRefused'] =>
@@ -200,7 +204,10 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     // what was replaced, as `aep convert` counts what it left out; not after a line that already ended the run
     if (!empty && !stopped && !io.writeFailed?.() && (code !== EXIT.io || n.events > 0))
       io.stderr.write(
-        `aep redact: ${n.redacted} of ${n.events} event${n.events === 1 ? '' : 's'} redacted; ${n.lowered} lowered from full to redacted (AEP-0003 §9 item 5)\n`,
+        `aep redact: ${n.redacted} of ${n.events} event${n.events === 1 ? '' : 's'} redacted; ${n.lowered} lowered from full to redacted (AEP-0003 §9 item 5)\n${
+          // nothing read as an event and the run failed: likely plain text, which the verb does not read
+          n.events === 0 && code !== EXIT.ok ? PLAIN_TEXT_HINT : ''
+        }`,
       );
     setExit(code);
   });

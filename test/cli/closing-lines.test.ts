@@ -92,3 +92,13 @@ test('downlevel closes with what it lowered, as redact counts what it replaced: 
     ]);
   }
 });
+
+test('aep redact of plain text (no event read, the run failed) says it reads AEP JSONL and names redact(text); of events it does not', async () => {
+  const plain = await runCli('aep', ['redact', '-'], 'export KEY=sk-abcdefghijklmnopqrstuvwxyz123456\n');
+  assert.equal(plain.code, 1);
+  assert.match(plain.stderr, /^aep redact: it reads AEP events, one JSON object a line; .*redact\(text\)/m);
+  for (const input of [PASS, BROKEN]) {
+    const r = await runCli('aep', ['redact', input]);
+    assert.doesNotMatch(r.stderr, /redact\(text\)/, input);
+  }
+});
