@@ -9,6 +9,7 @@ import { LiveConnectError, LiveTimeout, type SseSubscriber } from './client.ts';
 import { WsPeer } from './ws-peer.ts';
 import {
   ACKS,
+  claimOf,
   asFrame,
   canonicalText,
   CONTROL_DEFAULTS,
@@ -22,6 +23,7 @@ import {
   nextCount,
   NO_TOKEN,
   notAdvertised,
+  rosterClaims,
   Sender,
   watchStream,
 } from './control-sender.ts';
@@ -250,7 +252,8 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
   const type = run.opts.control?.accepts ?? CONTROL_DEFAULTS.accepts;
   return sendCommand(run, url, type, async ({ s, id, from, decision }) => {
     const d = asFrame(decision);
-    if (!d) return void run.report('aep/live-control-ack', 'window', { type, ms: s.window });
+    if (!d)
+      return void run.report('aep/live-control-ack', 'window', { type, ms: s.window, claim: await claimOf(run, s) });
     if (d.type === 'error') {
       if (d.code === 'no-route') run.report('aep/live-control-ack', 'noRoute', { session: s.session });
       else if (d.code === 'unsupported') run.report('aep/live-control-ack', 'unsupported', { type, by: 'the relay' });
@@ -275,16 +278,8 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
  * roster entry relays it (AEP-0003 §4.1 #4); only when the endpoint advertises the roster (§4.1 #1: otherwise silence).
  */
 async function declaredAccepts(run: ControlRun, s: Sender, type: string, decision: unknown): Promise<void> {
-  const r = run.discovery?.capabilities.roster;
-  if (!r || typeof r !== 'object') return;
-  const id = `${run.session}-ctl-roster-${nextCount()}`;
-  const at = s.ws.frames.length;
-  s.ws.send({ type: 'roster', id });
-  const reply = asFrame(await s.next(at, (f) => asFrame(f)?.id === id, run.opts.timeoutMs));
-  // no reply, or a malformed one, is aep/live-roster's finding (the roster check)
-  if (reply?.type !== 'roster' || !Array.isArray(reply.entries)) return;
-  const claims = reply.entries.map(asFrame).filter((e) => e?.session === s.session);
-  if (!claims.length || claims.some((e) => Array.isArray(asFrame(e?.control)?.accepts))) return;
+  const claims = await rosterClaims(run, s);
+  if (!claims?.length || claims.some((e) => Array.isArray(asFrame(e?.control)?.accepts))) return;
   const text = JSON.stringify(claims[0]!.control);
   const control =
     text === undefined ? 'no control member' : `control ${text.length > 60 ? `${text.slice(0, 60)}...` : text}`;

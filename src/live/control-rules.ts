@@ -75,7 +75,7 @@ export const CONTROL_RULES: readonly LiveRule[] = [
       'The type is named by --control-accepts; the decision is one control.accepted or control.rejected (reason from the closed set, never "unsupported").',
     spec: 'AEP-0004 §3; §4 #2; §7',
     messages: {
-      window: 'No ack for a {type} command within the {ms} ms ack window.',
+      window: 'No ack for a {type} command within the {ms} ms ack window{claim}.',
       unsupported: 'A {type} command (a declared type) was nacked "unsupported" by {by}.',
       reason:
         'The control.rejected for a {type} command has reason {reason:json}, not one of unsupported, unauthorized, busy, refused, invalid.',

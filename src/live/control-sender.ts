@@ -244,3 +244,31 @@ export class Sender {
     this.sse?.close();
   }
 }
+
+/** The roster's entries for the sender's session (undefined: no roster advertised, or no roster answer). */
+export async function rosterClaims(
+  run: ControlRun,
+  s: Sender,
+): Promise<(Record<string, unknown> | undefined)[] | undefined> {
+  const r = run.discovery?.capabilities.roster;
+  if (!r || typeof r !== 'object') return undefined;
+  const id = `${run.session}-ctl-roster-${nextCount()}`;
+  const at = s.ws.frames.length;
+  s.ws.send({ type: 'roster', id });
+  const reply = asFrame(await s.next(at, (f) => asFrame(f)?.id === id, run.opts.timeoutMs));
+  // no reply, or a malformed one, is aep/live-roster's finding (the roster check)
+  if (reply?.type !== 'roster' || !Array.isArray(reply.entries)) return undefined;
+  return reply.entries.map(asFrame).filter((e) => e?.session === s.session);
+}
+
+/** What the roster says of the session an unanswered command was sent to, for the operator (empty: it says nothing). */
+export async function claimOf(run: ControlRun, s: Sender): Promise<string> {
+  const claims = await rosterClaims(run, s);
+  const n = claims?.length;
+  const of = `of session ${JSON.stringify(s.session)}`;
+  return n === undefined
+    ? ''
+    : n
+      ? `; the roster names ${n} claimant${n === 1 ? '' : 's'} ${of}`
+      : `; the roster names no claimant ${of}`;
+}

@@ -116,7 +116,9 @@ test('without --ack-window the window is the one the endpoint declares at hello'
     });
     assert.deepEqual(
       r.findings.map((f) => f.message),
-      [`No ack for a control.attention.respond command within the ${HELLO_ACK_WINDOW_MS} ms ack window.`],
+      [
+        `No ack for a control.attention.respond command within the ${HELLO_ACK_WINDOW_MS} ms ack window; the roster names 1 claimant of session ${JSON.stringify(CONTROL_SESSION)}.`,
+      ],
     );
   } finally {
     await ep.close();
@@ -259,6 +261,21 @@ test('the built bin (bundle from a code cache) opens the WebSocket and runs the 
     });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /0 errors, 0 warnings, 0 infos/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('an unanswered command says what the roster shows of its session (claimed or not), when a roster is advertised', async () => {
+  const ep = await startEndpoint('control-slow-ack');
+  try {
+    const r = await checkEndpoint(ep.url, { ...OPTIONS, checks: ['control-ack'] });
+    const ack = r.findings.filter((f) => f.ruleId === 'aep/live-control-ack');
+    assert.equal(ack.length, 1, show(r.findings));
+    assert.match(
+      ack[0]!.message,
+      new RegExp(`ack window; the roster names 1 claimant of session ${JSON.stringify(CONTROL_SESSION)}\\.$`),
+    );
   } finally {
     await ep.close();
   }
