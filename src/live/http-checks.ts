@@ -2,6 +2,7 @@
  * The HTTP and SSE checks of `aep live` (AEP-0003 §3.2-§3.4, §6.2, §6.4): discovery, the version gate, envelope
  * refusal, ingest, fan-out, filters and the capture ceiling.
  */
+import { isLoopback } from '../core/loopback.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
 import { describeValue } from '../core/finding.ts';
 import { coreOf, describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
@@ -126,18 +127,6 @@ export async function discovery(run: LiveRun): Promise<void> {
   if (!wk || !ok(wk.status)) run.report('aep/live-well-known', 'missing', { status: wk?.status ?? 'nothing' });
 }
 
-/** A host on this machine: `localhost` (RFC 6761 §6.3 names `*.localhost` too), 127.0.0.0/8 or ::1. */
-function loopback(host: string): boolean {
-  const h = host.toLowerCase();
-  return (
-    h === 'localhost' ||
-    h.endsWith('.localhost') ||
-    /^127\.\d+\.\d+\.\d+$/.test(h) ||
-    h === '[::1]' ||
-    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h)
-  );
-}
-
 /**
  * AEP-0003 §8.1: TLS is REQUIRED for any off-host binding, so the base URL and every endpoint the discovery document
  * names that is neither on this host nor TLS (http:, ws:) is reported once an origin (`seen`), whether or not a check
@@ -152,7 +141,7 @@ function plainOffHost(run: LiveRun, named: [string, unknown][], seen: Set<string
     } catch {
       continue; // aep/live-discovery names an endpoint that is no URL
     }
-    if ((u.protocol !== 'http:' && u.protocol !== 'ws:') || loopback(u.hostname) || seen.has(u.origin)) continue;
+    if ((u.protocol !== 'http:' && u.protocol !== 'ws:') || isLoopback(u.hostname) || seen.has(u.origin)) continue;
     seen.add(u.origin);
     run.report('aep/live-tls-off-host', 'plain', { name, url: u.origin, scheme: u.protocol.slice(0, -1) });
   }

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isLoopback } from '../../src/ahp/loopback.ts';
+import { isLoopback } from '../../src/core/loopback.ts';
 import { registration, text } from '../ahp/builders.ts';
 import { obsOf, ruleRows } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { requestUrlOf } from '../elicitation-body.ts';
-import { isLoopback } from '../loopback.ts';
+import { isLoopback } from '../../core/loopback.ts';
 import type { AhpMessage } from '../message.ts';
 
 /** `ahp/elicitation-url-insecure`: a SHOULD whose exception (a development environment) is read as loopback. */

@@ -1,7 +1,7 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
-import { isLoopback } from '../loopback.ts';
+import { isLoopback } from '../../core/loopback.ts';
 import { registrationHooks, type AhpMessage } from '../message.ts';
 
 /** The rule's templates, shared with the helpers that report for it. */

@@ -1,4 +1,4 @@
-/** Loopback hosts: the local test and development boundary the AHP and MCP https rules leave to plain http. */
+/** Loopback hosts: the local test and development boundary (the AHP and MCP https rules leave them plain http; AEP-0003 §8.1 calls them on-host). */
 
 // the WHATWG parser writes an IPv4-mapped address ::ffff:127.x.y.z (RFC 4291 §2.5.5.2) as [::ffff:7fxx:yyzz]
 const MAPPED_LOOPBACK = /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/;
