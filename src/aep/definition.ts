@@ -135,8 +135,7 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
         },
         { ...out, sink },
       );
-    if (o.from === undefined)
-      return bridgeInputChecker(aep(out.sink), out.sink, ruleSelection(AEP, o.rules), out.stats);
+    if (o.from === undefined) return bridgeInputChecker(aep(out.sink), out.sink, out.stats);
     if (o.from !== 'cloudevents' && o.from !== 'otlp' && o.from !== 'ocsf')
       throw new TypeError(`unknown bridge input ${JSON.stringify(o.from)}: expected "cloudevents", "otlp" or "ocsf"`);
     return bridgeChecker(o.from, (o.maxCapture ?? 'metadata') as AepCaptureLevel, aep, out.sink, out.stats);

@@ -2,7 +2,6 @@
  * AEP events read by `ahp validate`: one `ahp/jsonrpc` finding naming `aep validate`, as `aep validate` gives one
  * `aep/bridge-input` finding naming `ahp validate` for AHP messages (src/aep/bridges/input-hint.ts). Loads no AEP code.
  */
-import { isSelected, type RuleSelection } from '../core/engine.ts';
 import type { FindingSink } from '../core/finding.ts';
 import { type ProtocolChecker, type RunStats, setAside } from '../core/pipeline.ts';
 import { makeFinding } from '../core/rule.ts';
@@ -19,18 +18,18 @@ export function looksAep(v: unknown): boolean {
 }
 
 /**
- * `inner` for every wire message but AEP events: the first gets the finding (when `selection` has `ahp/jsonrpc`), later
- * ones are skipped; each is counted in `stats` as unchecked, not as an event. Registration documents go to `inner`.
+ * `inner` for every wire message but AEP events: the first gets the finding, later ones are skipped; each is counted in
+ * `stats` as unchecked, not as an event. Registration documents go to `inner`. Every rule selection keeps the finding,
+ * as it keeps framing's: a run that checked nothing of its input must not pass.
  */
 export function aepInputChecker(
   inner: ProtocolChecker,
   sink: FindingSink,
-  selection: RuleSelection,
   bindingOf: (source: string) => AhpBinding,
   stats?: RunStats,
 ): ProtocolChecker {
   const rule = AHP_SCHEMA_RULES['ahp/jsonrpc'];
-  let told = !isSelected(selection, rule.id);
+  let told = false;
   return {
     onEvent(ev) {
       if (!looksAep(ev.value) || bindingOf(ev.source) === 'registration') return inner.onEvent(ev);

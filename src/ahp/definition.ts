@@ -81,6 +81,6 @@ export const AHP: ProtocolDefinition & { name: 'ahp' } = {
     );
     // an AEP log given to `ahp`: one finding naming `aep validate`, as aep names `ahp validate` (a single message, as
     // the fixture runner's manifest cases check, keeps its schema verdict)
-    return o.single ? ahp : aepInputChecker(ahp, out.sink, selection, bindingOf, out.stats);
+    return o.single ? ahp : aepInputChecker(ahp, out.sink, bindingOf, out.stats);
   },
 };

@@ -250,7 +250,7 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
     )
     .option(
       '--rule <id>',
-      `run only this rule (repeatable; framing jsonl/* and json/* findings always appear); \`${def.name} rules\` lists the ids`,
+      `run only this rule (repeatable; framing jsonl/* and json/* findings, and lines of another format, always appear); \`${def.name} rules\` lists the ids`,
       collect,
     )
     .option('--no-progress', 'never show the progress line')

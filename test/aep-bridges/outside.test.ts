@@ -223,3 +223,25 @@ test('4e: the summary of lines set aside as another format counts them apart fro
   const read = await validate('aep', { text: ce, source: 's.ce.jsonl' }, { from: 'cloudevents' });
   assert.deepEqual([read.summary.events, read.summary.unchecked], [9, undefined]);
 });
+
+test('4e: every rule selection keeps the one finding on lines of another format (a run that checked nothing fails)', async () => {
+  const ce = nine.map((e) => JSON.stringify(toCloudEvent(e))).join('\n') + '\n';
+  const rpc = '{"jsonrpc":"2.0","method":"hooks/observe","params":{}}\n';
+  for (const text of [ce, rpc])
+    for (const rules of [
+      undefined,
+      ['aep/seq-regression'],
+      ['aep/bridge-input'],
+      ['aep/time-format', 'aep/enum'],
+    ] as const) {
+      const r = await validate('aep', { text, source: 'x.jsonl' }, rules ? { rules } : {});
+      assert.deepEqual(
+        r.findings.map((f) => f.ruleId),
+        ['aep/bridge-input'],
+        `${JSON.stringify(rules)} ${text.slice(0, 20)}`,
+      );
+      assert.equal(r.summary.events, 0);
+    }
+  const cli = await runCli('aep', ['validate', '--rule', 'aep/seq-regression', '-'], rpc);
+  assert.equal(cli.code, 1, cli.stdout);
+});

@@ -113,7 +113,8 @@ test('every stream rule alone gives exactly its findings of the full run, on eve
     const all = await checkText(text, opts);
     for (const r of AEP_STREAM_RULES) {
       const alone = await checkText(text, { ...opts, rules: new Set([r.id]) });
-      const framing = (id: string) => id.startsWith('jsonl/') || id.startsWith('json/');
+      // framing and the one finding on lines of another format appear whatever the selection
+      const framing = (id: string) => id.startsWith('jsonl/') || id.startsWith('json/') || id === 'aep/bridge-input';
       assert.deepEqual(
         show(alone.filter((f) => !framing(f.ruleId))),
         show(all.filter((f) => f.ruleId === r.id)),

@@ -40,9 +40,10 @@ test('AHP lines after AEP ones are still checked; the AEP lines are not', async 
   assert.deepEqual(shape(broken.findings), ['ahp/jsonrpc@1:aep', `ahp/jsonrpc@${AEP_LINES + 1}:noMember`]);
 });
 
-test('without ahp/jsonrpc selected the AEP lines are set aside silently; an HTTP body is one input too', async () => {
+test('every rule selection keeps the finding (a run that checked nothing must not pass); an HTTP body is one input too', async () => {
   const r = await validate('ahp', { text: AEP_LOG, source: 'x.jsonl' }, { rules: ['ahp/method'] });
-  assert.deepEqual(r.findings, []);
+  assert.deepEqual(shape(r.findings), ['ahp/jsonrpc@1:aep']);
+  assert.equal(r.summary.errors, 1);
   assert.equal(r.summary.unchecked, AEP_LINES);
   const body = AEP_LOG.slice(0, AEP_LOG.indexOf('\n') + 1);
   const http = await validate('ahp', { text: body, source: 'event.json' });

@@ -6,16 +6,12 @@ import { BRIDGE_NAMES, bridgeFormatOf, isJsonRpc } from './hint.ts';
 import { BRIDGE_INPUT_RULE } from './rules.ts';
 
 /**
- * `inner` for every line but bridge output: the first such line gets the finding (when `selected` has the rule or is
- * `undefined`: every rule), later ones are skipped; each is counted in `stats` as unchecked, not as an event.
+ * `inner` for every line but bridge output: the first such line gets the finding, later ones are skipped; each is
+ * counted in `stats` as unchecked, not as an event. Every rule selection keeps the finding, as it keeps framing's: a
+ * run that checked nothing of its input must not pass.
  */
-export function bridgeInputChecker(
-  inner: ProtocolChecker,
-  sink: FindingSink,
-  selected?: ReadonlySet<string>,
-  stats?: RunStats,
-): ProtocolChecker {
-  let told = selected !== undefined && !selected.has(BRIDGE_INPUT_RULE.id);
+export function bridgeInputChecker(inner: ProtocolChecker, sink: FindingSink, stats?: RunStats): ProtocolChecker {
+  let told = false;
   return {
     onEvent(ev) {
       // an object with an `aep` member is no bridge output nor JSON-RPC (hint.ts): most lines, one read
