@@ -193,8 +193,24 @@ const CE_DEFECTS: Defect[] = [
   {
     name: 'aepsequence of the wrong AEP type',
     line: 3,
-    mutate: (c) => ({ ...c, aepsequence: '2' }),
+    mutate: (c) => ({ ...c, aepsequence: 'two' }),
     rule: 'aep/seq-epoch',
+    pointer: '/aepsequence',
+  },
+  // a string of digits with a leading zero is no canonical Integer string (CloudEvents 1.0 §3.1.1): a string, as above
+  {
+    name: 'aepsequence as a non-canonical string of digits',
+    line: 3,
+    mutate: (c) => ({ ...c, aepsequence: '02' }),
+    rule: 'aep/seq-epoch',
+    pointer: '/aepsequence',
+  },
+  // the canonical string of the Integer (what binary-mode headers carry) is read as it, and its spelling reported
+  {
+    name: 'aepsequence as the canonical string of its Integer',
+    line: 3,
+    mutate: (c) => ({ ...c, aepsequence: String(c.aepsequence) }),
+    rule: 'aep/ce-attribute-type',
     pointer: '/aepsequence',
   },
   {

@@ -39,6 +39,20 @@ export const AEP_OF_CE: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(CE_ATTRIBUTE_TABLE).map(([a, c]) => [c, a]),
 );
 
+/** The B4 attributes AEP types as integers (seq, epoch): CloudEvents Integers. */
+const CE_INTEGER_ATTRIBUTES = new Set(['aepsequence', 'aepepoch']);
+
+/**
+ * The Integer a string holds in the CloudEvents canonical string encoding (CloudEvents 1.0 §3.1.1 Type System: "Integer
+ * component of the JSON Number per RFC 7159, Section 6 optionally prefixed with a minus sign", within the signed 32-bit
+ * range), or `undefined`. Binary-mode headers carry every attribute so; a hop back to JSON that lost the type keeps it.
+ */
+export function ceIntegerOfString(v: unknown): number | undefined {
+  if (typeof v !== 'string' || !/^-?(?:0|[1-9]\d{0,9})$/.test(v)) return undefined;
+  const n = Number(v);
+  return CE_INT32(n) ? n : undefined;
+}
+
 /** The B2 pass-through attributes (verbatim both ways). */
 const PASS = ['id', 'source', 'subject', 'time'] as const;
 
@@ -148,7 +162,10 @@ export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloud
     if (k === 'type') core.type = (v as string).slice(AEP_TYPE_ROOT.length);
     else if (k === 'data') core.data = v;
     else if ((PASS as readonly string[]).includes(k)) core[k] = v;
-    else if (AEP_OF_CE[k] !== undefined) core[AEP_OF_CE[k]] = v;
+    // the canonical string of an Integer (§3.1.1 Type System: implementations "MUST likewise be able to convert from
+    // and to the canonical string-encoding to the corresponding data type"): the Integer it encodes
+    else if (AEP_OF_CE[k] !== undefined)
+      core[AEP_OF_CE[k]] = CE_INTEGER_ATTRIBUTES.has(k) ? (ceIntegerOfString(v) ?? v) : v;
     else if (k === 'data_base64' && b64) continue;
     else if (k === 'dataschema' || k === 'data_base64') dropped.push(k);
     else if (isAepExtensionName(k)) ext[k] = v;
@@ -265,6 +282,12 @@ function checkOne(
     // CloudEvents 1.0 §3.1.1 String: no control characters, noncharacters or unpaired surrogates
     if (typeof v === 'string' && notCeString(v)) {
       issue(R.attributeType, k, 'string-chars', { name: k });
+      continue;
+    }
+    // JSON format §3: "the member's type and value being mapped using the type system mapping", an Integer a JSON
+    // number; the digits are still read as the Integer (fromCloudEvent)
+    if (CE_INTEGER_ATTRIBUTES.has(k) && ceIntegerOfString(v) !== undefined) {
+      issue(R.attributeType, k, 'int-string', { name: k });
       continue;
     }
     if (k === 'id' || k === 'source' || k === 'type' || k === 'subject' || k === 'specversion') {

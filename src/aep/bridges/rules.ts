@@ -40,7 +40,7 @@ export const CE_RULES = {
     spec: 'CloudEvents 1.0 §3.1-§3.2',
     description: 'Every context attribute has a CloudEvents type.',
     detail:
-      'That is: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range, an integer written as its digits alone (JSON format §2.2: "only the integer component optionally prefixed with a minus sign is permitted", so not 2.0 or 1E3; cloudevents/spec#738).',
+      'That is: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range, an integer written as its digits alone (JSON format §2.2: "only the integer component optionally prefixed with a minus sign is permitted", so not 2.0 or 1E3; cloudevents/spec#738). aepsequence and aepepoch, Integers by AEP-0005 §1 B4, written as the canonical string of an Integer ("7", as binary-mode headers carry it and a hop back to JSON by an SDK keeps it) are read as that Integer (§3.1.1 Type System: implementations convert from the canonical string encoding) and reported, since JSON format §3 maps an Integer to a JSON number.',
     messages: {
       'string-chars':
         '{name} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate).',
@@ -53,6 +53,8 @@ export const CE_RULES = {
       'int-fraction': 'Extension attribute {name} is a number that is not an integer.',
       'int-literal':
         'Extension attribute {name} writes its integer with a fraction or an exponent; the JSON format writes a CloudEvents Integer as its integer digits alone (§2.2).',
+      'int-string':
+        'Extension attribute {name} holds its Integer as a JSON string of digits (the canonical string encoding binary-mode headers carry); the JSON format writes a CloudEvents Integer as a JSON number (§2.2, §3). It is read as that Integer.',
       'extension-kind':
         'Extension attribute {name} is {kind}; CloudEvents attribute values are strings, booleans or integers.',
     },
