@@ -278,6 +278,7 @@ export const LIVE_RULE_IDS = [
   'aep/live-well-known',
   'aep/live-version-gate',
   'aep/live-invalid-envelope',
+  'aep/live-batch-whole',
   'aep/live-ingest',
   'aep/live-fanout',
   'aep/live-redelivery-hop',

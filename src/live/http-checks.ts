@@ -6,7 +6,7 @@ import { isLoopback } from '../core/loopback.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
 import { describeValue } from '../core/finding.ts';
 import { coreOf, describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
-import { BODY_LIMIT, fetchText } from './client.ts';
+import { BODY_LIMIT, fetchText, type SseSubscriber } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
 
 /** The first pointer at which two JSON values differ (`""` for the whole value). */
@@ -147,6 +147,22 @@ function plainOffHost(run: LiveRun, named: [string, unknown][], seen: Set<string
   }
 }
 
+/** AEP-0003 §3.2 #3: a batch answered 400 is rejected whole (the other answer is a 207-style per-line report). */
+async function batchWhole(run: LiveRun, sub: SseSubscriber): Promise<void> {
+  const bad = run.event();
+  delete bad.id;
+  const valid = [run.event(), run.event()];
+  const lines = [valid[0], bad, valid[1]].map((e) => JSON.stringify(e));
+  const r = await run.post(`${lines.join('\n')}\n`, 'application/x-ndjson');
+  if (r.status !== 400) return;
+  const marker = run.event();
+  await run.post(JSON.stringify(marker));
+  await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
+  run.keep(sub);
+  const delivered = valid.filter((e) => run.mine(sub).some(({ ev }) => ev.id === e.id)).length;
+  if (delivered > 0) run.report('aep/live-batch-whole', 'partial', { delivered });
+}
+
 /** A 2xx status that carries a body (204 and 205 carry none). */
 const ok = (status: number) => status >= 200 && status < 300 && status !== 204 && status !== 205;
 
@@ -194,6 +210,7 @@ export async function invalidEnvelope(run: LiveRun): Promise<void> {
         run.report('aep/live-invalid-envelope', 'delivered', {
           how: r.status === 400 ? 'refused (400)' : `accepted (${r.status})`,
         });
+      if (r.status === 400) await batchWhole(run, sub);
     }
   } finally {
     sub?.close();

@@ -75,6 +75,19 @@ export const LIVE_RULES: readonly LiveRule[] = [
     },
   },
   {
+    id: 'aep/live-batch-whole',
+    severity: 'warning',
+    description:
+      'An application/x-ndjson batch with an invalid Event (no `id`) between two valid ones, answered 400, is rejected whole: neither valid Event is delivered.',
+    detail:
+      "§3.2 #3 gives a failing batch two answers: a 207-style per-line report, or the batch rejected whole with the first failing line index; a 400 is the second. A warning: the list has no BCP 14 keyword and the AEP maintainers' live checker does not judge it. Another answer than 400 is not judged here (aep/live-invalid-envelope judges the single Event); run only when that single Event was refused with 400.",
+    spec: 'AEP-0003 §3.2 #3',
+    messages: {
+      partial:
+        'A batch of 3 Events whose line 1 (0-based) has no "id" was answered 400, yet {delivered} of its 2 valid Events reached a subscriber; a 400 rejects the batch whole (a per-line report is a 207-style answer).',
+    },
+  },
+  {
     id: 'aep/live-ingest',
     severity: 'error',
     description:

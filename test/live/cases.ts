@@ -37,6 +37,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
     rules: ['aep/live-invalid-envelope'],
     says: /The Event without "id" was accepted \(202\) and delivered/,
   },
+  {
+    variant: 'batch-partial',
+    rules: ['aep/live-batch-whole'],
+    says: /was answered 400, yet 1 of its 2 valid Events reached a subscriber/,
+  },
   // 200 is accepted as 202 is (the literal endpoint answers 200); another 2xx is not
   { variant: 'ingest-201', rules: ['aep/live-ingest'], says: /was answered 201, not 202 accepted \(or 200\)/ },
   {

@@ -7,7 +7,7 @@ import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import { ReplacingSpillTable } from '../../core/spill-replacing.ts';
-import { attr, type AepEvent, type AepScope } from '../event.ts';
+import { attr, scopeOf, type AepEvent, type AepScope } from '../event.ts';
 import { textAnswerOf, type TextAnswer } from '../text-answer.ts';
 import type { AttentionFacts } from './attention.ts';
 import type { OpenBudget } from './budget.ts';
@@ -45,6 +45,8 @@ export interface PendingCommand {
   invalid?: boolean;
   /** The `session.ended` of the addressed session name that came before the command. */
   afterEnd?: Mark;
+  /** Repeated in the input before its ack: a retry (AEP-0004 §2.3) whose send time the stream does not hold. */
+  retried?: boolean;
 }
 
 /** An accepted command whose outcome Event is expected (AEP-0004 §5-§6). */
@@ -202,7 +204,7 @@ export class ControlAnalyzer implements StateHolder {
         this.budget.release(undefined);
         ack.command = { at: cmd.at, type: cmd.type };
         const t = timeOf(ev);
-        if (t !== undefined && cmd.timeMs !== undefined && t - cmd.timeMs > this.ackWindowMs)
+        if (t !== undefined && cmd.timeMs !== undefined && !cmd.retried && t - cmd.timeMs > this.ackWindowMs)
           ack.command.lateByMs = t - cmd.timeMs - this.ackWindowMs;
         this.rememberTarget(textKey(ck!), rec.sourceKey(), facts.at, cmd.at);
         this.decided(ev, cmd, facts);
@@ -284,6 +286,17 @@ export class ControlAnalyzer implements StateHolder {
     facts.outcome = outcomeOf(data, e, causeLinked);
   }
 
+  /**
+   * A repeat of a pending command under its `(source, id)`: a retry (AEP-0004 §2.3), sent whole again, so its `time` is
+   * the first send's and the window of the delivery the target answers is not in the stream.
+   */
+  retried(ev: AepEvent): void {
+    if ((ev.info?.scope ?? scopeOf(ev.type)) !== 'foreign' || ev.type === 'attention.routed') return;
+    const session = attr(ev, 'session');
+    const cmd = session === undefined ? undefined : this.commands.get(key2(session, attr(ev, 'id')!));
+    if (cmd) cmd.retried = true;
+  }
+
   /** Commands to `session` whose window this event of its target has passed, each reported once. */
   private overdue(ev: AepEvent, session: string, facts: ControlFacts): void {
     const t = timeOf(ev);
@@ -291,7 +304,7 @@ export class ControlAnalyzer implements StateHolder {
     if (t === undefined || this.unknownAcks.has(session)) return;
     let late: PendingCommand[] | undefined;
     for (const cmd of this.commands.values()) {
-      if (cmd.session !== session || cmd.overdue || cmd.timeMs === undefined) continue;
+      if (cmd.session !== session || cmd.overdue || cmd.retried || cmd.timeMs === undefined) continue;
       if (t - cmd.timeMs <= this.ackWindowMs) continue;
       cmd.overdue = true;
       this.unpend(session);

@@ -280,7 +280,10 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     // the event's emitter session, found once for identity's key and for lifecycle
     const session = attr(ev, 'session');
     const known = session === undefined ? undefined : s.lifecycle.peek(attr(ev, 'source')!, session);
-    if (s.identity.observe(ev, facts, known) || ev.rejected) return facts;
+    if (s.identity.observe(ev, facts, known) || ev.rejected) {
+      if (facts.redelivery !== undefined && !ev.rejected) s.control.retried(ev);
+      return facts;
+    }
     const f = facts as AepFacts & EventKeys;
     f.scope = ev.info?.scope ?? scopeOf(ev.type);
     s.lifecycle.observe(ev, f, known);

@@ -8,7 +8,7 @@ export const ackOverdue = defineStreamRule({
   severity: 'warning',
   description: 'A command to a session is acknowledged before its target emits past the ack window.',
   detail:
-    "An event of the addressed session whose time is more than the window (10 000 ms by default) after the command's, while the command has no ack, shows a live target that did not ack or nack within the window (AEP-0004 §3, §7). A warning: a relay may have refused the command on the target's behalf with a connection-scoped error frame that never enters the session history (§4.2, §8), the negotiated window is not in the stream, and the times come from two clocks. Without later target events the command is listed by aep/command-unacked (info).",
+    "An event of the addressed session whose time is more than the window (10 000 ms by default) after the command's, while the command has no ack, shows a live target that did not ack or nack within the window (AEP-0004 §3, §7). A warning: a relay may have refused the command on the target's behalf with a connection-scoped error frame that never enters the session history (§4.2, §8), the negotiated window is not in the stream, and the times come from two clocks. Without later target events the command is listed by aep/command-unacked (info). A command repeated in the input before its ack is a retry (AEP-0004 §2.3: the same envelope, so the same time) whose delivery the input does not date: not judged.",
   spec: 'AEP-0004 §3, §7',
   messages: {
     one: "The command {commandType} at {command} to this session has no ack, yet this {type} of the session comes {seconds} s after it, past the ack window of {windowMs} ms; a target acks or nacks every command within the window (unless a relay refused it on the target's behalf).",
