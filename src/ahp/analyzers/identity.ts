@@ -191,9 +191,11 @@ export class EventIdentity {
             fields: [],
           };
       }
-      if (intercepted && !(flags & this.intercepted)) {
-        // first intercepted after an observation: the row's offset is the observation's, so keep a digest
+      if (intercepted && (!(flags & this.intercepted) || !retry)) {
+        // first intercepted after an observation, or the next interceptor's delivery, which a later retry re-sends:
+        // the row's offset is an earlier line's, so keep a digest of this request
         this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
+        r.clear(s, this.rereadable);
         r.set(s, this.intercepted);
       }
     } else {
