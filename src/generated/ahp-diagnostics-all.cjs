@@ -41233,9 +41233,14 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.mode = true;
 }
+const _errs29 = errors;
+let valid12 = true;
+const _errs30 = errors;
+if(errors === _errs30){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.events === undefined){
-const err16 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'",schema:schema466.required,parentSchema:schema466,data};
+let missing4;
+if((data.scope === undefined) && (missing4 = "scope")){
+const err16 = {};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -41244,8 +41249,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data.mode === undefined){
-const err17 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'",schema:schema466.required,parentSchema:schema466,data};
+else {
+if(data.scope !== undefined){
+if("managed" !== data.scope){
+const err17 = {};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -41254,13 +41261,112 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data.content === undefined){
-const err18 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema466.required,parentSchema:schema466,data};
+}
+}
+}
+else {
+const err18 = {};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+var _valid2 = _errs30 === errors;
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs33 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.disableable === undefined){
+const err19 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "disableable"},message:"must have required property '"+"disableable"+"'",schema:schema466.allOf[2].then.required,parentSchema:schema466.allOf[2].then,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data.disableable !== undefined){
+let data5 = data.disableable;
+if(false !== data5){
+const err20 = {instancePath:instancePath+"/disableable",schemaPath:"#/allOf/2/then/properties/disableable/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema466.allOf[2].then.properties.disableable,data:data5};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs33 === errors;
+valid12 = _valid2;
+if(valid12){
+var props1 = {};
+props1.disableable = true;
+props1.scope = true;
+}
+}
+if(!valid12){
+const err21 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema466.allOf[2].if,parentSchema:schema466.allOf[2],data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(props0 !== true && props1 !== undefined){
+if(props1 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props1);
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.events === undefined){
+const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "events"},message:"must have required property '"+"events"+"'",schema:schema466.required,parentSchema:schema466,data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.mode === undefined){
+const err23 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'",schema:schema466.required,parentSchema:schema466,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.content === undefined){
+const err24 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema466.required,parentSchema:schema466,data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
 }
 errors++;
 }
@@ -41277,88 +41383,10 @@ props0.filters = true;
 props0.upload = true;
 }
 if(data.id !== undefined){
-let data4 = data.id;
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
-const err19 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx9/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema458,data:data4};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx9/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema458.type,parentSchema:schema458,data:data4};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.events !== undefined){
-let data5 = data.events;
-if(Array.isArray(data5)){
-if(data5.length < 1){
-const err21 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema466.properties.events,data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-let data6 = data5[i1];
-if(typeof data6 !== "string"){
-const err22 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema468.type,parentSchema:schema468,data:data6};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-const _errs37 = errors;
-let valid17 = false;
-const _errs38 = errors;
-if(!((((((((((((((((((((((((((((((((data6 === "tool.before") || (data6 === "tool.after")) || (data6 === "session.start")) || (data6 === "session.end")) || (data6 === "config.change.before")) || (data6 === "config.change.after")) || (data6 === "turn.start")) || (data6 === "turn.finish.before")) || (data6 === "turn.end")) || (data6 === "turn.progress")) || (data6 === "model.request.before")) || (data6 === "model.response.after")) || (data6 === "model.error")) || (data6 === "model.switch.before")) || (data6 === "model.switch.after")) || (data6 === "tool.permission.request")) || (data6 === "tool.permission.resolved")) || (data6 === "tool.progress")) || (data6 === "tool.batch.after")) || (data6 === "context.compact.before")) || (data6 === "context.compact.after")) || (data6 === "task.change.before")) || (data6 === "task.change.after")) || (data6 === "user.attention")) || (data6 === "user.elicitation.request")) || (data6 === "user.elicitation.result")) || (data6 === "user.message.inbound")) || (data6 === "user.message.outbound")) || (data6 === "workspace.change.before")) || (data6 === "workspace.change.after")) || (data6 === "file.changed")) || (data6 === "hook.failure"))){
-const err23 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema468.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema468.anyOf[0].enum,parentSchema:schema468.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-var _valid2 = _errs38 === errors;
-valid17 = valid17 || _valid2;
-const _errs39 = errors;
-if("*" !== data6){
-const err24 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf/1/const",keyword:"const",params:{allowedValue: "*"},message:"must be equal to constant",schema:"*",parentSchema:schema468.anyOf[1],data:data6};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-var _valid2 = _errs39 === errors;
-valid17 = valid17 || _valid2;
-const _errs40 = errors;
+let data6 = data.id;
 if(typeof data6 === "string"){
-if(!pattern67.test(data6)){
-const err25 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf/2/pattern",keyword:"pattern",params:{pattern: "^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$"},message:"must match pattern \""+"^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$"+"\"",schema:"^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$",parentSchema:schema468.anyOf[2],data:data6};
+if(func1(data6) < 1){
+const err25 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx9/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema458,data:data6};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -41368,10 +41396,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-var _valid2 = _errs40 === errors;
-valid17 = valid17 || _valid2;
-if(!valid17){
-const err26 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema468.anyOf,parentSchema:schema468,data:data6};
+else {
+const err26 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx9/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema458.type,parentSchema:schema458,data:data6};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -41380,11 +41406,91 @@ vErrors.push(err26);
 }
 errors++;
 }
+}
+if(data.events !== undefined){
+let data7 = data.events;
+if(Array.isArray(data7)){
+if(data7.length < 1){
+const err27 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema466.properties.events,data:data7};
+if(vErrors === null){
+vErrors = [err27];
+}
 else {
-errors = _errs37;
+vErrors.push(err27);
+}
+errors++;
+}
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+if(typeof data8 !== "string"){
+const err28 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema468.type,parentSchema:schema468,data:data8};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const _errs46 = errors;
+let valid20 = false;
+const _errs47 = errors;
+if(!((((((((((((((((((((((((((((((((data8 === "tool.before") || (data8 === "tool.after")) || (data8 === "session.start")) || (data8 === "session.end")) || (data8 === "config.change.before")) || (data8 === "config.change.after")) || (data8 === "turn.start")) || (data8 === "turn.finish.before")) || (data8 === "turn.end")) || (data8 === "turn.progress")) || (data8 === "model.request.before")) || (data8 === "model.response.after")) || (data8 === "model.error")) || (data8 === "model.switch.before")) || (data8 === "model.switch.after")) || (data8 === "tool.permission.request")) || (data8 === "tool.permission.resolved")) || (data8 === "tool.progress")) || (data8 === "tool.batch.after")) || (data8 === "context.compact.before")) || (data8 === "context.compact.after")) || (data8 === "task.change.before")) || (data8 === "task.change.after")) || (data8 === "user.attention")) || (data8 === "user.elicitation.request")) || (data8 === "user.elicitation.result")) || (data8 === "user.message.inbound")) || (data8 === "user.message.outbound")) || (data8 === "workspace.change.before")) || (data8 === "workspace.change.after")) || (data8 === "file.changed")) || (data8 === "hook.failure"))){
+const err29 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema468.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema468.anyOf[0].enum,parentSchema:schema468.anyOf[0],data:data8};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var _valid3 = _errs47 === errors;
+valid20 = valid20 || _valid3;
+const _errs48 = errors;
+if("*" !== data8){
+const err30 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf/1/const",keyword:"const",params:{allowedValue: "*"},message:"must be equal to constant",schema:"*",parentSchema:schema468.anyOf[1],data:data8};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var _valid3 = _errs48 === errors;
+valid20 = valid20 || _valid3;
+const _errs49 = errors;
+if(typeof data8 === "string"){
+if(!pattern67.test(data8)){
+const err31 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf/2/pattern",keyword:"pattern",params:{pattern: "^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$"},message:"must match pattern \""+"^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$"+"\"",schema:"^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$",parentSchema:schema468.anyOf[2],data:data8};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+var _valid3 = _errs49 === errors;
+valid20 = valid20 || _valid3;
+if(!valid20){
+const err32 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema468.anyOf,parentSchema:schema468,data:data8};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+else {
+errors = _errs46;
 if(vErrors !== null){
-if(_errs37){
-vErrors.length = _errs37;
+if(_errs46){
+vErrors.length = _errs46;
 }
 else {
 vErrors = null;
@@ -41394,63 +41500,63 @@ vErrors = null;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.events.type,parentSchema:schema466.properties.events,data:data5};
+const err33 = {instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.events.type,parentSchema:schema466.properties.events,data:data7};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err33];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err33);
 }
 errors++;
 }
 }
 if(data.mode !== undefined){
-let data7 = data.mode;
-if(!((data7 === "intercept") || (data7 === "observe"))){
-const err28 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema466.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema466.properties.mode.enum,parentSchema:schema466.properties.mode,data:data7};
+let data9 = data.mode;
+if(!((data9 === "intercept") || (data9 === "observe"))){
+const err34 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema466.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema466.properties.mode.enum,parentSchema:schema466.properties.mode,data:data9};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err34];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err34);
 }
 errors++;
 }
 }
 if(data.timeoutMs !== undefined){
-let data8 = data.timeoutMs;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-const err29 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema466.properties.timeoutMs.type,parentSchema:schema466.properties.timeoutMs,data:data8};
+let data10 = data.timeoutMs;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+const err35 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema466.properties.timeoutMs.type,parentSchema:schema466.properties.timeoutMs,data:data10};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err35];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err35);
 }
 errors++;
 }
-if(typeof data8 == "number"){
-if(data8 < 1 || isNaN(data8)){
-const err30 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema466.properties.timeoutMs,data:data8};
+if(typeof data10 == "number"){
+if(data10 < 1 || isNaN(data10)){
+const err36 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema466.properties.timeoutMs,data:data10};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err36];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err36);
 }
 errors++;
 }
 }
 }
 if(data.failurePolicy !== undefined){
-let data9 = data.failurePolicy;
-if(!((data9 === "fail-open") || (data9 === "fail-closed"))){
-const err31 = {instancePath:instancePath+"/failurePolicy",schemaPath:"#/properties/failurePolicy/enum",keyword:"enum",params:{allowedValues: schema466.properties.failurePolicy.enum},message:"must be equal to one of the allowed values",schema:schema466.properties.failurePolicy.enum,parentSchema:schema466.properties.failurePolicy,data:data9};
+let data11 = data.failurePolicy;
+if(!((data11 === "fail-open") || (data11 === "fail-closed"))){
+const err37 = {instancePath:instancePath+"/failurePolicy",schemaPath:"#/properties/failurePolicy/enum",keyword:"enum",params:{allowedValues: schema466.properties.failurePolicy.enum},message:"must be equal to one of the allowed values",schema:schema466.properties.failurePolicy.enum,parentSchema:schema466.properties.failurePolicy,data:data11};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err37];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err37);
 }
 errors++;
 }
@@ -41462,87 +41568,87 @@ errors = vErrors.length;
 }
 }
 if(data.includeNative !== undefined){
-let data11 = data.includeNative;
-if(typeof data11 !== "boolean"){
-const err32 = {instancePath:instancePath+"/includeNative",schemaPath:"#/properties/includeNative/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema466.properties.includeNative.type,parentSchema:schema466.properties.includeNative,data:data11};
+let data13 = data.includeNative;
+if(typeof data13 !== "boolean"){
+const err38 = {instancePath:instancePath+"/includeNative",schemaPath:"#/properties/includeNative/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema466.properties.includeNative.type,parentSchema:schema466.properties.includeNative,data:data13};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err38];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err38);
 }
 errors++;
 }
 }
 if(data.filters !== undefined){
-let data12 = data.filters;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.toolKinds !== undefined){
-let data13 = data12.toolKinds;
-if(Array.isArray(data13)){
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(typeof data14 !== "string"){
-const err33 = {instancePath:instancePath+"/filters/toolKinds/" + i2,schemaPath:"#/properties/filters/properties/toolKinds/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema466.properties.filters.properties.toolKinds.items.type,parentSchema:schema466.properties.filters.properties.toolKinds.items,data:data14};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/filters/toolKinds",schemaPath:"#/properties/filters/properties/toolKinds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.filters.properties.toolKinds.type,parentSchema:schema466.properties.filters.properties.toolKinds,data:data13};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data12.paths !== undefined){
-let data15 = data12.paths;
+let data14 = data.filters;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.toolKinds !== undefined){
+let data15 = data14.toolKinds;
 if(Array.isArray(data15)){
-const len3 = data15.length;
-for(let i3=0; i3<len3; i3++){
-let data16 = data15[i3];
+const len2 = data15.length;
+for(let i2=0; i2<len2; i2++){
+let data16 = data15[i2];
 if(typeof data16 !== "string"){
-const err35 = {instancePath:instancePath+"/filters/paths/" + i3,schemaPath:"#/properties/filters/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema466.properties.filters.properties.paths.items.type,parentSchema:schema466.properties.filters.properties.paths.items,data:data16};
+const err39 = {instancePath:instancePath+"/filters/toolKinds/" + i2,schemaPath:"#/properties/filters/properties/toolKinds/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema466.properties.filters.properties.toolKinds.items.type,parentSchema:schema466.properties.filters.properties.toolKinds.items,data:data16};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err39];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err39);
 }
 errors++;
 }
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/filters/paths",schemaPath:"#/properties/filters/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.filters.properties.paths.type,parentSchema:schema466.properties.filters.properties.paths,data:data15};
+const err40 = {instancePath:instancePath+"/filters/toolKinds",schemaPath:"#/properties/filters/properties/toolKinds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.filters.properties.toolKinds.type,parentSchema:schema466.properties.filters.properties.toolKinds,data:data15};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err40];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data14.paths !== undefined){
+let data17 = data14.paths;
+if(Array.isArray(data17)){
+const len3 = data17.length;
+for(let i3=0; i3<len3; i3++){
+let data18 = data17[i3];
+if(typeof data18 !== "string"){
+const err41 = {instancePath:instancePath+"/filters/paths/" + i3,schemaPath:"#/properties/filters/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema466.properties.filters.properties.paths.items.type,parentSchema:schema466.properties.filters.properties.paths.items,data:data18};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
 }
 errors++;
 }
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema466.properties.filters.type,parentSchema:schema466.properties.filters,data:data12};
+const err42 = {instancePath:instancePath+"/filters/paths",schemaPath:"#/properties/filters/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.filters.properties.paths.type,parentSchema:schema466.properties.filters.properties.paths,data:data17};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err42];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema466.properties.filters.type,parentSchema:schema466.properties.filters,data:data14};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
 }
 errors++;
 }
@@ -41555,12 +41661,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema466.type,parentSchema:schema466,data};
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema466.type,parentSchema:schema466,data};
 if(vErrors === null){
-vErrors = [err38];
+vErrors = [err44];
 }
 else {
-vErrors.push(err38);
+vErrors.push(err44);
 }
 errors++;
 }

@@ -17,7 +17,7 @@ exports.DOCUMENTS = [
   { file: "schemas/ahp/capabilities.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json", length: 51211 },
   { file: "schemas/ahp/messages.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/messages.schema.json", length: 26844 },
   { file: "schemas/ahp/wire.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/wire.schema.json", length: 897 },
-  { file: "schemas/ahp/registration.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json", length: 14569 },
+  { file: "schemas/ahp/registration.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json", length: 15450 },
   { file: "schemas/mcp/mcp-elicitation.schema.json", id: "urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation", length: 17399 },
 ];
 

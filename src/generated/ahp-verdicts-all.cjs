@@ -22986,86 +22986,137 @@ errors++;
 return false;
 }
 var valid0 = _errs14 === errors;
+if(valid0){
+const _errs28 = errors;
+const _errs29 = errors;
+let valid11 = true;
+const _errs30 = errors;
+if(errors === _errs30){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if((data.scope === undefined) && (missing5 = "scope")){
+errors++;
+}
+else {
+if(data.scope !== undefined){
+if("managed" !== data.scope){
+errors++;
+}
+}
+}
+}
+else {
+errors++;
+}
+}
+var _valid2 = _errs30 === errors;
+errors = _errs29;
+if(_valid2){
+const _errs33 = errors;
+if(errors === _errs33){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing6;
+if((data.disableable === undefined) && (missing6 = "disableable")){
+return false;
+}
+else {
+if(data.disableable !== undefined){
+if(false !== data.disableable){
+return false;
+}
+}
+}
+}
+}
+var _valid2 = _errs33 === errors;
+valid11 = _valid2;
+}
+if(!valid11){
+errors++;
+return false;
+}
+var valid0 = _errs28 === errors;
+}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing5;
-if((((data.events === undefined) && (missing5 = "events")) || ((data.mode === undefined) && (missing5 = "mode"))) || ((data.content === undefined) && (missing5 = "content"))){
+let missing7;
+if((((data.events === undefined) && (missing7 = "events")) || ((data.mode === undefined) && (missing7 = "mode"))) || ((data.content === undefined) && (missing7 = "content"))){
 return false;
 }
 else {
 if(data.id !== undefined){
-let data4 = data.id;
-const _errs28 = errors;
-const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data4 === "string"){
-if(data4.length === 0){
-return false;
-}
-}
-else {
-return false;
-}
-}
-var valid11 = _errs28 === errors;
-}
-else {
-var valid11 = true;
-}
-if(valid11){
-if(data.events !== undefined){
-let data5 = data.events;
-const _errs31 = errors;
-if(errors === _errs31){
-if(Array.isArray(data5)){
-if(data5.length < 1){
-return false;
-}
-else {
-var valid13 = true;
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-let data6 = data5[i1];
-const _errs33 = errors;
-if(typeof data6 !== "string"){
-return false;
-}
+let data6 = data.id;
 const _errs37 = errors;
-let valid15 = false;
 const _errs38 = errors;
-if(!((((((((((((((((((((((((((((((((data6 === "tool.before") || (data6 === "tool.after")) || (data6 === "session.start")) || (data6 === "session.end")) || (data6 === "config.change.before")) || (data6 === "config.change.after")) || (data6 === "turn.start")) || (data6 === "turn.finish.before")) || (data6 === "turn.end")) || (data6 === "turn.progress")) || (data6 === "model.request.before")) || (data6 === "model.response.after")) || (data6 === "model.error")) || (data6 === "model.switch.before")) || (data6 === "model.switch.after")) || (data6 === "tool.permission.request")) || (data6 === "tool.permission.resolved")) || (data6 === "tool.progress")) || (data6 === "tool.batch.after")) || (data6 === "context.compact.before")) || (data6 === "context.compact.after")) || (data6 === "task.change.before")) || (data6 === "task.change.after")) || (data6 === "user.attention")) || (data6 === "user.elicitation.request")) || (data6 === "user.elicitation.result")) || (data6 === "user.message.inbound")) || (data6 === "user.message.outbound")) || (data6 === "workspace.change.before")) || (data6 === "workspace.change.after")) || (data6 === "file.changed")) || (data6 === "hook.failure"))){
-errors++;
-}
-var _valid2 = _errs38 === errors;
-valid15 = valid15 || _valid2;
-if(!valid15){
-const _errs39 = errors;
-if("*" !== data6){
-errors++;
-}
-var _valid2 = _errs39 === errors;
-valid15 = valid15 || _valid2;
-if(!valid15){
-const _errs40 = errors;
+if(errors === _errs38){
 if(typeof data6 === "string"){
-if(!pattern66.test(data6)){
+if(data6.length === 0){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid14 = _errs37 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data.events !== undefined){
+let data7 = data.events;
+const _errs40 = errors;
+if(errors === _errs40){
+if(Array.isArray(data7)){
+if(data7.length < 1){
+return false;
+}
+else {
+var valid16 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs42 = errors;
+if(typeof data8 !== "string"){
+return false;
+}
+const _errs46 = errors;
+let valid18 = false;
+const _errs47 = errors;
+if(!((((((((((((((((((((((((((((((((data8 === "tool.before") || (data8 === "tool.after")) || (data8 === "session.start")) || (data8 === "session.end")) || (data8 === "config.change.before")) || (data8 === "config.change.after")) || (data8 === "turn.start")) || (data8 === "turn.finish.before")) || (data8 === "turn.end")) || (data8 === "turn.progress")) || (data8 === "model.request.before")) || (data8 === "model.response.after")) || (data8 === "model.error")) || (data8 === "model.switch.before")) || (data8 === "model.switch.after")) || (data8 === "tool.permission.request")) || (data8 === "tool.permission.resolved")) || (data8 === "tool.progress")) || (data8 === "tool.batch.after")) || (data8 === "context.compact.before")) || (data8 === "context.compact.after")) || (data8 === "task.change.before")) || (data8 === "task.change.after")) || (data8 === "user.attention")) || (data8 === "user.elicitation.request")) || (data8 === "user.elicitation.result")) || (data8 === "user.message.inbound")) || (data8 === "user.message.outbound")) || (data8 === "workspace.change.before")) || (data8 === "workspace.change.after")) || (data8 === "file.changed")) || (data8 === "hook.failure"))){
+errors++;
+}
+var _valid3 = _errs47 === errors;
+valid18 = valid18 || _valid3;
+if(!valid18){
+const _errs48 = errors;
+if("*" !== data8){
+errors++;
+}
+var _valid3 = _errs48 === errors;
+valid18 = valid18 || _valid3;
+if(!valid18){
+const _errs49 = errors;
+if(typeof data8 === "string"){
+if(!pattern66.test(data8)){
 errors++;
 }
 }
-var _valid2 = _errs40 === errors;
-valid15 = valid15 || _valid2;
+var _valid3 = _errs49 === errors;
+valid18 = valid18 || _valid3;
 }
 }
-if(!valid15){
+if(!valid18){
 errors++;
 return false;
 }
 else {
-errors = _errs37;
+errors = _errs46;
 }
-var valid13 = _errs33 === errors;
-if(!valid13){
+var valid16 = _errs42 === errors;
+if(!valid16){
 break;
 }
 }
@@ -23075,124 +23126,96 @@ else {
 return false;
 }
 }
-var valid11 = _errs31 === errors;
+var valid14 = _errs40 === errors;
 }
 else {
-var valid11 = true;
+var valid14 = true;
 }
-if(valid11){
+if(valid14){
 if(data.mode !== undefined){
-let data7 = data.mode;
-const _errs42 = errors;
-if(!((data7 === "intercept") || (data7 === "observe"))){
+let data9 = data.mode;
+const _errs51 = errors;
+if(!((data9 === "intercept") || (data9 === "observe"))){
 return false;
 }
-var valid11 = _errs42 === errors;
+var valid14 = _errs51 === errors;
 }
 else {
-var valid11 = true;
+var valid14 = true;
 }
-if(valid11){
+if(valid14){
 if(data.timeoutMs !== undefined){
-let data8 = data.timeoutMs;
-const _errs44 = errors;
-if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+let data10 = data.timeoutMs;
+const _errs53 = errors;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
 return false;
 }
-if(errors === _errs44){
-if(typeof data8 == "number"){
-if(data8 < 1 || isNaN(data8)){
+if(errors === _errs53){
+if(typeof data10 == "number"){
+if(data10 < 1 || isNaN(data10)){
 return false;
 }
 }
 }
-var valid11 = _errs44 === errors;
+var valid14 = _errs53 === errors;
 }
 else {
-var valid11 = true;
+var valid14 = true;
 }
-if(valid11){
+if(valid14){
 if(data.failurePolicy !== undefined){
-let data9 = data.failurePolicy;
-const _errs47 = errors;
-if(!((data9 === "fail-open") || (data9 === "fail-closed"))){
+let data11 = data.failurePolicy;
+const _errs56 = errors;
+if(!((data11 === "fail-open") || (data11 === "fail-closed"))){
 return false;
 }
-var valid11 = _errs47 === errors;
+var valid14 = _errs56 === errors;
 }
 else {
-var valid11 = true;
+var valid14 = true;
 }
-if(valid11){
+if(valid14){
 if(data.content !== undefined){
-const _errs49 = errors;
+const _errs58 = errors;
 if(!(validate440(data.content))){
 errors++;
 }
-var valid11 = _errs49 === errors;
+var valid14 = _errs58 === errors;
 }
 else {
-var valid11 = true;
+var valid14 = true;
 }
-if(valid11){
+if(valid14){
 if(data.includeNative !== undefined){
-const _errs50 = errors;
+const _errs59 = errors;
 if(typeof data.includeNative !== "boolean"){
 return false;
 }
-var valid11 = _errs50 === errors;
+var valid14 = _errs59 === errors;
 }
 else {
-var valid11 = true;
+var valid14 = true;
 }
-if(valid11){
+if(valid14){
 if(data.filters !== undefined){
-let data12 = data.filters;
-const _errs52 = errors;
-if(errors === _errs52){
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.toolKinds !== undefined){
-let data13 = data12.toolKinds;
-const _errs54 = errors;
-if(errors === _errs54){
-if(Array.isArray(data13)){
-var valid17 = true;
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-const _errs56 = errors;
-if(typeof data13[i2] !== "string"){
-return false;
-}
-var valid17 = _errs56 === errors;
-if(!valid17){
-break;
-}
-}
-}
-else {
-return false;
-}
-}
-var valid16 = _errs54 === errors;
-}
-else {
-var valid16 = true;
-}
-if(valid16){
-if(data12.paths !== undefined){
-let data15 = data12.paths;
-const _errs58 = errors;
-if(errors === _errs58){
+let data14 = data.filters;
+const _errs61 = errors;
+if(errors === _errs61){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.toolKinds !== undefined){
+let data15 = data14.toolKinds;
+const _errs63 = errors;
+if(errors === _errs63){
 if(Array.isArray(data15)){
-var valid18 = true;
-const len3 = data15.length;
-for(let i3=0; i3<len3; i3++){
-const _errs60 = errors;
-if(typeof data15[i3] !== "string"){
+var valid20 = true;
+const len2 = data15.length;
+for(let i2=0; i2<len2; i2++){
+const _errs65 = errors;
+if(typeof data15[i2] !== "string"){
 return false;
 }
-var valid18 = _errs60 === errors;
-if(!valid18){
+var valid20 = _errs65 === errors;
+if(!valid20){
 break;
 }
 }
@@ -23201,10 +23224,27 @@ else {
 return false;
 }
 }
-var valid16 = _errs58 === errors;
+var valid19 = _errs63 === errors;
 }
 else {
-var valid16 = true;
+var valid19 = true;
+}
+if(valid19){
+if(data14.paths !== undefined){
+let data17 = data14.paths;
+const _errs67 = errors;
+if(errors === _errs67){
+if(Array.isArray(data17)){
+var valid21 = true;
+const len3 = data17.length;
+for(let i3=0; i3<len3; i3++){
+const _errs69 = errors;
+if(typeof data17[i3] !== "string"){
+return false;
+}
+var valid21 = _errs69 === errors;
+if(!valid21){
+break;
 }
 }
 }
@@ -23212,21 +23252,32 @@ else {
 return false;
 }
 }
-var valid11 = _errs52 === errors;
+var valid19 = _errs67 === errors;
 }
 else {
-var valid11 = true;
+var valid19 = true;
 }
-if(valid11){
+}
+}
+else {
+return false;
+}
+}
+var valid14 = _errs61 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
 if(data.upload !== undefined){
-const _errs62 = errors;
+const _errs71 = errors;
 if(!(validate442(data.upload))){
 errors++;
 }
-var valid11 = _errs62 === errors;
+var valid14 = _errs71 === errors;
 }
 else {
-var valid11 = true;
+var valid14 = true;
 }
 }
 }

@@ -112,6 +112,12 @@ export class Correlation implements BudgetHolder {
     return this.pending.values();
   }
 
+  /** Whether a request with the id of `msg` still awaits its response (a re-send of it is a retry). */
+  awaiting(msg: AhpMessage): boolean {
+    const key = idKey(msg);
+    return key !== undefined && this.pending.get(key) !== undefined;
+  }
+
   /** An observe notification at `at`. */
   notification(at: Mark): void {
     if (this.firstNotification === undefined) this.firstNotification = at;

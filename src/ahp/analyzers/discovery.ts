@@ -33,6 +33,8 @@ export interface AdvertisementFacts {
 
 /** What the discovery analyzer says about a manifest. */
 export interface ManifestFacts {
+  /** Where the manifest is: `/result/manifest` (discovery) or `/params/event/manifest` (a `session.start`). */
+  pointer: string;
   /** Recognized limits absent from `limits` that no `gaps` entry explains. */
   unexplained: string[];
   /** Timeout limits that leave part of 100 ms through 30,000 ms unsupported (base/failure.md §Deadlines, a SHOULD). */
@@ -82,19 +84,7 @@ export class Discovery {
     const max = limits?.maxContinuations;
     this.maxContinuations = typeof max === 'number' ? max : undefined;
     this.at = at;
-    const unexplained: string[] = [];
-    if (limits)
-      for (const name of LIMITS)
-        if (limits[name] === undefined && !strings(manifest.gaps).some((g) => isObj(g) && explains(g.path, name)))
-          unexplained.push(name);
-    const narrowTimeouts: ManifestFacts['narrowTimeouts'] = [];
-    const lo = limits?.minTimeoutMs;
-    const hi = limits?.maxTimeoutMs;
-    if (typeof lo === 'number' && lo > TIMEOUT_RANGE.minTimeoutMs)
-      narrowTimeouts.push({ name: 'minTimeoutMs', value: lo });
-    if (typeof hi === 'number' && hi < TIMEOUT_RANGE.maxTimeoutMs)
-      narrowTimeouts.push({ name: 'maxTimeoutMs', value: hi });
-    return { unexplained, narrowTimeouts };
+    return manifestFacts(manifest, '/result/manifest');
   }
 
   /** The facts of a new intercept request `msg` (its event of type `type`). */
@@ -166,4 +156,25 @@ export class Discovery {
       });
     }
   }
+}
+
+/**
+ * The limit facts of `manifest` at `pointer`: capability-auth.md's "Unknown limits remain absent and MUST be explained in
+ * `gaps`" holds for every manifest, the discovery result's and the one `session.start` carries.
+ */
+export function manifestFacts(manifest: Obj, pointer: string): ManifestFacts {
+  const limits = isObj(manifest.limits) ? manifest.limits : undefined;
+  const unexplained: string[] = [];
+  if (limits)
+    for (const name of LIMITS)
+      if (limits[name] === undefined && !strings(manifest.gaps).some((g) => isObj(g) && explains(g.path, name)))
+        unexplained.push(name);
+  const narrowTimeouts: ManifestFacts['narrowTimeouts'] = [];
+  const lo = limits?.minTimeoutMs;
+  const hi = limits?.maxTimeoutMs;
+  if (typeof lo === 'number' && lo > TIMEOUT_RANGE.minTimeoutMs)
+    narrowTimeouts.push({ name: 'minTimeoutMs', value: lo });
+  if (typeof hi === 'number' && hi < TIMEOUT_RANGE.maxTimeoutMs)
+    narrowTimeouts.push({ name: 'maxTimeoutMs', value: hi });
+  return { pointer, unexplained, narrowTimeouts };
 }

@@ -151,8 +151,13 @@ export class EventIdentity {
     l.push(source);
   }
 
-  /** The identity facts of the event of `scope` against the rows before it; its row goes into the scope. */
-  observe(scope: MessageScope, facts: IdentityFacts): void {
+  /**
+   * The identity facts of the event of `scope` against the rows before it; its row goes into the scope. `retry`: an
+   * intercept request of this id still awaits its response, so this one re-sends it (base/failure.md: exact). After
+   * a response the same event goes on to the next interceptor with the effective value and that subscription's
+   * projection (base/composition.md §Interceptor order), another view of it.
+   */
+  observe(scope: MessageScope, facts: IdentityFacts, retry: boolean): void {
     const { msg, ev, at, key } = scope;
     const intercepted = msg.kind === 'intercept-request';
     if (!intercepted) this.notifiedSource(ev.source as string);
@@ -173,10 +178,10 @@ export class EventIdentity {
       if (differs || typeDiffers) {
         // a first line that cannot be read back as it was cannot name the fields, but the digest still tells
         const fields = this.differingFields(s, scope) ?? (typeDiffers ? ['type'] : []);
-        const same = intercepted && flags & this.intercepted ? this.sameIntercepted(s, flags, scope) : true;
+        const same = retry && flags & this.intercepted ? this.sameIntercepted(s, flags, scope) : true;
         const kind = typeDiffers ? 'type' : same === false ? 'retry' : 'metadata';
         facts.reuse = { prior: r.markAt(s), priorVia: prior, kind, fields };
-      } else if (intercepted && flags & this.intercepted) {
+      } else if (retry && flags & this.intercepted) {
         const same = this.sameIntercepted(s, flags, scope);
         if (same !== true)
           facts.reuse = {
@@ -186,9 +191,11 @@ export class EventIdentity {
             fields: [],
           };
       }
-      if (intercepted && !(flags & this.intercepted)) {
-        // first intercepted after an observation: the row's offset is the observation's, so keep a digest
+      if (intercepted && (!(flags & this.intercepted) || !retry)) {
+        // first intercepted after an observation, or the next interceptor's delivery, which a later retry re-sends:
+        // the row's offset is an earlier line's, so keep a digest of this request
         this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
+        r.clear(s, this.rereadable);
         r.set(s, this.intercepted);
       }
     } else {

@@ -9,7 +9,7 @@ import { ChangeLineage } from './changes.ts';
 import { Configuration } from './config.ts';
 import { Correlation, idKey } from './correlation.ts';
 import { Decisions } from './decisions.ts';
-import { Discovery } from './discovery.ts';
+import { Discovery, manifestFacts } from './discovery.ts';
 import { EditContext } from './edit-context.ts';
 import { Elicitation } from './elicitation.ts';
 import { EventRows } from './event-rows.ts';
@@ -169,7 +169,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     ) {
       const e = clearEventFacts(this.eventFacts);
       scope = this.scope.open(msg, ev, at);
-      identity.observe(scope, e);
+      identity.observe(scope, e, msg.kind === 'intercept-request' && correlation.awaiting(msg));
       if (e.first) {
         occurrences.firstOccurrence(scope, at, e);
         sessionOrder.firstOccurrence(scope, at, e);
@@ -184,6 +184,9 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       const sc = scope;
       if (msg.kind === 'observe-notification') observations.observed(ev, sc.key, () => sc.body(), e);
       facts.event = e;
+      // the manifest session.start carries is the harness's manifest too (execution-payloads.md; capability-auth.md)
+      if (e.first && ev.type === 'session.start' && isObj(ev.manifest))
+        facts.manifest = manifestFacts(ev.manifest, '/params/event/manifest');
     }
     if (msg.kind === 'observe-notification') correlation.notification(at);
     else if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {

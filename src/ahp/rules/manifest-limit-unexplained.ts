@@ -9,7 +9,7 @@ export const manifestLimitUnexplained = defineAhpStreamRule({
   severity: 'error',
   description: 'A capabilities manifest states each recognized limit in `limits` or explains its absence in `gaps`.',
   detail:
-    'The recognized limits: `maxUploadBytes`, `maxContinuations`, `minTimeoutMs`, `maxTimeoutMs`; a gap has path `limits` or `limits.<name>`. An unknown limit remains absent and is explained, absence never means unlimited.',
+    'The recognized limits: `maxUploadBytes`, `maxContinuations`, `minTimeoutMs`, `maxTimeoutMs`; a gap has path `limits` or `limits.<name>`. An unknown limit remains absent and is explained, absence never means unlimited. Judged on a `hooks/capabilities` result and on the manifest a `session.start` carries (its first delivery).',
   spec: 'AHP capability-auth.md §Discovery and honest capabilities',
   quote: 'Unknown limits remain absent and MUST be explained in `gaps`; absence never means unlimited',
   messages: {
@@ -19,6 +19,6 @@ export const manifestLimitUnexplained = defineAhpStreamRule({
   onEvent(facts, ctx) {
     const m = facts.manifest;
     if (!m) return;
-    for (const name of m.unexplained) ctx.report({ pointer: '/result/manifest/limits', args: { name } });
+    for (const name of m.unexplained) ctx.report({ pointer: `${m.pointer}/limits`, args: { name } });
   },
 });

@@ -20,7 +20,8 @@ export const timeoutRangeNarrow = defineAhpStreamRule({
   },
   on: ['manifest'],
   onEvent(facts, ctx) {
-    for (const { name, value } of facts.manifest?.narrowTimeouts ?? [])
-      ctx.report({ pointer: `/result/manifest/limits/${name}`, args: { name, value } });
+    const m = facts.manifest;
+    for (const { name, value } of m?.narrowTimeouts ?? [])
+      ctx.report({ pointer: `${m!.pointer}/limits/${name}`, args: { name, value } });
   },
 });
