@@ -303,6 +303,20 @@ export const LIVE_RULES: readonly LiveRule[] = [
   ...BINDING_RULES,
   ...CONTROL_RULES,
   {
+    id: 'aep/live-heartbeat',
+    severity: 'warning',
+    description:
+      'Opt-in (--checks heartbeat, slow): an idle SSE subscription gets a comment line at least every 30 s, one after it opens and another after that (SHOULD).',
+    detail:
+      'The subscription names a session no Event has, so only comments arrive; any comment line counts, `: ping` or another. The wait is the heartbeat interval (30 s; the library option heartbeatMs) plus a grace of the --timeout, at most 2 s, so the check takes up to about a minute. A stream the endpoint ends is not judged (the check is skipped).',
+    spec: 'AEP-0003 §3.3 #4',
+    quote: 'servers SHOULD send a comment line (`: ping`) at least every 30 s',
+    messages: {
+      silent:
+        'An idle SSE subscription got no comment line within {ms} ms {after}; servers SHOULD send one (: ping) at least every 30 s.',
+    },
+  },
+  {
     id: 'aep/live-timeout',
     severity: 'error',
     description:
@@ -347,6 +361,7 @@ export const LIVE_CHECKS = [
   'eviction',
   'byte-identity',
   'oversize',
+  'heartbeat',
 ] as const;
 /** One check name. */
 export type LiveCheck = (typeof LIVE_CHECKS)[number];
@@ -356,3 +371,6 @@ export type LiveCheck = (typeof LIVE_CHECKS)[number];
  * named in `checks` or with `destructive`, never by default.
  */
 export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity', 'oversize']);
+
+/** The checks that take most of a minute (they wait out a 30 s interval): run only when named in `checks`. */
+export const LIVE_SLOW: ReadonlySet<LiveCheck> = new Set(['heartbeat']);

@@ -15,6 +15,8 @@ export interface LiveCase {
   rules: LiveRuleId[];
   destructive?: boolean;
   control?: boolean;
+  /** Run the slow checks too (LIVE_SLOW), with a short heartbeat interval. */
+  slow?: boolean;
   /** How byte-identity compares in this case (default the floor). */
   identity?: 'strict';
   /** What one finding of the case says (its message, for a variant whose rule has several). */
@@ -158,6 +160,8 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'one-subscription', rules: ['aep/live-subscriptions'] },
   { variant: 'accepts-binary', rules: ['aep/live-binary-frame'] },
   { variant: 'limit-no-detail', rules: ['aep/live-limit-detail'] },
+  // a ping only as the stream opens is no heartbeat: the second wait runs out
+  { variant: 'no-heartbeat', rules: ['aep/live-heartbeat'], slow: true, says: /after the comment before it/ },
   {
     variant: 'limit-open-code',
     rules: ['aep/live-subscribe-refusal'],

@@ -69,6 +69,7 @@ export type Broken =
   | 'hello-bad-role'
   | 'accepts-binary'
   | 'limit-no-detail'
+  | 'no-heartbeat'
   | 'limit-open-code'
   | 'roster-merges'
   | 'roster-no-session'
@@ -238,6 +239,9 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
     },
   };
 }
+
+/** How often the endpoint's SSE streams carry a `: ping` comment (the checks' heartbeatMs is above it). */
+export const PING_MS = 100;
 
 /** The base path of the `literal` endpoint (its URL ends in it, with a trailing slash). */
 const LITERAL_BASE = '/aep';
@@ -501,7 +505,13 @@ export async function startEndpoint(
       if (url.searchParams.get('live') === '0') return void res.end();
       subs.add(sub);
       req.on('close', () => subs.delete(sub));
-      if (!opts.lazyHead) res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n');
+      if (opts.lazyHead) return;
+      const ping = () => void (res.writableEnded || res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n'));
+      ping();
+      // AEP-0003 §3.3 #4: a comment at least every interval (`no-heartbeat` pings only at the start)
+      if (broken === 'no-heartbeat') return;
+      const beat = setInterval(ping, PING_MS);
+      req.on('close', () => clearInterval(beat));
       return;
     }
     json(res, 404, { error: 'not-found' });
