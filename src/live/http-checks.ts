@@ -162,7 +162,7 @@ export async function versionGate(run: LiveRun): Promise<void> {
   }
 }
 
-/** AEP-0003 §3.2 #3: a POST of an invalid envelope is refused. */
+/** AEP-0003 §3.2 #3: a POST of an invalid envelope is refused, alone or in a batch. */
 export async function invalidEnvelope(run: LiveRun): Promise<void> {
   // a stream that fails is aep/live-fanout's finding; the refusal is still checked without it
   const sub = run.discovery?.endpoints.stream
@@ -184,6 +184,10 @@ export async function invalidEnvelope(run: LiveRun): Promise<void> {
         run.report('aep/live-invalid-envelope', 'body');
       }
     }
+    // §3.2 #3: a batch with a failing line is rejected whole (400) or answered with a 207-style per-line report
+    const batch = [run.event(), { ...run.event(), id: undefined }].map((e) => JSON.stringify(e)).join('\n');
+    const b = await run.post(`${batch}\n`, 'application/x-ndjson');
+    if (b.status !== 400 && b.status !== 207) run.report('aep/live-invalid-envelope', 'batch', { status: b.status });
     if (sub) {
       // a marker after it: once the marker arrives, anything delivered before it was delivered
       const marker = run.event();

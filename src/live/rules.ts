@@ -66,10 +66,12 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-invalid-envelope',
     severity: 'error',
     description:
-      'A POST of an Event that fails envelope validation (no `id`) is answered 400 with {"error": "invalid-event"}, and the Event is not delivered.',
+      'A POST of an Event that fails envelope validation (no `id`) is answered 400 with {"error": "invalid-event"}, and the Event is not delivered; a batch holding such an Event is answered 400 (rejected whole) or 207 (a per-line report, which the endpoint MAY use).',
     spec: 'AEP-0003 §3.2 #3',
     messages: {
       status: 'A POST of an Event without "id" was answered {status}, not 400.',
+      batch:
+        'A POST of an application/x-ndjson batch whose second Event has no "id" was answered {status}, not 400 (the batch rejected whole) or 207 (a per-line report).',
       body: 'The 400 answer has no "error": "invalid-event".',
       delivered: 'The Event without "id" was {how} and delivered to a subscriber.',
     },

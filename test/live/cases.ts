@@ -39,6 +39,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
     rules: ['aep/live-invalid-envelope'],
     says: /The Event without "id" was accepted \(202\) and delivered/,
   },
+  // a batch holding an invalid line is neither rejected whole nor answered line by line (AEP-0003 §3.2 #3)
+  {
+    variant: 'batch-accepts-invalid',
+    rules: ['aep/live-invalid-envelope'],
+    says: /batch whose second Event has no "id" was answered 202, not 400/,
+  },
   // 200 is accepted as 202 is (the literal endpoint answers 200); another 2xx is not
   { variant: 'ingest-201', rules: ['aep/live-ingest'], says: /was answered 201, not 202 accepted \(or 200\)/ },
   {

@@ -18,6 +18,7 @@ export type Broken =
   | 'no-discovery'
   | 'no-version-gate'
   | 'accepts-invalid'
+  | 'batch-accepts-invalid'
   | 'ingest-201'
   | 'sse-no-id'
   | 'rewrites'
@@ -90,8 +91,13 @@ export const SLOW_ACK_MS = 700;
 /** How much `sse-long-line` and `discovery-huge` send without a line break (past the checker's 4 MiB limit). */
 export const OVERSIZE = 5 << 20;
 
+/** Responses in the middle of a line written in chunks: no heartbeat goes in there. */
+const midWrite = new WeakSet<ServerResponse>();
+
 /** Write `head`, `OVERSIZE` bytes of `fill`, then `tail` to `res` (bounded; honours backpressure; stops once closed). */
 function oversize(res: ServerResponse, fill: string, tail: string, head = ''): void {
+  // a heartbeat between its chunks would break the line it is writing
+  midWrite.add(res);
   res.write(head);
   const chunk = fill.repeat(1 << 16);
   let left = OVERSIZE;
@@ -252,7 +258,7 @@ const LITERAL_BASE = '/aep';
  * twice (at-least-once, still compliant); `acksOnStreamOnly` fans the target's Events out on SSE only; `noPong` leaves pings unanswered. `literal` takes every latitude the spec text leaves, still compliant: a base
  * path, endpoints named by absolute URL, relative path and base-prefixed path, extra members in documents and frames,
  * Events re-serialized with an extension attribute and the §5.1 defaults stated,
- * media types with parameters, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
+ * media types with parameters, a 207 per-line report of a batch with an invalid line, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
  * before `event:`, no space after the colons, unknown frame types after hello, and WebSocket pings.
  */
 export async function startEndpoint(
@@ -417,6 +423,7 @@ export async function startEndpoint(
             ? text.split('\n').filter((l) => l.trim() !== '')
             : [text];
         const events: [Ev, string][] = [];
+        const refused: number[] = [];
         for (const [i, l] of lines.entries()) {
           let ev: unknown;
           try {
@@ -424,11 +431,22 @@ export async function startEndpoint(
           } catch {
             return json(res, 400, { error: 'invalid-event', detail: { line: i } });
           }
-          if (!valid(ev) && broken !== 'accepts-invalid')
+          if (!valid(ev) && broken !== 'accepts-invalid') {
+            // AEP-0003 §3.2 #3: a batch MAY get a 207-style per-line report (the literal endpoint's latitude)
+            if (broken === 'batch-accepts-invalid' && lines.length > 1) continue;
+            if (literal && lines.length > 1) {
+              refused.push(i);
+              continue;
+            }
             return json(res, 400, { error: 'invalid-event', detail: { line: i } });
+          }
           events.push([ev as Ev, l]);
         }
         for (const [ev, l] of events) ingestOne(ev, l);
+        if (refused.length)
+          return json(res, 207, {
+            results: lines.map((_, i) => (refused.includes(i) ? { line: i, error: 'invalid-event' } : { line: i })),
+          });
         // 202 accepted; the literal endpoint answers 200, which the maintainers' live checker takes too
         json(
           res,
@@ -506,7 +524,8 @@ export async function startEndpoint(
       subs.add(sub);
       req.on('close', () => subs.delete(sub));
       if (opts.lazyHead) return;
-      const ping = () => void (res.writableEnded || res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n'));
+      const ping = () =>
+        void (res.writableEnded || midWrite.has(res) || res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n'));
       ping();
       // AEP-0003 §3.3 #4: a comment at least every interval (`no-heartbeat` pings only at the start)
       if (broken === 'no-heartbeat') return;

@@ -60,7 +60,7 @@ test('an endpoint that delivers and replays each Event twice (at-least-once, AEP
   }
 });
 
-test('an endpoint taking every latitude the spec text leaves (base path, URL forms, media type parameters, SSE BOM, CRLF, comments, field order, extra members, unknown frames) passes every check', async () => {
+test('an endpoint taking every latitude the spec text leaves (base path, URL forms, media type parameters, a 207 per-line report of a batch, SSE BOM, CRLF, comments, field order, extra members, unknown frames) passes every check', async () => {
   const ep = await startEndpoint(undefined, { literal: true });
   try {
     assert.match(ep.url, /\/aep\/$/);
