@@ -322,6 +322,7 @@ export async function filter(run: LiveRun): Promise<void> {
   } finally {
     sub.close();
   }
+  await severityFilter(run);
   // §6.2 #1 fails closed on a key that is not filterable; the WebSocket gives the refusal its shape (§6.5)
   let url: URL | undefined;
   try {
@@ -339,6 +340,32 @@ export async function filter(run: LiveRun): Promise<void> {
       run.report('aep/live-filter', 'failOpen', { got: describeFrame(answer, ws.closed) });
   } finally {
     ws.close();
+  }
+}
+
+/**
+ * AEP-0003 §6.1-§6.2 rules 4-5, AEP-0001 §8.1: `{"gte": "warning"}` compares by the six levels' order, inclusive,
+ * an absent severity as "info"; a comparison by name would let "critical" and "error" fall below "warning".
+ */
+async function severityFilter(run: LiveRun): Promise<void> {
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session, severity: { gte: 'warning' } }) });
+  try {
+    const sent = [undefined, 'notice', 'warning', 'error', 'critical'].map((severity) =>
+      run.event('progress.status', severity ? { severity } : {}),
+    );
+    await run.post(`${sent.map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
+    const marker = sent.at(-1)!;
+    await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
+    run.keep(sub);
+    const got = new Set(firstDeliveries(run.mine(sub)).map(({ ev }) => ev.id));
+    for (const ev of sent) {
+      const severity = String(ev.severity ?? 'info');
+      const want = severity === 'warning' || severity === 'error' || severity === 'critical';
+      if (want !== got.has(ev.id))
+        run.report('aep/live-filter', want ? 'severityMissing' : 'severityExtra', { severity });
+    }
+  } finally {
+    sub.close();
   }
 }
 

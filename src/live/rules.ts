@@ -142,13 +142,17 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-filter',
     severity: 'error',
     description:
-      'A subscription with an attr-match filter receives exactly the Events that match it; a filter naming a key that is not filterable (`data`) is refused invalid-filter.',
-    spec: 'AEP-0003 §6.2; §3.3 #1; §6.5',
+      'A subscription with an attr-match filter receives exactly the Events that match it (a type, and a severity comparison by the AEP-0001 §8.1 order); a filter naming a key that is not filterable (`data`) is refused invalid-filter.',
+    spec: 'AEP-0003 §6.2; §3.3 #1; §6.5; AEP-0001 §8.1',
     messages: {
       failOpen:
         'A WebSocket subscribe whose filter names "data" (not filterable) was answered {got}, not an error frame with code "invalid-filter" (fail closed).',
       extra: 'A subscriber with filter {"type":"{type}"} received a {got} Event.',
       missing: 'A subscriber with filter {"type":"{type}"} did not receive the matching Event.',
+      severityExtra:
+        'A subscriber with filter {"severity":{"gte":"warning"}} received an Event of severity {severity}.',
+      severityMissing:
+        'A subscriber with filter {"severity":{"gte":"warning"}} did not receive an Event of severity {severity} (AEP-0001 §8.1 order: debug < info < notice < warning < error < critical).',
     },
   },
   {

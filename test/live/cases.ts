@@ -56,6 +56,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
   // it would also fail byte-identity, which compares the same Events' bytes: run without the opt-in checks
   { variant: 'rewrites', rules: ['aep/live-delivery-identity'] },
   { variant: 'ignores-filter', rules: ['aep/live-filter'] },
+  // "critical" and "error" sort before "warning" by name, not by the AEP-0001 §8.1 order
+  {
+    variant: 'severity-by-name',
+    rules: ['aep/live-filter'],
+    says: /did not receive an Event of severity critical/,
+  },
   { variant: 'up-levels', rules: ['aep/live-capture-ceiling'] },
   // the validate rules catch it in the recorded Events too (aep/capture-level, test/live/live.test.ts)
   {

@@ -23,6 +23,7 @@ export type Broken =
   | 'sse-no-id'
   | 'rewrites'
   | 'ignores-filter'
+  | 'severity-by-name'
   | 'up-levels'
   | 'resume-inclusive'
   | 'hello-two-versions'
@@ -90,6 +91,21 @@ export const SLOW_ACK_MS = 700;
 
 /** How much `sse-long-line` and `discovery-huge` send without a line break (past the checker's 4 MiB limit). */
 export const OVERSIZE = 5 << 20;
+
+const SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error', 'critical'];
+
+/** `severity-by-name`: the filter with its severity comparison made on the level names (a bug AEP-0001 §8.1 rules out). */
+function byName(filter: AttrFilter, ev: Ev): AttrFilter {
+  const band = filter.predicates.find((p) => p.kind === 'band');
+  if (!band || band.kind !== 'band') return filter;
+  const name = String(ev.severity ?? 'info');
+  const ok =
+    (band.gte === undefined || name >= SEVERITIES[band.gte]!) &&
+    (band.lte === undefined || name <= SEVERITIES[band.lte]!);
+  const rest = filter.predicates.filter((p) => p !== band);
+  // an absent key never matches: the name comparison refused the Event
+  return { predicates: ok ? rest : [...rest, { key: 'x-by-name', kind: 'any', values: [] }] };
+}
 
 /** Responses in the middle of a line written in chunks: no heartbeat goes in there. */
 const midWrite = new WeakSet<ServerResponse>();
@@ -255,7 +271,7 @@ const LITERAL_BASE = '/aep';
 /**
  * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
  * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401 (`reset`: closes the connection); `redeliver` replays every Event
- * twice (at-least-once, still compliant); `acksOnStreamOnly` fans the target's Events out on SSE only; `noPong` leaves pings unanswered. `literal` takes every latitude the spec text leaves, still compliant: a base
+ * twice (at-least-once, still compliant); `acksOnStreamOnly` fans the target's Events out on SSE only; `noPong` leaves pings unanswered; `relayNacks` refuses `unsupported` on the target's behalf. `literal` takes every latitude the spec text leaves, still compliant: a base
  * path, endpoints named by absolute URL, relative path and base-prefixed path, extra members in documents and frames,
  * Events re-serialized with an extension attribute and the §5.1 defaults stated,
  * media types with parameters, a 207 per-line report of a batch with an invalid line, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
@@ -270,6 +286,8 @@ export async function startEndpoint(
     literal?: boolean;
     acksOnStreamOnly?: boolean;
     noPong?: boolean;
+    /** The relay nacks a command of a type its target does not declare itself (AEP-0004 §4 #2, a MAY). */
+    relayNacks?: boolean;
     /** Hold the SSE answer's head back until the first message (Node sends it with the first write). */
     lazyHead?: boolean;
   } = {},
@@ -289,7 +307,8 @@ export async function startEndpoint(
   const subs = new Set<Sub>();
   const claims = new Map<object, Claim[]>();
   const deliver = (s: Sub, ev: Ev) => {
-    if (broken !== 'ignores-filter' && !matches(s.filter, ev)) return;
+    if (broken !== 'ignores-filter' && !matches(broken === 'severity-by-name' ? byName(s.filter, ev) : s.filter, ev))
+      return;
     let out = ev;
     if (s.capture) out = broken === 'up-levels' ? { ...ev, capture: 'full' } : downlevelEvent(ev, s.capture).event;
     if (s.capture && broken === 'keeps-content') out = { ...out, data: ev.data };
@@ -569,7 +588,12 @@ export async function startEndpoint(
         // AEP-0004 §4 #1: control only on an authenticated duplex (`control-open-relay` gates only its built-in target)
         const open = broken === 'control-unauthenticated' || (broken === 'control-open-relay' && owners.length > 0);
         if (!authed && !open) return refuse('unauthorized');
-        if (f.session === CONTROL_SESSION) return target.command(f);
+        if (f.session === CONTROL_SESSION) {
+          // AEP-0004 §4 #2: a relay that knows the target's declaration MAY nack on its behalf
+          const accepts = (target.claim.control?.accepts ?? []) as string[];
+          if (opts.relayNacks && !accepts.includes(String(f.type))) return refuse('unsupported');
+          return target.command(f);
+        }
         // one live claimant: the command goes to it (§4 #5: at most one target)
         if (owners.length === 1) return void (owners[0]![0] as typeof ws).send(JSON.stringify(f));
         // AEP-0004 §4 #5: more than one live claimant is refused ambiguous, never guessed or broadcast
