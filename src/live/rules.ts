@@ -66,7 +66,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-invalid-envelope',
     severity: 'error',
     description:
-      'A POST of an Event that fails envelope validation (no `id`) is answered 400 with {"error": "invalid-event"}, and the Event is not delivered; a batch holding such an Event is answered 400 (rejected whole) or 207 (a per-line report, which the endpoint MAY use).',
+      'A POST of an Event that fails envelope validation (no `id`), alone or in a batch, is refused: 400 with {"error": "invalid-event"}, and the Event is not delivered.',
+    detail:
+      'A batch holding such an Event may instead get a 207-style per-line report (AEP-0003 §3.2 #3: MAY), so 400 (the batch rejected whole) and 207 both pass for it.',
     spec: 'AEP-0003 §3.2 #3',
     messages: {
       status: 'A POST of an Event without "id" was answered {status}, not 400.',
@@ -142,7 +144,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-filter',
     severity: 'error',
     description:
-      'A subscription with an attr-match filter receives exactly the Events that match it (a type, and a severity comparison by the AEP-0001 §8.1 order); a filter naming a key that is not filterable (`data`) is refused invalid-filter.',
+      'A subscription with an attr-match filter receives exactly the Events that match it; a filter naming a key that is not filterable (`data`) is refused invalid-filter.',
+    detail:
+      'The filters tried: a type, and a severity comparison {"gte": "warning"} by the AEP-0001 §8.1 order (an absent severity is "info", AEP-0003 §6.2 rule 5).',
     spec: 'AEP-0003 §6.2; §3.3 #1; §6.5; AEP-0001 §8.1',
     messages: {
       failOpen:

@@ -97,7 +97,7 @@ const SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error', 'critical'];
 /** `severity-by-name`: the filter with its severity comparison made on the level names (a bug AEP-0001 §8.1 rules out). */
 function byName(filter: AttrFilter, ev: Ev): AttrFilter {
   const band = filter.predicates.find((p) => p.kind === 'band');
-  if (!band || band.kind !== 'band') return filter;
+  if (band?.kind !== 'band') return filter;
   const name = String(ev.severity ?? 'info');
   const ok =
     (band.gte === undefined || name >= SEVERITIES[band.gte]!) &&
