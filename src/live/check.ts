@@ -13,7 +13,8 @@ import { binaryFrame, contentType, oversize, redelivery, unsubscribe } from './b
 import * as control from './control-checks.ts';
 import { heartbeat } from './heartbeat-check.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_SLOW, type LiveCheck } from './rules.ts';
-import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
+import { filter } from './filter-checks.ts';
+import { captureCeiling, discovery, fanout, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
 import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl, StreamFailed } from './live-run.ts';
 
 export type { LiveOptions } from './live-run.ts';

@@ -1,11 +1,11 @@
 /**
  * The HTTP and SSE checks of `aep live` (AEP-0003 §3.2-§3.4, §6.2, §6.4): discovery, the version gate, envelope
- * refusal, ingest, fan-out, filters and the capture ceiling.
+ * refusal, ingest, fan-out and the capture ceiling (the filters: filter-checks.ts).
  */
 import { isLoopback } from '../core/loopback.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
 import { describeValue } from '../core/finding.ts';
-import { coreOf, describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
+import { coreOf } from './buffer-run.ts';
 import { BODY_LIMIT, fetchText } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
 
@@ -48,7 +48,7 @@ function shapeOf(v: unknown): string {
 }
 
 /** Each Event at its first delivery: a redelivery of the same (source, id) is legal (AEP-0003 §5, §7). */
-function firstDeliveries<T extends { ev: Record<string, unknown> }>(all: T[]): T[] {
+export function firstDeliveries<T extends { ev: Record<string, unknown> }>(all: T[]): T[] {
   const seen = new Set<string>();
   return all.filter(({ ev }) => {
     const key = JSON.stringify([ev.source, ev.id]);
@@ -300,70 +300,6 @@ async function agentScoped(run: LiveRun): Promise<void> {
     if (m.id !== undefined) run.report('aep/live-fanout', 'agentId', { id: String(ev.id), got: m.id });
     if (m.data.includes('\n')) run.report('aep/live-fanout', 'data', { n: m.data.split('\n').length });
     identical(run, run.object(m)!, ev);
-  } finally {
-    sub.close();
-  }
-}
-
-/** AEP-0003 §6.2: a subscription filter delivers only the Events it selects, and one naming `data` is refused. */
-export async function filter(run: LiveRun): Promise<void> {
-  const type = 'error.raised';
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session, type }) });
-  try {
-    const other = run.event();
-    const match = run.event(type, { data: { code: 'probe', fatal: false } });
-    const marker = run.event(type, { data: { code: 'marker', fatal: false } });
-    await run.post(`${[other, match, marker].map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
-    await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
-    run.keep(sub);
-    const got = firstDeliveries(run.mine(sub)).map(({ ev }) => ev);
-    for (const ev of got) if (ev.type !== type) run.report('aep/live-filter', 'extra', { type, got: String(ev.type) });
-    if (!got.some((ev) => ev.id === match.id)) run.report('aep/live-filter', 'missing', { type });
-  } finally {
-    sub.close();
-  }
-  await severityFilter(run);
-  // §6.2 #1 fails closed on a key that is not filterable; the WebSocket gives the refusal its shape (§6.5)
-  let url: URL | undefined;
-  try {
-    url = run.socket();
-  } catch (e) {
-    if (e instanceof ForeignEndpoint) return;
-    throw e;
-  }
-  if (!url) return;
-  const ws = await greeted(run, url, 'consumer');
-  try {
-    const id = 'fail-closed-1';
-    const answer = await wsSubscribe(run, ws, { id, filter: { session: run.session, data: 'x' } });
-    if (!isFrame('error', id)(answer) || (answer as { code?: unknown }).code !== 'invalid-filter')
-      run.report('aep/live-filter', 'failOpen', { got: describeFrame(answer, ws.closed) });
-  } finally {
-    ws.close();
-  }
-}
-
-/**
- * AEP-0003 §6.1-§6.2 rules 4-5, AEP-0001 §8.1: `{"gte": "warning"}` compares by the six levels' order, inclusive,
- * an absent severity as "info"; a comparison by name would let "critical" and "error" fall below "warning".
- */
-async function severityFilter(run: LiveRun): Promise<void> {
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session, severity: { gte: 'warning' } }) });
-  try {
-    const sent = [undefined, 'notice', 'warning', 'error', 'critical'].map((severity) =>
-      run.event('progress.status', severity ? { severity } : {}),
-    );
-    await run.post(`${sent.map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
-    const marker = sent.at(-1)!;
-    await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
-    run.keep(sub);
-    const got = new Set(firstDeliveries(run.mine(sub)).map(({ ev }) => ev.id));
-    for (const ev of sent) {
-      const severity = String(ev.severity ?? 'info');
-      const want = severity === 'warning' || severity === 'error' || severity === 'critical';
-      if (want !== got.has(ev.id))
-        run.report('aep/live-filter', want ? 'severityMissing' : 'severityExtra', { severity });
-    }
   } finally {
     sub.close();
   }
