@@ -8,7 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AEP } from '../aep/definition.ts';
 import { EXIT } from '../core/exit.ts';
 import type { Finding, Severity } from '../core/finding.ts';
-import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck } from '../live/rules.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW, type LiveCheck } from '../live/rules.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import { exitCodeOf, runInputs, tallyFindings } from '../run/run.ts';
 import { addReportOptions, type CliIO, defaultColor, githubWorkspaceOf, VERSION } from './common.ts';
@@ -60,7 +60,7 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
     .addOption(
       new Option(
         '--checks <list>',
-        `comma-separated checks (default all but the destructive ${[...LIVE_DESTRUCTIVE].join(', ')}): ${LIVE_CHECKS.join(', ')}`,
+        `comma-separated checks (default all but the destructive ${[...LIVE_DESTRUCTIVE].join(', ')} and the slow ${[...LIVE_SLOW].join(', ')}): ${LIVE_CHECKS.join(', ')}`,
       ).argParser(checksArg),
     )
     .option(

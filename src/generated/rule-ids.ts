@@ -308,6 +308,7 @@ export const LIVE_RULE_IDS = [
   'aep/live-control-dedupe',
   'aep/live-control-unsupported',
   'aep/live-control-cancel',
+  'aep/live-heartbeat',
   'aep/live-timeout',
   'aep/live-skipped',
 ] as const;

@@ -11,8 +11,10 @@ import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-chec
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import { binaryFrame, contentType, oversize, redelivery, unsubscribe } from './binding-checks.ts';
 import * as control from './control-checks.ts';
-import { LIVE_CHECKS, LIVE_DESTRUCTIVE, type LiveCheck } from './rules.ts';
-import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
+import { heartbeat } from './heartbeat-check.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_SLOW, type LiveCheck } from './rules.ts';
+import { filter } from './filter-checks.ts';
+import { captureCeiling, discovery, fanout, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
 import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl, StreamFailed } from './live-run.ts';
 
 export type { LiveOptions } from './live-run.ts';
@@ -66,6 +68,7 @@ const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   eviction,
   'byte-identity': byteIdentity,
   oversize,
+  heartbeat,
 };
 const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
   hello,
@@ -90,6 +93,7 @@ const NEEDS_STREAM = new Set<LiveCheck>([
   'replay-all',
   'eviction',
   'byte-identity',
+  'heartbeat',
 ]);
 
 /** Check the endpoint at `base` (discovery first, always). @throws LiveConnectError when it cannot be reached. */
@@ -114,7 +118,7 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
 async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult> {
   const abort = options.signal;
   const wanted = new Set<LiveCheck>(
-    options.checks ?? LIVE_CHECKS.filter((c) => options.destructive || !LIVE_DESTRUCTIVE.has(c)),
+    options.checks ?? LIVE_CHECKS.filter((c) => !LIVE_SLOW.has(c) && (options.destructive || !LIVE_DESTRUCTIVE.has(c))),
   );
   if (options.destructive) for (const c of LIVE_DESTRUCTIVE) wanted.add(c);
   const checks: CheckOutcome[] = [];

@@ -1,11 +1,11 @@
 /**
  * The HTTP and SSE checks of `aep live` (AEP-0003 §3.2-§3.4, §6.2, §6.4): discovery, the version gate, envelope
- * refusal, ingest, fan-out, filters and the capture ceiling.
+ * refusal, ingest, fan-out and the capture ceiling (the filters: filter-checks.ts).
  */
 import { isLoopback } from '../core/loopback.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
 import { describeValue } from '../core/finding.ts';
-import { coreOf, describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
+import { coreOf } from './buffer-run.ts';
 import { BODY_LIMIT, fetchText, type SseSubscriber } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
 
@@ -48,7 +48,7 @@ function shapeOf(v: unknown): string {
 }
 
 /** Each Event at its first delivery: a redelivery of the same (source, id) is legal (AEP-0003 §5, §7). */
-function firstDeliveries<T extends { ev: Record<string, unknown> }>(all: T[]): T[] {
+export function firstDeliveries<T extends { ev: Record<string, unknown> }>(all: T[]): T[] {
   const seen = new Set<string>();
   return all.filter(({ ev }) => {
     const key = JSON.stringify([ev.source, ev.id]);
@@ -178,7 +178,7 @@ export async function versionGate(run: LiveRun): Promise<void> {
   }
 }
 
-/** AEP-0003 §3.2 #3: a POST of an invalid envelope is refused. */
+/** AEP-0003 §3.2 #3: a POST of an invalid envelope is refused, alone or in a batch. */
 export async function invalidEnvelope(run: LiveRun): Promise<void> {
   // a stream that fails is aep/live-fanout's finding; the refusal is still checked without it
   const sub = run.discovery?.endpoints.stream
@@ -200,6 +200,10 @@ export async function invalidEnvelope(run: LiveRun): Promise<void> {
         run.report('aep/live-invalid-envelope', 'body');
       }
     }
+    // §3.2 #3: a batch with a failing line is rejected whole (400) or answered with a 207-style per-line report
+    const batch = [run.event(), { ...run.event(), id: undefined }].map((e) => JSON.stringify(e)).join('\n');
+    const b = await run.post(`${batch}\n`, 'application/x-ndjson');
+    if (b.status !== 400 && b.status !== 207) run.report('aep/live-invalid-envelope', 'batch', { status: b.status });
     if (sub) {
       // a marker after it: once the marker arrives, anything delivered before it was delivered
       const marker = run.event();
@@ -315,43 +319,6 @@ async function agentScoped(run: LiveRun): Promise<void> {
     identical(run, run.object(m)!, ev);
   } finally {
     sub.close();
-  }
-}
-
-/** AEP-0003 §6.2: a subscription filter delivers only the Events it selects, and one naming `data` is refused. */
-export async function filter(run: LiveRun): Promise<void> {
-  const type = 'error.raised';
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session, type }) });
-  try {
-    const other = run.event();
-    const match = run.event(type, { data: { code: 'probe', fatal: false } });
-    const marker = run.event(type, { data: { code: 'marker', fatal: false } });
-    await run.post(`${[other, match, marker].map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
-    await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
-    run.keep(sub);
-    const got = firstDeliveries(run.mine(sub)).map(({ ev }) => ev);
-    for (const ev of got) if (ev.type !== type) run.report('aep/live-filter', 'extra', { type, got: String(ev.type) });
-    if (!got.some((ev) => ev.id === match.id)) run.report('aep/live-filter', 'missing', { type });
-  } finally {
-    sub.close();
-  }
-  // §6.2 #1 fails closed on a key that is not filterable; the WebSocket gives the refusal its shape (§6.5)
-  let url: URL | undefined;
-  try {
-    url = run.socket();
-  } catch (e) {
-    if (e instanceof ForeignEndpoint) return;
-    throw e;
-  }
-  if (!url) return;
-  const ws = await greeted(run, url, 'consumer');
-  try {
-    const id = 'fail-closed-1';
-    const answer = await wsSubscribe(run, ws, { id, filter: { session: run.session, data: 'x' } });
-    if (!isFrame('error', id)(answer) || (answer as { code?: unknown }).code !== 'invalid-filter')
-      run.report('aep/live-filter', 'failOpen', { got: describeFrame(answer, ws.closed) });
-  } finally {
-    ws.close();
   }
 }
 

@@ -13,13 +13,13 @@ import {
   type WireOptions,
 } from './client.ts';
 import type * as control from './control-checks.ts';
-import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck, type LiveRuleId } from './rules.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW, type LiveCheck, type LiveRuleId } from './rules.ts';
 
 /** Options of `checkEndpoint` (src/live/check.ts). */
 export interface LiveOptions {
   /** Bearer token sent with every request (AEP-0003 §8.1). */
   token?: string;
-  /** The checks to run (default: {@link LIVE_CHECKS} but the destructive ones, {@link LIVE_DESTRUCTIVE}). */
+  /** The checks to run (default: {@link LIVE_CHECKS} but the destructive and the slow ones, {@link LIVE_DESTRUCTIVE}, {@link LIVE_SLOW}). */
   checks?: readonly LiveCheck[];
   /** Also run the destructive checks (they fill the endpoint's replay buffer and post large Events). */
   destructive?: boolean;
@@ -27,6 +27,8 @@ export interface LiveOptions {
   identity?: 'strict' | 'floor';
   /** Milliseconds a check waits for one answer (default 5000). */
   timeoutMs?: number;
+  /** The heartbeat check's interval in milliseconds (default 30000, AEP-0003 §3.3 #4); a shorter one for tests. */
+  heartbeatMs?: number;
   /** The control checks' options (`--control-*`, `--ack-window`). */
   control?: control.ControlOptions;
   /** Called as each check starts (a progress line). */

@@ -66,10 +66,14 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-invalid-envelope',
     severity: 'error',
     description:
-      'A POST of an Event that fails envelope validation (no `id`) is answered 400 with {"error": "invalid-event"}, and the Event is not delivered.',
+      'A POST of an Event that fails envelope validation (no `id`), alone or in a batch, is refused: 400 with {"error": "invalid-event"}, and the Event is not delivered.',
+    detail:
+      'A batch holding such an Event may instead get a 207-style per-line report (AEP-0003 §3.2 #3: MAY), so 400 (the batch rejected whole) and 207 both pass for it.',
     spec: 'AEP-0003 §3.2 #3',
     messages: {
       status: 'A POST of an Event without "id" was answered {status}, not 400.',
+      batch:
+        'A POST of an application/x-ndjson batch whose second Event has no "id" was answered {status}, not 400 (the batch rejected whole) or 207 (a per-line report).',
       body: 'The 400 answer has no "error": "invalid-event".',
       delivered: 'The Event without "id" was {how} and delivered to a subscriber.',
     },
@@ -154,12 +158,18 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'error',
     description:
       'A subscription with an attr-match filter receives exactly the Events that match it; a filter naming a key that is not filterable (`data`) is refused invalid-filter.',
-    spec: 'AEP-0003 §6.2; §3.3 #1; §6.5',
+    detail:
+      'The filters tried: a type, and a severity comparison {"gte": "warning"} by the AEP-0001 §8.1 order (an absent severity is "info", AEP-0003 §6.2 rule 5).',
+    spec: 'AEP-0003 §6.2; §3.3 #1; §6.5; AEP-0001 §8.1',
     messages: {
       failOpen:
         'A WebSocket subscribe whose filter names "data" (not filterable) was answered {got}, not an error frame with code "invalid-filter" (fail closed).',
       extra: 'A subscriber with filter {"type":"{type}"} received a {got} Event.',
       missing: 'A subscriber with filter {"type":"{type}"} did not receive the matching Event.',
+      severityExtra:
+        'A subscriber with filter {"severity":{"gte":"warning"}} received an Event of severity {severity}.',
+      severityMissing:
+        'A subscriber with filter {"severity":{"gte":"warning"}} did not receive an Event of severity {severity} (AEP-0001 §8.1 order: debug < info < notice < warning < error < critical).',
     },
   },
   {
@@ -316,6 +326,20 @@ export const LIVE_RULES: readonly LiveRule[] = [
   ...BINDING_RULES,
   ...CONTROL_RULES,
   {
+    id: 'aep/live-heartbeat',
+    severity: 'warning',
+    description:
+      'Opt-in (--checks heartbeat, slow): an idle SSE subscription gets a comment line at least every 30 s, one after it opens and another after that (SHOULD).',
+    detail:
+      'The subscription names a session no Event has, so only comments arrive; any comment line counts, `: ping` or another. The wait is the heartbeat interval (30 s; the library option heartbeatMs) plus a grace of the --timeout, at most 2 s, so the check takes up to about a minute. A stream the endpoint ends is not judged (the check is skipped).',
+    spec: 'AEP-0003 §3.3 #4',
+    quote: 'servers SHOULD send a comment line (`: ping`) at least every 30 s',
+    messages: {
+      silent:
+        'An idle SSE subscription got no comment line within {ms} ms {after}; servers SHOULD send one (: ping) at least every 30 s.',
+    },
+  },
+  {
     id: 'aep/live-timeout',
     severity: 'error',
     description:
@@ -360,6 +384,7 @@ export const LIVE_CHECKS = [
   'eviction',
   'byte-identity',
   'oversize',
+  'heartbeat',
 ] as const;
 /** One check name. */
 export type LiveCheck = (typeof LIVE_CHECKS)[number];
@@ -369,3 +394,6 @@ export type LiveCheck = (typeof LIVE_CHECKS)[number];
  * named in `checks` or with `destructive`, never by default.
  */
 export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity', 'oversize']);
+
+/** The checks that take most of a minute (they wait out a 30 s interval): run only when named in `checks`. */
+export const LIVE_SLOW: ReadonlySet<LiveCheck> = new Set(['heartbeat']);

@@ -15,6 +15,8 @@ export interface LiveCase {
   rules: LiveRuleId[];
   destructive?: boolean;
   control?: boolean;
+  /** Run the slow checks too (LIVE_SLOW), with a short heartbeat interval. */
+  slow?: boolean;
   /** How byte-identity compares in this case (default the floor). */
   identity?: 'strict';
   /** What one finding of the case says (its message, for a variant whose rule has several). */
@@ -42,6 +44,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
     rules: ['aep/live-batch-whole'],
     says: /was answered 400, yet 1 of its 2 valid Events reached a subscriber/,
   },
+  // a batch holding an invalid line is neither rejected whole nor answered line by line (AEP-0003 §3.2 #3)
+  {
+    variant: 'batch-accepts-invalid',
+    rules: ['aep/live-invalid-envelope'],
+    says: /batch whose second Event has no "id" was answered 202, not 400/,
+  },
   // 200 is accepted as 202 is (the literal endpoint answers 200); another 2xx is not
   { variant: 'ingest-201', rules: ['aep/live-ingest'], says: /was answered 201, not 202 accepted \(or 200\)/ },
   {
@@ -53,6 +61,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
   // it would also fail byte-identity, which compares the same Events' bytes: run without the opt-in checks
   { variant: 'rewrites', rules: ['aep/live-delivery-identity'] },
   { variant: 'ignores-filter', rules: ['aep/live-filter'] },
+  // "critical" and "error" sort before "warning" by name, not by the AEP-0001 §8.1 order
+  {
+    variant: 'severity-by-name',
+    rules: ['aep/live-filter'],
+    says: /did not receive an Event of severity critical/,
+  },
   { variant: 'up-levels', rules: ['aep/live-capture-ceiling'] },
   // the validate rules catch it in the recorded Events too (aep/capture-level, test/live/live.test.ts)
   {
@@ -163,6 +177,8 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'one-subscription', rules: ['aep/live-subscriptions'] },
   { variant: 'accepts-binary', rules: ['aep/live-binary-frame'] },
   { variant: 'limit-no-detail', rules: ['aep/live-limit-detail'] },
+  // a ping only as the stream opens is no heartbeat: the second wait runs out
+  { variant: 'no-heartbeat', rules: ['aep/live-heartbeat'], slow: true, says: /after the comment before it/ },
   {
     variant: 'limit-open-code',
     rules: ['aep/live-subscribe-refusal'],

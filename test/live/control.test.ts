@@ -71,6 +71,20 @@ for (const [broken, want, says] of VARIANTS) {
   });
 }
 
+test("a relay that nacks an undeclared command on the target's behalf (AEP-0004 §4 #2: it MAY) passes", async () => {
+  const ep = await startEndpoint(undefined, { relayNacks: true });
+  try {
+    const r = await checkEndpoint(ep.url, OPTIONS);
+    assert.deepEqual(r.findings, [], show(r.findings));
+    assert.ok(r.ran.includes('control-unsupported'));
+    // the relay answered: the target emitted no unsupported nack of its own
+    const nacks = r.delivered.map((t) => JSON.parse(t) as { type: string; data?: { reason?: string } });
+    assert.ok(!nacks.some((e) => e.type === 'control.rejected' && e.data?.reason === 'unsupported'));
+  } finally {
+    await ep.close();
+  }
+});
+
 test('the unauthenticated probe also catches a target reached through a named session', async () => {
   const ep = await startEndpoint('control-unauthenticated');
   try {

@@ -19,10 +19,12 @@ export type Broken =
   | 'no-version-gate'
   | 'accepts-invalid'
   | 'batch-partial'
+  | 'batch-accepts-invalid'
   | 'ingest-201'
   | 'sse-no-id'
   | 'rewrites'
   | 'ignores-filter'
+  | 'severity-by-name'
   | 'up-levels'
   | 'resume-inclusive'
   | 'hello-two-versions'
@@ -70,6 +72,7 @@ export type Broken =
   | 'hello-bad-role'
   | 'accepts-binary'
   | 'limit-no-detail'
+  | 'no-heartbeat'
   | 'limit-open-code'
   | 'roster-merges'
   | 'roster-no-session'
@@ -90,8 +93,28 @@ export const SLOW_ACK_MS = 700;
 /** How much `sse-long-line` and `discovery-huge` send without a line break (past the checker's 4 MiB limit). */
 export const OVERSIZE = 5 << 20;
 
+const SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error', 'critical'];
+
+/** `severity-by-name`: the filter with its severity comparison made on the level names (a bug AEP-0001 §8.1 rules out). */
+function byName(filter: AttrFilter, ev: Ev): AttrFilter {
+  const band = filter.predicates.find((p) => p.kind === 'band');
+  if (band?.kind !== 'band') return filter;
+  const name = String(ev.severity ?? 'info');
+  const ok =
+    (band.gte === undefined || name >= SEVERITIES[band.gte]!) &&
+    (band.lte === undefined || name <= SEVERITIES[band.lte]!);
+  const rest = filter.predicates.filter((p) => p !== band);
+  // an absent key never matches: the name comparison refused the Event
+  return { predicates: ok ? rest : [...rest, { key: 'x-by-name', kind: 'any', values: [] }] };
+}
+
+/** Responses in the middle of a line written in chunks: no heartbeat goes in there. */
+const midWrite = new WeakSet<ServerResponse>();
+
 /** Write `head`, `OVERSIZE` bytes of `fill`, then `tail` to `res` (bounded; honours backpressure; stops once closed). */
 function oversize(res: ServerResponse, fill: string, tail: string, head = ''): void {
+  // a heartbeat between its chunks would break the line it is writing
+  midWrite.add(res);
   res.write(head);
   const chunk = fill.repeat(1 << 16);
   let left = OVERSIZE;
@@ -240,16 +263,19 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
   };
 }
 
+/** How often the endpoint's SSE streams carry a `: ping` comment (the checks' heartbeatMs is above it). */
+export const PING_MS = 100;
+
 /** The base path of the `literal` endpoint (its URL ends in it, with a trailing slash). */
 const LITERAL_BASE = '/aep';
 
 /**
  * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
  * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401 (`reset`: closes the connection); `redeliver` replays every Event
- * twice (at-least-once, still compliant); `acksOnStreamOnly` fans the target's Events out on SSE only; `noPong` leaves pings unanswered. `literal` takes every latitude the spec text leaves, still compliant: a base
+ * twice (at-least-once, still compliant); `acksOnStreamOnly` fans the target's Events out on SSE only; `noPong` leaves pings unanswered; `relayNacks` refuses `unsupported` on the target's behalf. `literal` takes every latitude the spec text leaves, still compliant: a base
  * path, endpoints named by absolute URL, relative path and base-prefixed path, extra members in documents and frames,
  * Events re-serialized with an extension attribute and the §5.1 defaults stated,
- * media types with parameters, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
+ * media types with parameters, a 207 per-line report of a batch with an invalid line, an SSE stream with a BOM, CRLF lines, comments and `retry:` inside messages, `id:`
  * before `event:`, no space after the colons, unknown frame types after hello, and WebSocket pings.
  */
 export async function startEndpoint(
@@ -261,6 +287,8 @@ export async function startEndpoint(
     literal?: boolean;
     acksOnStreamOnly?: boolean;
     noPong?: boolean;
+    /** The relay nacks a command of a type its target does not declare itself (AEP-0004 §4 #2, a MAY). */
+    relayNacks?: boolean;
     /** Hold the SSE answer's head back until the first message (Node sends it with the first write). */
     lazyHead?: boolean;
   } = {},
@@ -280,7 +308,8 @@ export async function startEndpoint(
   const subs = new Set<Sub>();
   const claims = new Map<object, Claim[]>();
   const deliver = (s: Sub, ev: Ev) => {
-    if (broken !== 'ignores-filter' && !matches(s.filter, ev)) return;
+    if (broken !== 'ignores-filter' && !matches(broken === 'severity-by-name' ? byName(s.filter, ev) : s.filter, ev))
+      return;
     let out = ev;
     if (s.capture) out = broken === 'up-levels' ? { ...ev, capture: 'full' } : downlevelEvent(ev, s.capture).event;
     if (s.capture && broken === 'keeps-content') out = { ...out, data: ev.data };
@@ -414,6 +443,7 @@ export async function startEndpoint(
             ? text.split('\n').filter((l) => l.trim() !== '')
             : [text];
         const events: [Ev, string][] = [];
+        const refused: number[] = [];
         for (const [i, l] of lines.entries()) {
           let ev: unknown;
           try {
@@ -422,6 +452,12 @@ export async function startEndpoint(
             return json(res, 400, { error: 'invalid-event', detail: { line: i } });
           }
           if (!valid(ev) && broken !== 'accepts-invalid') {
+            // AEP-0003 §3.2 #3: a batch MAY get a 207-style per-line report (the literal endpoint's latitude)
+            if (broken === 'batch-accepts-invalid' && lines.length > 1) continue;
+            if (literal && lines.length > 1) {
+              refused.push(i);
+              continue;
+            }
             // the lines before the failing one ingested all the same, as the AEP SDK's test relay does
             if (broken === 'batch-partial') for (const [e, t] of events) ingestOne(e, t);
             return json(res, 400, { error: 'invalid-event', detail: { line: i } });
@@ -429,6 +465,10 @@ export async function startEndpoint(
           events.push([ev as Ev, l]);
         }
         for (const [ev, l] of events) ingestOne(ev, l);
+        if (refused.length)
+          return json(res, 207, {
+            results: lines.map((_, i) => (refused.includes(i) ? { line: i, error: 'invalid-event' } : { line: i })),
+          });
         // 202 accepted; the literal endpoint answers 200, which the maintainers' live checker takes too
         json(
           res,
@@ -505,7 +545,14 @@ export async function startEndpoint(
       if (url.searchParams.get('live') === '0') return void res.end();
       subs.add(sub);
       req.on('close', () => subs.delete(sub));
-      if (!opts.lazyHead) res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n');
+      if (opts.lazyHead) return;
+      const ping = () =>
+        void (res.writableEnded || midWrite.has(res) || res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n'));
+      ping();
+      // AEP-0003 §3.3 #4: a comment at least every interval (`no-heartbeat` pings only at the start)
+      if (broken === 'no-heartbeat') return;
+      const beat = setInterval(ping, PING_MS);
+      req.on('close', () => clearInterval(beat));
       return;
     }
     json(res, 404, { error: 'not-found' });
@@ -544,7 +591,12 @@ export async function startEndpoint(
         // AEP-0004 §4 #1: control only on an authenticated duplex (`control-open-relay` gates only its built-in target)
         const open = broken === 'control-unauthenticated' || (broken === 'control-open-relay' && owners.length > 0);
         if (!authed && !open) return refuse('unauthorized');
-        if (f.session === CONTROL_SESSION) return target.command(f);
+        if (f.session === CONTROL_SESSION) {
+          // AEP-0004 §4 #2: a relay that knows the target's declaration MAY nack on its behalf
+          const accepts = (target.claim.control?.accepts ?? []) as string[];
+          if (opts.relayNacks && !accepts.includes(String(f.type))) return refuse('unsupported');
+          return target.command(f);
+        }
         // one live claimant: the command goes to it (§4 #5: at most one target)
         if (owners.length === 1) return void (owners[0]![0] as typeof ws).send(JSON.stringify(f));
         // AEP-0004 §4 #5: more than one live claimant is refused ambiguous, never guessed or broadcast

@@ -1,6 +1,7 @@
 // The wire's limits and its token fallback, against small servers on 127.0.0.1 that stop inside each test: a
 // WebSocket frame past 4 MiB and more SSE messages than KEEP_LIMIT close the connection with a named finding (never
-// a throw); a WebSocket upgrade that takes the token only as `access_token` (AEP-0003 §8.1) is reached with it.
+// a throw); a WebSocket upgrade that takes the token only as `access_token` (AEP-0003 §8.1) is reached with it; the
+// heartbeat check skips a stream the endpoint ends.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { test } from 'node:test';
@@ -132,6 +133,24 @@ test('a WebSocket that takes the token only as access_token (AEP-0003 §8.1) is 
     const anon = await checkEndpoint(ep.url, { timeoutMs: 3000, checks: ['hello'] });
     assert.deepEqual(seen, ['header']);
     assert.ok(anon.findings.some((f) => f.ruleId === 'aep/live-timeout'));
+  } finally {
+    await ep.close();
+  }
+});
+
+test('the heartbeat check skips a stream the endpoint ends (after one comment), never passes or fails it', async () => {
+  const ep = await serve(
+    (res) => res.end(': ping\n\n'),
+    (send) => send(HELLO),
+  );
+  try {
+    const r = await checkEndpoint(ep.url, { timeoutMs: 3000, checks: ['heartbeat'], heartbeatMs: 200 });
+    assert.deepEqual(r.skipped, ['heartbeat']);
+    assert.deepEqual(
+      r.findings.map((f) => f.ruleId),
+      ['aep/live-skipped'],
+    );
+    assert.match(r.findings[0]!.message, /ended the SSE stream before a heartbeat was due/);
   } finally {
     await ep.close();
   }

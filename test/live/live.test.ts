@@ -9,12 +9,14 @@ import { test } from 'node:test';
 import { checkEndpoint } from '../../src/live/check.ts';
 import { LiveConnectError } from '../../src/live/client.ts';
 import { CONTROL_CHECKS } from '../../src/live/control-rules.ts';
-import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES } from '../../src/live/rules.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW } from '../../src/live/rules.ts';
 import { LIVE_CASES } from './cases.ts';
-import { BUFFER, startEndpoint } from './endpoint.ts';
+import { BUFFER, PING_MS, startEndpoint } from './endpoint.ts';
 import { tempDir } from '../temp.ts';
 
 const TIMEOUT = 5000;
+// the heartbeat check's interval here: above the endpoint's ping period, so only a missing ping fails it
+const HEARTBEAT_MS = 4 * PING_MS;
 const show = (fs: { ruleId: string; message: string }[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
 const errors = (fs: { ruleId: string; severity: string }[]) =>
   [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
@@ -31,7 +33,7 @@ test('the compliant endpoint passes every check, the destructive ones too, and i
     assert.deepEqual(r.skipped, CONTROL_CHECKS.slice(1));
     assert.deepEqual(
       r.ran,
-      LIVE_CHECKS.filter((c) => !r.skipped.includes(c)),
+      LIVE_CHECKS.filter((c) => !LIVE_SLOW.has(c) && !r.skipped.includes(c)),
     );
     // the eviction check alone overflows the buffer
     assert.ok(r.delivered.length > BUFFER, `delivered ${r.delivered.length}`);
@@ -58,7 +60,7 @@ test('an endpoint that delivers and replays each Event twice (at-least-once, AEP
   }
 });
 
-test('an endpoint taking every latitude the spec text leaves (base path, URL forms, media type parameters, SSE BOM, CRLF, comments, field order, extra members, unknown frames) passes every check', async () => {
+test('an endpoint taking every latitude the spec text leaves (base path, URL forms, media type parameters, a 207 per-line report of a batch, SSE BOM, CRLF, comments, field order, extra members, unknown frames) passes every check', async () => {
   const ep = await startEndpoint(undefined, { literal: true });
   try {
     assert.match(ep.url, /\/aep\/$/);
@@ -98,7 +100,7 @@ test('by default the destructive checks do not run; named in checks they do', as
     const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
     assert.deepEqual(
       r.ran,
-      LIVE_CHECKS.filter((c) => !LIVE_DESTRUCTIVE.has(c) && !r.skipped.includes(c)),
+      LIVE_CHECKS.filter((c) => !LIVE_DESTRUCTIVE.has(c) && !LIVE_SLOW.has(c) && !r.skipped.includes(c)),
     );
     assert.ok(r.delivered.length < BUFFER);
     const named = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['eviction'] });
@@ -108,7 +110,18 @@ test('by default the destructive checks do not run; named in checks they do', as
   }
 });
 
-for (const { variant, rules, destructive, says, identity } of LIVE_CASES.filter((c) => !c.control)) {
+test('the heartbeat check runs only when named; the compliant endpoint, pinging every interval, passes it', async () => {
+  const ep = await startEndpoint();
+  try {
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['heartbeat'], heartbeatMs: HEARTBEAT_MS });
+    assert.deepEqual(r.findings, [], show(r.findings));
+    assert.deepEqual(r.ran, ['heartbeat']);
+  } finally {
+    await ep.close();
+  }
+});
+
+for (const { variant, rules, destructive, says, identity, slow } of LIVE_CASES.filter((c) => !c.control)) {
   const errorRules = rules.filter((id) => LIVE_RULES.find((r) => r.id === id)!.severity !== 'info');
   test(`a broken endpoint (${variant}) reports ${rules.join(' and ')} and no other error`, async () => {
     const ep = await startEndpoint(variant);
@@ -117,6 +130,7 @@ for (const { variant, rules, destructive, says, identity } of LIVE_CASES.filter(
         timeoutMs: variant === 'hangs' ? 300 : TIMEOUT,
         destructive: !!destructive,
         ...(identity ? { identity } : {}),
+        ...(slow ? { checks: [...LIVE_SLOW], heartbeatMs: HEARTBEAT_MS } : {}),
       });
       // a check whose binding or capability is not advertised is skipped, never passed
       assert.deepEqual(errors(r.findings), errorRules.sort(), r.findings.map((f) => f.message).join('\n'));
