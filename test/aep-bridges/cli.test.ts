@@ -11,7 +11,7 @@ import { FILTERABLE_CORE, matches, parseFilter } from '../../src/aep/attr-match.
 import { otlpDataModel } from '../../src/fixture-runner/aep-bridges.ts';
 import { CORPUS_DIR } from '../aep-schemas/helpers.ts';
 import { runCli } from '../cli/helpers.ts';
-import { extensionKeyNotes } from '../../src/cli/aep-bridges.ts';
+import { extensionKeyNotes } from '../../src/cli/attr-filter.ts';
 import { needShared, SHARED } from '../shared.ts';
 
 type Obj = Record<string, unknown>;
