@@ -95,6 +95,8 @@ export interface FilterExit {
   stopped?: boolean;
   /** With `deferClosing`: the clause about lines not written that the closing line would have said, for the verb's own. */
   closing?: string;
+  /** Lines of another format set aside (`aep/bridge-input`): not plain text, whatever else was read. */
+  setAside?: number;
 }
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];

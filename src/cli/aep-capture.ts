@@ -135,7 +135,7 @@ async function runFilter(
       if (deferClosing) return { code: exit, empty: false, closing: notWrittenClause(r, REFUSED[verb]) };
       io.stderr.write(closingLine(verb, r, REFUSED[verb]));
     }
-    return { code: exit, empty: false };
+    return { code: exit, empty: false, setAside: r.setAside };
   } catch (e) {
     out.finish(false);
     return { code: reportRunError('aep', e, io), empty: false };
@@ -164,7 +164,7 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
   addRedactFlags(redact).action(async (files: string[], raw: RedactFlags & { output?: string }) => {
     const r = createRedactor(redactOptionsOf(raw, io));
     const n = { events: 0, redacted: 0, lowered: 0 };
-    const { code, empty, stopped } = await runFilter(
+    const { code, empty, stopped, setAside } = await runFilter(
       'redact',
       files,
       captureStep((ev) => {
@@ -183,8 +183,8 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     if (!empty && !stopped && !io.writeFailed?.() && (code !== EXIT.io || n.events > 0))
       io.stderr.write(
         `aep redact: ${n.redacted} of ${n.events} event${n.events === 1 ? '' : 's'} redacted; ${n.lowered} lowered from full to redacted (AEP-0003 §9 item 5)\n${
-          // nothing read as an event and the run failed: likely plain text, which the verb does not read
-          n.events === 0 && code !== EXIT.ok ? PLAIN_TEXT_HINT : ''
+          // nothing read as an event, none of another format, and the run failed: likely plain text
+          n.events === 0 && code !== EXIT.ok && !setAside ? PLAIN_TEXT_HINT : ''
         }`,
       );
     setExit(code);
