@@ -54,7 +54,7 @@ export function closedValueError(filter: AttrFilter): string | undefined {
     const bad = p.values.find((v) => typeof v !== 'string' || !set.includes(v));
     if (bad === undefined) continue;
     const near = typeof bad === 'string' ? nearestWord(bad, set, true) : undefined;
-    return `${p.key} ${JSON.stringify(bad)} is not one of ${set.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}; no AEP event holds it`;
+    return `the ${p.key} value ${JSON.stringify(bad).slice(0, 40)} is not one of ${set.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}: no AEP event holds it, so the filter would select nothing`;
   }
   return undefined;
 }
@@ -162,7 +162,7 @@ export function addFilterVerb(program: Command, io: CliIO, setExit: (code: numbe
       }
       const closed = closedValueError(filter);
       if (closed !== undefined) {
-        io.stderr.write(`aep: --where: ${closed} (AEP-0001 §8; refused, fail closed)\n`);
+        io.stderr.write(`aep: --where: ${closed} (AEP-0001 §8.1, §8.2; refused)\n`);
         setExit(EXIT.usage);
         return;
       }
