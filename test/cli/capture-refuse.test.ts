@@ -124,3 +124,24 @@ test('every stream verb fails what validate fails as an event (an object of no A
     if (verb[0] === 'convert') assert.equal(r.stdout, '', verb.join(' '));
   }
 });
+
+test('AHP messages read with --from (validate, convert): one aep/bridge-input finding, not every bridge rule on every line', async () => {
+  const lines = [...SET_ASIDE['AHP request']!, ...SET_ASIDE['AHP response and notification']!];
+  for (const from of ['cloudevents', 'otlp', 'ocsf'])
+    for (const verb of ['validate', 'convert']) {
+      if (verb === 'convert' && from === 'ocsf') continue;
+      const r = await runCli('aep', [verb, '--from', from, '-'], jsonl(lines));
+      const what = `${verb} --from ${from}`;
+      assert.equal(r.code, 1, what);
+      const errors = (r.stdout + r.stderr).match(/ {2}error {2}\S+/g) ?? [];
+      assert.deepEqual(errors, ['  error  aep/bridge-input'], `${what}:\n${r.stdout}${r.stderr}`);
+      if (verb === 'convert') {
+        assert.equal(r.stdout, '', what);
+        assert.match(
+          r.stderr,
+          /; 5 more AHP lines not written \(JSON-RPC messages: check them with `ahp validate`\)/,
+          what,
+        );
+      }
+    }
+});
