@@ -88,7 +88,7 @@ export function redact(value: unknown, options?: RedactOptions | Redactor): unkn
 
 /**
  * Redact one event as `aep redact` does (a changed `full` event becomes `redacted`); same object when unchanged.
- * @throws TypeError when `event` is no object, or no AEP event (bridge output, an AHP message: `aep/bridge-input`).
+ * @throws TypeError when `event` is no object, or no AEP event (bridge output or an AHP message, `aep/bridge-input`).
  */
 export function redactEvent(event: object, options?: RedactOptions | Redactor): Record<string, unknown> {
   checkObjectArg(event, 'the event');

@@ -95,7 +95,8 @@ export async function runConvertFrom(
     parts.push(
       `${n} more line${s(n)} of ${BRIDGE_NAMES[f as BridgeFrom]} output not written (not ${name} output: see aep/bridge-input above)`,
     );
-  if (ahp) parts.push(`${ahp} more AHP line${s(ahp)} not written (JSON-RPC messages: check them with \`ahp validate\`)`);
+  if (ahp)
+    parts.push(`${ahp} more AHP line${s(ahp)} not written (JSON-RPC messages: check them with \`ahp validate\`)`);
   if (o.from === 'otlp')
     parts.push(`${withheld} with the payload withheld at max capture ${o.maxCapture} (written at capture none)`);
   if (!empty && !stopped && !io.writeFailed?.()) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
