@@ -17,6 +17,9 @@ import {
   redact,
   redactEvent,
   runFixtures,
+  toCloudEvent,
+  toOcsf,
+  toOtlp,
   validate,
   type CaptureLevel,
 } from '../../src/index.ts';
@@ -288,4 +291,47 @@ test('fixtures: the corpus redaction folder passes in full; our downlevel cases 
     [],
   );
   assert.ok(!up.cases.some((c) => c.id === 'redaction/'), 'no longer "not run"');
+});
+
+test('the capture and bridge functions refuse what the commands refuse as aep/bridge-input: a TypeError naming it, no copy', async () => {
+  const text = 'Prepare the release notes';
+  const notEvents: Record<string, object> = {
+    'AHP request': { jsonrpc: '2.0', id: '1', method: 'hooks/intercept', params: { event: { text } } },
+    'AHP response': { jsonrpc: '2.0', id: '1', result: { text } },
+    CloudEvents: { specversion: '1.0', id: 'c', source: 's', type: 'dev.aep.run.started', data: { prompt: text } },
+    OTLP: { resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: text } }] }] }] },
+    OCSF: { class_uid: 6003, unmapped: { text } },
+  };
+  const calls: Record<string, (v: object) => unknown> = {
+    downlevel: (v) => downlevel(v, 'none'),
+    'downlevel --redact': (v) => downlevel(v, 'redacted', { redact: true }),
+    redactEvent: (v) => redactEvent(v),
+    toCloudEvent: (v) => toCloudEvent(v as Record<string, unknown>),
+    toOcsf: (v) => toOcsf(v as Record<string, unknown>, { maxCapture: 'full' }),
+  };
+  for (const [kind, v] of Object.entries(notEvents)) {
+    for (const [name, call] of Object.entries(calls))
+      assert.throws(
+        () => call(v),
+        (e: unknown) =>
+          e instanceof TypeError && /^the event is .*not an AEP event \(aep\/bridge-input\)$/.test(e.message),
+        `${name} of ${kind}`,
+      );
+    // toOtlp refuses it as it refuses a value OTLP cannot hold: in `refused`, no record
+    const o = toOtlp([v as Record<string, unknown>], { maxCapture: 'full' });
+    assert.deepEqual(
+      o.refused.map((r) => [r.index, r.pointer]),
+      [[0, '']],
+      kind,
+    );
+    assert.equal(o.counts.records, 0, kind);
+    assert.ok(!JSON.stringify(o.request).includes(text), kind);
+    // the commands refuse the same line
+    const r = await runCli('aep', ['redact', '-'], `${JSON.stringify(v)}\n`);
+    assert.equal(r.code, 1, kind);
+    assert.match(r.stderr, /aep\/bridge-input/, kind);
+  }
+  // an AEP event still goes through all of them
+  const ok = ev('run.started', 'full', { trigger: 'user', prompt: text });
+  for (const call of Object.values(calls)) assert.doesNotThrow(() => call(ok));
 });
