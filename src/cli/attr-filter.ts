@@ -85,7 +85,6 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
           end() {},
         },
         run.sink,
-        undefined,
         run.stats,
       ),
   };
