@@ -74,15 +74,12 @@ export function holdsMarker(v: unknown): boolean {
 }
 
 const PII_CLASSES: readonly DetectorClass[] = ['email', 'phone'];
-/** Every secret class the detector knows: metadata-level members carry none of them (AEP-0003 §9 item 2). */
-const SECRET_CLASSES: readonly DetectorClass[] = [
-  'pem',
-  'aws-access-key',
-  'bearer',
-  'assignment',
-  'jwt',
-  'provider-token',
-];
+/**
+ * Every secret class the detector knows, floor and hardening: metadata-level members carry none of them (AEP-0003 §9
+ * item 2), and `aep redact` replaces the same classes there (src/aep/redact.ts `holdsContent`), so one string gets one
+ * verdict from the rule and the verb.
+ */
+const SECRET_CLASSES: readonly DetectorClass[] = [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES];
 /** What every phone number the detector finds holds; a string without it is not scanned for phone numbers. */
 const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
 /** {@link mayHoldSecret}'s openings, `@` or {@link PHONE_SCREEN}: a string without any holds no detector class. */
@@ -122,7 +119,7 @@ export interface RedactedText {
 }
 
 /** Every secret class the leak rules ask for (floor and hardening). */
-const LEAK_OPTIONS = { classes: [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES] as readonly DetectorClass[] };
+const LEAK_OPTIONS = { classes: SECRET_CLASSES };
 const NO_FINDINGS: readonly GatedFinding[] = [];
 const NO_LEAKS: readonly (string | DetectorClass)[] = [];
 const NOTHING: RedactedText = { gated: NO_FINDINGS, leaks: NO_LEAKS };
