@@ -1,4 +1,5 @@
 /** The member names `aep redact` reads as a credential's (AEP-0003 §9.4 hardening: "adapters MAY redact more"). */
+import { findSecrets } from '../core/secrets.ts';
 
 /** Credential-named members: the name, lowercased without `-_. `, ends with one of these (`tokenRef` does not). */
 const CREDENTIAL_NAME_ENDINGS = [
@@ -31,5 +32,8 @@ export function isCredentialName(key: string, extra?: ReadonlySet<string>, value
   const n = normName(key);
   if (extra?.has(n) || (n === 'pin' && PIN_VALUE.test(String(value)))) return true;
   for (const e of CREDENTIAL_NAME_ENDINGS) if (n.endsWith(e)) return true;
-  return false;
+  // a well-known secret name (`AWS_SK`, `MYSQL_PWD`, `DB_PASS`): the detector's verdict on `"name": value` in a text
+  return findSecrets(`${JSON.stringify(key)}: "1"`, SECRET_NAME_ONLY).length > 0;
 }
+
+const SECRET_NAME_ONLY = { classes: ['secret-name'] } as const;

@@ -36,6 +36,8 @@ import {
   PHONE,
   PIN,
   PROVIDER,
+  SECRET_NAME,
+  SECRET_NAME_UPPER,
   TELEGRAM,
   URL_CREDENTIALS,
   URL_PLACEHOLDER,
@@ -352,6 +354,23 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
           return [end - m.groups!.v!.length, end];
         });
         break;
+      case 'secret-name': {
+        const from = out.length;
+        pushAll(SECRET_NAME, text, c, out, (m) => assignmentValue(text, m));
+        if (!text.includes('_SK')) break;
+        const upper = out.length;
+        pushAll(SECRET_NAME_UPPER, text, c, out, (m) => assignmentValue(text, m));
+        // `AWS_SK=` is read by both expressions: its value once
+        for (let i = out.length - 1; i >= upper; i--) {
+          const at = out[i]!.start;
+          for (let j = from; j < upper; j++)
+            if (out[j]!.start === at) {
+              out.splice(i, 1);
+              break;
+            }
+        }
+        break;
+      }
       case 'email':
         if (text.includes('@')) pushAll(EMAIL, text, c, out);
         break;
