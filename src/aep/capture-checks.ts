@@ -19,6 +19,7 @@ import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { screened } from './envelope-members.ts';
 import { homePathIn } from './redact.ts';
+import { namedCredentialIn, namesCredential } from './credential-names.ts';
 import { captureTreeFor } from './schema/validators.ts';
 
 /** The suffix that makes a payload member a digest (AEP-0003 §9 item 3: "`*_digest` fields"). */
@@ -149,14 +150,25 @@ export function redactedTextOf(ev: AepEvent): RedactedText {
   return lastText;
 }
 
+/** The key of the member the walk stands at (a name, an index, or undefined at the top). */
+const keyAt = (at: GatedPath, depth = at.depth): string | number | undefined =>
+  depth > 0 ? at.keys[depth - 1] : undefined;
+
+/** A leak of `text` read with its member's name (`"password": "<value>"`), as `aep redact` and AHP read it. */
+function namedLeak(text: string, at: GatedPath, pointer: string | undefined): void {
+  const cls = namedCredentialIn(keyAt(at), text);
+  if (cls !== undefined) (leaksOut ??= []).push(pointer ?? at.pointer(), cls);
+}
+
 function visitRedacted(text: string, at: GatedPath): void {
   const content = CONTENT_SCREEN.test(text);
   const home = homePathIn(text);
-  if (!content && !home) return;
+  if (!content && !home) return namedLeak(text, at, undefined);
   let pointer = home ? at.pointer() : undefined;
   if (pointer !== undefined) (gatedOut ??= []).push({ pointer, what: 'home' });
-  if (!content) return;
+  if (!content) return namedLeak(text, at, pointer);
   const matches = findSecrets(text, LEAK_OPTIONS);
+  if (matches.length === 0) namedLeak(text, at, pointer);
   for (let i = 0; i < matches.length; i++) {
     const cls = matches[i]!.class;
     let seen = false;
@@ -215,7 +227,7 @@ export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClas
   for (const k in o) {
     if (!screened(k)) continue;
     const v = o[k];
-    if (typeof v === 'string' && !CONTENT_SCREEN.test(v)) continue;
+    if (typeof v === 'string' && !CONTENT_SCREEN.test(v) && !namesCredential(k)) continue;
     contentPii = !ev.type.startsWith('assessment.');
     contentAt = envelopeAt;
     envelopeAt.keys[0] = k;
@@ -248,7 +260,7 @@ function visitContent(v: unknown, node: CaptureNode | undefined, depth: number):
     return;
   }
   if (typeof v === 'string') {
-    const cls = firstContentClass(v, contentPii);
+    const cls = firstContentClass(v, contentPii) ?? namedCredentialIn(keyAt(contentAt, depth), v);
     if (cls !== undefined) {
       // the pointer of a string is built only when something is found in it (most strings: nothing)
       contentAt.depth = depth;
