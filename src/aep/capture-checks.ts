@@ -201,10 +201,12 @@ export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClas
   const data = ev.value.data;
   if (data === null || typeof data !== 'object') return NO_CONTENT;
   const tree = ev.info?.captureTree ?? captureTreeFor(ev.type);
-  if (!tree && ev.capture !== 'metadata') return NO_CONTENT;
   // AEP-0009 (Security considerations) makes identifying content in an assessment's metadata tokens a SHOULD, judged
-  // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types
-  const pii = !ev.type.startsWith('assessment.');
+  // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types. A vendor or
+  // schema-less type at `redacted` (no tree): whatever its own schema annotates a member, a secret there breaks a MUST
+  // (metadata: §9 item 2; redacted: AEP-0002 §5.1 rule 2 and §9.4 a; full: rule 1, omitted), PII only at metadata (rule
+  // d is operator-disableable)
+  const pii = !ev.type.startsWith('assessment.') && (tree !== undefined || ev.capture === 'metadata');
   contentPii = pii;
   // below `redacted` the `[metadata*]` members are structural stand-ins, never content (AEP-0002 §5.3)
   contentStar = ev.capture === 'metadata';
