@@ -357,18 +357,12 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
       case 'secret-name': {
         const from = out.length;
         pushAll(SECRET_NAME, text, c, out, (m) => assignmentValue(text, m));
-        if (!text.includes('_SK')) break;
-        const upper = out.length;
-        pushAll(SECRET_NAME_UPPER, text, c, out, (m) => assignmentValue(text, m));
         // `AWS_SK=` is read by both expressions: its value once
-        for (let i = out.length - 1; i >= upper; i--) {
-          const at = out[i]!.start;
-          for (let j = from; j < upper; j++)
-            if (out[j]!.start === at) {
-              out.splice(i, 1);
-              break;
-            }
-        }
+        if (text.includes('_SK'))
+          pushAll(SECRET_NAME_UPPER, text, c, out, (m) => {
+            const r = assignmentValue(text, m);
+            return r && !out.some((x, i) => i >= from && x.start === r[0]) ? r : undefined;
+          });
         break;
       }
       case 'email':

@@ -119,3 +119,30 @@ test('a secret name and the §9.4(a) words: one match a value, no class twice', 
   // `AWS_SECRET` holds the floor's `secret`: the floor class, as before
   assert.ok(findSecrets('AWS_SECRET=abcdEFGH1234').some((m) => m.class === 'assignment'));
 });
+
+test('ahp/event-secret reads a secret name in native metadata as the name of a credential, and not PWD', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const line = (payload: Record<string, string>) =>
+    `${JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'hooks/observe',
+      params: {
+        protocolVersion: 'draft',
+        event: {
+          id: 'evt_sn',
+          source: 'urn:uuid:7e2a3b4c-1d5f-4e6a-8b9c-0a1b2c3d4e5f',
+          time: '2026-09-15T12:00:00Z',
+          type: 'tool.before',
+          session: { id: 'sess_s' },
+          call: { id: 'c1' },
+          tool: { name: 'shell', kind: 'shell', input: { command: 'ls' }, origin: 'native' },
+          path: 'shell',
+          native: { provider: 'acme', eventName: 'PreToolUse', payload },
+        },
+      },
+    })}\n`;
+  const flagged = await runCli('ahp', ['validate', '--rule', 'ahp/event-secret', '-'], line({ AWS_SK: 'plainword' }));
+  assert.match(flagged.stdout, /ahp\/event-secret/);
+  const plain = await runCli('ahp', ['validate', '--rule', 'ahp/event-secret', '-'], line({ PWD: '/home/u/proj' }));
+  assert.doesNotMatch(plain.stdout, /ahp\/event-secret/);
+});
