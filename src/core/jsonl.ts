@@ -103,7 +103,7 @@ export async function readJsonl(
   let head: Buffer[] | null = [];
   let headLen = 0;
   let headNewline = false;
-  let binary = false; // a binary input is drained, not read (one jsonl/binary-input)
+  let binary = false; // a binary input is one jsonl/binary-input; reading stops there
 
   /** `checked`: the bytes are already known to be valid UTF-8 (their chunk region was checked at once). */
   const emitLine = (
@@ -141,50 +141,20 @@ export async function readJsonl(
       );
       return;
     }
-    let text = buf.toString('utf8', start, stop);
-    if (rejectCR) {
-      const cr = text.indexOf('\r');
-      if (cr !== -1) {
-        const crlf = cr === text.length - 1 && terminated;
-        sink(
-          framingFinding(
-            'jsonl/carriage-return',
-            {
-              source,
-              line: lineNo,
-              column: cr + 1,
-              byteOffset: offset + Buffer.byteLength(text.slice(0, cr)),
-            },
-            crlf ? 'crlf' : 'cr',
-          ),
-        );
-        if (text.endsWith('\r')) {
-          text = text.slice(0, -1);
-          stop--; // byteLength describes `text`
-        }
-      }
-    }
-    if (text.charCodeAt(0) === 0xfeff) {
-      // a BOM at the start of a later line: two inputs concatenated (`cat a.jsonl b.jsonl`);
-      // reported at its line and skipped, as at the start of the input (RFC 8259 §8.1)
-      sink(framingFinding('jsonl/bom', { source, line: lineNo, column: 1, byteOffset: offset }, 'laterLine'));
-      text = text.slice(1);
-      offset += 3;
-      start += 3;
-    }
-    if (isBlank(text)) {
+    const framed = frameLineText(buf.toString('utf8', start, stop), stop - start, {
+      source,
+      line: lineNo,
+      byteOffset: offset,
+      terminated,
+      rejectCR,
+      sink,
+    });
+    if (framed === undefined) {
       blanks++;
-      sink(
-        framingFinding(
-          'jsonl/blank-line',
-          { source, line: lineNo, column: 1, byteOffset: offset },
-          text.length === 0 ? 'empty' : 'whitespace',
-        ),
-      );
       return;
     }
     candidates++;
-    onLine({ source, line: lineNo, byteOffset: offset, text, byteLength: stop - start, unterminated: !terminated });
+    onLine({ ...framed, source, line: lineNo, unterminated: !terminated });
   };
 
   const checkBom = (chunk: Buffer): Buffer => {
@@ -287,7 +257,7 @@ export async function readJsonl(
           : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
     const base = total; // offset of chunk[0]
     total += chunk.length;
-    if (chunk.length === 0 || binary) continue;
+    if (chunk.length === 0) continue;
     if (head) {
       // a live stream is not held past its first line: sniffed once a line and any signature are in (SNIFF_MIN)
       headNewline ||= chunk.includes(0x0a);
@@ -301,6 +271,8 @@ export async function readJsonl(
       }
     } else feed(chunk, base);
     opts.onProgress?.(total);
+    // decided on its first bytes: the rest is not read (an endless device or pipe would never end the run)
+    if (binary) break;
   }
   if (head && headLen > 0) startWith(head.length === 1 ? head[0]! : Buffer.concat(head));
   if (binary) return { bytes: total, lines: 0, candidates: 0 };
@@ -326,6 +298,69 @@ export async function readJsonl(
     );
   }
   return { bytes: total, lines: lineNo, candidates };
+}
+
+/** Where a decoded line sits, for {@link frameLineText}. */
+export interface LineFrame {
+  source: string;
+  line: number;
+  byteOffset: number;
+  /** A newline ended it (a CR before it is then a CRLF). */
+  terminated: boolean;
+  /** The binding allows no CR in a line (AHP stdio). */
+  rejectCR: boolean;
+  sink: FindingSink;
+}
+
+/**
+ * The framing of one decoded line, for every route that has lines (the reader, a session's events): a CR the binding
+ * refuses, a BOM at its start (reported and skipped: RFC 8259 §8.1; at line 1 it is the input's), a blank line. The
+ * line's text, offset and length past a BOM, or `undefined` for a blank line (reported).
+ */
+export function frameLineText(
+  text: string,
+  byteLength: number,
+  at: LineFrame,
+): { text: string; byteOffset: number; byteLength: number } | undefined {
+  const { source, line: lineNo, sink } = at;
+  let offset = at.byteOffset;
+  if (at.rejectCR) {
+    const cr = text.indexOf('\r');
+    if (cr !== -1) {
+      const crlf = cr === text.length - 1 && at.terminated;
+      sink(
+        framingFinding(
+          'jsonl/carriage-return',
+          { source, line: lineNo, column: cr + 1, byteOffset: offset + Buffer.byteLength(text.slice(0, cr)) },
+          crlf ? 'crlf' : 'cr',
+        ),
+      );
+      if (text.endsWith('\r')) {
+        text = text.slice(0, -1);
+        byteLength--;
+      }
+    }
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    // after the first bytes (the reader takes those off first): two inputs concatenated (`cat a.jsonl b.jsonl`)
+    sink(
+      framingFinding('jsonl/bom', { source, line: lineNo, column: 1, byteOffset: offset }, offset === 0 ? 'input' : 'laterLine'),
+    );
+    text = text.slice(1);
+    offset += 3;
+    byteLength -= 3;
+  }
+  if (isBlank(text)) {
+    sink(
+      framingFinding(
+        'jsonl/blank-line',
+        { source, line: lineNo, column: 1, byteOffset: offset },
+        text.length === 0 ? 'empty' : 'whitespace',
+      ),
+    );
+    return undefined;
+  }
+  return { text, byteOffset: offset, byteLength };
 }
 
 function isBlank(text: string): boolean {
