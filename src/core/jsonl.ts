@@ -99,6 +99,20 @@ export async function readJsonl(
   let carryLen = 0;
   let carryOffset = 0; // byte offset of carry[0]
   let skipping = false; // inside an over-long line: discard until newline
+  // the over-long line being skipped: its finding waits for its end, so it gives the length as every route does
+  let skipped = { line: 0, offset: 0, bytes: 0, lastCR: false };
+  const skippedLine = (terminated: boolean): void => {
+    // as a line within the cap is measured: without its terminator (a CRLF's CR too, where the binding accepts CRLF)
+    const bytes = skipped.bytes - (terminated && !rejectCR && skipped.lastCR ? 1 : 0);
+    sink(
+      framingFinding(
+        'jsonl/line-too-long',
+        { source, line: skipped.line, column: 1, byteOffset: skipped.offset },
+        'line',
+        { bytes, cap: maxLine },
+      ),
+    );
+  };
   // the first bytes, held until SNIFF_BYTES are seen (a BOM or a file signature may span chunks)
   let head: Buffer[] | null = [];
   let headLen = 0;
@@ -175,25 +189,29 @@ export async function readJsonl(
     while (pos < chunk.length) {
       const nl = chunk.indexOf(0x0a, pos);
       if (skipping) {
+        const end = nl === -1 ? chunk.length : nl;
+        skipped.bytes += end - pos;
+        if (end > pos) skipped.lastCR = chunk[end - 1] === 0x0d;
         if (nl === -1) {
           pos = chunk.length;
           break;
         }
         skipping = false;
+        skippedLine(true);
         pos = nl + 1;
         continue;
       }
       if (nl === -1) {
         const restLen = chunk.length - pos + carryLen;
         if (restLen > maxLine + 1) {
-          // Over the cap with no newline in sight: report now, drop what we hold, skip on.
+          // Over the cap with no newline in sight: drop what we hold and skip on; reported at the line's end
           lineNo++;
-          const off = carry ? carryOffset : base + pos;
-          sink(
-            framingFinding('jsonl/line-too-long', { source, line: lineNo, column: 1, byteOffset: off }, 'unbounded', {
-              cap: maxLine,
-            }),
-          );
+          skipped = {
+            line: lineNo,
+            offset: carry ? carryOffset : base + pos,
+            bytes: restLen,
+            lastCR: chunk[chunk.length - 1] === 0x0d,
+          };
           carry = null;
           carryLen = 0;
           skipping = true;
@@ -282,6 +300,7 @@ export async function readJsonl(
     const last = lineNo;
     sink(framingFinding('jsonl/no-final-newline', { source, line: last, byteOffset: total }, 'checked'));
   } else if (skipping) {
+    skippedLine(false);
     sink(framingFinding('jsonl/no-final-newline', { source, line: lineNo, byteOffset: total }, 'skipped'));
   }
   // a line that is there but unreadable has its own finding, which names the cause (README §Decisions on unreadable lines)
