@@ -104,7 +104,9 @@ async function* processStdin(): AsyncGenerator<Uint8Array | string> {
   }
   if (dir) throw new Error('standard input is a directory (`fixtures DIR` runs a fixture directory)');
   if (stdinWasClosed())
-    throw new Error('standard input is closed (`<&-`): nothing can be read from it; give a file, a pipe or `< /dev/null`');
+    throw new Error(
+      'standard input is closed (`<&-`): nothing can be read from it; give a file, a pipe or `< /dev/null`',
+    );
   if (file) yield* readFileChunks({ fd: 0 });
   else yield* process.stdin;
 }

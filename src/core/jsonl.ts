@@ -363,7 +363,11 @@ export function frameLineText(
   if (text.charCodeAt(0) === 0xfeff) {
     // after the first bytes (the reader takes those off first): two inputs concatenated (`cat a.jsonl b.jsonl`)
     sink(
-      framingFinding('jsonl/bom', { source, line: lineNo, column: 1, byteOffset: offset }, offset === 0 ? 'input' : 'laterLine'),
+      framingFinding(
+        'jsonl/bom',
+        { source, line: lineNo, column: 1, byteOffset: offset },
+        offset === 0 ? 'input' : 'laterLine',
+      ),
     );
     text = text.slice(1);
     offset += 3;

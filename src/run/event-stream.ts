@@ -103,7 +103,11 @@ export class EventStream {
   end(): Finding[] {
     if (this.line > 0 && this.candidates === 0)
       this.check.findingSink(
-        framingFinding('jsonl/empty-input', { source: this.source, line: this.line, byteOffset: this.offset }, 'noEvent'),
+        framingFinding(
+          'jsonl/empty-input',
+          { source: this.source, line: this.line, byteOffset: this.offset },
+          'noEvent',
+        ),
       );
     this.check.end();
     if (this.spool) {

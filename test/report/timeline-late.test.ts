@@ -44,7 +44,11 @@ test('a late finding on a dropped opening event brings it back to the timeline, 
       const [session] = t.sessionsOf(SOURCE);
       assert.equal(session!.findings, 1, `${name}: counted with findings`);
       const lines = session!.events.map((e) => e.line);
-      assert.deepEqual(lines, [...lines].sort((a, b) => a - b), `${name}: line order`);
+      assert.deepEqual(
+        lines,
+        [...lines].sort((a, b) => a - b),
+        `${name}: line order`,
+      );
       assert.equal(t.inputFacts(SOURCE)!.offTimeline, 0, `${name}: nothing left out`);
     }
 });
