@@ -42,13 +42,13 @@ export function createReporter(output: Output, options: ReportOptions): Reporter
     ...(options.sources ? { sources: options.sources } : {}),
   });
   let n = 0;
-  return {
-    finding(f) {
-      checkFinding(f, ++n);
-      reporter.finding(f);
-    },
-    finish: (summary, end) => reporter.finish(summary, end),
+  const finding = reporter.finding.bind(reporter);
+  // the reporter itself, so its other members (event, inputSummary) stay; only a finding is checked first
+  reporter.finding = (f) => {
+    checkFinding(f, ++n);
+    finding(f);
   };
+  return reporter;
 }
 
 const SEVERITIES: readonly unknown[] = ['error', 'warning', 'info'];
