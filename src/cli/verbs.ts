@@ -37,8 +37,12 @@ export async function runFixturesVerb(
     // the report would replace a case, the manifest, a sidecar or the deviations file it is about to read
     const same = outputInTrees(opts.output, [dir], opts.deviations !== undefined ? [opts.deviations] : []);
     if (same !== undefined) {
+      const what =
+        same === opts.deviations
+          ? 'the deviations file'
+          : `${same === opts.output ? 'a file' : `${same}, a file`} of the fixture directory ${dir}`;
       io.stderr.write(
-        `${protocol.name}: --output ${opts.output} is ${same === opts.deviations ? 'the deviations file' : `${same}, in the fixture directory`}: writing the report there would destroy it; name a file outside ${dir}\n`,
+        `${protocol.name}: --output ${opts.output} is ${what}: writing the report there would destroy it; name another file, outside ${dir}\n`,
       );
       return EXIT.usage;
     }
