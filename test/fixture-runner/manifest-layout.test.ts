@@ -15,7 +15,7 @@ const TMP = fileTempDir('ac-manifest-layout-');
 const MESSAGE = '{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
 
 /** A one-case manifest folder at `dir`, its case under `dir/stdio/`, named as upstream names it. */
-function manifestAt(dir: string): void {
+function manifestAt(dir: string, schema = 'schema/draft/intercept-request.schema.json'): void {
   mkdirSync(join(dir, 'stdio'), { recursive: true });
   writeFileSync(join(dir, 'stdio', 'one.jsonl'), MESSAGE);
   const sha256 = createHash('sha256').update(MESSAGE).digest('hex');
@@ -23,7 +23,7 @@ function manifestAt(dir: string): void {
     id: 'one',
     path: 'fixtures/draft/stdio/one.jsonl',
     binding: 'stdio-jsonl',
-    schema: 'schema/draft/intercept-request.schema.json',
+    schema,
     expectedValid: true,
     sha256,
   };
@@ -46,4 +46,15 @@ test('ahp fixtures: a manifest copy outside .../fixtures/draft is told the layou
     badCase.detail,
     /Case path "fixtures\/draft\/stdio\/one\.jsonl" is not inside the fixture folder: the manifest's paths start two folders above it, so the folder must be \.\.\.\/fixtures\/draft .* ends in elsewhere\/D; copy it to a folder named fixtures\/draft\./,
   );
+});
+
+test('ahp fixtures: a manifest case naming a schema AHP does not have is a harness error for that case, not a crash', async () => {
+  const dir = join(TMP, 'unknown-schema', 'fixtures', 'draft');
+  manifestAt(dir, 'schema/draft/no-such-thing.schema.json');
+  const r = await runCli('ahp', ['fixtures', '-f', 'json', dir]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.doesNotMatch(r.stderr, /internal error/);
+  const c = JSON.parse(r.stdout).cases[0];
+  assert.equal(c.status, 'error');
+  assert.match(c.detail, /names schema "schema\/draft\/no-such-thing\.schema\.json", which is none of AHP's schemas/);
 });
