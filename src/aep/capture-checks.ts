@@ -163,10 +163,16 @@ function namedLeak(text: string, at: GatedPath, pointer: string | undefined): vo
 function visitRedacted(text: string, at: GatedPath): void {
   const content = CONTENT_SCREEN.test(text);
   const home = homePathIn(text);
-  if (!content && !home) return namedLeak(text, at, undefined);
+  if (!content && !home) {
+    namedLeak(text, at, undefined);
+    return;
+  }
   let pointer = home ? at.pointer() : undefined;
   if (pointer !== undefined) (gatedOut ??= []).push({ pointer, what: 'home' });
-  if (!content) return namedLeak(text, at, pointer);
+  if (!content) {
+    namedLeak(text, at, pointer);
+    return;
+  }
   const matches = findSecrets(text, LEAK_OPTIONS);
   if (matches.length === 0) namedLeak(text, at, pointer);
   for (let i = 0; i < matches.length; i++) {
