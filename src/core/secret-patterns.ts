@@ -29,7 +29,7 @@ const ASSIGNED = String.raw`["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'s
 // `tokenValue`), then what follows the name; a paging or sync position (`next_page_token`,
 // `continuationToken`, `syncToken`, AWS's `NextToken`, Azure's `$skipToken`) names a place in a listing, not a credential
 export const ASSIGNMENT = new RegExp(
-  String.raw`(?:password|passwd|secret|api[_-]?key|(?<!(?:page|cursor|continuation|pagination|sync|resume|next|skip)[_-]?)token)(?:[_-]?(?:access[_-]?)?key|[_-]?(?:value|val|str|string|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?` +
+  '(?:password|passwd|secret|api[_-]?key|(?<!(?:page|cursor|continuation|pagination|sync|resume|next|skip)[_-]?)token)(?:[_-]?(?:access[_-]?)?key|[_-]?(?:value|val|str|string|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?' +
     ASSIGNED,
   'dgi',
 );
@@ -40,13 +40,13 @@ export const ASSIGNMENT = new RegExp(
 // `public_key`, not `private_key_id`); `SSHPASS` (sshpass), `REDISCLI_AUTH` (redis-cli), `.npmrc`'s `_auth`; an AK/SK
 // pair's secret half (`AWS_SK`, `aws_sk`; any upper-case `<NAME>_SK` in SECRET_NAME_UPPER)
 export const SECRET_NAME = new RegExp(
-  String.raw`(?:pass[_-]?phrase|(?:private|signing|encryption|master)[_-]?key|(?<![A-Za-z0-9])(?:sshpass|rediscli[_-]auth|aws[_-]sk)|(?<![A-Za-z0-9_])_auth|(?<=[A-Za-z0-9][_-])pwd|(?<![A-Za-z0-9])(?:db|database|smtp|mail|email|imap|ldap|s?ftp|proxy|admin|root|user|redis|mysql|pg|postgres|mongo|rabbitmq|amqp|ssh|key[_-]?store|trust[_-]?store)[_-]pass)(?![A-Za-z0-9_])` +
+  '(?:pass[_-]?phrase|(?:private|signing|encryption|master)[_-]?key|(?<![A-Za-z0-9])(?:sshpass|rediscli[_-]auth|aws[_-]sk)|(?<![A-Za-z0-9_])_auth|(?<=[A-Za-z0-9][_-])pwd|(?<![A-Za-z0-9])(?:db|database|smtp|mail|email|imap|ldap|s?ftp|proxy|admin|root|user|redis|mysql|pg|postgres|mongo|rabbitmq|amqp|ssh|key[_-]?store|trust[_-]?store)[_-]pass)(?![A-Za-z0-9_])' +
     ASSIGNED,
   'dgi',
 );
 // the secret half of an AK/SK pair in an upper-case variable name (`AWS_SK`, `HUAWEICLOUD_SDK_SK`); case-sensitive, so
 // a lower-case `gsi1_sk` (a DynamoDB sort key) is no secret
-export const SECRET_NAME_UPPER = new RegExp(String.raw`(?<=[A-Z0-9])_SK(?![A-Za-z0-9_])` + ASSIGNED, 'dg');
+export const SECRET_NAME_UPPER = new RegExp('(?<=[A-Z0-9])_SK(?![A-Za-z0-9_])' + ASSIGNED, 'dg');
 export const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 // an unsigned JWT written without its empty third segment: header and claims, both JSON objects (`eyJ`), and no dot
 // after (with one, the floor's JWT shape holds it)
