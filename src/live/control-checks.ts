@@ -60,6 +60,12 @@ async function sendCommand(
     const from = s.ws.frames.length;
     s.ws.send(cmd);
     const decision = await s.next(from, decisionOf(id), opts.waitMs?.(s));
+    // the run's credentials were refused (AEP-0004 §4 #1): what the endpoint does with an authorized command is unseen
+    const d = asFrame(decision);
+    if (d?.type === 'error' && d.code === 'unauthorized')
+      return `the ${type} command was refused with an error frame, code "unauthorized": ${
+        run.opts.token ? 'the --token given' : 'the run, with no --token,'
+      } may not send commands here, so the answer to an authorized one is not seen`;
     return await check({ s, cmd, id, from, decision });
   } finally {
     s.close();

@@ -294,3 +294,24 @@ test('an unanswered command says what the roster shows of its session (claimed o
     await ep.close();
   }
 });
+
+test('a token the endpoint refuses skips the target checks with that reason, never passes them (new-user trial)', async () => {
+  const ep = await startEndpoint();
+  try {
+    const checks = ['control-ack', 'control-dedupe', 'control-unsupported'] as const;
+    const r = await checkEndpoint(ep.url, { ...OPTIONS, token: 'not-the-token', checks: [...checks] });
+    assert.deepEqual(r.skipped, [...checks], show(r.findings));
+    assert.deepEqual(errors(r.findings), [], show(r.findings));
+    const reasons = r.findings.filter((f) => f.ruleId === 'aep/live-skipped').map((f) => f.message);
+    for (const c of checks)
+      assert.ok(
+        reasons.some((m) => new RegExp(`${c} check was skipped: .*"unauthorized": the --token given may not`).test(m)),
+        `${c}: ${reasons.join('\n')}`,
+      );
+    // the right token runs them
+    const ok = await checkEndpoint(ep.url, { ...OPTIONS, checks: [...checks] });
+    assert.deepEqual(ok.skipped, [], show(ok.findings));
+  } finally {
+    await ep.close();
+  }
+});
