@@ -10,6 +10,7 @@ const LIVE: Record<keyof LiveOptions, Kind> = {
   destructive: 'boolean',
   identity: 'string',
   timeoutMs: 'positive',
+  heartbeatMs: 'positive',
   control: 'object',
   onCheck: 'function',
   signal: 'signal',

@@ -8,7 +8,8 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AEP } from '../aep/definition.ts';
 import { EXIT } from '../core/exit.ts';
 import type { Finding, Severity } from '../core/finding.ts';
-import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck } from '../live/rules.ts';
+import type { LiveResult } from '../live/check.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_NAMED_ONLY, LIVE_RULES, type LiveCheck } from '../live/rules.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import { exitCodeOf, runInputs, tallyFindings } from '../run/run.ts';
 import { addReportOptions, type CliIO, defaultColor, githubWorkspaceOf, VERSION } from './common.ts';
@@ -24,6 +25,7 @@ interface LiveFlags {
   token?: string;
   checks?: LiveCheck[];
   timeout: number;
+  heartbeat?: number;
   record?: string;
   destructive: boolean;
   identity: 'strict' | 'floor';
@@ -60,7 +62,7 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
     .addOption(
       new Option(
         '--checks <list>',
-        `comma-separated checks (default all but the destructive ${[...LIVE_DESTRUCTIVE].join(', ')}): ${LIVE_CHECKS.join(', ')}`,
+        `comma-separated checks (default all but the destructive ${[...LIVE_DESTRUCTIVE].join(', ')} and the slow ${[...LIVE_NAMED_ONLY].join(', ')}): ${LIVE_CHECKS.join(', ')}`,
       ).argParser(checksArg),
     )
     .option(
@@ -77,6 +79,12 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
         .default('floor'),
     )
     .addOption(new Option('--timeout <ms>', 'how long one check waits for an answer').argParser(msArg).default(5000))
+    .addOption(
+      new Option(
+        '--heartbeat <ms>',
+        'the SSE heartbeat interval the heartbeat check judges (default 30000, AEP-0003 §3.3 #4); that check runs only when named in --checks',
+      ).argParser(msArg),
+    )
     .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL')
     .option(
       '--control-session <session>',
@@ -131,12 +139,13 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   const { checkEndpoint } = await import('../live/check.ts');
   const { LiveConnectError } = await import('../live/client.ts');
   const progress = io.stderrIsTTY && !o.quiet;
-  let result: Awaited<ReturnType<typeof checkEndpoint>>;
+  let result: LiveResult;
   try {
     result = await checkEndpoint(base, {
       token: o.token ?? io.env.AEP_TOKEN,
       ...(o.checks ? { checks: o.checks } : {}),
       timeoutMs: o.timeout,
+      ...(o.heartbeat !== undefined ? { heartbeatMs: o.heartbeat } : {}),
       destructive: o.destructive,
       identity: o.identity,
       control: {
@@ -151,13 +160,15 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     });
   } catch (e) {
     if (progress) io.stderr.write('\r\u001b[K');
-    toFile?.abort();
-    recordFile?.abort();
-    if (e instanceof LiveConnectError) {
-      io.stderr.write(`aep live: ${e.message}\n`);
-      return EXIT.io;
+    if (e instanceof LiveConnectError) io.stderr.write(`aep live: ${e.message}\n`);
+    // unreachable, but the base URL alone was judged (a plain off-host base): that verdict is reported, exit 1
+    if (e instanceof LiveConnectError && e.findings.length > 0) result = unreached(e.findings);
+    else {
+      toFile?.abort();
+      recordFile?.abort();
+      if (e instanceof LiveConnectError) return EXIT.io;
+      throw e;
     }
-    throw e;
   }
   if (progress) io.stderr.write('\r\u001b[K');
   const findings: Finding[] = [...result.findings];
@@ -223,10 +234,9 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   let code = exitCodeOf(r, o.failOn);
   const noneRan = code === EXIT.ok && result.ran.length === 0;
   if (noneRan) code = EXIT.incomplete;
-  reporter.finish(
-    stats ? { ...stats, ...pick(r.summary, ['errors', 'warnings', 'infos', 'byRule', 'omitted']) } : r.summary,
-    { exitCode: code },
-  );
+  // `inputs` is the one endpoint checked; bytes, lines and events those of the Events it delivered (README)
+  const counts = pick(r.summary, ['errors', 'warnings', 'infos', 'byRule', 'omitted']);
+  reporter.finish(stats ? { ...stats, ...counts, inputs: 1 } : { ...r.summary, inputs: 1 }, { exitCode: code });
   if (toFile) {
     const failed = toFile.commit();
     if (failed !== undefined) {
@@ -241,6 +251,19 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     return EXIT.incomplete;
   }
   return code;
+}
+
+/** The result of a run that could not reach the endpoint: discovery failed with what the URL alone showed. */
+function unreached(findings: Finding[]): LiveResult {
+  const count = (sev: Severity) => findings.filter((f) => f.severity === sev).length;
+  const check = { check: 'discovery' as const, status: 'failed' as const, implicit: true as const };
+  return {
+    findings,
+    delivered: [],
+    ran: [],
+    skipped: [],
+    checks: [{ ...check, errors: count('error'), warnings: count('warning'), infos: count('info') }],
+  };
 }
 
 function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Pick<T, K> {

@@ -283,6 +283,7 @@ export const LIVE_RULE_IDS = [
   'aep/live-redelivery-hop',
   'aep/live-delivery-identity',
   'aep/live-filter',
+  'aep/live-from-refusal',
   'aep/live-capture-ceiling',
   'aep/live-resume',
   'aep/live-buffer-advertised',
@@ -307,6 +308,7 @@ export const LIVE_RULE_IDS = [
   'aep/live-control-dedupe',
   'aep/live-control-unsupported',
   'aep/live-control-cancel',
+  'aep/live-heartbeat',
   'aep/live-timeout',
   'aep/live-skipped',
 ] as const;

@@ -11,8 +11,17 @@ import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-chec
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import { binaryFrame, contentType, oversize, redelivery, unsubscribe } from './binding-checks.ts';
 import * as control from './control-checks.ts';
-import { LIVE_CHECKS, LIVE_DESTRUCTIVE, type LiveCheck } from './rules.ts';
-import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_NAMED_ONLY, type LiveCheck } from './rules.ts';
+import {
+  captureCeiling,
+  discovery,
+  fanout,
+  filter,
+  heartbeat,
+  ingest,
+  invalidEnvelope,
+  versionGate,
+} from './http-checks.ts';
 import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl, StreamFailed } from './live-run.ts';
 
 export type { LiveOptions } from './live-run.ts';
@@ -66,6 +75,7 @@ const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   eviction,
   'byte-identity': byteIdentity,
   oversize,
+  heartbeat,
 };
 const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
   hello,
@@ -90,9 +100,13 @@ const NEEDS_STREAM = new Set<LiveCheck>([
   'replay-all',
   'eviction',
   'byte-identity',
+  'heartbeat',
 ]);
 
-/** Check the endpoint at `base` (discovery first, always). @throws LiveConnectError when it cannot be reached. */
+/**
+ * Check the endpoint at `base` (discovery first, always). @throws LiveConnectError when it cannot be reached, with
+ * the findings judged from the URL alone (`aep/live-tls-off-host`) in its `findings`.
+ */
 export async function checkEndpoint(base: string | URL, options: LiveOptions = {}): Promise<LiveResult> {
   const url = typeof base === 'string' ? new URL(base) : base;
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -114,7 +128,8 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
 async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult> {
   const abort = options.signal;
   const wanted = new Set<LiveCheck>(
-    options.checks ?? LIVE_CHECKS.filter((c) => options.destructive || !LIVE_DESTRUCTIVE.has(c)),
+    options.checks ??
+      LIVE_CHECKS.filter((c) => !LIVE_NAMED_ONLY.has(c) && (options.destructive || !LIVE_DESTRUCTIVE.has(c))),
   );
   if (options.destructive) for (const c of LIVE_DESTRUCTIVE) wanted.add(c);
   const checks: CheckOutcome[] = [];
@@ -159,7 +174,11 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });
       else if (e instanceof LiveConnectError && check !== 'discovery' && run.discovery)
         run.report('aep/live-timeout', 'lost', { check, reason: e.reason ?? e.message });
-      else if (e instanceof StreamFailed) {
+      else if (e instanceof LiveConnectError) {
+        // unreachable: no verdict on the endpoint, but what the URL alone shows is one (check.ts's caller reports it)
+        e.findings = [...run.findings];
+        throw e;
+      } else if (e instanceof StreamFailed) {
         if (!e.first) skip(run, check, e.reason);
         else if (wanted.has(check)) run.ran.push(check);
       } else throw e;

@@ -150,6 +150,19 @@ export const LIVE_RULES: readonly LiveRule[] = [
     },
   },
   {
+    id: 'aep/live-from-refusal',
+    severity: 'warning',
+    description:
+      'Over SSE, a subscription whose `from` is malformed (an object, not an array of positions nor "all") is refused, never answered as a stream.',
+    detail:
+      "§5 says a refused `from` goes through the refusal classes that already govern a malformed one on SSE (§3.3) and the WebSocket (§6.5). §6.5 gives the WebSocket's (an invalid-filter error frame, aep/live-subscribe-refusal); §3.3 names no SSE refusal and no keyword, so any answer but 200 text/event-stream is a refusal here, and a stream is a warning (the maintainers' live checker probes a malformed `from` over the WebSocket only). A head held back past 500 ms is a stream opened.",
+    spec: 'AEP-0003 §5; §3.3 #1; §6.5',
+    quote: 'the closed refusal classes that already govern malformed `from` (SSE §3.3, WS §6.5)',
+    messages: {
+      sse: 'GET {path} with a malformed `from` (an object, not an array of positions) was answered {got}: a subscription, not a refusal.',
+    },
+  },
+  {
     id: 'aep/live-capture-ceiling',
     severity: 'error',
     description:
@@ -173,6 +186,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
     messages: {
       got: 'Resuming by {how} after seq {after} delivered {got}; expected seq {want}.',
       refused: 'A subscribe with `from` [{session, epoch, seq}] was answered {got}, not subscribed.',
+      sseRefused:
+        'GET {path} with a `from` resume position was answered {status} with Content-Type {type:json}, not 200 text/event-stream.',
     },
   },
   {
@@ -195,12 +210,16 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'error',
     description:
       'An endpoint advertising replay.all answers `from` "all" with every Event it holds of a session, from its earliest held position in order, then live delivery, and no replay-exhausted.',
+    detail:
+      'Asked over SSE (`from=all`) and over the WebSocket (subscribe.from "all"); a refusal on either binding is this rule\'s finding, and a stream refused for its `from` skips no other stream check.',
     spec: 'AEP-0003 §5 (Replay-all)',
     messages: {
       missing: 'Replay-all by {how} did not deliver the held Events {want} of this run (got {got}).',
       order: "Replay-all by {how} delivered this run's Events out of (epoch, seq) order ({got}).",
       exhausted: 'Replay-all by {how} produced replay-exhausted, which never fires for it.',
       refused: 'A subscribe with `from` "all" was answered {got}, not subscribed, though replay.all is advertised.',
+      sseRefused:
+        'GET {path} with `from` "all" was answered {status} with Content-Type {type:json}, not 200 text/event-stream, though replay.all is advertised.',
     },
   },
   {
@@ -303,6 +322,19 @@ export const LIVE_RULES: readonly LiveRule[] = [
   ...BINDING_RULES,
   ...CONTROL_RULES,
   {
+    id: 'aep/live-heartbeat',
+    severity: 'warning',
+    description:
+      'Opt-in: an open SSE stream gets a comment line (`: ping`) at least every 30 s (SHOULD); --heartbeat sets the interval judged.',
+    detail:
+      "It holds one stream open for the interval plus --timeout, so it runs only when named in --checks (never by default, nor with --destructive). Any comment line counts: the sentence asks for a comment line, `: ping` is its form. One that comes before half the interval has passed (as one sent with the stream's opening) is not counted: it says nothing of the interval after it.",
+    spec: 'AEP-0003 §3.3 #4',
+    quote: 'servers SHOULD send a comment line (`: ping`) at least every 30 s',
+    messages: {
+      none: 'An SSE stream got no comment line (`: ping`) from {half} ms to {ms} ms after it opened ({how}); a server SHOULD send one at least every 30 s (judged every {every} ms).',
+    },
+  },
+  {
     id: 'aep/live-timeout',
     severity: 'error',
     description:
@@ -347,6 +379,7 @@ export const LIVE_CHECKS = [
   'eviction',
   'byte-identity',
   'oversize',
+  'heartbeat',
 ] as const;
 /** One check name. */
 export type LiveCheck = (typeof LIVE_CHECKS)[number];
@@ -356,3 +389,6 @@ export type LiveCheck = (typeof LIVE_CHECKS)[number];
  * named in `checks` or with `destructive`, never by default.
  */
 export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity', 'oversize']);
+
+/** The checks that run only when named in `checks` (not with `destructive` either): `heartbeat` waits 30 s. */
+export const LIVE_NAMED_ONLY: ReadonlySet<LiveCheck> = new Set(['heartbeat']);

@@ -74,7 +74,11 @@ export type Broken =
   | 'roster-no-session'
   | 'control-ambiguous-broadcast'
   | 'no-buffer-advert'
-  | 'hello-no-buffer';
+  | 'hello-no-buffer'
+  | 'sse-refuses-all'
+  | 'sse-takes-malformed-from'
+  | 'sse-ignores-last-event-id'
+  | 'sse-no-heartbeat';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -109,6 +113,9 @@ export const BODY_MAX = 2 << 20;
 
 /** The most resume positions one subscribe may name (past it: limit-exceeded, AEP-0003 §6.5). */
 const FROM_MAX = 256;
+
+/** How often an SSE stream gets a `: ping` comment (the interval the heartbeat tests judge is a few times this). */
+export const PING_MS = 50;
 
 /** The replay buffer depth the endpoint advertises (global, across sessions). */
 export const BUFFER = 1000;
@@ -441,8 +448,10 @@ export async function startEndpoint(
         filter = parseFilter(url.searchParams.get('filter') ?? '{}');
         const f = url.searchParams.get('from');
         if (f !== null) {
+          if (f === 'all' && broken === 'sse-refuses-all') throw new Error('replay-all not implemented');
           from = parseFrom(f === 'all' ? f : JSON.parse(f));
-          if (!from) throw new Error('malformed from');
+          // the broken variant guesses past a malformed `from` (a subscription without it), where §5 refuses it
+          if (!from && broken !== 'sse-takes-malformed-from') throw new Error('malformed from');
         }
       } catch {
         return json(res, 400, { error: 'invalid-filter' });
@@ -488,7 +497,10 @@ export async function startEndpoint(
       };
       const exhausted = (session: string, e: Position) =>
         res.write(`: replay-exhausted ${session} ${e.epoch}:${e.seq}${literal ? '\r\n\r\n' : '\n\n'}`);
-      const m = /^(.*):(\d+):(\d+)$/.exec(String(req.headers['last-event-id'] ?? ''));
+      const m =
+        broken === 'sse-ignores-last-event-id'
+          ? null
+          : /^(.*):(\d+):(\d+)$/.exec(String(req.headers['last-event-id'] ?? ''));
       if (from) replay(sub, from, exhausted, broken === 'sse-from-inclusive');
       else if (m)
         replay(
@@ -500,8 +512,16 @@ export async function startEndpoint(
       // `live=0` (named by AEP-0003 §5) ends the stream after the replay: a single pass, no live delivery
       if (url.searchParams.get('live') === '0') return void res.end();
       subs.add(sub);
-      req.on('close', () => subs.delete(sub));
-      if (!opts.lazyHead) res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n');
+      // AEP-0003 §3.3 #4: a comment line at least every interval (the broken variant only at the opening)
+      const ping = () => void (res.writableEnded || res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n'));
+      // none into the long line `sse-long-line` writes across drains (a ping there would break the line)
+      const quiet = opts.lazyHead || broken === 'sse-no-heartbeat' || broken === 'sse-long-line';
+      const beat = quiet ? undefined : setInterval(ping, PING_MS);
+      req.on('close', () => {
+        subs.delete(sub);
+        clearInterval(beat);
+      });
+      if (!opts.lazyHead) ping();
       return;
     }
     json(res, 404, { error: 'not-found' });

@@ -9,12 +9,14 @@ import { test } from 'node:test';
 import { checkEndpoint } from '../../src/live/check.ts';
 import { LiveConnectError } from '../../src/live/client.ts';
 import { CONTROL_CHECKS } from '../../src/live/control-rules.ts';
-import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES } from '../../src/live/rules.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_NAMED_ONLY, LIVE_RULES } from '../../src/live/rules.ts';
 import { LIVE_CASES } from './cases.ts';
-import { BUFFER, startEndpoint } from './endpoint.ts';
+import { BUFFER, PING_MS, startEndpoint } from './endpoint.ts';
 import { tempDir } from '../temp.ts';
 
 const TIMEOUT = 5000;
+/** The heartbeat interval judged in tests: a few of the endpoint's PING_MS, far below the 30 s default. */
+const HEARTBEAT = 8 * PING_MS;
 const show = (fs: { ruleId: string; message: string }[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
 const errors = (fs: { ruleId: string; severity: string }[]) =>
   [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
@@ -31,7 +33,7 @@ test('the compliant endpoint passes every check, the destructive ones too, and i
     assert.deepEqual(r.skipped, CONTROL_CHECKS.slice(1));
     assert.deepEqual(
       r.ran,
-      LIVE_CHECKS.filter((c) => !r.skipped.includes(c)),
+      LIVE_CHECKS.filter((c) => !r.skipped.includes(c) && !LIVE_NAMED_ONLY.has(c)),
     );
     // the eviction check alone overflows the buffer
     assert.ok(r.delivered.length > BUFFER, `delivered ${r.delivered.length}`);
@@ -98,7 +100,7 @@ test('by default the destructive checks do not run; named in checks they do', as
     const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
     assert.deepEqual(
       r.ran,
-      LIVE_CHECKS.filter((c) => !LIVE_DESTRUCTIVE.has(c) && !r.skipped.includes(c)),
+      LIVE_CHECKS.filter((c) => !LIVE_DESTRUCTIVE.has(c) && !LIVE_NAMED_ONLY.has(c) && !r.skipped.includes(c)),
     );
     assert.ok(r.delivered.length < BUFFER);
     const named = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['eviction'] });
@@ -108,15 +110,17 @@ test('by default the destructive checks do not run; named in checks they do', as
   }
 });
 
-for (const { variant, rules, destructive, says, identity } of LIVE_CASES.filter((c) => !c.control)) {
+for (const { variant, rules, destructive, says, identity, checks } of LIVE_CASES.filter((c) => !c.control)) {
   const errorRules = rules.filter((id) => LIVE_RULES.find((r) => r.id === id)!.severity !== 'info');
   test(`a broken endpoint (${variant}) reports ${rules.join(' and ')} and no other error`, async () => {
     const ep = await startEndpoint(variant);
     try {
       const r = await checkEndpoint(ep.url, {
-        timeoutMs: variant === 'hangs' ? 300 : TIMEOUT,
+        // the heartbeat variant waits HEARTBEAT and the timeout past it for a comment that never comes
+        timeoutMs: variant === 'hangs' ? 300 : checks ? 1000 : TIMEOUT,
         destructive: !!destructive,
         ...(identity ? { identity } : {}),
+        ...(checks ? { checks, heartbeatMs: HEARTBEAT } : {}),
       });
       // a check whose binding or capability is not advertised is skipped, never passed
       assert.deepEqual(errors(r.findings), errorRules.sort(), r.findings.map((f) => f.message).join('\n'));
@@ -141,6 +145,17 @@ for (const { variant, rules, destructive, says, identity } of LIVE_CASES.filter(
     }
   });
 }
+
+test('the heartbeat check runs only when named; a stream pinged every PING_MS passes it at a short --heartbeat', async () => {
+  const ep = await startEndpoint();
+  try {
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['heartbeat'], heartbeatMs: HEARTBEAT });
+    assert.deepEqual(r.findings, [], show(r.findings));
+    assert.deepEqual(r.ran, ['heartbeat']);
+  } finally {
+    await ep.close();
+  }
+});
 
 test('a capability the endpoint does not advertise is skipped with its reason', async () => {
   const { createServer: create } = await import('node:http');
@@ -210,7 +225,20 @@ test('nothing listening is one LiveConnectError; a silent endpoint is a named ti
   await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
   const { port } = free.address() as AddressInfo;
   await new Promise<void>((r) => free.close(() => r()));
-  await assert.rejects(checkEndpoint(`http://127.0.0.1:${port}`, { timeoutMs: TIMEOUT }), LiveConnectError);
+  await assert.rejects(checkEndpoint(`http://127.0.0.1:${port}`, { timeoutMs: TIMEOUT }), (e: unknown) => {
+    assert.ok(e instanceof LiveConnectError);
+    assert.deepEqual(e.findings, []);
+    return true;
+  });
+  // 0.0.0.0 is no loopback name (src/core/loopback.ts) but connects here: unreachable, the plain base is still judged
+  await assert.rejects(checkEndpoint(`http://0.0.0.0:${port}`, { timeoutMs: TIMEOUT }), (e: unknown) => {
+    assert.ok(e instanceof LiveConnectError);
+    assert.deepEqual(
+      e.findings.map((f) => f.ruleId),
+      ['aep/live-tls-off-host'],
+    );
+    return true;
+  });
 
   // accepts connections, never answers
   const silent = createServer(() => {});
@@ -275,6 +303,19 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   assert.equal(gone.code, 2);
   assert.equal(gone.stderr.trim().split('\n').length, 1);
   assert.match(gone.stderr, /cannot reach .*connection refused/);
+  // unreachable off-host over http: the connection error on stderr, the base URL's TLS verdict in the report (exit 1)
+  const plain = await runCli('aep', ['live', 'http://0.0.0.0:1', '--format', 'json']);
+  assert.equal(plain.code, 1, plain.stderr);
+  assert.match(plain.stderr, /cannot reach http:\/\/0\.0\.0\.0:1: connection refused/);
+  const doc = JSON.parse(plain.stdout) as { findings: { ruleId: string }[]; checks: { status: string }[] };
+  assert.deepEqual(
+    doc.findings.map((f) => f.ruleId),
+    ['aep/live-tls-off-host'],
+  );
+  assert.deepEqual(
+    doc.checks.map((c) => c.status),
+    ['failed'],
+  );
   const usage = await runCli('aep', ['live', 'ftp://x', '--checks', 'fanout']);
   assert.equal(usage.code, 2);
   const unknown = await runCli('aep', ['live', 'http://127.0.0.1:1', '--checks', 'nope']);
@@ -315,6 +356,19 @@ test('aep live: the recorded Events go through the validate rules; TLS failure i
     assert.match(r.stdout, /aep\/live-timeout +The discovery check got no answer within 300 ms \(GET \/events\)/);
   } finally {
     await slow.close();
+  }
+});
+
+test('aep live: a resume that misses what Last-Event-ID names is one aep/live-resume finding; the backfill after it is no seq-regression in <delivered>', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const ep = await startEndpoint('sse-ignores-last-event-id');
+  try {
+    const r = await runCli('aep', ['live', ep.url, '--timeout', String(TIMEOUT), '--checks', 'fanout,resume']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout.match(/aep\/live-resume/g)?.length, 2, r.stdout);
+    assert.doesNotMatch(r.stdout, /aep\/seq-regression/);
+  } finally {
+    await ep.close();
   }
 });
 
