@@ -12,16 +12,8 @@ import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import { binaryFrame, contentType, oversize, redelivery, unsubscribe } from './binding-checks.ts';
 import * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_NAMED_ONLY, type LiveCheck } from './rules.ts';
-import {
-  captureCeiling,
-  discovery,
-  fanout,
-  filter,
-  heartbeat,
-  ingest,
-  invalidEnvelope,
-  versionGate,
-} from './http-checks.ts';
+import { captureCeiling, discovery, fanout, filter, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
+import { heartbeat } from './stream-checks.ts';
 import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl, StreamFailed } from './live-run.ts';
 
 export type { LiveOptions } from './live-run.ts';

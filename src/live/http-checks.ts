@@ -6,8 +6,9 @@ import { isLoopback } from '../core/loopback.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
 import { describeValue } from '../core/finding.ts';
 import { coreOf, describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
-import { BODY_LIMIT, fetchText, HEAD_GRACE_MS, SseSubscriber } from './client.ts';
+import { BODY_LIMIT, fetchText } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
+import { malformedFrom } from './stream-checks.ts';
 
 /** The first pointer at which two JSON values differ (`""` for the whole value). */
 function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
@@ -339,22 +340,6 @@ export async function filter(run: LiveRun): Promise<void> {
   }
 }
 
-/** AEP-0003 §5, §3.3: a malformed `from` over SSE is refused (the WebSocket's refusal is subscribe-refusal's). */
-async function malformedFrom(run: LiveRun): Promise<void> {
-  const query = { filter: JSON.stringify({ session: run.session }), from: JSON.stringify({ session: run.session }) };
-  const url = run.url(run.path('stream'), query, 'stream');
-  const sub = await SseSubscriber.open(url, run.opts);
-  sub.close();
-  // status 0: no head within the grace, a stream held open (LiveRun.subscribe takes it as opened too)
-  const stream =
-    sub.status === 0 || (sub.status === 200 && /^text\/event-stream\s*(;|$)/i.test(sub.contentType.trim()));
-  if (stream)
-    run.report('aep/live-from-refusal', 'sse', {
-      path: url.pathname,
-      got: sub.status === 0 ? `with no head within ${HEAD_GRACE_MS} ms, held open` : '200 text/event-stream',
-    });
-}
-
 /** AEP-0003 §6.4; AEP-0001 §8.2: a subscriber below the capture of an Event receives it down-leveled. */
 export async function captureCeiling(run: LiveRun): Promise<void> {
   const levels = run.discovery?.capabilities.capture;
@@ -397,35 +382,6 @@ export async function captureCeiling(run: LiveRun): Promise<void> {
         },
         pointer,
       );
-  } finally {
-    sub.close();
-  }
-}
-
-/** The heartbeat interval AEP-0003 §3.3 #4 names (30 s), the default of `--heartbeat`. */
-export const HEARTBEAT_MS = 30_000;
-
-/** AEP-0003 §3.3 #4: an open SSE stream gets a comment line at least every interval (SHOULD); opt-in, it waits. */
-export async function heartbeat(run: LiveRun): Promise<void> {
-  const every = run.opts.heartbeatMs ?? HEARTBEAT_MS;
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }) });
-  const opened = Date.now();
-  const half = Math.floor(every / 2);
-  const deadline = opened + every + run.opts.timeoutMs;
-  try {
-    // a comment sent with the stream's opening says nothing of the next interval: one from half of it on counts
-    let seen = 0;
-    while (!sub.ended && Date.now() < deadline) {
-      if (!(await sub.until(() => sub.comments.length > seen, deadline - Date.now()))) break;
-      seen = sub.comments.length;
-      if (Date.now() - opened >= half) return;
-    }
-    run.report('aep/live-heartbeat', 'none', {
-      half,
-      ms: Date.now() - opened,
-      how: sub.ended ? 'it ended' : 'it stayed open',
-      every,
-    });
   } finally {
     sub.close();
   }

@@ -152,6 +152,13 @@ test('the heartbeat check runs only when named; a stream pinged every PING_MS pa
     const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['heartbeat'], heartbeatMs: HEARTBEAT });
     assert.deepEqual(r.findings, [], show(r.findings));
     assert.deepEqual(r.ran, ['heartbeat']);
+    const { runCli } = await import('../cli/helpers.ts');
+    const cli = await runCli('aep', ['live', ep.url, '--checks', 'heartbeat', '--heartbeat', String(HEARTBEAT)]);
+    assert.equal(cli.code, 0, cli.stdout + cli.stderr);
+    assert.match(cli.stdout, /passed {3}discovery, heartbeat|passed {3}heartbeat/);
+    const zero = await runCli('aep', ['live', ep.url, '--checks', 'heartbeat', '--heartbeat', '0']);
+    assert.equal(zero.code, 2);
+    assert.match(zero.stderr, /--heartbeat.*positive number of milliseconds/);
   } finally {
     await ep.close();
   }
