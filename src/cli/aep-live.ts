@@ -160,14 +160,16 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     });
   } catch (e) {
     if (progress) io.stderr.write('\r\u001b[K');
-    if (e instanceof LiveConnectError) io.stderr.write(`aep live: ${e.message}\n`);
-    // unreachable, but the base URL alone was judged (a plain off-host base): that verdict is reported, exit 1
-    if (e instanceof LiveConnectError && e.findings.length > 0) result = unreached(e.findings);
+    // unreachable, but the base URL alone was judged (a plain off-host base): the report says both, exit 1
+    const judged = e instanceof LiveConnectError ? e.result : undefined;
+    if (judged?.findings.some((f) => f.ruleId !== 'aep/live-skipped' && f.ruleId !== 'aep/live-timeout'))
+      result = judged;
     else {
       toFile?.abort();
       recordFile?.abort();
-      if (e instanceof LiveConnectError) return EXIT.io;
-      throw e;
+      if (!(e instanceof LiveConnectError)) throw e;
+      io.stderr.write(`aep live: ${e.message}\n`);
+      return EXIT.io;
     }
   }
   if (progress) io.stderr.write('\r\u001b[K');
@@ -251,19 +253,6 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     return EXIT.incomplete;
   }
   return code;
-}
-
-/** The result of a run that could not reach the endpoint: discovery failed with what the URL alone showed. */
-function unreached(findings: Finding[]): LiveResult {
-  const count = (sev: Severity) => findings.filter((f) => f.severity === sev).length;
-  const check = { check: 'discovery' as const, status: 'failed' as const, implicit: true as const };
-  return {
-    findings,
-    delivered: [],
-    ran: [],
-    skipped: [],
-    checks: [{ ...check, errors: count('error'), warnings: count('warning'), infos: count('info') }],
-  };
 }
 
 function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Pick<T, K> {

@@ -97,7 +97,7 @@ const NEEDS_STREAM = new Set<LiveCheck>([
 
 /**
  * Check the endpoint at `base` (discovery first, always). @throws LiveConnectError when it cannot be reached, with
- * the findings judged from the URL alone (`aep/live-tls-off-host`) in its `findings`.
+ * the run's result in its `result`: the findings judged from the URL alone (`aep/live-tls-off-host`), the rest skipped.
  */
 export async function checkEndpoint(base: string | URL, options: LiveOptions = {}): Promise<LiveResult> {
   const url = typeof base === 'string' ? new URL(base) : base;
@@ -127,12 +127,23 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
   const checks: CheckOutcome[] = [];
   // named by the finding that failed discovery (a timeout is not a bad document)
   let noDiscovery = 'discovery failed (aep/live-discovery), so no endpoint is known';
+  // discovery could not connect: the rest is skipped, and the run ends with this error after (its result attached)
+  let unreachable: LiveConnectError | undefined;
   for (const check of LIVE_CHECKS) {
     if (!wanted.has(check) && check !== 'discovery') continue;
     if (abort?.aborted) throw abortReason(abort);
-    options.onCheck?.(check);
     const before = run.findings.length;
     run.check = check;
+    if (unreachable) {
+      skip(
+        run,
+        check,
+        `the endpoint could not be reached (${unreachable.reason ?? unreachable.message}; aep/live-timeout)`,
+      );
+      checks.push(outcome(run, check, run.findings.slice(before), true));
+      continue;
+    }
+    options.onCheck?.(check);
     try {
       if (NEEDS_STREAM.has(check) && !run.discovery?.endpoints.stream) {
         skip(run, check, run.discovery ? 'the discovery document names no "stream" endpoint (SSE)' : noDiscovery);
@@ -166,10 +177,9 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });
       else if (e instanceof LiveConnectError && check !== 'discovery' && run.discovery)
         run.report('aep/live-timeout', 'lost', { check, reason: e.reason ?? e.message });
-      else if (e instanceof LiveConnectError) {
-        // unreachable: no verdict on the endpoint, but what the URL alone shows is one (check.ts's caller reports it)
-        e.findings = [...run.findings];
-        throw e;
+      else if (e instanceof LiveConnectError && check === 'discovery') {
+        unreachable = e;
+        run.report('aep/live-timeout', 'unreachable', { check, reason: e.reason ?? e.message });
       } else if (e instanceof StreamFailed) {
         if (!e.first) skip(run, check, e.reason);
         else if (wanted.has(check)) run.ran.push(check);
@@ -182,5 +192,11 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
     }
   }
   if (abort?.aborted) throw abortReason(abort);
-  return { findings: run.findings, delivered: run.delivered, ran: run.ran, skipped: run.skipped, checks };
+  const result = { findings: run.findings, delivered: run.delivered, ran: run.ran, skipped: run.skipped, checks };
+  if (unreachable) {
+    // no verdict on the endpoint, but what the URL alone decided is one (the base's aep/live-tls-off-host)
+    unreachable.result = result;
+    throw unreachable;
+  }
+  return result;
 }

@@ -2,7 +2,7 @@
  * The wire of `aep live`: HTTP requests and an SSE subscriber over Node's own http/https (the WebSocket peer is in
  * ws-peer.ts). Every wait is bounded by a timeout; a failure to connect is a {@link LiveConnectError}.
  */
-import type { Finding } from '../core/finding.ts';
+import type { LiveResult } from './check.ts';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { abortReason, onAbort } from '../core/abort.ts';
@@ -16,8 +16,11 @@ export class LiveConnectError extends Error {
   status?: number;
   /** What happened, without the origin (`connection refused`, `the connection was reset or closed`). */
   reason?: string;
-  /** What the run judged before it, from the URL alone (a plain off-host base is aep/live-tls-off-host). */
-  findings: Finding[] = [];
+  /**
+   * Discovery's: the run's result all the same, its findings those the URL alone decided (a plain off-host base is
+   * aep/live-tls-off-host), discovery failed and every other check skipped.
+   */
+  result?: LiveResult;
 }
 
 /** A check waited longer than its timeout; `waiting` says for what. */

@@ -338,11 +338,12 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-timeout',
     severity: 'error',
     description:
-      'A check waited longer than --timeout for the endpoint, lost its connection to it, or closed it at a limit of the checker (a frame past 4 MiB): the check is named.',
+      'A check waited longer than --timeout for the endpoint, could not reach it or lost its connection to it, or closed it at a limit of the checker (a frame past 4 MiB): the check is named.',
     spec: 'agent-conformance (README §aep live)',
     messages: {
       timeout: 'The {check} check got no answer within {ms} ms ({waiting}).',
       lost: 'The {check} check lost its connection to the endpoint: {reason}.',
+      unreachable: 'The {check} check could not reach the endpoint: {reason}; no check that needs it ran.',
       limit: 'The {check} check closed a connection: the endpoint sent {what}, more than this checker reads.',
     },
   },

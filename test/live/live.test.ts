@@ -234,15 +234,22 @@ test('nothing listening is one LiveConnectError; a silent endpoint is a named ti
   await new Promise<void>((r) => free.close(() => r()));
   await assert.rejects(checkEndpoint(`http://127.0.0.1:${port}`, { timeoutMs: TIMEOUT }), (e: unknown) => {
     assert.ok(e instanceof LiveConnectError);
-    assert.deepEqual(e.findings, []);
+    // the run's result all the same: discovery failed, unreachable, and every other check skipped saying so
+    assert.deepEqual(
+      e.result?.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => f.message),
+      ['The discovery check could not reach the endpoint: connection refused; no check that needs it ran.'],
+    );
+    assert.deepEqual(e.result?.ran, []);
+    assert.equal(e.result?.checks[0]?.status, 'failed');
+    assert.ok(e.result?.checks.slice(1).every((c) => c.status === 'skipped' && /could not be reached/.test(c.reason!)));
     return true;
   });
   // 0.0.0.0 is no loopback name (src/core/loopback.ts) but connects here: unreachable, the plain base is still judged
   await assert.rejects(checkEndpoint(`http://0.0.0.0:${port}`, { timeoutMs: TIMEOUT }), (e: unknown) => {
     assert.ok(e instanceof LiveConnectError);
     assert.deepEqual(
-      e.findings.map((f) => f.ruleId),
-      ['aep/live-tls-off-host'],
+      e.result?.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => f.ruleId),
+      ['aep/live-tls-off-host', 'aep/live-timeout'],
     );
     return true;
   });
@@ -310,19 +317,19 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   assert.equal(gone.code, 2);
   assert.equal(gone.stderr.trim().split('\n').length, 1);
   assert.match(gone.stderr, /cannot reach .*connection refused/);
-  // unreachable off-host over http: the connection error on stderr, the base URL's TLS verdict in the report (exit 1)
+  // unreachable off-host over http: the base URL's TLS verdict and the connection error in the report (exit 1)
   const plain = await runCli('aep', ['live', 'http://0.0.0.0:1', '--format', 'json']);
   assert.equal(plain.code, 1, plain.stderr);
-  assert.match(plain.stderr, /cannot reach http:\/\/0\.0\.0\.0:1: connection refused/);
+  assert.equal(plain.stderr, '');
   const doc = JSON.parse(plain.stdout) as { findings: { ruleId: string }[]; checks: { status: string }[] };
   assert.deepEqual(
-    doc.findings.map((f) => f.ruleId),
-    ['aep/live-tls-off-host'],
+    doc.findings
+      .map((f) => f.ruleId)
+      .filter((id) => id !== 'aep/live-skipped')
+      .sort(),
+    ['aep/live-timeout', 'aep/live-tls-off-host'],
   );
-  assert.deepEqual(
-    doc.checks.map((c) => c.status),
-    ['failed'],
-  );
+  assert.deepEqual([...new Set(doc.checks.map((c) => c.status))], ['failed', 'skipped']);
   const usage = await runCli('aep', ['live', 'ftp://x', '--checks', 'fanout']);
   assert.equal(usage.code, 2);
   const unknown = await runCli('aep', ['live', 'http://127.0.0.1:1', '--checks', 'nope']);
