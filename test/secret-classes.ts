@@ -13,6 +13,7 @@ export const TEXT_SECRET_CLASSES: readonly DetectorClass[] = [
   'jwt-unsigned',
   'provider-token',
   'pin',
+  'secret-name',
 ];
 
 /** Every secret class (the PII classes apart). */

@@ -4,6 +4,7 @@
  */
 import { ConformanceError } from '../core/errors.ts';
 import { parseJsonText } from '../core/json.ts';
+import { nearestWord } from '../core/nearest.ts';
 import { AEP_SEVERITIES } from './bridges/types.ts';
 
 /** AEP-0003 §6.2 rule 1: the filterable core attributes. */
@@ -80,9 +81,14 @@ export function parseFilter(input: string | unknown): AttrFilter {
       const band: Predicate = { key: 'severity', kind: 'band' };
       for (const op of ['gte', 'lte'] as const) {
         if (!(op in o)) continue;
-        const n = typeof o[op] === 'string' ? LEVEL.get(o[op] as string) : undefined;
-        if (n === undefined)
-          throw new InvalidFilterError(`severity "${op}" is not one of ${AEP_SEVERITIES.join(', ')}`);
+        const x = o[op];
+        const n = typeof x === 'string' ? LEVEL.get(x) : undefined;
+        if (n === undefined) {
+          const near = typeof x === 'string' ? nearestWord(x, AEP_SEVERITIES, true) : undefined;
+          throw new InvalidFilterError(
+            `the severity "${op}" value ${JSON.stringify(x)?.slice(0, 40)} is not one of ${AEP_SEVERITIES.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`,
+          );
+        }
         band[op] = n;
       }
       predicates.push(band);

@@ -19,6 +19,7 @@ import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { screened } from './envelope-members.ts';
 import { homePathIn } from './redact.ts';
+import { namedCredentialIn, namesCredential } from './credential-names.ts';
 import { captureTreeFor } from './schema/validators.ts';
 
 /** The suffix that makes a payload member a digest (AEP-0003 §9 item 3: "`*_digest` fields"). */
@@ -74,15 +75,12 @@ export function holdsMarker(v: unknown): boolean {
 }
 
 const PII_CLASSES: readonly DetectorClass[] = ['email', 'phone'];
-/** Every secret class the detector knows: metadata-level members carry none of them (AEP-0003 §9 item 2). */
-const SECRET_CLASSES: readonly DetectorClass[] = [
-  'pem',
-  'aws-access-key',
-  'bearer',
-  'assignment',
-  'jwt',
-  'provider-token',
-];
+/**
+ * Every secret class the detector knows, floor and hardening: metadata-level members carry none of them (AEP-0003 §9
+ * item 2), and `aep redact` replaces the same classes there (src/aep/redact.ts `holdsContent`), so one string gets one
+ * verdict from the rule and the verb.
+ */
+const SECRET_CLASSES: readonly DetectorClass[] = [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES];
 /** What every phone number the detector finds holds; a string without it is not scanned for phone numbers. */
 const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
 /** {@link mayHoldSecret}'s openings, `@` or {@link PHONE_SCREEN}: a string without any holds no detector class. */
@@ -122,7 +120,7 @@ export interface RedactedText {
 }
 
 /** Every secret class the leak rules ask for (floor and hardening). */
-const LEAK_OPTIONS = { classes: [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES] as readonly DetectorClass[] };
+const LEAK_OPTIONS = { classes: SECRET_CLASSES };
 const NO_FINDINGS: readonly GatedFinding[] = [];
 const NO_LEAKS: readonly (string | DetectorClass)[] = [];
 const NOTHING: RedactedText = { gated: NO_FINDINGS, leaks: NO_LEAKS };
@@ -152,14 +150,31 @@ export function redactedTextOf(ev: AepEvent): RedactedText {
   return lastText;
 }
 
+/** The key of the member the walk stands at (a name, an index, or undefined at the top). */
+const keyAt = (at: GatedPath, depth = at.depth): string | number | undefined =>
+  depth > 0 ? at.keys[depth - 1] : undefined;
+
+/** A leak of `text` read with its member's name (`"password": "<value>"`), as `aep redact` and AHP read it. */
+function namedLeak(text: string, at: GatedPath, pointer: string | undefined): void {
+  const cls = namedCredentialIn(keyAt(at), text);
+  if (cls !== undefined) (leaksOut ??= []).push(pointer ?? at.pointer(), cls);
+}
+
 function visitRedacted(text: string, at: GatedPath): void {
   const content = CONTENT_SCREEN.test(text);
   const home = homePathIn(text);
-  if (!content && !home) return;
+  if (!content && !home) {
+    namedLeak(text, at, undefined);
+    return;
+  }
   let pointer = home ? at.pointer() : undefined;
   if (pointer !== undefined) (gatedOut ??= []).push({ pointer, what: 'home' });
-  if (!content) return;
+  if (!content) {
+    namedLeak(text, at, pointer);
+    return;
+  }
   const matches = findSecrets(text, LEAK_OPTIONS);
+  if (matches.length === 0) namedLeak(text, at, pointer);
   for (let i = 0; i < matches.length; i++) {
     const cls = matches[i]!.class;
     let seen = false;
@@ -192,10 +207,12 @@ export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClas
   const data = ev.value.data;
   if (data === null || typeof data !== 'object') return NO_CONTENT;
   const tree = ev.info?.captureTree ?? captureTreeFor(ev.type);
-  if (!tree && ev.capture !== 'metadata') return NO_CONTENT;
   // AEP-0009 (Security considerations) makes identifying content in an assessment's metadata tokens a SHOULD, judged
-  // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types
-  const pii = !ev.type.startsWith('assessment.');
+  // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types. A vendor or
+  // schema-less type at `redacted` (no tree): whatever its own schema annotates a member, a secret there breaks a MUST
+  // (metadata: §9 item 2; redacted: AEP-0002 §5.1 rule 2 and §9.4 a; full: rule 1, omitted), PII only at metadata (rule
+  // d is operator-disableable)
+  const pii = !ev.type.startsWith('assessment.') && (tree !== undefined || ev.capture === 'metadata');
   contentPii = pii;
   // below `redacted` the `[metadata*]` members are structural stand-ins, never content (AEP-0002 §5.3)
   contentStar = ev.capture === 'metadata';
@@ -218,7 +235,7 @@ export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClas
   for (const k in o) {
     if (!screened(k)) continue;
     const v = o[k];
-    if (typeof v === 'string' && !CONTENT_SCREEN.test(v)) continue;
+    if (typeof v === 'string' && !CONTENT_SCREEN.test(v) && !namesCredential(k)) continue;
     contentPii = !ev.type.startsWith('assessment.');
     contentAt = envelopeAt;
     envelopeAt.keys[0] = k;
@@ -251,7 +268,7 @@ function visitContent(v: unknown, node: CaptureNode | undefined, depth: number):
     return;
   }
   if (typeof v === 'string') {
-    const cls = firstContentClass(v, contentPii);
+    const cls = firstContentClass(v, contentPii) ?? namedCredentialIn(keyAt(contentAt, depth), v);
     if (cls !== undefined) {
       // the pointer of a string is built only when something is found in it (most strings: nothing)
       contentAt.depth = depth;

@@ -4,7 +4,7 @@
  */
 import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
 import type { CaptureNode } from './capture.ts';
-import { isCredentialName, normName } from './credential-names.ts';
+import { isCredentialName, namedCredentialIn, normName } from './credential-names.ts';
 import { screened } from './envelope-members.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
@@ -185,11 +185,18 @@ function holdsContent(s: string): boolean {
   return findSecrets(s).length > 0 || (PII_SCREEN.test(s) && findSecrets(s, { classes: PII_CLASSES }).length > 0);
 }
 
-/** True when a string anywhere in `v` holds a secret, email address or phone number. */
+/**
+ * True when a string anywhere in `v` holds a secret, email address or phone number, or is the value of a member the
+ * detector reads as a credential by its name (`"password": "<value>"`).
+ */
 export function contentIn(v: unknown): boolean {
   if (typeof v === 'string') return holdsContent(v);
   if (v === null || typeof v !== 'object') return false;
-  for (const x of Object.values(v)) if (contentIn(x)) return true;
+  if (Array.isArray(v)) return v.some(contentIn);
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (contentIn(x) || (typeof x === 'string' && namedCredentialIn(k, x) !== undefined)) return true;
+  }
   return false;
 }
 
@@ -202,12 +209,7 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
     }
     if (node && CAPTURE_RANK[node.level] > CAPTURE_RANK.redacted) return v;
     // AEP-0003 §9 item 2: no content in metadata-level members (aep/metadata-content at `redacted`)
-    if (typeof v === 'string')
-      return typeof key === 'string' && key.endsWith('_digest')
-        ? v
-        : holdsContent(v)
-          ? r.text(v)
-          : configuredText(v, r);
+    if (typeof v === 'string') return typeof key === 'string' && key.endsWith('_digest') ? v : metadataText(v, key, r);
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       let changed = false;
@@ -228,6 +230,15 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
     return changed ? out : v;
   };
   return walk(data, tree, undefined);
+}
+
+/**
+ * A metadata-level string through `r`: holding content, through the pipeline; the value of a member the detector reads
+ * as a credential by its name (`"password": "<value>"`, as aep/metadata-content reads it), the mark; else rule (b).
+ */
+function metadataText(v: string, key: string | number | undefined, r: Redactor): string {
+  if (holdsContent(v)) return r.text(v);
+  return namedCredentialIn(key, v) !== undefined ? SECRET_MARK : configuredText(v, r);
 }
 
 function configuredText(v: string, r: Redactor): string {
@@ -359,8 +370,7 @@ function envelopeValue(v: unknown, key: string | number, r: Redactor): unknown {
   }
   if (typeof v === 'string') {
     if (typeof key === 'string' && key.endsWith('_digest')) return v;
-    const out = holdsContent(v) ? r.text(v) : (r.configured?.(v) ?? v);
-    return out === v ? v : out;
+    return metadataText(v, key, r);
   }
   if (v === null || typeof v !== 'object') return v;
   const arr = Array.isArray(v);

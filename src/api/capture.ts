@@ -9,6 +9,7 @@ import {
   type Redactor,
 } from '../aep/redact.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
+import { assertAepEvent } from '../aep/bridges/hint.ts';
 import { checkKeys, checkObjectArg, described, type Kind } from './check-options.ts';
 
 /** An AEP capture level (AEP-0001 §8.2): `none < metadata < redacted < full`. */
@@ -53,7 +54,8 @@ function redactorOf(options: RedactOptions | Redactor | undefined, where = ''): 
 
 /**
  * One AEP event down to `ceiling` as a relay must (AEP-0001 §8.2(b)-(e)); never raises a level nor modifies the input
- * (one at or below the ceiling that honours its level is returned as is). @throws TypeError when `ceiling` is no level.
+ * (one at or below the ceiling that honours its level is returned as is). @throws TypeError when `ceiling` is no level,
+ * or `event` is no AEP event (bridge output, an AHP message: what the commands refuse as `aep/bridge-input`).
  */
 export function downlevel(
   event: object,
@@ -61,6 +63,7 @@ export function downlevel(
   options: DownlevelOptions = {},
 ): Record<string, unknown> {
   checkObjectArg(event, 'the event');
+  assertAepEvent(event);
   checkObjectArg(options, 'the downlevel options');
   const { redact: r, screen, ...rest } = options as DownlevelOptions;
   checkKeys(rest, DOWNLEVEL, '');
@@ -83,9 +86,13 @@ export function redact(value: unknown, options?: RedactOptions | Redactor): unkn
   return typeof value === 'string' ? r.text(value) : r.value(value);
 }
 
-/** Redact one event as `aep redact` does (a changed `full` event becomes `redacted`); same object when unchanged. */
+/**
+ * Redact one event as `aep redact` does (a changed `full` event becomes `redacted`); same object when unchanged.
+ * @throws TypeError when `event` is no object, or no AEP event (bridge output or an AHP message, `aep/bridge-input`).
+ */
 export function redactEvent(event: object, options?: RedactOptions | Redactor): Record<string, unknown> {
   checkObjectArg(event, 'the event');
+  assertAepEvent(event);
   return redactGatedEvent(event, redactorOf(options));
 }
 

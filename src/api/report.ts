@@ -32,7 +32,7 @@ export function createReporter(output: Output, options: ReportOptions): Reporter
     );
   checkReportOptions(options);
   const spec = protocolDefinition(options.protocol);
-  return makeReporter(options.format, output, {
+  const reporter = makeReporter(options.format, output, {
     protocol: spec.name,
     version: VERSION,
     color: options.color ?? false,
@@ -41,6 +41,31 @@ export function createReporter(output: Output, options: ReportOptions): Reporter
     rules: [...spec.rules()],
     ...(options.sources ? { sources: options.sources } : {}),
   });
+  let n = 0;
+  const finding = reporter.finding.bind(reporter);
+  // the reporter itself, so its other members (event, inputSummary) stay; only a finding is checked first
+  reporter.finding = (f) => {
+    checkFinding(f, ++n);
+    finding(f);
+  };
+  return reporter;
+}
+
+const SEVERITIES: readonly unknown[] = ['error', 'warning', 'info'];
+
+/**
+ * A caller's finding has what every format needs (`ruleId`, `severity`, `message`); the rest is optional in every
+ * format alike (a plain-JS caller's own finding may have no `spec` or `source`). @throws TypeError naming the member
+ */
+function checkFinding(f: unknown, n: number): asserts f is Finding {
+  checkObjectArg(f, `finding ${n}`);
+  const bad = (member: string, want: string) =>
+    new TypeError(`finding ${n} needs ${member} (${want}), not ${described(f[member])}`);
+  if (typeof f.ruleId !== 'string' || f.ruleId === '') throw bad('ruleId', 'a rule id string');
+  if (!SEVERITIES.includes(f.severity)) throw bad('severity', '"error", "warning" or "info"');
+  if (typeof f.message !== 'string') throw bad('message', 'a string');
+  for (const member of ['spec', 'source', 'pointer', 'messageId'])
+    if (f[member] !== undefined && typeof f[member] !== 'string') throw bad(member, 'a string, or no member');
 }
 
 /** Render `findings` and `summary` (from {@link validate}) as one report text. */

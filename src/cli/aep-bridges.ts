@@ -1,33 +1,27 @@
 /**
- * `aep filter --where` (AEP-0003 §6: the lines a subscriber receives, byte for byte; an invalid filter exits 2 before
- * any output) and `aep convert --to` (the AEP-0005 projections; lines with an error finding are not converted).
+ * `aep convert --to` (the AEP-0005 projections; lines with an error finding are not converted) and what the stream
+ * verbs share: `-o`, `--profile`, opening the inputs.
  */
-import { EXIT, exitCodeOfError } from '../core/exit.ts';
+import { EXIT } from '../core/exit.ts';
 import { Option, type Command } from 'commander';
-import { FILTERABLE_CORE, matches, parseFilter, InvalidFilterError, type AttrFilter } from '../aep/attr-match.ts';
 import { ceRefusal, toCloudEvent } from '../aep/bridges/cloudevents.ts';
 import { numberLiterals } from '../aep/bridges/numbers.ts';
 import { AEP_0007 } from '../aep/subprofile.ts';
-import { bridgeFormatOf } from '../aep/bridges/hint.ts';
 import { toOcsf } from '../aep/bridges/ocsf.ts';
 import { toOtlp, type OtlpCounts } from '../aep/bridges/otlp.ts';
 import { downlevelStream } from '../aep/downlevel.ts';
-import { AEP } from '../aep/definition.ts';
 import { aepRules } from '../aep/protocol.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter } from '../report/index.ts';
 import type { Reporter } from '../report/types.ts';
 import type { Finding } from '../core/finding.ts';
-import { aboutTheInput } from '../core/framing.ts';
 import { exactText, refuse, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
 import { changedNumbers, serializeEvent } from '../core/serialize.ts';
 import { CE_ATTRIBUTE_TABLE } from '../aep/bridges/cloudevents.ts';
 import { escapeToken } from '../core/pointer.ts';
-import { exitCodeOf, runInputs } from '../run/run.ts';
-import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
-import { StreamOutput } from './stream-output.ts';
-import { nearestRuleIds } from './verbs.ts';
+import { openInputs, VERSION, type CliIO } from './common.ts';
+import type { StreamVerb } from './closing.ts';
 import { CONVERT_FROM, runConvertFrom } from './aep-convert-from.ts';
 
 /** `-o FILE` of the verbs that write a stream. */
@@ -43,8 +37,6 @@ export const PROFILE_OPTION = (): Option =>
     'also accept a sub-profile beyond the AEP 0.1 registry, its types handled by its capture annotations: aep-0007 (AEP-0007 §4, the message and stream types)',
   ).choices([AEP_0007]);
 
-/** The `aep` verbs that write a stream; each closing line on stderr starts `aep VERB:`. */
-export type StreamVerb = 'redact' | 'downlevel' | 'filter' | 'convert';
 /** The stream verbs that run the checks and a transform ({@link RunFilter}); `filter` only selects. */
 export type TransformVerb = Exclude<StreamVerb, 'filter'>;
 
@@ -95,17 +87,6 @@ export function noteEmpty(reporter: Reporter, seen: { empty: boolean }): (f: Fin
   };
 }
 
-/** The one closing line of a stream verb whose input has no line but blank ones (`validate` exits 1 too). */
-export const emptyInputLine = (verb: StreamVerb): string =>
-  `aep ${verb}: the input holds no event (jsonl/empty-input above), so nothing was written\n`;
-
-/**
- * The closing line of a stream verb that wrote every line but found errors about the input itself (a byte order mark,
- * bytes after a whole gzip stream): the run fails as `validate` would, and says no line was left out.
- */
-export const inputErrorsLine = (verb: StreamVerb, written: number): string =>
-  `aep ${verb}: no line left out, ${written} written; the error findings above are about the input, not a line\n`;
-
 /** How a capture verb's filter run ended: its exit code, and whether its input held no event (said once, last). */
 export interface FilterExit {
   code: number;
@@ -114,87 +95,8 @@ export interface FilterExit {
   stopped?: boolean;
   /** With `deferClosing`: the clause about lines not written that the closing line would have said, for the verb's own. */
   closing?: string;
-}
-
-/**
- * A note for each filter key that is not a core attribute but is one edit from one (`typ`): §6.2
- * reads it as an extension attribute, which is legal, so it is a note on stderr and not a refusal.
- */
-export function extensionKeyNotes(filter: AttrFilter): string[] {
-  return filter.predicates.flatMap(({ key }) => {
-    if (FILTERABLE_CORE.includes(key)) return [];
-    const near = nearestRuleIds(FILTERABLE_CORE, key, 1);
-    return near.length
-      ? [
-          `note: "${key}" is read as an extension attribute (AEP-0003 §6.2 rule 1), not the core attribute "${near[0]}"; an event without "${key}" never matches`,
-        ]
-      : [];
-  });
-}
-
-/** Run `aep filter`: write the lines `filter` matches (to `output`, or stdout). */
-export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO, output?: string): Promise<number> {
-  const opened = openStreamVerb(files, io);
-  if (!opened) return EXIT.io;
-  const { inputs, reporter } = opened;
-  const out = StreamOutput.open(io, output, files);
-  if (!out) return EXIT.io;
-  let written = 0;
-  const seen = { empty: false };
-  const note = noteEmpty(reporter, seen);
-  // an error at a line other than about the input: a line not read, so not matched
-  let unread = false;
-  // the run reads and parses; its checker only matches (a subscriber's filter does not validate)
-  const select = {
-    ...AEP,
-    checker: () => ({
-      onEvent(ev: { value: Record<string, unknown>; text: string }) {
-        if (!matches(filter, ev.value)) return;
-        written++;
-        out.line(`${ev.text}\n`);
-      },
-      end() {},
-    }),
-  };
-  try {
-    const r = await runInputs(
-      select,
-      inputs,
-      { each: false },
-      {
-        finding(f) {
-          if (f.severity === 'error' && f.line !== undefined && !aboutTheInput(f)) unread = true;
-          note(f);
-        },
-        ready: out.ready,
-      },
-    );
-    const failed = out.finish(true);
-    if (failed !== undefined) {
-      io.stderr.write(`aep: cannot write ${output}: ${failed}\n`);
-      return EXIT.io;
-    }
-    const fails = exitCodeOf(r, 'error') !== 0;
-    // the reader went away (a closed pipe): the verdict is on the lines read so far
-    if (r.stopped) return fails ? EXIT.findings : EXIT.ok;
-    if (fails) {
-      reporter.finish(r.summary);
-      if (seen.empty) {
-        io.stderr.write(emptyInputLine('filter'));
-        return EXIT.findings;
-      }
-      io.stderr.write(
-        unread
-          ? `aep filter: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`
-          : inputErrorsLine('filter', written),
-      );
-      return EXIT.findings;
-    }
-    return EXIT.ok;
-  } catch (e) {
-    out.finish(false);
-    return reportRunError('aep', e, io);
-  }
+  /** Lines of another format set aside (`aep/bridge-input`): not plain text, whatever else was read. */
+  setAside?: number;
 }
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];
@@ -209,35 +111,13 @@ function valueAt(v: unknown, pointer: string): unknown {
   return cur;
 }
 
-/** Register `filter` and `convert` on the `aep` program. */
+/** Register `convert` on the `aep` program (`filter` is src/cli/attr-filter.ts). */
 export function addBridgeVerbs(
   program: Command,
   io: CliIO,
   setExit: (code: number) => void,
   runFilter: RunFilter,
 ): void {
-  program
-    .command('filter')
-    .description(
-      'write the events an attr-match subscriber with FILTER receives (AEP-0003 §6), byte for byte; selects, does not validate',
-    )
-    .argument('[files...]', 'JSONL files; - reads standard input')
-    .requiredOption('--where <filter>', 'the attr-match filter, a JSON object, e.g. \'{"type":["attention.*"]}\'')
-    .option(...OUTPUT_OPTION)
-    .action(async (files: string[], raw: { where: string; output?: string }) => {
-      let filter: AttrFilter;
-      try {
-        filter = parseFilter(raw.where);
-      } catch (e) {
-        if (!(e instanceof InvalidFilterError)) throw e;
-        io.stderr.write(`aep: --where: ${e.message} (AEP-0003 §6; refused, fail closed)\n`);
-        setExit(exitCodeOfError(e));
-        return;
-      }
-      for (const note of extensionKeyNotes(filter)) io.stderr.write(`aep: --where: ${note}\n`);
-      setExit(await runAttrFilter(files, filter, io, raw.output));
-    });
-
   program
     .command('convert')
     .description(
@@ -346,12 +226,7 @@ export function addBridgeVerbs(
             return r.record;
           };
         }
-        // a line that is bridge output already (aep/bridge-input) is no AEP event to convert
-        const convert = transform;
-        transform = (ev, invalid) =>
-          bridgeFormatOf(ev.value) === undefined
-            ? convert(ev, invalid)
-            : refuse('the line is bridge output, not an AEP event (aep/bridge-input)');
+        // bridge output and AHP messages (aep/bridge-input) never reach the transform: runAepFilter sets them aside
         // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
         // `validate` fails is refused with its findings (issue 37 item 4b)
         const { code, empty, stopped } = await runFilter(

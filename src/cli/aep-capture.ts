@@ -11,10 +11,9 @@ import { contentIn, createRedactor, redactEvent, type RedactOptions } from '../a
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
+import { closingLine, emptyInputLine, inputErrorsLine, notWrittenClause } from './closing.ts';
 import {
   addBridgeVerbs,
-  emptyInputLine,
-  inputErrorsLine,
   type FilterExit,
   noteEmpty,
   OUTPUT_OPTION,
@@ -23,7 +22,7 @@ import {
   type TransformVerb,
 } from './aep-bridges.ts';
 import { StreamOutput } from './stream-output.ts';
-import { isSetAside } from '../aep/bridges/hint.ts';
+import { addFilterVerb } from './attr-filter.ts';
 
 interface RedactFlags {
   secretName?: string[];
@@ -58,17 +57,13 @@ function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
 
 const UNPLACED = 'the line has error findings and its copy would still hold a secret, email address or phone number';
 
-const SET_ASIDE =
-  'the line is bridge output or an AHP message, not an AEP event (aep/bridge-input): no capture annotation gates it; `aep convert --from` it first';
-
 /** A capture verb's transform of each line; a line with error findings is written unless its copy holds content. */
 function captureStep(
   step: (ev: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined,
 ): EventTransform {
   return (ev, invalid) => {
-    // bridge output is under no AEP `capture` the verb can honour (AEP-0001 §8.2(a)); a repeated member's other
-    // copies are in the text, not in the value checked and gated: written from the value
-    if (isSetAside(ev.value)) return refuse(SET_ASIDE);
+    // bridge output and AHP messages never get here (runAepFilter sets them aside); a repeated member's other copies are
+    // in the text, not in the value checked and gated: written from the value
     const out = step(ev.value) ?? (ev.duplicates.length > 0 ? { ...ev.value } : undefined);
     // the event rules that place content do not run on a line whose envelope or payload failed
     return invalid && contentIn(out ?? ev.value) ? refuse(UNPLACED) : out;
@@ -78,8 +73,8 @@ function captureStep(
 /** Why a line the transform refused was not written, as each verb's closing line says it. */
 const REFUSED: Readonly<Record<TransformVerb, string>> = {
   convert: 'refused by the conversion',
-  redact: 'not AEP events, or with error findings and content the copy would keep',
-  downlevel: 'not AEP events, or with error findings and content the copy would keep',
+  redact: 'with error findings and content the copy would keep',
+  downlevel: 'with error findings and content the copy would keep',
 };
 
 /** Run one filter; findings in text on stderr, the JSONL to `output` or stdout (with backpressure). */
@@ -136,28 +131,11 @@ async function runFilter(
         io.stderr.write(inputErrorsLine(verb, r.written));
         return { code: exit, empty: false };
       }
-      const found = r.rejected - r.refused;
-      const why = [
-        ...(found > 0 ? [`${found} with error findings`] : []),
-        ...(r.refused > 0 ? [`${r.refused} ${REFUSED[verb]}`] : []),
-      ];
-      const s = (n: number) => (n === 1 ? '' : 's');
-      const n = r.invalidWritten;
-      const they = n === 1 ? 'it declares' : 'they declare';
-      const invalid =
-        n > 0 ? `; ${n} line${s(n)} with error findings written, at the level ${they} or lower (findings above)` : '';
-      const rejected = `${r.rejected} line${s(r.rejected)} not written (${why.join(', ')}: see above)`;
       // the verb says what it wrote in its own terms, with this clause in the same sentence
-      if (deferClosing) {
-        const clause = r.rejected > 0 ? `${rejected}${invalid}` : invalid.slice(2);
-        return { code: exit, empty: false, closing: clause };
-      }
-      io.stderr.write(
-        r.rejected > 0 ? `aep ${verb}: ${rejected}; ${r.written} written` : `aep ${verb}: ${r.written} written`,
-      );
-      io.stderr.write(`${invalid}\n`);
+      if (deferClosing) return { code: exit, empty: false, closing: notWrittenClause(r, REFUSED[verb]) };
+      io.stderr.write(closingLine(verb, r, REFUSED[verb]));
     }
-    return { code: exit, empty: false };
+    return { code: exit, empty: false, setAside: r.setAside };
   } catch (e) {
     out.finish(false);
     return { code: reportRunError('aep', e, io), empty: false };
@@ -186,7 +164,7 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
   addRedactFlags(redact).action(async (files: string[], raw: RedactFlags & { output?: string }) => {
     const r = createRedactor(redactOptionsOf(raw, io));
     const n = { events: 0, redacted: 0, lowered: 0 };
-    const { code, empty, stopped } = await runFilter(
+    const { code, empty, stopped, setAside } = await runFilter(
       'redact',
       files,
       captureStep((ev) => {
@@ -205,8 +183,8 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     if (!empty && !stopped && !io.writeFailed?.() && (code !== EXIT.io || n.events > 0))
       io.stderr.write(
         `aep redact: ${n.redacted} of ${n.events} event${n.events === 1 ? '' : 's'} redacted; ${n.lowered} lowered from full to redacted (AEP-0003 §9 item 5)\n${
-          // nothing read as an event and the run failed: likely plain text, which the verb does not read
-          n.events === 0 && code !== EXIT.ok ? PLAIN_TEXT_HINT : ''
+          // nothing read as an event, none of another format, and the run failed: likely plain text
+          n.events === 0 && code !== EXIT.ok && !setAside ? PLAIN_TEXT_HINT : ''
         }`,
       );
     setExit(code);
@@ -268,5 +246,6 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     },
   );
 
+  addFilterVerb(program, io, setExit);
   addBridgeVerbs(program, io, setExit, runFilter);
 }

@@ -1,7 +1,7 @@
 /** `aep convert --from cloudevents|otlp`: the inverse mappings (AEP-0005 §2 rule 1, §3.2, §3.4) as AEP JSONL. */
 import { decodeCloudEvents } from '../aep/bridges/cloudevents.ts';
 import { itemCount } from '../aep/bridges/checker.ts';
-import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, type BridgeFrom } from '../aep/bridges/hint.ts';
+import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, isJsonRpc, type BridgeFrom } from '../aep/bridges/hint.ts';
 import { decodeOtlp } from '../aep/bridges/otlp-decode.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { serializeEvent } from '../core/serialize.ts';
@@ -43,6 +43,7 @@ export async function runConvertFrom(
   let withheld = 0;
   // lines set aside unchecked (aep/bridge-input names the first of each kind): plain AEP, or another bridge's output
   let plain = 0;
+  let ahp = 0;
   const other = new Map<string, number>();
   const transform: EventTransform = (ev) => {
     if (isAepEvent(ev.value)) {
@@ -52,6 +53,10 @@ export async function runConvertFrom(
     const format = bridgeFormatOf(ev.value);
     if (format !== undefined && format !== o.from) {
       other.set(format, (other.get(format) ?? 0) + 1);
+      return null;
+    }
+    if (format === undefined && isJsonRpc(ev.value)) {
+      ahp++;
       return null;
     }
     const r =
@@ -90,6 +95,8 @@ export async function runConvertFrom(
     parts.push(
       `${n} more line${s(n)} of ${BRIDGE_NAMES[f as BridgeFrom]} output not written (not ${name} output: see aep/bridge-input above)`,
     );
+  if (ahp)
+    parts.push(`${ahp} more AHP line${s(ahp)} not written (JSON-RPC messages: check them with \`ahp validate\`)`);
   if (o.from === 'otlp')
     parts.push(`${withheld} with the payload withheld at max capture ${o.maxCapture} (written at capture none)`);
   if (!empty && !stopped && !io.writeFailed?.()) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);

@@ -3,7 +3,7 @@
  */
 import { EXIT, exitCodeOfError, type ExitCode } from '../core/exit.ts';
 import { ConformanceError } from '../core/errors.ts';
-import { fstatSync, statSync } from 'node:fs';
+import { fstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isatty } from 'node:tty';
 import { type Command, InvalidArgumentError, Option } from 'commander';
@@ -76,6 +76,21 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
+/**
+ * True when descriptor 0 was closed when the process started. Node puts /dev/null in a closed standard descriptor's
+ * place, opened for reading and writing; a shell's `< /dev/null` opens it for reading only, so on Linux the two are
+ * told apart by /proc (elsewhere: false, and a closed stdin reads as empty). `<> /dev/null` looks closed too.
+ */
+function stdinWasClosed(): boolean {
+  try {
+    if (readlinkSync('/proc/self/fd/0') !== '/dev/null') return false;
+    const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync('/proc/self/fdinfo/0', 'utf8'));
+    return flags !== null && (Number.parseInt(flags[1]!, 8) & 3) === 2;
+  } catch {
+    return false;
+  }
+}
+
 /** Standard input as chunks (a redirected directory refused, exit 2; a redirected regular file read as a file). */
 async function* processStdin(): AsyncGenerator<Uint8Array | string> {
   let dir = false;
@@ -88,6 +103,10 @@ async function* processStdin(): AsyncGenerator<Uint8Array | string> {
     // no descriptor 0 to inspect: read what the stream gives
   }
   if (dir) throw new Error('standard input is a directory (`fixtures DIR` runs a fixture directory)');
+  if (stdinWasClosed())
+    throw new Error(
+      'standard input is closed (`<&-`): nothing can be read from it; give a file, a pipe or `< /dev/null`',
+    );
   if (file) yield* readFileChunks({ fd: 0 });
   else yield* process.stdin;
 }

@@ -6,7 +6,7 @@ const FAIL_ON_0 = 'nothing at or above --fail-on (default error)';
 // redact, downlevel, convert: the exit code of src/cli/aep-capture.ts runFilter
 const TRANSFORM = [
   'no error finding and no line refused',
-  'an error finding (an empty input too), or a line refused (not written, the reason on stderr)',
+  'an error finding (an empty input too), or a line refused (not written, the reason on stderr; bridge output and AHP messages too)',
   STREAM_2,
 ] as const;
 
@@ -25,8 +25,8 @@ const CODES: Readonly<Record<string, readonly [string, string | undefined, strin
   convert: TRANSFORM,
   filter: [
     'the matching lines were written (none matching too)',
-    'a line that is not a JSON object, or an error about the input (an empty input, a byte order mark)',
-    `an invalid --where filter, a usage error, an unreadable input, ${OUTPUT}`,
+    'a line that is not a JSON object, a line of another format (bridge output, an AHP message: aep/bridge-input), or an error about the input (an empty input, a byte order mark)',
+    `an invalid --where filter (a severity or capture value outside its closed set too), a usage error, an unreadable input, ${OUTPUT}`,
   ],
   live: [
     FAIL_ON_0,

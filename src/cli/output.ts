@@ -12,6 +12,7 @@ import {
   fchownSync,
   lstatSync,
   openSync,
+  readdirSync,
   readlinkSync,
   realpathSync,
   renameSync,
@@ -49,6 +50,56 @@ export function outputIsInput(output: string, inputs: readonly string[]): string
     } catch {
       // an unreadable input is reported when it is opened
     }
+  }
+  return undefined;
+}
+
+/**
+ * The input `output` is (as {@link outputIsInput}: same device and inode, so through a symbolic or hard link too) among
+ * `files` and every file below the folders `trees` (a fixture directory: its cases, manifest and sidecars), or
+ * `undefined`. A folder below is walked by its real path once, so a link loop ends.
+ */
+export function outputInTrees(output: string, trees: readonly string[], files: readonly string[]): string | undefined {
+  const direct = outputIsInput(output, files);
+  if (direct !== undefined) return direct;
+  let out: Stats;
+  try {
+    out = statSync(output);
+  } catch {
+    return undefined;
+  }
+  if (!out.isFile()) return undefined;
+  const seen = new Set<string>();
+  const walk = (dir: string): string | undefined => {
+    let real: string;
+    let names: string[];
+    try {
+      real = realpathSync(dir);
+      if (seen.has(real)) return undefined;
+      seen.add(real);
+      names = readdirSync(dir);
+    } catch {
+      // unreadable: the run says so when it reads there
+      return undefined;
+    }
+    for (const name of names) {
+      const p = join(dir, name);
+      let st: Stats;
+      try {
+        st = statSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        const hit = walk(p);
+        if (hit !== undefined) return hit;
+      } else if (st.dev === out.dev && st.ino === out.ino) return p;
+    }
+    return undefined;
+  };
+  for (const tree of trees) {
+    const hit = walk(tree);
+    if (hit !== undefined) return hit;
   }
   return undefined;
 }

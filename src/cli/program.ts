@@ -26,7 +26,7 @@ import {
   type CliExtras,
   type CliIO,
 } from './common.ts';
-import { positiveNumber } from './args.ts';
+import { positiveNumber, refuseEmptyPaths } from './args.ts';
 import { outputIsInput, reportFileFor } from './output.ts';
 import { exitHelp } from './exit-help.ts';
 import { addCatalogueAndFixtureVerbs, nearestRuleIds, terminalWidth, validateRuleMessage } from './verbs.ts';
@@ -277,6 +277,7 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
     if (!cmd.options.some((o) => o.long === '--no-color')) cmd.option('--no-color', 'never colour text output');
     for (const o of cmd.options)
       if (o.mandatory && !o.description.endsWith('(required)')) o.description += ' (required)';
+    refuseEmptyPaths(cmd);
     // the exit codes of this verb only (README §Exit codes has the whole list)
     const path = cmd.parent && cmd.parent !== program ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
     cmd.addHelpText('after', exitHelp(path));

@@ -7,7 +7,7 @@ import type { Output } from '../report/types.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { addReportOptions, defaultColor, githubWorkspaceOf, reportRunError, VERSION, type CliIO } from './common.ts';
-import { reportFileFor } from './output.ts';
+import { outputInTrees, reportFileFor } from './output.ts';
 import { editDistance } from '../core/nearest.ts';
 
 /** Options of `fixtures`, after parsing. */
@@ -33,6 +33,20 @@ export async function runFixturesVerb(
   io: CliIO,
 ): Promise<number> {
   const { fixtureExitCode, runFixtures } = await import('../fixture-runner/index.ts');
+  if (opts.output !== undefined) {
+    // the report would replace a case, the manifest, a sidecar or the deviations file it is about to read
+    const same = outputInTrees(opts.output, [dir], opts.deviations !== undefined ? [opts.deviations] : []);
+    if (same !== undefined) {
+      const what =
+        same === opts.deviations
+          ? 'the deviations file'
+          : `${same === opts.output ? 'a file' : `${same}, a file`} of the fixture directory ${dir}`;
+      io.stderr.write(
+        `${protocol.name}: --output ${opts.output} is ${what}: writing the report there would destroy it; name another file, outside ${dir}\n`,
+      );
+      return EXIT.usage;
+    }
+  }
   // a report file is replaced only on success (src/cli/output.ts)
   const toFile = reportFileFor(protocol.name, opts.output, io.stderr);
   if (toFile === null) return EXIT.io;

@@ -77,7 +77,6 @@ export const JSONL_RULES = [
     spec: LIMITS,
     messages: {
       line: 'Line is {bytes} bytes long, over the cap of {cap} bytes; it was not checked.',
-      unbounded: 'Line is over the cap of {cap} bytes; it was not checked and reading resumed at the next line.',
       document: 'Document is {bytes} bytes long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
       undecodable: 'Document is {bytes} bytes long, too long to decode as one text; it was not checked.',
     },

@@ -199,6 +199,19 @@ export async function* gunzipIfCompressed(
   state: GzipState,
 ): AsyncGenerator<Uint8Array | string> {
   const it = input[Symbol.asyncIterator]();
+  try {
+    yield* gunzipFrom(it, state);
+  } finally {
+    // a reader that stopped early (a binary input, a stopped run) ends its source too: a file is closed, a pipe or an
+    // endless device no longer read (the iteration here is by hand, so nothing else would)
+    await it.return?.();
+  }
+}
+
+async function* gunzipFrom(
+  it: AsyncIterator<Uint8Array | string>,
+  state: GzipState,
+): AsyncGenerator<Uint8Array | string> {
   const head: Buffer[] = [];
   let headLen = 0;
   let done = false;

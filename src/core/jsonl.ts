@@ -99,11 +99,25 @@ export async function readJsonl(
   let carryLen = 0;
   let carryOffset = 0; // byte offset of carry[0]
   let skipping = false; // inside an over-long line: discard until newline
+  // the over-long line being skipped: its finding waits for its end, so it gives the length as every route does
+  let skipped = { line: 0, offset: 0, bytes: 0, lastCR: false };
+  const skippedLine = (terminated: boolean): void => {
+    // as a line within the cap is measured: without its terminator (a CRLF's CR too, where the binding accepts CRLF)
+    const bytes = skipped.bytes - (terminated && !rejectCR && skipped.lastCR ? 1 : 0);
+    sink(
+      framingFinding(
+        'jsonl/line-too-long',
+        { source, line: skipped.line, column: 1, byteOffset: skipped.offset },
+        'line',
+        { bytes, cap: maxLine },
+      ),
+    );
+  };
   // the first bytes, held until SNIFF_BYTES are seen (a BOM or a file signature may span chunks)
   let head: Buffer[] | null = [];
   let headLen = 0;
   let headNewline = false;
-  let binary = false; // a binary input is drained, not read (one jsonl/binary-input)
+  let binary = false; // a binary input is one jsonl/binary-input; reading stops there
 
   /** `checked`: the bytes are already known to be valid UTF-8 (their chunk region was checked at once). */
   const emitLine = (
@@ -141,50 +155,20 @@ export async function readJsonl(
       );
       return;
     }
-    let text = buf.toString('utf8', start, stop);
-    if (rejectCR) {
-      const cr = text.indexOf('\r');
-      if (cr !== -1) {
-        const crlf = cr === text.length - 1 && terminated;
-        sink(
-          framingFinding(
-            'jsonl/carriage-return',
-            {
-              source,
-              line: lineNo,
-              column: cr + 1,
-              byteOffset: offset + Buffer.byteLength(text.slice(0, cr)),
-            },
-            crlf ? 'crlf' : 'cr',
-          ),
-        );
-        if (text.endsWith('\r')) {
-          text = text.slice(0, -1);
-          stop--; // byteLength describes `text`
-        }
-      }
-    }
-    if (text.charCodeAt(0) === 0xfeff) {
-      // a BOM at the start of a later line: two inputs concatenated (`cat a.jsonl b.jsonl`);
-      // reported at its line and skipped, as at the start of the input (RFC 8259 §8.1)
-      sink(framingFinding('jsonl/bom', { source, line: lineNo, column: 1, byteOffset: offset }, 'laterLine'));
-      text = text.slice(1);
-      offset += 3;
-      start += 3;
-    }
-    if (isBlank(text)) {
+    const framed = frameLineText(buf.toString('utf8', start, stop), stop - start, {
+      source,
+      line: lineNo,
+      byteOffset: offset,
+      terminated,
+      rejectCR,
+      sink,
+    });
+    if (framed === undefined) {
       blanks++;
-      sink(
-        framingFinding(
-          'jsonl/blank-line',
-          { source, line: lineNo, column: 1, byteOffset: offset },
-          text.length === 0 ? 'empty' : 'whitespace',
-        ),
-      );
       return;
     }
     candidates++;
-    onLine({ source, line: lineNo, byteOffset: offset, text, byteLength: stop - start, unterminated: !terminated });
+    onLine({ ...framed, source, line: lineNo, unterminated: !terminated });
   };
 
   const checkBom = (chunk: Buffer): Buffer => {
@@ -205,25 +189,29 @@ export async function readJsonl(
     while (pos < chunk.length) {
       const nl = chunk.indexOf(0x0a, pos);
       if (skipping) {
+        const end = nl === -1 ? chunk.length : nl;
+        skipped.bytes += end - pos;
+        if (end > pos) skipped.lastCR = chunk[end - 1] === 0x0d;
         if (nl === -1) {
           pos = chunk.length;
           break;
         }
         skipping = false;
+        skippedLine(true);
         pos = nl + 1;
         continue;
       }
       if (nl === -1) {
         const restLen = chunk.length - pos + carryLen;
         if (restLen > maxLine + 1) {
-          // Over the cap with no newline in sight: report now, drop what we hold, skip on.
+          // Over the cap with no newline in sight: drop what we hold and skip on; reported at the line's end
           lineNo++;
-          const off = carry ? carryOffset : base + pos;
-          sink(
-            framingFinding('jsonl/line-too-long', { source, line: lineNo, column: 1, byteOffset: off }, 'unbounded', {
-              cap: maxLine,
-            }),
-          );
+          skipped = {
+            line: lineNo,
+            offset: carry ? carryOffset : base + pos,
+            bytes: restLen,
+            lastCR: chunk[chunk.length - 1] === 0x0d,
+          };
           carry = null;
           carryLen = 0;
           skipping = true;
@@ -287,7 +275,7 @@ export async function readJsonl(
           : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
     const base = total; // offset of chunk[0]
     total += chunk.length;
-    if (chunk.length === 0 || binary) continue;
+    if (chunk.length === 0) continue;
     if (head) {
       // a live stream is not held past its first line: sniffed once a line and any signature are in (SNIFF_MIN)
       headNewline ||= chunk.includes(0x0a);
@@ -301,6 +289,8 @@ export async function readJsonl(
       }
     } else feed(chunk, base);
     opts.onProgress?.(total);
+    // decided on its first bytes: the rest is not read (an endless device or pipe would never end the run)
+    if (binary) break;
   }
   if (head && headLen > 0) startWith(head.length === 1 ? head[0]! : Buffer.concat(head));
   if (binary) return { bytes: total, lines: 0, candidates: 0 };
@@ -310,6 +300,7 @@ export async function readJsonl(
     const last = lineNo;
     sink(framingFinding('jsonl/no-final-newline', { source, line: last, byteOffset: total }, 'checked'));
   } else if (skipping) {
+    skippedLine(false);
     sink(framingFinding('jsonl/no-final-newline', { source, line: lineNo, byteOffset: total }, 'skipped'));
   }
   // a line that is there but unreadable has its own finding, which names the cause (README §Decisions on unreadable lines)
@@ -326,6 +317,73 @@ export async function readJsonl(
     );
   }
   return { bytes: total, lines: lineNo, candidates };
+}
+
+/** Where a decoded line sits, for {@link frameLineText}. */
+export interface LineFrame {
+  source: string;
+  line: number;
+  byteOffset: number;
+  /** A newline ended it (a CR before it is then a CRLF). */
+  terminated: boolean;
+  /** The binding allows no CR in a line (AHP stdio). */
+  rejectCR: boolean;
+  sink: FindingSink;
+}
+
+/**
+ * The framing of one decoded line, for every route that has lines (the reader, a session's events): a CR the binding
+ * refuses, a BOM at its start (reported and skipped: RFC 8259 §8.1; at line 1 it is the input's), a blank line. The
+ * line's text, offset and length past a BOM, or `undefined` for a blank line (reported).
+ */
+export function frameLineText(
+  text: string,
+  byteLength: number,
+  at: LineFrame,
+): { text: string; byteOffset: number; byteLength: number } | undefined {
+  const { source, line: lineNo, sink } = at;
+  let offset = at.byteOffset;
+  if (at.rejectCR) {
+    const cr = text.indexOf('\r');
+    if (cr !== -1) {
+      const crlf = cr === text.length - 1 && at.terminated;
+      sink(
+        framingFinding(
+          'jsonl/carriage-return',
+          { source, line: lineNo, column: cr + 1, byteOffset: offset + Buffer.byteLength(text.slice(0, cr)) },
+          crlf ? 'crlf' : 'cr',
+        ),
+      );
+      if (text.endsWith('\r')) {
+        text = text.slice(0, -1);
+        byteLength--;
+      }
+    }
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    // after the first bytes (the reader takes those off first): two inputs concatenated (`cat a.jsonl b.jsonl`)
+    sink(
+      framingFinding(
+        'jsonl/bom',
+        { source, line: lineNo, column: 1, byteOffset: offset },
+        offset === 0 ? 'input' : 'laterLine',
+      ),
+    );
+    text = text.slice(1);
+    offset += 3;
+    byteLength -= 3;
+  }
+  if (isBlank(text)) {
+    sink(
+      framingFinding(
+        'jsonl/blank-line',
+        { source, line: lineNo, column: 1, byteOffset: offset },
+        text.length === 0 ? 'empty' : 'whitespace',
+      ),
+    );
+    return undefined;
+  }
+  return { text, byteOffset: offset, byteLength };
 }
 
 function isBlank(text: string): boolean {

@@ -15,7 +15,8 @@ export type SecretClass =
   | 'authorization'
   | 'jwt-unsigned'
   | 'url-credentials'
-  | 'pin';
+  | 'pin'
+  | 'secret-name';
 /** A rule (d) class (AEP-0003 §9.4 d). */
 export type PiiClass = 'email' | 'phone';
 /** Any class the detector knows. */
@@ -38,6 +39,7 @@ export const HARDENING_SECRET_CLASSES: readonly SecretClass[] = [
   'jwt-unsigned',
   'url-credentials',
   'pin',
+  'secret-name',
 ];
 
 /** The tier of a secret class: the §9.4(a) floor, or hardening beyond it. */
@@ -62,6 +64,8 @@ export const CLASS_DESCRIPTIONS: Readonly<Record<DetectorClass, string>> = {
   'jwt-unsigned': 'an unsigned two-segment JWT (eyJ....eyJ...)',
   'url-credentials': "a password in a URL's userinfo (scheme://user:password@host)",
   pin: 'a PIN or passcode (digits after `pin`, `pincode`, `passcode`)',
+  'secret-name':
+    'a value assigned to a well-known secret name beyond the §9.4(a) words (passphrase, *_PWD, DB_PASS and other service *_PASS, AWS_SK and other *_SK, a private, signing, encryption or master key, SSHPASS, REDISCLI_AUTH, .npmrc _auth)',
   email: 'an email address',
   phone: 'a phone number',
 };

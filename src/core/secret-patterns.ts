@@ -22,12 +22,31 @@ export const BASIC = /(?<![A-Za-z0-9_-])basic[ \t]+([A-Za-z0-9+/]{6,}={0,2})(?![
 // an Authorization header value: an optional scheme word, then the credentials (Bearer is the floor's own class)
 export const AUTH_HEADER =
   /(?<![A-Za-z0-9_-])(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:([A-Za-z][A-Za-z0-9_-]{0,23})[ \t]+)?([A-Za-z0-9\-._~+/]+=*)/gi;
-// keyword (optionally with a suffix that still names the secret: `secret_value`, `SECRET_ACCESS_KEY`, `tokenValue`),
-// optional closing quote of a quoted key, optional declared type, the whole operator (atomic: a look-ahead and a
-// back-reference, so the value never starts inside it), the value; a paging or sync position (`next_page_token`,
+// what follows a secret's name: the optional closing quote of a quoted key, an optional declared type, the whole
+// operator (atomic: a look-ahead and a back-reference, so the value never starts inside it), the value
+const ASSIGNED = String.raw`["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'static str|\[\]byte|bytes)(?=\s*=))?\s*(?=(?<op>[:=]+>?))\k<op>\s*(?:"(?<dq>(?:[^"\\\r\n]|\\.)*)"|'(?<sq>(?:[^'\\\r\n]|\\.)*)'|(?<bare>\S+))`;
+// the §9.4(a) keywords (optionally with a suffix that still names the secret: `secret_value`, `SECRET_ACCESS_KEY`,
+// `tokenValue`), then what follows the name; a paging or sync position (`next_page_token`,
 // `continuationToken`, `syncToken`, AWS's `NextToken`, Azure's `$skipToken`) names a place in a listing, not a credential
-export const ASSIGNMENT =
-  /(?:password|passwd|secret|api[_-]?key|(?<!(?:page|cursor|continuation|pagination|sync|resume|next|skip)[_-]?)token)(?:[_-]?(?:access[_-]?)?key|[_-]?(?:value|val|str|string|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'static str|\[\]byte|bytes)(?=\s*=))?\s*(?=(?<op>[:=]+>?))\k<op>\s*(?:"(?<dq>(?:[^"\\\r\n]|\\.)*)"|'(?<sq>(?:[^'\\\r\n]|\\.)*)'|(?<bare>\S+))/dgi;
+export const ASSIGNMENT = new RegExp(
+  '(?:password|passwd|secret|api[_-]?key|(?<!(?:page|cursor|continuation|pagination|sync|resume|next|skip)[_-]?)token)(?:[_-]?(?:access[_-]?)?key|[_-]?(?:value|val|str|string|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?' +
+    ASSIGNED,
+  'dgi',
+);
+// Names beyond the §9.4(a) words whose value is a credential by the name's own meaning ("adapters MAY redact more"): a
+// bounded list, each a password or key-material word or a documented variable: `passphrase`; `pwd` after a prefix
+// (MySQL's `MYSQL_PWD`; never `PWD`/`OLDPWD`, the shell's working directories); `pass` after a service or account
+// word (`DB_PASS`, `SMTP_PASS`; never `FIRST_PASS` or `BYPASS`); private, signing, encryption and master keys (not
+// `public_key`, not `private_key_id`); `SSHPASS` (sshpass), `REDISCLI_AUTH` (redis-cli), `.npmrc`'s `_auth`; an AK/SK
+// pair's secret half (`AWS_SK`, `aws_sk`; any upper-case `<NAME>_SK` in SECRET_NAME_UPPER)
+export const SECRET_NAME = new RegExp(
+  '(?:pass[_-]?phrase|(?:private|signing|encryption|master)[_-]?key|(?<![A-Za-z0-9])(?:sshpass|rediscli[_-]auth|aws[_-]sk)|(?<![A-Za-z0-9_])_auth|(?<=[A-Za-z0-9][_-])pwd|(?<![A-Za-z0-9])(?:db|database|smtp|mail|email|imap|ldap|s?ftp|proxy|admin|root|user|redis|mysql|pg|postgres|mongo|rabbitmq|amqp|ssh|key[_-]?store|trust[_-]?store)[_-]pass)(?![A-Za-z0-9_])' +
+    ASSIGNED,
+  'dgi',
+);
+// the secret half of an AK/SK pair in an upper-case variable name (`AWS_SK`, `HUAWEICLOUD_SDK_SK`); case-sensitive, so
+// a lower-case `gsi1_sk` (a DynamoDB sort key) is no secret
+export const SECRET_NAME_UPPER = new RegExp('(?<=[A-Z0-9])_SK(?![A-Za-z0-9_])' + ASSIGNED, 'dg');
 export const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 // an unsigned JWT written without its empty third segment: header and claims, both JSON objects (`eyJ`), and no dot
 // after (with one, the floor's JWT shape holds it)
@@ -112,13 +131,13 @@ export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ 
 
 // A text none of whose matches can start: every pattern above opens with one of these literals or needs one (PEM, a
 // Discord webhook's `://`, 1Password's `eyJ`, age's `SECRET`, a Telegram token's `:AA`, an Entra ID secret's
-// `Q~`). The first three characters of each and up to five literal ones after them are what the AHP screen
+// `Q~`; a secret name's `_sk`, `_pass`, `-pwd`). The first three characters of each and up to five literal ones after them are what the AHP screen
 // (src/ahp/secret-screen.ts) tests for, so an opening that starts like common words (`ata`, `lin`, `ppl`) costs
 // only where its tail follows.
 // Grouped by first letter, so a position is tried against one group rather than all thirty (half the time a string;
 // test/core/secret-screen.test.ts holds it to the flat list).
 export const SECRET_OPENINGS =
-  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=|TATT3)|b(?:earer|asic)|p(?:ass(?:w(?:or)?d|code)|in(?:[:="' _-]|code)|ypi-AgE|mak-|plx-)|l(?:in_api_|tai)|Q~[A-Za-z0-9_~.-]|s(?:ecret|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_])|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_)|whsec_|JQQJ9|o(?:penai|cp-apim)|cognitive|:(?:\/\/|AA[A-Za-z0-9_-]{33})|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[por]_v1_|ckr_|api[0-9a-f])/i;
+  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=|TATT3|ws[_-]sk)|b(?:earer|asic)|p(?:ass(?:w(?:or)?d|code|[_-]?phrase)|rivate[_-]?key|in(?:[:="' _-]|code)|ypi-AgE|mak-|plx-)|l(?:in_api_|tai)|Q~[A-Za-z0-9_~.-]|s(?:ecret|igning[_-]?key|shpass|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_]|ncryption[_-]?key)|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_|ediscli[_-]auth)|whsec_|master[_-]?key|_(?:auth|sk)|[_-](?:pwd|pass)|JQQJ9|o(?:penai|cp-apim)|cognitive|:(?:\/\/|AA[A-Za-z0-9_-]{33})|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[por]_v1_|ckr_|api[0-9a-f])/i;
 
 /**
  * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan

@@ -36,6 +36,8 @@ import {
   PHONE,
   PIN,
   PROVIDER,
+  SECRET_NAME,
+  SECRET_NAME_UPPER,
   TELEGRAM,
   URL_CREDENTIALS,
   URL_PLACEHOLDER,
@@ -352,6 +354,17 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
           return [end - m.groups!.v!.length, end];
         });
         break;
+      case 'secret-name': {
+        const from = out.length;
+        pushAll(SECRET_NAME, text, c, out, (m) => assignmentValue(text, m));
+        // `AWS_SK=` is read by both expressions: its value once
+        if (text.includes('_SK'))
+          pushAll(SECRET_NAME_UPPER, text, c, out, (m) => {
+            const r = assignmentValue(text, m);
+            return r && !out.some((x, i) => i >= from && x.start === r[0]) ? r : undefined;
+          });
+        break;
+      }
       case 'email':
         if (text.includes('@')) pushAll(EMAIL, text, c, out);
         break;

@@ -41,7 +41,8 @@ export function sevBadge(s: Severity): string {
 }
 
 /** A citation: a link to the spec section where its URL is known, else its text. */
-export function citation(spec: string): string {
+export function citation(spec: string | undefined): string {
+  if (typeof spec !== 'string' || spec === '') return '';
   const url = specUrl(spec);
   return url
     ? `<a class="cite" href="${esc(url)}" rel="noreferrer noopener" target="_blank">${esc(spec)}</a>`

@@ -51,8 +51,10 @@ export function htmlReporter(out: Output, ctx: ReportContext): Reporter {
     event(facts) {
       timeline.event(facts);
     },
-    finding(f) {
-      if (ctx.quiet && !atOrAbove(f.severity, threshold)) return;
+    finding(given) {
+      if (ctx.quiet && !atOrAbove(given.severity, threshold)) return;
+      // a library caller's finding that names no input is grouped under `<input>`, as SARIF locates it
+      const f = typeof given.source === 'string' ? given : { ...given, source: '<input>' };
       spool.add(f);
       timeline.finding(f);
       let c = counts.get(f.source);

@@ -109,11 +109,11 @@ function driver(ctx: ReportContext, rules: readonly RuleMeta[], global = new Map
         ...(r.detail ? { fullDescription: { text: `${r.description} ${r.detail}` } } : {}),
         ...(url ? { helpUri: url } : {}),
         help: {
-          text: `${r.description}${r.detail ? ` ${r.detail}` : ''} Spec: ${r.spec}${r.quote ? ` ("${r.quote}")` : ''}.`,
+          text: `${r.description}${r.detail ? ` ${r.detail}` : ''}${r.spec ? ` Spec: ${r.spec}${r.quote ? ` ("${r.quote}")` : ''}.` : ''}`,
         },
         ...(strings ? { messageStrings: Object.fromEntries([...strings].map(([k, t]) => [k, { text: t.text }])) } : {}),
         defaultConfiguration: { level: LEVEL[r.severity] },
-        properties: { spec: r.spec },
+        ...(r.spec ? { properties: { spec: r.spec } } : {}),
       };
     }),
   };
@@ -170,7 +170,7 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
         const props: Record<string, unknown> = {};
         if (f.pointer !== undefined) props.pointer = f.pointer;
         if (f.byteOffset !== undefined) props.byteOffset = f.byteOffset;
-        props.spec = f.spec;
+        if (f.spec !== undefined) props.spec = f.spec;
         const r: Record<string, unknown> = {
           ruleId: f.ruleId,
           ruleIndex: index.get(f.ruleId)!,

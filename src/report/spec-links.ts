@@ -55,7 +55,9 @@ export function githubSlug(heading: string): string {
 }
 
 /** The URL of a rule's primary citation, or `undefined` when it names no public document. */
-export function specUrl(spec: string): string | undefined {
+export function specUrl(spec: string | undefined): string | undefined {
+  // a library caller's own finding may cite nothing
+  if (typeof spec !== 'string') return undefined;
   const first = spec.split(';')[0]!.trim();
   // \u00a7 for the section sign: one non-ASCII character makes V8 keep the whole CLI bundle's source at 2 bytes a unit
   let m = /^(AEP-\d{4})(?:\s+\u00a7\s*([0-9][0-9.]*[0-9]|[0-9]))?/.exec(first);

@@ -183,6 +183,14 @@ export class Timeline {
     if (f.method !== undefined) ev.method = f.method;
     if (f.time !== undefined) ev.time = f.time;
     if (f.seq !== undefined) ev.seq = f.seq;
+    // an event that opens work may get its finding only at the end of the stream (open at end, never answered),
+    // after compaction dropped it: it is remembered (as many as the groups) so that finding can bring it back
+    if (opens.length) {
+      const k = key(f.source, f.line);
+      this.openers.delete(k);
+      this.openers.set(k, { s, ev });
+      if (this.openers.size > MAX_GROUPS) this.openers.delete(this.openers.keys().next().value!);
+    }
     this.store(s, ev, mine);
   }
 
@@ -194,7 +202,7 @@ export class Timeline {
     }
     const inp = this.input(f.source);
     if (inp.lines.has(f.line)) {
-      const ev = this.byLine.get(key(f.source, f.line));
+      const ev = this.byLine.get(key(f.source, f.line)) ?? this.restore(f.source, f.line);
       if (ev) this.attach(ev, f, this.sessionOfLine.get(ev)!);
       else inp.offTimeline++;
       return;
@@ -205,6 +213,23 @@ export class Timeline {
   }
 
   private readonly sessionOfLine = new WeakMap<TimelineEvent, SessionState>();
+  /** Events that opened groups, by line, the oldest forgotten first (see {@link restore}). */
+  private readonly openers = new Map<string, { s: SessionState; ev: TimelineEvent }>();
+
+  /** Put a dropped opening event back in its session, in order, for a finding that came late; while there is room. */
+  private restore(source: string, line: number): TimelineEvent | undefined {
+    const o = this.openers.get(key(source, line));
+    if (!o || this.stored >= (this.limits.maxEvents ?? TIMELINE_MAX_EVENTS)) return undefined;
+    const events = o.s.events;
+    let at = events.length;
+    while (at > 0 && events[at - 1]!.ord > o.ev.ord) at--;
+    events.splice(at, 0, o.ev);
+    this.byLine.set(key(source, line), o.ev);
+    this.sessionOfLine.set(o.ev, o.s);
+    this.stored++;
+    this.dropped--;
+    return o.ev;
+  }
 
   private takePending(source: string, line: number): Finding[] {
     this.settle(source, line);

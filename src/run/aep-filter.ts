@@ -13,6 +13,7 @@ import { AEP } from '../aep/definition.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from '../aep/rules/index.ts';
 import { RECOMMENDED_FORM_RULES } from '../aep/protocol.ts';
 import { BRIDGE_INPUT_RULE } from '../aep/bridges/rules.ts';
+import { isSetAside } from '../aep/bridges/hint.ts';
 
 /** A line the transform cannot write (`aep convert`: a value the target format has no exact form for), and why. */
 export interface Refusal {
@@ -83,6 +84,8 @@ export interface AepFilterResult extends RunResult {
   refused: number;
   /** Of `written`, the lines with error findings of their own (with {@link AepFilterOptions.invalid}). */
   invalidWritten: number;
+  /** Of `rejected`, the lines of another format (`aep/bridge-input`: bridge output, AHP messages), never transformed. */
+  setAside: number;
 }
 
 // the RECOMMENDED-form rules run only when asked for (--forms recommended), never in a filter
@@ -115,6 +118,7 @@ export async function runAepFilter(
   let rejected = 0;
   let refused = 0;
   let invalidWritten = 0;
+  let setAside = 0;
   let last = '';
   const rules = opts.allRules ? undefined : opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK;
   const { allRules: _a, onRefused: _r, invalid: _i, ...runOpts } = opts;
@@ -138,6 +142,13 @@ export async function runAepFilter(
         sink(f);
       },
       event(ev, bad) {
+        // not an AEP event (the checker set it aside, its first line has the one aep/bridge-input finding): no capture
+        // annotation says what of it a level may carry, so no verb transforms or writes it (AEP-0001 §8.2(a))
+        if (!opts.from && isSetAside(ev.value)) {
+          setAside++;
+          if (!bad) rejected++;
+          return;
+        }
         if (bad && !opts.invalid) return;
         const out = transform(ev, bad);
         if (out === null) return;
@@ -163,7 +174,7 @@ export async function runAepFilter(
       ready,
     },
   );
-  return { ...result, written, rejected, refused, invalidWritten };
+  return { ...result, written, rejected, refused, invalidWritten, setAside };
 }
 
 export { serializeEvent };

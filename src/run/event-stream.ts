@@ -1,6 +1,6 @@
 /** Sessions and single values: a stream checked one in-memory event at a time (src/api/session.ts). */
 import type { Finding } from '../core/finding.ts';
-import type { JsonlLine } from '../core/jsonl.ts';
+import { framingFinding, frameLineText, type JsonlLine } from '../core/jsonl.ts';
 import type { FindingCounter, Summary } from '../core/summary.ts';
 import { ReadSpool } from '../core/read-spool.ts';
 import type { ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
@@ -21,6 +21,9 @@ export class EventStream {
   private spool: ReadSpool | undefined | null = null;
   private reread: ((byteOffset: number) => string | undefined) | undefined;
   private readonly known: readonly string[];
+  private readonly rejectCR: boolean;
+  /** Lines that were not blank: a session of blank lines only is an empty input, as a file of them is. */
+  private candidates = 0;
 
   /** @throws TypeError for an unknown rule id */
   constructor(
@@ -31,6 +34,7 @@ export class EventStream {
     this.counter = counterOf((f) => void this.pending.push(f), { strict: options.strict });
     this.known = def.knownTypes(options);
     this.check = new StreamCheck(def, options, this.counter.sink);
+    this.rejectCR = def.cr === 'reject';
     this.check.stats.inputs = 1;
   }
 
@@ -41,31 +45,42 @@ export class EventStream {
   }
 
   /** Check the next line of text (one JSON value), as the next line of one input. */
-  text(text: string): Finding[] {
+  text(given: string): Finding[] {
     if (this.spool === null) {
       // no cap on reading back: a session checks lines of any length
       this.spool = ReadSpool.open(Number.MAX_SAFE_INTEGER);
       this.reread = this.spool?.reread;
       if (this.spool) sessionSpools.register(this, this.spool, this);
     }
-    let byteLength: number;
-    const spooled = this.spool ? this.spool.appendLine(text) : -1;
-    if (spooled >= 0) byteLength = spooled - 1;
-    else {
-      if (this.spool) this.reread = undefined;
-      byteLength = Buffer.byteLength(text, 'utf8');
-    }
+    // the spool holds the session's bytes as a file would (a BOM and blank lines too), so offsets read back alike
+    const spooled = this.spool ? this.spool.appendLine(given) : -1;
+    if (spooled < 0 && this.spool) this.reread = undefined;
+    const lineNo = ++this.line;
+    const at = this.offset;
+    const whole = spooled >= 0 ? spooled - 1 : Buffer.byteLength(given, 'utf8');
+    this.offset += whole + 1;
+    this.check.stats.lines++;
+    this.check.stats.bytes += whole + 1;
+    // the framing of a line in a file (a BOM, a CR the binding refuses, a blank line), so every route agrees
+    const framed = frameLineText(given, whole, {
+      source: this.source,
+      line: lineNo,
+      byteOffset: at,
+      terminated: true,
+      rejectCR: this.rejectCR,
+      sink: this.check.findingSink,
+    });
+    if (framed === undefined) return this.take();
+    this.candidates++;
+    const text = framed.text;
     const line: JsonlLine = {
       source: this.source,
-      line: ++this.line,
-      byteOffset: this.offset,
+      line: lineNo,
+      byteOffset: framed.byteOffset,
       text,
-      byteLength,
+      byteLength: framed.byteLength,
       unterminated: false,
     };
-    this.offset += byteLength + 1;
-    this.check.stats.lines++;
-    this.check.stats.bytes += byteLength + 1;
     this.check.line(line, this.reread);
     return this.take();
   }
@@ -86,6 +101,14 @@ export class EventStream {
   }
 
   end(): Finding[] {
+    if (this.line > 0 && this.candidates === 0)
+      this.check.findingSink(
+        framingFinding(
+          'jsonl/empty-input',
+          { source: this.source, line: this.line, byteOffset: this.offset },
+          'noEvent',
+        ),
+      );
     this.check.end();
     if (this.spool) {
       sessionSpools.unregister(this);

@@ -5,6 +5,7 @@ import { closeSync, openSync } from 'node:fs';
 import type { Finding, FindingSink } from '../core/finding.ts';
 import { gunzipIfCompressed, type GzipState } from '../core/gzip.ts';
 import { framingFinding, type FramingMessageId } from '../core/framing.ts';
+import { type BinarySniff, SNIFF_BYTES, sniffBinary } from '../core/binary.ts';
 import { DEFAULT_MAX_LINE_BYTES, readJsonl, type JsonlLine } from '../core/jsonl.ts';
 import { addStats, InputError, newStats, readLineAt, streamGroups, type InputSpec } from '../core/pipeline.ts';
 import { RuleCrashError } from '../core/rule.ts';
@@ -71,14 +72,24 @@ function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['cor
 }
 
 /** A document input's bytes, or only its length when over `cap` (the rest is counted, never held). */
-async function readAll(it: AsyncIterable<Uint8Array | string>, cap: number): Promise<{ buf?: Buffer; length: number }> {
+async function readAll(
+  it: AsyncIterable<Uint8Array | string>,
+  cap: number,
+): Promise<{ buf?: Buffer; length: number; binary?: BinarySniff }> {
   const parts: Buffer[] = [];
   let length = 0;
+  let sniffed = false;
   for await (const p of it) {
     const b = typeof p === 'string' ? Buffer.from(p) : Buffer.from(p);
     length += b.length;
     if (length <= cap) parts.push(b);
     else parts.length = 0;
+    // decided on the first bytes, as the JSONL reader decides: a binary source is not read to its end (or forever)
+    if (!sniffed && length >= SNIFF_BYTES && parts.length) {
+      sniffed = true;
+      const binary = sniffBinary(Buffer.concat(parts).subarray(0, SNIFF_BYTES));
+      if (binary) return { length, binary };
+    }
   }
   return length <= cap ? { buf: Buffer.concat(parts), length } : { length };
 }
@@ -109,7 +120,7 @@ async function feed(
       stats.inputs++;
       const gz: GzipState = { compressed: false };
       if (input.framing === 'document') {
-        let doc: { buf?: Buffer; length: number };
+        let doc: Awaited<ReturnType<typeof readAll>>;
         try {
           doc = await readAll(gunzipIfCompressed(input.open(), gz), maxLineBytes);
         } catch (e) {
@@ -118,7 +129,10 @@ async function feed(
         stats.bytes += doc.length;
         // a document is one framing unit: the line cap applies to it whole (never a silent pass)
         // a document whose member was whole is checked; bytes after it are one finding besides
-        if (gz.corrupt && !gz.corrupt.trailing) sink(gzipCorrupt(input.source, 1, gz.corrupt));
+        if (doc.binary) {
+          const at = { source: input.source, line: 1, column: 1, byteOffset: 0 };
+          sink(framingFinding('jsonl/binary-input', at, doc.binary.messageId, doc.binary.args));
+        } else if (gz.corrupt && !gz.corrupt.trailing) sink(gzipCorrupt(input.source, 1, gz.corrupt));
         else if (doc.buf && check.documentLines && jsonLines(doc.buf)) {
           // not one document but JSON lines (a collector's file exporter writes them to a `.json` file)
           const st = await readJsonl([doc.buf], input.source, (line) => void check.line(line, undefined, sink), sink, {

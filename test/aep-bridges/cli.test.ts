@@ -11,7 +11,7 @@ import { FILTERABLE_CORE, matches, parseFilter } from '../../src/aep/attr-match.
 import { otlpDataModel } from '../../src/fixture-runner/aep-bridges.ts';
 import { CORPUS_DIR } from '../aep-schemas/helpers.ts';
 import { runCli } from '../cli/helpers.ts';
-import { extensionKeyNotes } from '../../src/cli/aep-bridges.ts';
+import { extensionKeyNotes } from '../../src/cli/attr-filter.ts';
 import { needShared, SHARED } from '../shared.ts';
 
 type Obj = Record<string, unknown>;
@@ -44,6 +44,36 @@ test('aep filter: an invalid filter exits 2 with the reason and writes nothing',
     assert.equal(r.stdout, '', where);
     assert.match(r.stderr, /invalid filter: .+fail closed/, where);
   }
+});
+
+test('aep filter: a severity or capture outside its closed set is a usage error naming the value, with the nearest', async () => {
+  const cases: [string, RegExp][] = [
+    ['{"severity":{"gte":"loud"}}', /the severity "gte" value "loud" is not one of debug, info, notice/],
+    ['{"severity":{"lte":"notise"}}', /value "notise" is not one of .*\(did you mean "notice"\?\)/],
+    ['{"severity":["loud"]}', /the severity value "loud" is not one of debug, info, notice, warning, error, critical/],
+    ['{"severity":"warnin"}', /value "warnin" .*\(did you mean "warning"\?\)/],
+    [
+      '{"capture":["ful"]}',
+      /the capture value "ful" is not one of none, metadata, redacted, full \(did you mean "full"\?\)/,
+    ],
+    ['{"capture":["full",3]}', /the capture value 3 is not one of/],
+  ];
+  for (const [where, said] of cases) {
+    const r = await runCli('aep', ['filter', '--where', where, '-'], '{"type":"tool.completed","severity":"loud"}\n');
+    assert.equal(r.code, 2, where);
+    assert.equal(r.stdout, '', where);
+    assert.match(r.stderr, said, where);
+  }
+  // the values of the closed sets still select
+  const ok = await runCli(
+    'aep',
+    ['filter', '--where', '{"severity":["info","notice"],"capture":"metadata"}', '-'],
+    '{"type":"a.b"}\n',
+  );
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(ok.stdout, '{"type":"a.b"}\n');
+  // the library's dialect takes the grammar's Scalar as §6.1 writes it (README §Subscription filters)
+  assert.doesNotThrow(() => parseFilter({ severity: ['loud'] }));
 });
 
 test('aep filter: a line that is not a JSON object is reported, not matched (exit 1)', async () => {

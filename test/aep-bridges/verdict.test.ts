@@ -7,6 +7,7 @@
  * Exceptions, each said where it is allowed: a failing rule that moves to the next event ({@link LACK}, `failing`), and
  * a values rule that a down-leveling hop turns into the missing-entry rule ({@link MOVED}).
  */
+import { isSetAside } from '../../src/aep/bridges/hint.ts';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -70,15 +71,26 @@ async function check(file: string, to: 'otlp' | 'cloudevents', max: AepCaptureLe
   for (const f of p.findings.filter((x) => x.severity === 'error' && x.line !== undefined))
     if (!conv.stderr.includes(`${file}:${f.line}${f.column === undefined ? '' : ':' + f.column}  error  ${f.ruleId}`))
       problems.push(`convert's stderr lacks ${key(f)}`);
-  // the lines written: every JSON line plain validate passes, less those the bridge refused (said on stderr)
+  // the lines written: every JSON line plain validate passes, less those the bridge refused (said on stderr) and those
+  // it set aside
   const refused = new Set([...conv.stderr.matchAll(/^.+?:(\d+): not converted/gm)].map((m) => Number(m[1])));
   const text = readFileSync(file, 'utf8');
   // a binary input is refused whole (jsonl/binary-input at its line 1): none of its lines is read
   const binary = p.findings.some((f) => f.ruleId === 'jsonl/binary-input');
-  const candidates = text
-    .split('\n')
+  // a line of another format (bridge output, an AHP message) validate sets aside unchecked: not written either
+  const setAside = (l: string) => {
+    try {
+      return isSetAside(JSON.parse(l));
+    } catch {
+      return false;
+    }
+  };
+  const lines = text.split('\n');
+  const candidates = lines
     .map((_, i) => i + 1)
-    .filter((n) => !binary && !p.failed.has(n) && !refused.has(n) && text.split('\n')[n - 1]!.trim() !== '');
+    .filter(
+      (n) => !binary && !p.failed.has(n) && !refused.has(n) && lines[n - 1]!.trim() !== '' && !setAside(lines[n - 1]!),
+    );
   const out = conv.stdout === '' ? [] : conv.stdout.trimEnd().split('\n');
   if (out.length !== candidates.length) {
     problems.push(`convert wrote ${out.length} lines, ${candidates.length} pass validate and were not refused`);

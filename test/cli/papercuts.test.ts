@@ -243,7 +243,7 @@ test('fixtures: a sidecar option that is misspelt or of the wrong type is a harn
     }
     const r = await runCli(bin, ['fixtures', dir]);
     assert.equal(r.code, 2, r.stdout);
-    assert.match(r.stdout, /\/options\/maxLineByte: unknown option, nearest known option maxLineBytes/);
+    assert.match(r.stdout, /\/options\/maxLineByte: unknown option; did you mean maxLineBytes\?/);
     assert.match(r.stdout, /\/options\/maxLineBytes: must be a number/);
     // a known option of the right type is taken: that case is a pass
     assert.doesNotMatch(r.stdout, /\/options\/maxStateMb/);

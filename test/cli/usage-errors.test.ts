@@ -42,3 +42,49 @@ test('a bin with no verb prints its help on stderr and exits 2 (a usage error)',
     assert.match(r.stderr, /Usage: /);
   }
 });
+
+/** The verbs a bin's `--help` lists under `Commands:` (`help` aside), each with its subcommands' paths. */
+async function verbPaths(bin: 'aep' | 'ahp', path: string[] = []): Promise<string[][]> {
+  const help = (await runCli(bin, [...path, '--help'])).stdout;
+  const names = [...(help.split('Commands:')[1] ?? '').matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((m) => m[1]!);
+  const out: string[][] = [];
+  for (const n of names.filter((n) => n !== 'help')) {
+    const sub = await verbPaths(bin, [...path, n]);
+    out.push(...(sub.length ? sub : [[...path, n]]));
+  }
+  return out;
+}
+
+test('every option of every verb that names a file or folder refuses an empty name: exit 2, before the verb runs', async () => {
+  const seen: string[] = [];
+  for (const bin of ['aep', 'ahp'] as const)
+    for (const path of await verbPaths(bin)) {
+      const help = (await runCli(bin, [...path, '--help'])).stdout;
+      for (const [, flag] of help.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+) <(?:file|dir|path)>/gm)) {
+        const args = [...path, flag!, '', 'examples/aep/session.jsonl'];
+        const r = await runCli(bin, args);
+        const what = `${bin} ${args.join(' ')}`;
+        seen.push(`${bin} ${path.join(' ')} ${flag}`);
+        assert.equal(r.code, 2, `${what}: ${r.stderr}`);
+        assert.equal(r.stdout, '', what);
+        assert.match(
+          r.stderr,
+          new RegExp(`^${bin}: option '[^']*${flag}[^']*' argument '' is invalid\\. expected a name`),
+          what,
+        );
+        // no internals (a temporary file's name, an errno) and no closing line of a run that did not happen
+        assert.doesNotMatch(r.stderr, /ENOENT|\.tmp|written/, what);
+      }
+    }
+  for (const must of [
+    'aep validate --output',
+    'aep redact --output',
+    'aep downlevel --output',
+    'aep filter --output',
+    'aep convert --output',
+    'aep fixtures --output',
+    'aep live --record',
+    'ahp validate --output',
+  ])
+    assert.ok(seen.includes(must), `${must} not found among ${seen.join(', ')}`);
+});

@@ -116,6 +116,12 @@ const REVIEWED_REGEXP: Record<string, string> = {
     'the RFC 5321 §4.1.3 address-literal content grammar composed from constant ABNF pieces in the module, not input',
   'src/core/secret-patterns.ts#PROVIDER':
     'the provider token shapes, a constant list of literal patterns in the module joined once at load, not input',
+  'src/core/secret-patterns.ts#ASSIGNMENT':
+    'the §9.4(a) keywords and the constant ASSIGNED tail of the module, joined once at load, not input',
+  'src/core/secret-patterns.ts#SECRET_NAME':
+    'the closed list of well-known secret names and the constant ASSIGNED tail of the module, joined once at load, not input',
+  'src/core/secret-patterns.ts#SECRET_NAME_UPPER':
+    'the constant `_SK` name and ASSIGNED tail of the module, joined once at load, not input',
   'src/aep/capture-checks.ts#CONTENT_SCREEN':
     'the constant SECRET_OPENINGS and PHONE_SCREEN patterns of the module and `@`, joined once at load: one screen for the three tests, not input',
   'src/core/schema/memo-pattern.ts#re':

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { isUtf8 } from 'node:buffer';
-import { createSession, validate, type Finding } from '../../src/index.ts';
+import { checkEvent, createSession, validate, type Finding } from '../../src/index.ts';
 import type { Input } from '../../src/api/inputs.ts';
 import { checkBytes } from '../../src/fixture-runner/check.ts';
 import { PROTOCOLS } from '../../src/run/protocols.ts';
@@ -152,6 +152,60 @@ export function defineInvariants(protocol: Protocol): void {
         files.length > 100 && sessions > (TEST_SCALE === 'full' ? 50 : 12),
         `only ${files.length} cases, ${sessions} replayed by a session`,
       );
+    });
+
+    test('framing edges (a BOM, a CR, blank lines) give the same findings by file, stdin, text and createSession; checkEvent too', async (t) => {
+      // each edge applied at the first line and at a later one of replayable cases; a session gets the lines one by one
+      const EDGES: Record<string, (line: string) => string[]> = {
+        bom: (l) => [`\uFEFF${l}`],
+        cr: (l) => [`${l}\r`],
+        blank: (l) => ['', l],
+        spaces: (l) => ['  \t', l],
+        'bom-blank': (l) => ['\uFEFF', l],
+      };
+      let compared = 0;
+      for (const file of sweep(t, CASES[protocol].ours).slice(0, TEST_SCALE === 'full' ? undefined : 40)) {
+        const bytes = readFileSync(file);
+        const o = caseOpts(protocol, file);
+        const all = await findingsOf(protocol, { bytes, source: 'case.jsonl' }, o);
+        const text = bytes.toString('utf8');
+        if (!isUtf8(bytes) || !replayable(text, all)) continue;
+        const lines = text.slice(0, -1).split('\n');
+        for (const [edge, apply] of Object.entries(EDGES))
+          for (const at of new Set([0, lines.length - 1])) {
+            const edged = lines.flatMap((l, i) => (i === at ? apply(l) : [l]));
+            const bytesOf = Buffer.from(`${edged.join('\n')}\n`, 'utf8');
+            const name = `${relative(ROOT, file)} ${edge} at line ${at + 1}`;
+            const want = keys(await findingsOf(protocol, { bytes: bytesOf, source: 'case.jsonl' }, o));
+            assert.deepEqual(
+              keys(await findingsOf(protocol, { stream: chunked(bytesOf), source: 'case.jsonl' }, o)),
+              want,
+              `${name}: stdin`,
+            );
+            assert.deepEqual(
+              keys(await findingsOf(protocol, { text: bytesOf.toString('utf8'), source: 'case.jsonl' }, o)),
+              want,
+              `${name}: text`,
+            );
+            const session = createSession(protocol, { source: 'case.jsonl', ...o });
+            const got: Finding[] = [];
+            for (const line of edged) got.push(...session.check(line));
+            got.push(...session.end());
+            assert.deepEqual(keys(got), want, `${name}: createSession`);
+            compared++;
+          }
+        // one event alone: a BOM adds its finding and changes nothing else
+        const first = lines[0]!;
+        const plain = keys(checkEvent(protocol, first, o));
+        const bom = keys(checkEvent(protocol, `\uFEFF${first}`, o));
+        assert.deepEqual(
+          bom.filter((k) => !k.startsWith('jsonl/bom|')),
+          plain,
+          `${relative(ROOT, file)}: checkEvent with a BOM`,
+        );
+        assert.equal(bom.length, plain.length + 1, `${relative(ROOT, file)}: one jsonl/bom`);
+      }
+      assert.ok(compared > 50, `only ${compared} compared`);
     });
 
     test('reversing the member order of every object changes no finding', async () => {

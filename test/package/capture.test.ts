@@ -17,6 +17,9 @@ import {
   redact,
   redactEvent,
   runFixtures,
+  toCloudEvent,
+  toOcsf,
+  toOtlp,
   validate,
   type CaptureLevel,
 } from '../../src/index.ts';
@@ -209,7 +212,9 @@ test('a vendor type without capture annotations: every CLI path strips or redact
   const atRedacted = blob.replace('"capture":"full"', '"capture":"redacted"');
   for (const input of [blob, atRedacted]) {
     const r = await runCli('aep', ['redact', '-'], input);
-    assert.equal(r.code, 0, r.stderr);
+    // at `redacted` the input's secret is aep/metadata-content (a vendor member holds none at any annotation), repaired
+    assert.equal(r.code, input === blob ? 0 : 1, r.stderr);
+    if (input === atRedacted) assert.match(r.stderr, /aep\/metadata-content/);
     assert.ok(!r.stdout.includes('hunter2sequel'), 'aep redact treats an unannotated payload as redacted-gated text');
     // AEP-0003 §9 item 5: the level actually honoured; the whole payload went through the pipeline
     assert.equal((JSON.parse(r.stdout) as Record<string, unknown>).capture, 'redacted', 'redacted text is redacted');
@@ -288,4 +293,47 @@ test('fixtures: the corpus redaction folder passes in full; our downlevel cases 
     [],
   );
   assert.ok(!up.cases.some((c) => c.id === 'redaction/'), 'no longer "not run"');
+});
+
+test('the capture and bridge functions refuse what the commands refuse as aep/bridge-input: a TypeError naming it, no copy', async () => {
+  const text = 'Prepare the release notes';
+  const notEvents: Record<string, object> = {
+    'AHP request': { jsonrpc: '2.0', id: '1', method: 'hooks/intercept', params: { event: { text } } },
+    'AHP response': { jsonrpc: '2.0', id: '1', result: { text } },
+    CloudEvents: { specversion: '1.0', id: 'c', source: 's', type: 'dev.aep.run.started', data: { prompt: text } },
+    OTLP: { resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: text } }] }] }] },
+    OCSF: { class_uid: 6003, unmapped: { text } },
+  };
+  const calls: Record<string, (v: object) => unknown> = {
+    downlevel: (v) => downlevel(v, 'none'),
+    'downlevel --redact': (v) => downlevel(v, 'redacted', { redact: true }),
+    redactEvent: (v) => redactEvent(v),
+    toCloudEvent: (v) => toCloudEvent(v as Record<string, unknown>),
+    toOcsf: (v) => toOcsf(v as Record<string, unknown>, { maxCapture: 'full' }),
+  };
+  for (const [kind, v] of Object.entries(notEvents)) {
+    for (const [name, call] of Object.entries(calls))
+      assert.throws(
+        () => call(v),
+        (e: unknown) =>
+          e instanceof TypeError && /^the event is .*not an AEP event \(aep\/bridge-input\)$/.test(e.message),
+        `${name} of ${kind}`,
+      );
+    // toOtlp refuses it as it refuses a value OTLP cannot hold: in `refused`, no record
+    const o = toOtlp([v as Record<string, unknown>], { maxCapture: 'full' });
+    assert.deepEqual(
+      o.refused.map((r) => [r.index, r.pointer]),
+      [[0, '']],
+      kind,
+    );
+    assert.equal(o.counts.records, 0, kind);
+    assert.ok(!JSON.stringify(o.request).includes(text), kind);
+    // the commands refuse the same line
+    const r = await runCli('aep', ['redact', '-'], `${JSON.stringify(v)}\n`);
+    assert.equal(r.code, 1, kind);
+    assert.match(r.stderr, /aep\/bridge-input/, kind);
+  }
+  // an AEP event still goes through all of them
+  const ok = ev('run.started', 'full', { trigger: 'user', prompt: text });
+  for (const call of Object.values(calls)) assert.doesNotThrow(() => call(ok));
 });

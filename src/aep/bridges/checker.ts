@@ -10,7 +10,7 @@ import { decodeCloudEvents } from './cloudevents.ts';
 import { decodeOcsf } from './ocsf.ts';
 import { decodeOtlp } from './otlp-decode.ts';
 import { BRIDGE_INPUT_RULE, bridgeRule } from './rules.ts';
-import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, type BridgeFrom } from './hint.ts';
+import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, isJsonRpc, type BridgeFrom } from './hint.ts';
 import type { DecodedEvent } from './types.ts';
 
 export type { BridgeFrom } from './hint.ts';
@@ -45,6 +45,7 @@ export function bridgeChecker(
   });
   let toldAep = false;
   let toldOther = false;
+  let toldAhp = false;
   return {
     onEvent(ev) {
       const value: unknown = ev.value;
@@ -75,6 +76,14 @@ export function bridgeChecker(
           givenFrom: from,
         };
         sink(makeFinding(BRIDGE_INPUT_RULE, { pointer: '', messageId: 'other', args }, ev));
+        return;
+      }
+      // an AHP message: one finding naming `ahp validate`, as without --from, not every bridge rule on every line
+      if (other === undefined && isJsonRpc(value)) {
+        setAside(stats);
+        if (toldAhp) return;
+        toldAhp = true;
+        sink(makeFinding(BRIDGE_INPUT_RULE, { pointer: '', messageId: 'ahp' }, ev));
         return;
       }
       // the run counts one event per value; a batch or a request holds one per item or LogRecord (issue 37 item 4c)

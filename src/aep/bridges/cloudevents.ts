@@ -8,6 +8,7 @@ import { CE_RULES as R } from './rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { notCeString } from './numbers.ts';
+import { assertAepEvent } from './hint.ts';
 import {
   AEP_ENVELOPE_ORDER,
   AEP_TYPE_ROOT,
@@ -59,8 +60,12 @@ const PASS = ['id', 'source', 'subject', 'time'] as const;
 /** CE names the inverse never turns into AEP attributes. */
 const B1_CONSTANTS = new Set(['specversion', 'datacontenttype']);
 
-/** AEP-0005 §1: the CloudEvents form of one AEP event (B1-B5); absent optional attributes produce none. Pure. */
+/**
+ * AEP-0005 §1: the CloudEvents form of one AEP event (B1-B5); absent optional attributes produce none. Pure.
+ * @throws TypeError for bridge output or an AHP message (`aep/bridge-input`): no AEP event to map.
+ */
 export function toCloudEvent(event: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  assertAepEvent(event);
   const ce: Record<string, unknown> = { specversion: '1.0' };
   for (const k of ['id', 'source'] as const) if (event[k] !== undefined) ce[k] = event[k];
   if (typeof event.type === 'string') ce.type = AEP_TYPE_ROOT + event.type;

@@ -47,6 +47,23 @@ export function isSetAside(v: unknown): boolean {
   return bridgeFormatOf(v) !== undefined || isJsonRpc(v);
 }
 
+/**
+ * Why `v` is no AEP event to capture or bridge (what `aep/bridge-input` sets aside: bridge output, an AHP message), as
+ * "the event is ..." ends, or `undefined`. The library's capture and bridge functions refuse such a value, as the
+ * commands refuse such a line: no capture annotation says what of it a level may carry (AEP-0001 §8.2).
+ */
+export function notAnAepEvent(v: unknown): string | undefined {
+  const f = bridgeFormatOf(v);
+  if (f !== undefined) return `${BRIDGE_NAMES[f]} output of the AEP-0005 bridge, not an AEP event (aep/bridge-input)`;
+  return isJsonRpc(v) ? 'a JSON-RPC message (AHP), not an AEP event (aep/bridge-input)' : undefined;
+}
+
+/** @throws TypeError when `v` is bridge output or an AHP message ({@link notAnAepEvent}), naming which. */
+export function assertAepEvent(v: unknown): void {
+  const not = notAnAepEvent(v);
+  if (not !== undefined) throw new TypeError(`the event is ${not}`);
+}
+
 /** What each `--from` reads, as messages name it. */
 export const BRIDGE_NAMES: Readonly<Record<BridgeFrom, string>> = {
   cloudevents: 'CloudEvents',

@@ -6,6 +6,7 @@ import { CAPTURE_RANK } from '../event.ts';
 import { defaultRedactor, screenMetadataLevel } from '../redact.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { nanosOf } from './otlp.ts';
+import { assertAepEvent } from './hint.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import type { RuleMeta } from '../../core/rule.ts';
@@ -66,8 +67,12 @@ function authorityOf(uri: string): string | undefined {
   return m?.[1] ? m[1] : undefined;
 }
 
-/** AEP-0005 §4.3: the OCSF record of one envelope-valid event (envelope and capture-surviving payload). Pure. */
+/**
+ * AEP-0005 §4.3: the OCSF record of one envelope-valid event (envelope and capture-surviving payload). Pure.
+ * @throws TypeError for bridge output or an AHP message (`aep/bridge-input`): no AEP event to project.
+ */
 export function toOcsf(input: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjection {
+  assertAepEvent(input);
   const max = opts.maxCapture ?? 'metadata';
   const type = typeof input.type === 'string' ? input.type : '';
   const row = OCSF_CLASSES[type];

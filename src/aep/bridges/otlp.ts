@@ -9,6 +9,7 @@ import { defaultRedactor, screenMetadataLevel } from '../redact.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { hasLoneSurrogate, otlpNumberOf } from './numbers.ts';
 import { AEP_TYPE_ROOT, isAepCoreAttribute, type AepSeverity } from './types.ts';
+import { notAnAepEvent } from './hint.ts';
 
 /** AEP attribute -> OTLP attribute key (AEP-0005 §3.2), in the exporter's order. */
 export const OTLP_ATTRIBUTE_TABLE: Readonly<Record<string, string>> = {
@@ -172,6 +173,12 @@ export function toOtlp(events: ReadonlyArray<Readonly<Obj>>, opts: OtlpOptions =
   const refused: OtlpRefusal[] = [];
   const byAgent = new Map<string, Obj[]>();
   for (const [index, ev] of events.entries()) {
+    // bridge output or an AHP message is no AEP event to export: refused, as `aep convert` refuses the line
+    const not = notAnAepEvent(ev);
+    if (not !== undefined) {
+      refused.push({ index, pointer: '', reason: not });
+      continue;
+    }
     const one: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
     let rec: Obj;
     try {

@@ -1,0 +1,41 @@
+/**
+ * tools/test-endpoint.ts (README §Check a running endpoint): started with `npx tsx`, it prints a 127.0.0.1 URL that
+ * answers discovery, and SIGINT (Ctrl-C) closes it: the process ends with 0 and the port no longer answers.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { test } from 'node:test';
+import { REPO } from '../cli/helpers.ts';
+
+test('tools/test-endpoint.ts: prints its 127.0.0.1 URL, serves discovery, stops on SIGINT', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/test-endpoint.ts'], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (b: Buffer) => void (err += b));
+  const exited = once(child, 'exit');
+  // the first line is the URL; an exit before it fails the test
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (b: Buffer) => {
+      out += b;
+      const nl = out.indexOf('\n');
+      if (nl !== -1) resolve(out.slice(0, nl));
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code} before printing a URL: ${err}`)));
+  });
+  try {
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const discovery = await fetch(`${url}/events`);
+    assert.equal(discovery.status, 200);
+    assert.deepEqual(((await discovery.json()) as { aep?: unknown }).aep, ['0.1']);
+  } finally {
+    child.kill('SIGINT');
+  }
+  const [code] = await exited;
+  assert.equal(code, 0, err);
+  assert.match(out, /test endpoint stopped\n$/);
+  await assert.rejects(fetch(`${url}/events`), 'the port is closed');
+});

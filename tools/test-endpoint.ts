@@ -1,0 +1,42 @@
+/**
+ * Start the compliant test endpoint of the `aep live` tests (test/live/endpoint.ts) on 127.0.0.1 and print its URL, to
+ * try `aep live` against it: `npx tsx tools/test-endpoint.ts [--control] [--broken NAME]`. `--control` also serves an
+ * AEP-0004 control session (the `aep live` options that reach it are printed); `--broken NAME` starts one of the broken variants of
+ * test/live/cases.ts instead. Ctrl-C (SIGINT) or SIGTERM closes it and ends the process.
+ */
+import { CONTROL_SESSION, CONTROL_TOKEN, startEndpoint, type Broken } from '../test/live/endpoint.ts';
+
+const USAGE = 'usage: npx tsx tools/test-endpoint.ts [--control] [--broken NAME]\n';
+
+const args = process.argv.slice(2);
+let control = false;
+let broken: Broken | undefined;
+for (let i = 0; i < args.length; i++) {
+  const a = args[i]!;
+  if (a === '--control') control = true;
+  else if (a === '--broken' && args[i + 1] !== undefined) broken = args[++i] as Broken;
+  else if (a === '--help' || a === '-h') {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  } else {
+    process.stderr.write(`test-endpoint: unknown argument ${a}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const ep = await startEndpoint(broken, control ? { control: true } : {});
+process.stdout.write(
+  `${ep.url}\n` +
+    `test endpoint${broken ? ` (broken: ${broken})` : ''} listening on 127.0.0.1; try: aep live ${ep.url}${control ? ` --token ${CONTROL_TOKEN} --control-session ${CONTROL_SESSION}` : ''}\n` +
+    'Ctrl-C stops it\n',
+);
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await ep.close();
+  process.stdout.write('test endpoint stopped\n');
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
