@@ -8,6 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AEP } from '../aep/definition.ts';
 import { EXIT } from '../core/exit.ts';
 import type { Finding, Severity } from '../core/finding.ts';
+import type { LiveResult } from '../live/check.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW, type LiveCheck } from '../live/rules.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import { exitCodeOf, runInputs, tallyFindings } from '../run/run.ts';
@@ -24,6 +25,7 @@ interface LiveFlags {
   token?: string;
   checks?: LiveCheck[];
   timeout: number;
+  heartbeat?: number;
   record?: string;
   destructive: boolean;
   identity: 'strict' | 'floor';
@@ -77,6 +79,12 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
         .default('floor'),
     )
     .addOption(new Option('--timeout <ms>', 'how long one check waits for an answer').argParser(msArg).default(5000))
+    .addOption(
+      new Option(
+        '--heartbeat <ms>',
+        'the SSE heartbeat interval the heartbeat check judges (default 30000, AEP-0003 §3.3 #4); that check runs only when named in --checks',
+      ).argParser(msArg),
+    )
     .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL')
     .option(
       '--control-session <session>',
@@ -131,12 +139,13 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   const { checkEndpoint } = await import('../live/check.ts');
   const { LiveConnectError } = await import('../live/client.ts');
   const progress = io.stderrIsTTY && !o.quiet;
-  let result: Awaited<ReturnType<typeof checkEndpoint>>;
+  let result: LiveResult;
   try {
     result = await checkEndpoint(base, {
       token: o.token ?? io.env.AEP_TOKEN,
       ...(o.checks ? { checks: o.checks } : {}),
       timeoutMs: o.timeout,
+      ...(o.heartbeat !== undefined ? { heartbeatMs: o.heartbeat } : {}),
       destructive: o.destructive,
       identity: o.identity,
       control: {
@@ -151,13 +160,17 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     });
   } catch (e) {
     if (progress) io.stderr.write('\r\u001b[K');
-    toFile?.abort();
-    recordFile?.abort();
-    if (e instanceof LiveConnectError) {
+    // unreachable, but the base URL alone was judged (a plain off-host base): the report says both, exit 1
+    const judged = e instanceof LiveConnectError ? e.result : undefined;
+    if (judged?.findings.some((f) => f.ruleId !== 'aep/live-skipped' && f.ruleId !== 'aep/live-timeout'))
+      result = judged;
+    else {
+      toFile?.abort();
+      recordFile?.abort();
+      if (!(e instanceof LiveConnectError)) throw e;
       io.stderr.write(`aep live: ${e.message}\n`);
       return EXIT.io;
     }
-    throw e;
   }
   if (progress) io.stderr.write('\r\u001b[K');
   const findings: Finding[] = [...result.findings];
@@ -223,10 +236,9 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   let code = exitCodeOf(r, o.failOn);
   const noneRan = code === EXIT.ok && result.ran.length === 0;
   if (noneRan) code = EXIT.incomplete;
-  reporter.finish(
-    stats ? { ...stats, ...pick(r.summary, ['errors', 'warnings', 'infos', 'byRule', 'omitted']) } : r.summary,
-    { exitCode: code },
-  );
+  // `inputs` is the one endpoint checked; bytes, lines and events those of the Events it delivered (README)
+  const counts = pick(r.summary, ['errors', 'warnings', 'infos', 'byRule', 'omitted']);
+  reporter.finish(stats ? { ...stats, ...counts, inputs: 1 } : { ...r.summary, inputs: 1 }, { exitCode: code });
   if (toFile) {
     const failed = toFile.commit();
     if (failed !== undefined) {

@@ -284,6 +284,7 @@ export const LIVE_RULE_IDS = [
   'aep/live-redelivery-hop',
   'aep/live-delivery-identity',
   'aep/live-filter',
+  'aep/live-from-refusal',
   'aep/live-capture-ceiling',
   'aep/live-resume',
   'aep/live-buffer-advertised',

@@ -19,10 +19,22 @@ import {
   firstSeen,
   fromOf,
 } from './buffer-run.ts';
+import type { SseSubscriber } from './client.ts';
 import { accepted } from './http-checks.ts';
+import { StreamFailed } from './live-run.ts';
 
 export type { BufferRun } from './buffer-run.ts';
 export { byteIdentity, EVICTION_LIMIT, eviction } from './pressure-checks.ts';
+
+/** A subscription, or undefined when the endpoint refused what it asked (reported as the rule's `sseRefused`). */
+async function refusable(opening: Promise<SseSubscriber>): Promise<SseSubscriber | undefined> {
+  try {
+    return await opening;
+  } catch (e) {
+    if (e instanceof StreamFailed && e.refused) return undefined;
+    throw e;
+  }
+}
 
 /** AEP-0003 §5: whether an endpoint that advertises no buffer replays a buffered Event all the same (SSE `from`). */
 async function replaysUnadvertised(run: BufferRun): Promise<boolean> {
@@ -74,7 +86,10 @@ export async function resume(run: BufferRun): Promise<void> {
       });
   };
   const sse = async (how: string, query: Record<string, string>, headers: Record<string, string>) => {
-    const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }), ...query }, headers);
+    const filter = { filter: JSON.stringify({ session: run.session }), ...query };
+    // a refused `from` is resume's finding (§3.3 #3, §7), not a stream that failed
+    const sub = await refusable(run.subscribe(filter, headers, query.from ? 'aep/live-resume' : undefined));
+    if (!sub) return;
     try {
       const marker = run.event();
       await run.post(JSON.stringify(marker));
@@ -127,20 +142,24 @@ export async function replayAll(run: BufferRun): Promise<void> {
     if (got.some((s, i) => i > 0 && s < got[i - 1]!))
       run.report('aep/live-replay-all', 'order', { how, got: got.join(', ') });
   };
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: own.session }), from: 'all' });
-  try {
-    const marker = own.event();
-    await run.post(JSON.stringify(marker));
-    await sub.until(() => run.mine(sub, own.session).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
-    run.keep(sub, own.session);
-    judge(
-      'the from parameter',
-      run.mine(sub, own.session).map(({ ev }) => ev.seq as number),
-      sub.comments.some((c) => c.startsWith(`replay-exhausted ${own.session} `)),
-    );
-  } finally {
-    sub.close();
-  }
+  // refused over SSE, it is replay-all's finding (§5), and the WebSocket is asked all the same
+  const sub = await refusable(
+    run.subscribe({ filter: JSON.stringify({ session: own.session }), from: 'all' }, undefined, 'aep/live-replay-all'),
+  );
+  if (sub)
+    try {
+      const marker = own.event();
+      await run.post(JSON.stringify(marker));
+      await sub.until(() => run.mine(sub, own.session).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
+      run.keep(sub, own.session);
+      judge(
+        'the from parameter',
+        run.mine(sub, own.session).map(({ ev }) => ev.seq as number),
+        sub.comments.some((c) => c.startsWith(`replay-exhausted ${own.session} `)),
+      );
+    } finally {
+      sub.close();
+    }
   await wsConsumer(run, 'aep/live-replay-all', { id: 'all-1', from: 'all' }, own.session, async (ws) => {
     const marker = own.event();
     await run.post(JSON.stringify(marker));

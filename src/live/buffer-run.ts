@@ -20,14 +20,18 @@ export function coreOf(ev: Ev): Ev {
 export interface BufferRun {
   readonly session: string;
   readonly opts: { timeoutMs: number; token?: string; identity?: 'strict' | 'floor' };
-  record(text: string): void;
+  record(text: string, from?: object): void;
   capabilities(): Record<string, unknown>;
   socket(): URL | undefined;
   report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;
   skip(check: LiveCheck, reason: string): void;
   event(type?: string, over?: Ev): Ev;
   post(body: string, type?: string): Promise<HttpAnswer>;
-  subscribe(query: Record<string, string>, headers?: Record<string, string>): Promise<SseSubscriber>;
+  subscribe(
+    query: Record<string, string>,
+    headers?: Record<string, string>,
+    refused?: LiveRuleId,
+  ): Promise<SseSubscriber>;
   mine(sub: SseSubscriber, session?: string): { m: SseMessage; ev: Ev }[];
   keep(sub: SseSubscriber, session?: string): void;
 }
@@ -107,7 +111,7 @@ export function wsMine(run: BufferRun, ws: WsPeer, session = run.session): { i: 
 
 /** Record the run's Events of a socket (the Events delivered). */
 export function wsKeep(run: BufferRun, ws: WsPeer, session = run.session): void {
-  for (const { text } of wsMine(run, ws, session)) run.record(text);
+  for (const { text } of wsMine(run, ws, session)) run.record(text, ws);
 }
 
 /** The replay buffer the endpoint advertises (capabilities.replay.buffer), if any. */

@@ -11,26 +11,17 @@ import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-chec
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import { binaryFrame, contentType, oversize, redelivery, unsubscribe } from './binding-checks.ts';
 import * as control from './control-checks.ts';
-import { heartbeat } from './heartbeat-check.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_SLOW, type LiveCheck } from './rules.ts';
 import { filter } from './filter-checks.ts';
 import { captureCeiling, discovery, fanout, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
+import { heartbeat } from './stream-checks.ts';
 import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl, StreamFailed } from './live-run.ts';
+import type { LiveResult } from './result.ts';
 
 export type { LiveOptions } from './live-run.ts';
 export type { CheckOutcome } from '../core/check-outcome.ts';
 
-/** What {@link checkEndpoint} found. */
-export interface LiveResult {
-  findings: Finding[];
-  /** Every Event the endpoint delivered to our subscribers, as its JSON text, in arrival order (each text once). */
-  delivered: string[];
-  /** The checks run, and those skipped (of those asked for). */
-  ran: LiveCheck[];
-  skipped: LiveCheck[];
-  /** Every check tried, in order (discovery always), with its status, its skip reason and its findings' counts. */
-  checks: CheckOutcome[];
-}
+export type { LiveResult } from './result.ts';
 
 /** The outcome of `check`, from the findings it added to the run. */
 function outcome(run: LiveRun, check: LiveCheck, own: readonly Finding[], asked: boolean): CheckOutcome {
@@ -96,7 +87,10 @@ const NEEDS_STREAM = new Set<LiveCheck>([
   'heartbeat',
 ]);
 
-/** Check the endpoint at `base` (discovery first, always). @throws LiveConnectError when it cannot be reached. */
+/**
+ * Check the endpoint at `base` (discovery first, always). @throws LiveConnectError when it cannot be reached, with
+ * the run's result in its `result`: the findings judged from the URL alone (`aep/live-tls-off-host`), the rest skipped.
+ */
 export async function checkEndpoint(base: string | URL, options: LiveOptions = {}): Promise<LiveResult> {
   const url = typeof base === 'string' ? new URL(base) : base;
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -124,12 +118,23 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
   const checks: CheckOutcome[] = [];
   // named by the finding that failed discovery (a timeout is not a bad document)
   let noDiscovery = 'discovery failed (aep/live-discovery), so no endpoint is known';
+  // discovery could not connect: the rest is skipped, and the run ends with this error after (its result attached)
+  let unreachable: LiveConnectError | undefined;
   for (const check of LIVE_CHECKS) {
     if (!wanted.has(check) && check !== 'discovery') continue;
     if (abort?.aborted) throw abortReason(abort);
-    options.onCheck?.(check);
     const before = run.findings.length;
     run.check = check;
+    if (unreachable) {
+      skip(
+        run,
+        check,
+        `the endpoint could not be reached (${unreachable.reason ?? unreachable.message}; aep/live-timeout)`,
+      );
+      checks.push(outcome(run, check, run.findings.slice(before), true));
+      continue;
+    }
+    options.onCheck?.(check);
     try {
       if (NEEDS_STREAM.has(check) && !run.discovery?.endpoints.stream) {
         skip(run, check, run.discovery ? 'the discovery document names no "stream" endpoint (SSE)' : noDiscovery);
@@ -163,7 +168,10 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });
       else if (e instanceof LiveConnectError && check !== 'discovery' && run.discovery)
         run.report('aep/live-timeout', 'lost', { check, reason: e.reason ?? e.message });
-      else if (e instanceof StreamFailed) {
+      else if (e instanceof LiveConnectError && check === 'discovery') {
+        unreachable = e;
+        run.report('aep/live-timeout', 'unreachable', { check, reason: e.reason ?? e.message });
+      } else if (e instanceof StreamFailed) {
         if (!e.first) skip(run, check, e.reason);
         else if (wanted.has(check)) run.ran.push(check);
       } else throw e;
@@ -175,5 +183,11 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
     }
   }
   if (abort?.aborted) throw abortReason(abort);
-  return { findings: run.findings, delivered: run.delivered, ran: run.ran, skipped: run.skipped, checks };
+  const result = { findings: run.findings, delivered: run.delivered, ran: run.ran, skipped: run.skipped, checks };
+  if (unreachable) {
+    // no verdict on the endpoint, but what the URL alone decided is one (the base's aep/live-tls-off-host)
+    unreachable.result = result;
+    throw unreachable;
+  }
+  return result;
 }

@@ -2,6 +2,7 @@
  * The wire of `aep live`: HTTP requests and an SSE subscriber over Node's own http/https (the WebSocket peer is in
  * ws-peer.ts). Every wait is bounded by a timeout; a failure to connect is a {@link LiveConnectError}.
  */
+import type { LiveResult } from './result.ts';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { abortReason, onAbort } from '../core/abort.ts';
@@ -15,6 +16,11 @@ export class LiveConnectError extends Error {
   status?: number;
   /** What happened, without the origin (`connection refused`, `the connection was reset or closed`). */
   reason?: string;
+  /**
+   * Discovery's: the run's result all the same, its findings those the URL alone decided (a plain off-host base is
+   * aep/live-tls-off-host), discovery failed and every other check skipped.
+   */
+  result?: LiveResult;
 }
 
 /** A check waited longer than its timeout; `waiting` says for what. */

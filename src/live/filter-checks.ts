@@ -2,6 +2,7 @@
 import { describeFrame, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
 import { firstDeliveries } from './http-checks.ts';
 import { ForeignEndpoint, type LiveRun } from './live-run.ts';
+import { malformedFrom } from './stream-checks.ts';
 
 /** AEP-0003 §6.2: a subscription filter delivers only the Events it selects, and one naming `data` is refused. */
 export async function filter(run: LiveRun): Promise<void> {
@@ -21,6 +22,7 @@ export async function filter(run: LiveRun): Promise<void> {
     sub.close();
   }
   await severityFilter(run);
+  await malformedFrom(run);
   // §6.2 #1 fails closed on a key that is not filterable; the WebSocket gives the refusal its shape (§6.5)
   let url: URL | undefined;
   try {

@@ -27,7 +27,7 @@ export interface LiveOptions {
   identity?: 'strict' | 'floor';
   /** Milliseconds a check waits for one answer (default 5000). */
   timeoutMs?: number;
-  /** The heartbeat check's interval in milliseconds (default 30000, AEP-0003 §3.3 #4); a shorter one for tests. */
+  /** The SSE heartbeat interval the opt-in `heartbeat` check judges (default 30000, AEP-0003 §3.3 #4). */
   heartbeatMs?: number;
   /** The control checks' options (`--control-*`, `--ack-window`). */
   control?: control.ControlOptions;
@@ -58,6 +58,8 @@ export class StreamFailed extends Error {
   constructor(
     readonly reason: string,
     readonly first: boolean,
+    /** Refused for what it asked (a `from`), reported under the asking check's rule. */
+    readonly refused = false,
   ) {
     super(reason);
   }
@@ -149,8 +151,17 @@ export class LiveRun {
 
   private readonly streamAnswers = new Set<string>();
 
-  /** An SSE subscription; one not answered 200 `text/event-stream` is reported and closed. @throws StreamFailed */
-  async subscribe(query: Record<string, string>, headers?: Record<string, string>): Promise<SseSubscriber> {
+  /**
+   * An SSE subscription; one not answered 200 `text/event-stream` is reported and closed. `refused` names the rule
+   * of a request the endpoint may refuse for what it asks (a `from` position or `all`): its refusal is that rule's
+   * `sseRefused` finding, not a stream failure, and the stream checks after it are not skipped for it.
+   * @throws StreamFailed
+   */
+  async subscribe(
+    query: Record<string, string>,
+    headers?: Record<string, string>,
+    refused?: LiveRuleId,
+  ): Promise<SseSubscriber> {
     const url = this.url(this.path('stream'), query, 'stream');
     // the path requested, not the one discovery named: under a base with a path they differ
     const path = url.pathname;
@@ -162,18 +173,23 @@ export class LiveRun {
     if (sub.status === 0) {
       // the head is still to come (with the first message): judged then, its messages unread if it is another
       const check = this.check;
-      sub.onHead = () => void (good() || this.streamFailed(sub, path, check));
+      sub.onHead = () => void (good() || this.streamFailed(sub, path, check, refused));
       return sub;
     }
     if (good()) return sub;
-    throw this.streamFailed(sub, path, this.check);
+    throw this.streamFailed(sub, path, this.check, refused);
   }
 
-  /** Close a subscription not answered 200 `text/event-stream` and report it (once per answer). */
-  private streamFailed(sub: SseSubscriber, path: string, check: LiveCheck): StreamFailed {
+  /** Close a subscription not answered 200 `text/event-stream` and report it (once per answer, or as `refused`'s). */
+  private streamFailed(sub: SseSubscriber, path: string, check: LiveCheck, refused?: LiveRuleId): StreamFailed {
     sub.close();
     const type = sub.contentType;
     const key = `${sub.status} with Content-Type ${JSON.stringify(type)}`;
+    // an answer every stream gets is the stream's failure (aep/live-fanout), not a refusal of what this one asks
+    if (refused && !this.streamAnswers.has(key)) {
+      this.report(refused, 'sseRefused', { path, status: sub.status, type });
+      return new StreamFailed(`GET ${path} was answered ${key} (${refused})`, true, true);
+    }
     const first = !this.streamAnswers.has(key);
     this.streamAnswers.add(key);
     if (first) this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check });
@@ -200,20 +216,43 @@ export class LiveRun {
   }
 
   private readonly seen = new Set<string>();
+  /** Per delivered line: its session position, and the subscription or connection it came on. */
+  private readonly placed: { at?: Position; from?: object }[] = [];
 
-  /** Keep one delivered Event text as one line, once: copies several of our subscriptions got are not redeliveries. */
-  record(text: string): void {
+  /**
+   * Keep one delivered Event text as one line, once: copies several of our subscriptions got are not redeliveries.
+   * In arrival order, but for backfill: an Event `from` one subscription below a position another one delivered is
+   * placed by (epoch, seq) in its session (AEP-0001 §7 #2 consumer-side), so the record merging our subscriptions
+   * shows no regression no single one delivered; one within a subscription stays where it came.
+   */
+  record(text: string, from?: object): void {
     const line = oneLine(text);
     if (this.seen.has(line)) return;
     this.seen.add(line);
-    this.delivered.push(line);
+    const at = positionOf(text);
+    let i = this.placed.length;
+    if (at && from) {
+      let own = -1;
+      for (let j = this.placed.length - 1; j >= 0 && own === -1; j--)
+        if (this.placed[j]!.from === from && this.placed[j]!.at?.session === at.session) own = j;
+      if (own === -1 || earlier(this.placed[own]!.at!, at))
+        for (let j = own + 1; j < this.placed.length; j++) {
+          const p = this.placed[j]!;
+          if (p.from !== from && p.at?.session === at.session && earlier(at, p.at)) {
+            i = j;
+            break;
+          }
+        }
+    }
+    this.placed.splice(i, 0, { ...(at ? { at } : {}), ...(from ? { from } : {}) });
+    this.delivered.splice(i, 0, line);
   }
 
   private readonly cut = new WeakSet<SseSubscriber>();
 
   /** Keep `sub`'s Events of `session` and its data that is no JSON object; report a line cut at the limit, once. */
   keep(sub: SseSubscriber, session = this.session): void {
-    for (const m of sub.messages) if (this.object(m)?.session === session || !this.object(m)) this.record(m.data);
+    for (const m of sub.messages) if (this.object(m)?.session === session || !this.object(m)) this.record(m.data, sub);
     if ((sub.lineTooLong || sub.capped) && !this.cut.has(sub)) {
       this.cut.add(sub);
       if (sub.lineTooLong) this.report('aep/live-fanout', 'lineTooLong', { mib: BODY_LIMIT >> 20, check: this.check });
@@ -238,6 +277,24 @@ export class LiveRun {
     skip(this, check, reason);
   }
 }
+
+/** A session position (AEP-0001 §7). */
+interface Position {
+  session: string;
+  epoch: number;
+  seq: number;
+}
+
+/** The position of an Event's JSON text, when it has one. */
+function positionOf(text: string): Position | undefined {
+  const ev = asObject(text);
+  const epoch = ev?.epoch ?? 0;
+  if (typeof ev?.session !== 'string' || typeof ev.seq !== 'number' || typeof epoch !== 'number') return undefined;
+  return { session: ev.session, epoch, seq: ev.seq };
+}
+
+/** `a` before `b` in (epoch, seq) order. */
+const earlier = (a: Position, b: Position) => a.epoch < b.epoch || (a.epoch === b.epoch && a.seq < b.seq);
 
 /** Mark `check` skipped, with why (an info finding). */
 export function skip(run: LiveRun, check: LiveCheck, reason: string): void {

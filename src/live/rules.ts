@@ -6,6 +6,7 @@
 import { BINDING_RULES } from './binding-rules.ts';
 import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
 import type { LiveRule } from './rule-types.ts';
+import { FROM_REFUSAL_RULE, HEARTBEAT_RULE } from './stream-rules.ts';
 
 export type { LiveRule, LiveRuleId } from './rule-types.ts';
 
@@ -172,6 +173,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
         'A subscriber with filter {"severity":{"gte":"warning"}} did not receive an Event of severity {severity} (AEP-0001 §8.1 order: debug < info < notice < warning < error < critical).',
     },
   },
+  FROM_REFUSAL_RULE,
   {
     id: 'aep/live-capture-ceiling',
     severity: 'error',
@@ -196,6 +198,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
     messages: {
       got: 'Resuming by {how} after seq {after} delivered {got}; expected seq {want}.',
       refused: 'A subscribe with `from` [{session, epoch, seq}] was answered {got}, not subscribed.',
+      sseRefused:
+        'GET {path} with a `from` resume position was answered {status} with Content-Type {type:json}, not 200 text/event-stream.',
     },
   },
   {
@@ -218,12 +222,16 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'error',
     description:
       'An endpoint advertising replay.all answers `from` "all" with every Event it holds of a session, from its earliest held position in order, then live delivery, and no replay-exhausted.',
+    detail:
+      'Asked over SSE (`from=all`) and over the WebSocket (subscribe.from "all"); a refusal on either binding is this rule\'s finding, and a stream refused for its `from` skips no other stream check.',
     spec: 'AEP-0003 §5 (Replay-all)',
     messages: {
       missing: 'Replay-all by {how} did not deliver the held Events {want} of this run (got {got}).',
       order: "Replay-all by {how} delivered this run's Events out of (epoch, seq) order ({got}).",
       exhausted: 'Replay-all by {how} produced replay-exhausted, which never fires for it.',
       refused: 'A subscribe with `from` "all" was answered {got}, not subscribed, though replay.all is advertised.',
+      sseRefused:
+        'GET {path} with `from` "all" was answered {status} with Content-Type {type:json}, not 200 text/event-stream, though replay.all is advertised.',
     },
   },
   {
@@ -325,29 +333,17 @@ export const LIVE_RULES: readonly LiveRule[] = [
   },
   ...BINDING_RULES,
   ...CONTROL_RULES,
-  {
-    id: 'aep/live-heartbeat',
-    severity: 'warning',
-    description:
-      'Opt-in (--checks heartbeat, slow): an idle SSE subscription gets a comment line at least every 30 s, one after it opens and another after that (SHOULD).',
-    detail:
-      'The subscription names a session no Event has, so only comments arrive; any comment line counts, `: ping` or another. The wait is the heartbeat interval (30 s; the library option heartbeatMs) plus a grace of the --timeout, at most 2 s, so the check takes up to about a minute. A stream the endpoint ends is not judged (the check is skipped).',
-    spec: 'AEP-0003 §3.3 #4',
-    quote: 'servers SHOULD send a comment line (`: ping`) at least every 30 s',
-    messages: {
-      silent:
-        'An idle SSE subscription got no comment line within {ms} ms {after}; servers SHOULD send one (: ping) at least every 30 s.',
-    },
-  },
+  HEARTBEAT_RULE,
   {
     id: 'aep/live-timeout',
     severity: 'error',
     description:
-      'A check waited longer than --timeout for the endpoint, lost its connection to it, or closed it at a limit of the checker (a frame past 4 MiB): the check is named.',
+      'A check waited longer than --timeout for the endpoint, could not reach it or lost its connection to it, or closed it at a limit of the checker (a frame past 4 MiB): the check is named.',
     spec: 'agent-conformance (README §aep live)',
     messages: {
       timeout: 'The {check} check got no answer within {ms} ms ({waiting}).',
       lost: 'The {check} check lost its connection to the endpoint: {reason}.',
+      unreachable: 'The {check} check could not reach the endpoint: {reason}; no check that needs it ran.',
       limit: 'The {check} check closed a connection: the endpoint sent {what}, more than this checker reads.',
     },
   },
@@ -395,5 +391,8 @@ export type LiveCheck = (typeof LIVE_CHECKS)[number];
  */
 export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity', 'oversize']);
 
-/** The checks that take most of a minute (they wait out a 30 s interval): run only when named in `checks`. */
+/**
+ * The checks that wait out a long interval (`heartbeat`, 30 s): run only when named in `checks`, never by default
+ * nor with `destructive`.
+ */
 export const LIVE_SLOW: ReadonlySet<LiveCheck> = new Set(['heartbeat']);

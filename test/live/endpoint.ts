@@ -72,13 +72,16 @@ export type Broken =
   | 'hello-bad-role'
   | 'accepts-binary'
   | 'limit-no-detail'
-  | 'no-heartbeat'
   | 'limit-open-code'
   | 'roster-merges'
   | 'roster-no-session'
   | 'control-ambiguous-broadcast'
   | 'no-buffer-advert'
-  | 'hello-no-buffer';
+  | 'hello-no-buffer'
+  | 'sse-refuses-all'
+  | 'sse-takes-malformed-from'
+  | 'sse-ignores-last-event-id'
+  | 'sse-no-heartbeat';
 
 /** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
 export const CONTROL_TOKEN = 'live-control-token';
@@ -263,7 +266,7 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
   };
 }
 
-/** How often the endpoint's SSE streams carry a `: ping` comment (the checks' heartbeatMs is above it). */
+/** How often the endpoint's SSE streams carry a `: ping` comment (the interval the heartbeat tests judge is a few times this). */
 export const PING_MS = 100;
 
 /** The base path of the `literal` endpoint (its URL ends in it, with a trailing slash). */
@@ -485,8 +488,10 @@ export async function startEndpoint(
         filter = parseFilter(url.searchParams.get('filter') ?? '{}');
         const f = url.searchParams.get('from');
         if (f !== null) {
+          if (f === 'all' && broken === 'sse-refuses-all') throw new Error('replay-all not implemented');
           from = parseFrom(f === 'all' ? f : JSON.parse(f));
-          if (!from) throw new Error('malformed from');
+          // the broken variant guesses past a malformed `from` (a subscription without it), where §5 refuses it
+          if (!from && broken !== 'sse-takes-malformed-from') throw new Error('malformed from');
         }
       } catch {
         return json(res, 400, { error: 'invalid-filter' });
@@ -532,7 +537,10 @@ export async function startEndpoint(
       };
       const exhausted = (session: string, e: Position) =>
         res.write(`: replay-exhausted ${session} ${e.epoch}:${e.seq}${literal ? '\r\n\r\n' : '\n\n'}`);
-      const m = /^(.*):(\d+):(\d+)$/.exec(String(req.headers['last-event-id'] ?? ''));
+      const m =
+        broken === 'sse-ignores-last-event-id'
+          ? null
+          : /^(.*):(\d+):(\d+)$/.exec(String(req.headers['last-event-id'] ?? ''));
       if (from) replay(sub, from, exhausted, broken === 'sse-from-inclusive');
       else if (m)
         replay(
@@ -549,8 +557,8 @@ export async function startEndpoint(
       const ping = () =>
         void (res.writableEnded || midWrite.has(res) || res.write(literal ? ':ping\r\n\r\n' : ': ping\n\n'));
       ping();
-      // AEP-0003 §3.3 #4: a comment at least every interval (`no-heartbeat` pings only at the start)
-      if (broken === 'no-heartbeat') return;
+      // AEP-0003 §3.3 #4: a comment line at least every interval (`sse-no-heartbeat` only at the opening)
+      if (broken === 'sse-no-heartbeat') return;
       const beat = setInterval(ping, PING_MS);
       req.on('close', () => clearInterval(beat));
       return;

@@ -15,8 +15,8 @@ import { BUFFER, PING_MS, startEndpoint } from './endpoint.ts';
 import { tempDir } from '../temp.ts';
 
 const TIMEOUT = 5000;
-// the heartbeat check's interval here: above the endpoint's ping period, so only a missing ping fails it
-const HEARTBEAT_MS = 4 * PING_MS;
+/** The heartbeat interval judged in tests: a few of the endpoint's PING_MS, far below the 30 s default. */
+const HEARTBEAT = 4 * PING_MS;
 const show = (fs: { ruleId: string; message: string }[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
 const errors = (fs: { ruleId: string; severity: string }[]) =>
   [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
@@ -110,27 +110,17 @@ test('by default the destructive checks do not run; named in checks they do', as
   }
 });
 
-test('the heartbeat check runs only when named; the compliant endpoint, pinging every interval, passes it', async () => {
-  const ep = await startEndpoint();
-  try {
-    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['heartbeat'], heartbeatMs: HEARTBEAT_MS });
-    assert.deepEqual(r.findings, [], show(r.findings));
-    assert.deepEqual(r.ran, ['heartbeat']);
-  } finally {
-    await ep.close();
-  }
-});
-
-for (const { variant, rules, destructive, says, identity, slow } of LIVE_CASES.filter((c) => !c.control)) {
+for (const { variant, rules, destructive, says, identity, checks } of LIVE_CASES.filter((c) => !c.control)) {
   const errorRules = rules.filter((id) => LIVE_RULES.find((r) => r.id === id)!.severity !== 'info');
   test(`a broken endpoint (${variant}) reports ${rules.join(' and ')} and no other error`, async () => {
     const ep = await startEndpoint(variant);
     try {
       const r = await checkEndpoint(ep.url, {
-        timeoutMs: variant === 'hangs' ? 300 : TIMEOUT,
+        // the heartbeat variant waits HEARTBEAT and the timeout past it for a comment that never comes
+        timeoutMs: variant === 'hangs' ? 300 : checks ? 1000 : TIMEOUT,
         destructive: !!destructive,
         ...(identity ? { identity } : {}),
-        ...(slow ? { checks: [...LIVE_SLOW], heartbeatMs: HEARTBEAT_MS } : {}),
+        ...(checks ? { checks, heartbeatMs: HEARTBEAT } : {}),
       });
       // a check whose binding or capability is not advertised is skipped, never passed
       assert.deepEqual(errors(r.findings), errorRules.sort(), r.findings.map((f) => f.message).join('\n'));
@@ -155,6 +145,24 @@ for (const { variant, rules, destructive, says, identity, slow } of LIVE_CASES.f
     }
   });
 }
+
+test('the heartbeat check runs only when named; a stream pinged every PING_MS passes it at a short --heartbeat', async () => {
+  const ep = await startEndpoint();
+  try {
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['heartbeat'], heartbeatMs: HEARTBEAT });
+    assert.deepEqual(r.findings, [], show(r.findings));
+    assert.deepEqual(r.ran, ['heartbeat']);
+    const { runCli } = await import('../cli/helpers.ts');
+    const cli = await runCli('aep', ['live', ep.url, '--checks', 'heartbeat', '--heartbeat', String(HEARTBEAT)]);
+    assert.equal(cli.code, 0, cli.stdout + cli.stderr);
+    assert.match(cli.stdout, /passed {3}discovery, heartbeat|passed {3}heartbeat/);
+    const zero = await runCli('aep', ['live', ep.url, '--checks', 'heartbeat', '--heartbeat', '0']);
+    assert.equal(zero.code, 2);
+    assert.match(zero.stderr, /--heartbeat.*positive number of milliseconds/);
+  } finally {
+    await ep.close();
+  }
+});
 
 test('a capability the endpoint does not advertise is skipped with its reason', async () => {
   const { createServer: create } = await import('node:http');
@@ -224,7 +232,27 @@ test('nothing listening is one LiveConnectError; a silent endpoint is a named ti
   await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
   const { port } = free.address() as AddressInfo;
   await new Promise<void>((r) => free.close(() => r()));
-  await assert.rejects(checkEndpoint(`http://127.0.0.1:${port}`, { timeoutMs: TIMEOUT }), LiveConnectError);
+  await assert.rejects(checkEndpoint(`http://127.0.0.1:${port}`, { timeoutMs: TIMEOUT }), (e: unknown) => {
+    assert.ok(e instanceof LiveConnectError);
+    // the run's result all the same: discovery failed, unreachable, and every other check skipped saying so
+    assert.deepEqual(
+      e.result?.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => f.message),
+      ['The discovery check could not reach the endpoint: connection refused; no check that needs it ran.'],
+    );
+    assert.deepEqual(e.result?.ran, []);
+    assert.equal(e.result?.checks[0]?.status, 'failed');
+    assert.ok(e.result?.checks.slice(1).every((c) => c.status === 'skipped' && /could not be reached/.test(c.reason!)));
+    return true;
+  });
+  // 0.0.0.0 is no loopback name (src/core/loopback.ts) but connects here: unreachable, the plain base is still judged
+  await assert.rejects(checkEndpoint(`http://0.0.0.0:${port}`, { timeoutMs: TIMEOUT }), (e: unknown) => {
+    assert.ok(e instanceof LiveConnectError);
+    assert.deepEqual(
+      e.result?.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => f.ruleId),
+      ['aep/live-tls-off-host', 'aep/live-timeout'],
+    );
+    return true;
+  });
 
   // accepts connections, never answers
   const silent = createServer(() => {});
@@ -289,6 +317,19 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   assert.equal(gone.code, 2);
   assert.equal(gone.stderr.trim().split('\n').length, 1);
   assert.match(gone.stderr, /cannot reach .*connection refused/);
+  // unreachable off-host over http: the base URL's TLS verdict and the connection error in the report (exit 1)
+  const plain = await runCli('aep', ['live', 'http://0.0.0.0:1', '--format', 'json']);
+  assert.equal(plain.code, 1, plain.stderr);
+  assert.equal(plain.stderr, '');
+  const doc = JSON.parse(plain.stdout) as { findings: { ruleId: string }[]; checks: { status: string }[] };
+  assert.deepEqual(
+    doc.findings
+      .map((f) => f.ruleId)
+      .filter((id) => id !== 'aep/live-skipped')
+      .sort(),
+    ['aep/live-timeout', 'aep/live-tls-off-host'],
+  );
+  assert.deepEqual([...new Set(doc.checks.map((c) => c.status))], ['failed', 'skipped']);
   const usage = await runCli('aep', ['live', 'ftp://x', '--checks', 'fanout']);
   assert.equal(usage.code, 2);
   const unknown = await runCli('aep', ['live', 'http://127.0.0.1:1', '--checks', 'nope']);
@@ -329,6 +370,19 @@ test('aep live: the recorded Events go through the validate rules; TLS failure i
     assert.match(r.stdout, /aep\/live-timeout +The discovery check got no answer within 300 ms \(GET \/events\)/);
   } finally {
     await slow.close();
+  }
+});
+
+test('aep live: a resume that misses what Last-Event-ID names is one aep/live-resume finding; the backfill after it is no seq-regression in <delivered>', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const ep = await startEndpoint('sse-ignores-last-event-id');
+  try {
+    const r = await runCli('aep', ['live', ep.url, '--timeout', String(TIMEOUT), '--checks', 'fanout,resume']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout.match(/aep\/live-resume/g)?.length, 2, r.stdout);
+    assert.doesNotMatch(r.stdout, /aep\/seq-regression/);
+  } finally {
+    await ep.close();
   }
 });
 

@@ -43,6 +43,21 @@ test('aep live lists its checks in every report, and the summary counts the deli
     );
     assert.ok(doc.summary.events > 0, 'the delivered Events are counted');
     assert.equal(doc.summary.events, doc.summary.lines);
+    // one endpoint checked (README §Check a running endpoint), whether or not it delivered Events
+    assert.equal((doc.summary as { inputs?: number }).inputs, 1);
+    const bare = await runCli('aep', [
+      'live',
+      ep.url,
+      '--timeout',
+      TIMEOUT,
+      '--checks',
+      'discovery',
+      '--format',
+      'json',
+    ]);
+    assert.equal(bare.code, 0, bare.stderr);
+    const summary = (JSON.parse(bare.stdout) as { summary: { inputs: number; events: number } }).summary;
+    assert.deepEqual([summary.inputs, summary.events], [1, 0]);
 
     const sarif = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'sarif']);
     const run = JSON.parse(sarif.stdout).runs[0];

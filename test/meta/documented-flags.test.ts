@@ -24,6 +24,8 @@ const OTHER_TOOLS: Readonly<Record<string, string>> = {
   '--findings': 'npm run bench',
   '--experimental-websocket': "node 20 (to run the AEP maintainers' live.js)",
   '--evict': "the AEP maintainers' live.js",
+  '--control': 'tools/test-endpoint.ts',
+  '--broken': 'tools/test-endpoint.ts',
 };
 const DOCUMENTS = ['README.md', 'RULES.md', 'docs/requirements.md', 'docs/architecture.md'];
 const FLAG = /(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9](?![\w*-])/g;
