@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AEP } from '../aep/definition.ts';
 import { EXIT } from '../core/exit.ts';
+import { nearestWord } from '../core/nearest.ts';
 import type { Finding, Severity } from '../core/finding.ts';
 import type { LiveResult } from '../live/check.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW, type LiveCheck } from '../live/rules.ts';
@@ -39,8 +40,15 @@ interface LiveFlags {
 
 function checksArg(v: string): LiveCheck[] {
   const list = v.split(',').map((s) => s.trim());
+  if (list.includes(''))
+    throw new InvalidArgumentError(`an empty check name in the list (checks: ${LIVE_CHECKS.join(', ')})`);
   const bad = list.filter((c) => !(LIVE_CHECKS as readonly string[]).includes(c));
-  if (bad.length) throw new InvalidArgumentError(`unknown check ${bad.join(', ')} (checks: ${LIVE_CHECKS.join(', ')})`);
+  if (bad.length) {
+    const near = bad.length === 1 ? nearestWord(bad[0]!, LIVE_CHECKS, true) : undefined;
+    throw new InvalidArgumentError(
+      `unknown check ${bad.join(', ')}${near ? ` (did you mean ${near}?)` : ''} (checks: ${LIVE_CHECKS.join(', ')})`,
+    );
+  }
   return list as LiveCheck[];
 }
 
@@ -86,6 +94,8 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
       ).argParser(msArg),
     )
     .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL')
+    // scripts pass validate's flags to every verb: live draws no progress line, so this is accepted and does nothing
+    .option('--no-progress', 'accepted as validate takes it (live draws no progress line)')
     .option(
       '--control-session <session>',
       'opt-in: a session a connected control target claims; the control-ack, -dedupe, -unsupported checks send it real commands (AEP-0004)',
@@ -124,6 +134,11 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     io.stderr.write(`aep live: ${url} is not an http: or https: URL${hint}\n`);
     return EXIT.usage;
   }
+  // discovery is `{base}/events` (AEP-0003 §3.4): a base ending in it is most likely the discovery URL given by mistake
+  if (/\/events\/?$/.test(base.pathname))
+    io.stderr.write(
+      `aep live: note: discovery is asked at ${url.replace(/\/$/, '')}/events; if ${url} is the discovery document itself, give the base URL without /events\n`,
+    );
   if (o.record !== undefined && o.output !== undefined && resolve(o.record) === resolve(o.output)) {
     io.stderr.write(`aep live: --record and -o name the same file (${o.record})\n`);
     return EXIT.usage;

@@ -229,7 +229,7 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
           `${def.name}: ${s
             .replace(/^error: /, '')
             .trimEnd()
-            .replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`,
+            .replace(/\s*\n\s*/g, ' ')}${otherBinOption(def.name, s)} (run with --help for usage)\n`,
         ),
     });
 
@@ -319,6 +319,23 @@ function impliedFormat(cmd: Command, note: (text: string) => void): void {
     );
 }
 
+/** Verbs and options only the other bin has, by bin: a usage error that names one points to it. */
+const OTHER_BIN: Readonly<Record<string, { bin: string; verbs: readonly string[]; options: readonly string[] }>> = {
+  aep: { bin: 'ahp', verbs: ['pin'], options: ['--binding'] },
+  ahp: {
+    bin: 'aep',
+    verbs: ['live', 'redact', 'downlevel', 'filter', 'convert'],
+    options: ['--from', '--max-capture', '--forms', '--profile'],
+  },
+};
+
+/** `; --binding is an option of ahp` when commander's `error` names an option only the other bin has, else `''`. */
+function otherBinOption(bin: string, error: string): string {
+  const other = OTHER_BIN[bin];
+  const named = /unknown option '([^'=]+)/.exec(error)?.[1];
+  return other && named && other.options.includes(named) ? `; ${named} is an option of ${other.bin}` : '';
+}
+
 /** The usage error for an unknown verb in `args` (commander would answer `--help` with exit 0), or `undefined`. */
 export function unknownCommand(program: Command, args: readonly string[]): string | undefined {
   let cmd = program;
@@ -337,6 +354,9 @@ export function unknownCommand(program: Command, args: readonly string[]): strin
         : `unknown command '${named}'; the commands are ${names.join(', ')}`;
     }
     const next = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    const other = cmd === program ? OTHER_BIN[program.name()] : undefined;
+    if (!next && other?.verbs.includes(a))
+      return `unknown command '${a}': it is a verb of ${other.bin} (\`${other.bin} ${a}\`)`;
     if (!next) {
       const near = nearestRuleIds(names, a, 1);
       const at = cmd === program ? '' : ` of '${cmd.name()}'`;
