@@ -61,8 +61,10 @@ export class EventStream {
     this.offset += whole + 1;
     this.check.stats.lines++;
     this.check.stats.bytes += whole + 1;
-    // the framing of a line in a file (a BOM, a CR the binding refuses, a blank line), so every route agrees
-    const framed = frameLineText(given, whole, {
+    // the framing of a line in a file (a BOM, a CR the binding refuses, a blank line), so every route agrees; where the
+    // binding takes a CRLF line end, the reader leaves its CR out of the line, and so does a session
+    const crlf = !this.rejectCR && given.endsWith('\r');
+    const framed = frameLineText(crlf ? given.slice(0, -1) : given, crlf ? whole - 1 : whole, {
       source: this.source,
       line: lineNo,
       byteOffset: at,

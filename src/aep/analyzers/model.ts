@@ -281,7 +281,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const session = attr(ev, 'session');
     const known = session === undefined ? undefined : s.lifecycle.peek(attr(ev, 'source')!, session);
     if (s.identity.observe(ev, facts, known) || ev.rejected) {
-      if (facts.redelivery !== undefined && !ev.rejected) s.control.retried(ev);
+      // a copy not checked as a second event (a redelivery, or one whose content cannot be compared) repeats the command
+      if ((facts.redelivery !== undefined || facts.unverifiable !== undefined) && !ev.rejected) s.control.retried(ev);
       return facts;
     }
     const f = facts as AepFacts & EventKeys;
