@@ -29,7 +29,9 @@ class MapModel {
     const type = ev.type;
     const source = ev.source as string;
     const call = ev.call as Obj | undefined;
-    if (type === 'tool.before' || type === 'tool.after') {
+    // tool.before is not counted once per call; it still passes through the analyzer here and must yield nothing
+    if (type === 'tool.before') return;
+    if (type === 'tool.after') {
       if (typeof call?.id !== 'string') return;
       const prior = this.note(`${type}\0${source}\0${call.id}`, at, undefined);
       if (prior) facts.occurrence = { kind: type, prior: prior.at, member: '/call/id' };

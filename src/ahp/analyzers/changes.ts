@@ -1,7 +1,9 @@
 /**
  * The change-lineage analyzer: an after event keeps its before's task `id` and `operation` or workspace `kind` ("after
- * values need not equal proposed values"), from the rows' control fingerprints, when the before came first.
+ * values need not equal proposed values"), from the rows' control fingerprints, in either arrival order (a subscriber
+ * may receive the after first: task-workspace-lineage.md names late parents among the pair checks).
  */
+import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { CONTROL_FIELDS, EventIdentity } from './identity.ts';
 import type { MessageScope } from './scope.ts';
@@ -17,10 +19,17 @@ const PAIRS: ReadonlyMap<
   ['workspace.change.after', { before: 'workspace.change.before', fields: ['workspace.kind'] }],
 ] as const);
 
+/** The after type each before type is the proposal of, and the compared fields. */
+const LATE: ReadonlyMap<unknown, { after: string; fields: readonly Field[] }> = new Map(
+  [...PAIRS].map(([after, p]) => [p.before, { after: after as string, fields: p.fields }] as const),
+);
+
 /** Change-lineage facts of the first occurrence of an event. */
 export interface ChangeFacts {
   /** An after event whose task id / operation or workspace kind differs from the before it parents to. */
   changeAfterMismatch?: { before: Mark; beforeType: string; fields: string[] };
+  /** A before event whose earlier-arrived after (parenting to it) differs in task id / operation or workspace kind. */
+  changeBeforeMismatch?: { after: Mark; afterType: string; fields: string[] };
 }
 
 /** The change-lineage analyzer */
@@ -37,5 +46,20 @@ export class ChangeLineage {
     const fields = this.identity.differs(ps, scope, pair.fields);
     if (fields.length)
       facts.changeAfterMismatch = { before: this.identity.rows.markAt(ps), beforeType: pair.before, fields };
+  }
+
+  /** Facts of a before event that events named as parent before it arrived (`children`: their keys) into `facts`. */
+  lateParent(scope: MessageScope, children: readonly Hash64[], facts: ChangeFacts): void {
+    const late = LATE.get(scope.ev.type);
+    if (!late) return;
+    for (const child of children) {
+      const r = this.identity.rows.peek(child);
+      if (r === undefined || this.identity.typeName(r) !== late.after) continue;
+      const fields = this.identity.differs(r, scope, late.fields);
+      if (fields.length) {
+        facts.changeBeforeMismatch = { after: this.identity.rows.markAt(r), afterType: late.after, fields };
+        return;
+      }
+    }
   }
 }

@@ -44,6 +44,7 @@ export const FACT_BITS = {
   reuse: 4,
   cycle: 8,
   configAfterDenied: 16,
+  /** Either order of a change pair: the after's own mismatch, or a late before's (changeBeforeMismatch). */
   changeAfterMismatch: 32,
   pair: 64,
   content: 128,
@@ -74,7 +75,9 @@ export function presenceOf(f: AhpFacts): number {
       : (e.reuse !== undefined ? FACT_BITS.reuse : 0) |
         (e.cycle !== undefined ? FACT_BITS.cycle : 0) |
         (e.configAfterDenied !== undefined ? FACT_BITS.configAfterDenied : 0) |
-        (e.changeAfterMismatch !== undefined ? FACT_BITS.changeAfterMismatch : 0) |
+        (e.changeAfterMismatch !== undefined || e.changeBeforeMismatch !== undefined
+          ? FACT_BITS.changeAfterMismatch
+          : 0) |
         (e.pair !== undefined ? FACT_BITS.pair : 0) |
         (e.content !== undefined ? FACT_BITS.content : 0) |
         (e.mode !== undefined ? FACT_BITS.mode : 0) |
@@ -96,8 +99,10 @@ export function emptyEventFacts(): EventFacts {
     first: false,
     reuse: undefined,
     cycle: undefined,
+    lateChildren: undefined,
     configAfterDenied: undefined,
     changeAfterMismatch: undefined,
+    changeBeforeMismatch: undefined,
     pair: undefined,
     content: undefined,
     mode: undefined,
@@ -118,8 +123,10 @@ export function clearEventFacts(e: EventFacts): EventFacts {
   e.first = false;
   e.reuse = undefined;
   e.cycle = undefined;
+  e.lateChildren = undefined;
   e.configAfterDenied = undefined;
   e.changeAfterMismatch = undefined;
+  e.changeBeforeMismatch = undefined;
   e.pair = undefined;
   e.content = undefined;
   e.mode = undefined;

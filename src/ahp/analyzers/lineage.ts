@@ -18,12 +18,16 @@ export interface UnresolvedParent {
   parentId: string;
   at: Location;
   seq: number;
+  /** The key of the naming event (its row, while held, is where a late parent's pair check reads it). */
+  child: Hash64;
 }
 
 /** Lineage facts of the first occurrence of an event. */
 export interface LineageFacts {
   /** The parent chain of this event leads back to it: the events of the cycle (this one first). */
   cycle?: Mark[];
+  /** Keys of the events that named this one as their parent before it arrived (a late parent). */
+  lateChildren?: Hash64[];
 }
 
 /** The lineage analyzer */
@@ -61,7 +65,7 @@ export class Lineage implements BudgetHolder {
     if (parent !== undefined) {
       if (ev.parentEventId === ev.id) facts.cycle = [at];
       else if (scope.parentSlot() === undefined)
-        this.addUnresolved(ev.source as string, ev.parentEventId as string, parent, scope.msg, at);
+        this.addUnresolved(ev.source as string, ev.parentEventId as string, parent, key, scope.msg, at);
     }
     // a late parent: events named this one before it arrived; a cycle must pass through it
     if (this.unresolved.size === 0) return;
@@ -70,6 +74,7 @@ export class Lineage implements BudgetHolder {
     if (!waiting) return;
     this.unresolved.delete(kn);
     this.unresolvedCount -= waiting.length;
+    facts.lateChildren = waiting.map((w) => w.child);
     if (s === undefined || facts.cycle || parent === undefined) return;
     const chain: Mark[] = [at];
     const seen = new Set<number>([kn]);
@@ -90,12 +95,25 @@ export class Lineage implements BudgetHolder {
   }
 
   /** Wait for the parent `parentId` (key `parent`) of the event of `msg`, unless the budget is full. */
-  private addUnresolved(source: string, parentId: string, parent: Hash64, msg: AhpMessage, at: Mark): void {
+  private addUnresolved(
+    source: string,
+    parentId: string,
+    parent: Hash64,
+    child: Hash64,
+    msg: AhpMessage,
+    at: Mark,
+  ): void {
     if (!this.budget.makeRoom(at)) return;
     if (this.budget.held() >= this.budget.opts.maxEvents) return;
     const k = keyNumber(parent);
     const list = this.unresolved.get(k);
-    const entry = { source, parentId, at: eventLocation(msg, `${EVENT_PTR}/parentEventId`), seq: this.seq++ };
+    const entry = {
+      source,
+      parentId,
+      at: eventLocation(msg, `${EVENT_PTR}/parentEventId`),
+      seq: this.seq++,
+      child: { hi: child.hi, lo: child.lo },
+    };
     if (list) list.push(entry);
     else this.unresolved.set(k, [entry]);
     this.unresolvedCount++;

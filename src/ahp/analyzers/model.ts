@@ -178,6 +178,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
           config.firstOccurrence(scope, e);
           changes.firstOccurrence(scope, e);
         }
+        if (e.lateChildren !== undefined) changes.lateParent(scope, e.lateChildren, e);
       }
       decisions.observeEvent(scope, e);
       elicitation.observeEvent(scope, e);

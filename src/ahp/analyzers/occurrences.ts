@@ -1,6 +1,6 @@
 /**
- * The occurrences analyzer: one `tool.before` and one `tool.after` per call and one `tool.batch.after` per batch
- * (execution-payloads.md §Identity and native boundary duties), a new identity and at most one usage amount per provider attempt (§Content and accounting), over
+ * The occurrences analyzer: one `tool.after` per call and one `tool.batch.after` per batch (execution-payloads.md
+ * §Identity and native boundary duties; no sentence makes `tool.before` once per call), a new identity and at most one usage amount per provider attempt (§Content and accounting), over
  * first occurrences only; rows keyed by a keyed 64-bit key of `(kind, source, id)`, at most `--max-events`.
  */
 import type { Hash64 } from '../../core/canonical.ts';
@@ -18,8 +18,8 @@ const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
 /** A second event for a boundary that occurs once per call or attempt. */
 export interface OccurrenceFacts {
   occurrence?: {
-    /** What is repeated: a call's before or after boundary, an attempt's request, or an attempt id's number. */
-    kind: 'tool.before' | 'tool.after' | 'tool.batch.after' | 'attempt-request' | 'attempt-number' | 'attempt-usage';
+    /** What is repeated: a call's after boundary, a batch's, an attempt's request, or an attempt id's number. */
+    kind: 'tool.after' | 'tool.batch.after' | 'attempt-request' | 'attempt-number' | 'attempt-usage';
     /** Where the first one was. */
     prior: Mark;
     /** The pointer (below the event) of the repeated identity. */
@@ -28,7 +28,7 @@ export interface OccurrenceFacts {
 }
 
 /** The kinds of row: each keys its `(source, id)` apart by its own {@link KIND_MIX} words. */
-const KIND = { 'tool.before': 0, 'tool.after': 1, attempt: 2, request: 3, usage: 4, 'tool.batch.after': 5 } as const;
+const KIND = { 'tool.after': 1, attempt: 2, request: 3, usage: 4, 'tool.batch.after': 5 } as const;
 type RowKind = keyof typeof KIND;
 /** Words xored into a `(source, id)` key per kind (fixed distinct constants; the keyed hash keeps crafted collisions out). */
 const KIND_MIX: readonly (readonly [number, number])[] = [
@@ -79,7 +79,9 @@ export class Occurrences implements StateHolder {
   ): void {
     const ev = scope.ev;
     const type = ev.type;
-    if (type === 'tool.before' || type === 'tool.after' || type === 'tool.batch.after') {
+    // a second tool.before for a call is not judged: "one tool.after represents a resolved call" has no before
+    // counterpart, and the protocol's interop scenarios send many tool.before for one placeholder call id
+    if (type === 'tool.after' || type === 'tool.batch.after') {
       // a batch is one aggregate boundary (§Identity and native boundary duties), keyed by its batch id as a call by its
       const holder = type === 'tool.batch.after' ? ev.batch : ev.call;
       if (!isObj(holder) || typeof holder.id !== 'string') return;

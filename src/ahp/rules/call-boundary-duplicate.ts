@@ -9,27 +9,25 @@ export const callBoundaryDuplicate = defineAhpStreamRule({
   id: 'ahp/call-boundary-duplicate',
   severity: 'error',
   description:
-    'One call has one `tool.before` and one `tool.after`, one batch one `tool.batch.after`: a second such event (another event `id`, same `source`) for the same `call.id` or `batch.id` is an error.',
+    'One call has one `tool.after`, one batch one `tool.batch.after`: a second such event (another event `id`, same `source`) for the same `call.id` or `batch.id` is an error.',
   detail:
-    'One `tool.after` represents a resolved call, and an observation or a retry of an event keeps its `id`, so a repeat under the same id is not counted. `tool.batch.after` is the aggregate boundary of its calls and is not a repeat of their `tool.after`; it is "one aggregate boundary" of its batch, so a second one for the same `batch.id` is (when its calls resolve is not on the wire, so its place is not judged). A boundary whose `session.id` differs from that of the first (both present) belongs to another call: no sentence makes a call id unique across sessions. Also cited: the same section ("Calls retain identity across before, permission, progress and completion"); observation-disposition.md (the observation carries the effective event "with the same logical `event.id` and `source`").',
+    'One `tool.after` represents a resolved call, and an observation or a retry of an event keeps its `id`, so a repeat under the same id is not counted. `tool.batch.after` is the aggregate boundary of its calls and is not a repeat of their `tool.after`; it is "one aggregate boundary" of its batch, so a second one for the same `batch.id` is (when its calls resolve is not on the wire, so its place is not judged). A second `tool.before` for a call is not judged: no sentence makes the before boundary once per call (the protocol repository interop scenarios, too, send many `tool.before` events, each its own event id, for one call id). A boundary whose `session.id` differs from that of the first (both present) belongs to another call: no sentence makes a call id unique across sessions. Also cited: the same section ("Calls retain identity across before, permission, progress and completion"); observation-disposition.md (the observation carries the effective event "with the same logical `event.id` and `source`").',
   spec: 'AHP execution-payloads.md §Identity and native boundary duties',
   quote: 'One `tool.after` represents a resolved call ... `tool.batch.after` is one aggregate boundary',
   messages: {
     after:
       'A second `tool.after` for this call (the first, another event, at {prior}); one `tool.after` represents a resolved call, and a retry or an observation keeps the event id.',
-    before:
-      'A second `tool.before` for this call (the first, another event, at {prior}); a call has one before boundary, and its observation keeps the event id.',
     batch:
       'A second `tool.batch.after` for this batch (the first, another event, at {prior}); it is one aggregate boundary, and a retry or an observation keeps the event id.',
   },
   on: ['occurrence'],
   onEvent(facts, ctx) {
     const o = facts.event?.occurrence;
-    if (!o || (o.kind !== 'tool.after' && o.kind !== 'tool.before' && o.kind !== 'tool.batch.after')) return;
+    if (!o || (o.kind !== 'tool.after' && o.kind !== 'tool.batch.after')) return;
     const prior = markLocation(o.prior, '/params/event');
     ctx.report({
       pointer: `/params/event${o.member}`,
-      messageId: o.kind === 'tool.after' ? 'after' : o.kind === 'tool.before' ? 'before' : 'batch',
+      messageId: o.kind === 'tool.after' ? 'after' : 'batch',
       args: { prior },
       related: [prior],
     });
