@@ -11,9 +11,9 @@ import { isSetAside } from '../aep/bridges/hint.ts';
 import { bridgeInputChecker } from '../aep/bridges/input-hint.ts';
 import { AEP } from '../aep/definition.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
-import { aboutTheInput } from '../core/framing.ts';
 import { nearestWord } from '../core/nearest.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
+import { lineRejections } from '../run/aep-filter.ts';
 import { reportRunError, type CliIO } from './common.ts';
 import { closingLine, emptyInputLine, inputErrorsLine } from './closing.ts';
 import { noteEmpty, openStreamVerb, OUTPUT_OPTION } from './aep-bridges.ts';
@@ -69,7 +69,7 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
   const seen = { empty: false };
   const note = noteEmpty(reporter, seen);
   const n = { written: 0, rejected: 0, refused: 0, setAside: 0, invalidWritten: 0 };
-  let last = '';
+  const rejectsLine = lineRejections();
   // the run reads and parses; its checker only matches (a subscriber's filter does not validate), behind the check that
   // sets bridge output and AHP messages aside with one finding
   const select: ProtocolDefinition = {
@@ -95,18 +95,8 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
       { each: false },
       {
         finding(f) {
-          // an error at a line other than about the input: a line not read, so not matched (counted once a line)
-          const at = f.line === undefined ? '' : `${f.source}\n${f.line}`;
-          if (
-            f.severity === 'error' &&
-            at !== '' &&
-            at !== last &&
-            f.ruleId !== 'jsonl/empty-input' &&
-            !aboutTheInput(f)
-          ) {
-            last = at;
-            n.rejected++;
-          }
+          // a line with an error is not read, so not matched
+          if (rejectsLine(f)) n.rejected++;
           note(f);
         },
         event(ev, bad) {

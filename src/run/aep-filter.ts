@@ -3,7 +3,7 @@
  * its
  * own is not written: a filter cannot vouch for an event it cannot read. Unchanged events are written byte for byte.
  */
-import type { FindingSink } from '../core/finding.ts';
+import type { Finding, FindingSink } from '../core/finding.ts';
 import { aboutTheInput } from '../core/framing.ts';
 import { asciiJson, changedNumbers, serializeEvent } from '../core/serialize.ts';
 import type { InputSpec } from '../core/pipeline.ts';
@@ -14,6 +14,21 @@ import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from '../aep/rules/index.ts';
 import { RECOMMENDED_FORM_RULES } from '../aep/protocol.ts';
 import { BRIDGE_INPUT_RULE } from '../aep/bridges/rules.ts';
 import { isSetAside } from '../aep/bridges/hint.ts';
+
+/**
+ * A counter's test of findings: true at the first error of a line that refuses it (not one about the whole input such
+ * as `jsonl/empty-input`), so each refused line counts once however many errors it has.
+ */
+export function lineRejections(): (f: Finding) => boolean {
+  let last = '';
+  return (f) => {
+    const at = f.line === undefined ? '' : `${f.source}\n${f.line}`;
+    if (f.severity !== 'error' || at === '' || at === last || f.ruleId === 'jsonl/empty-input' || aboutTheInput(f))
+      return false;
+    last = at;
+    return true;
+  };
+}
 
 /** A line the transform cannot write (`aep convert`: a value the target format has no exact form for), and why. */
 export interface Refusal {
@@ -119,7 +134,7 @@ export async function runAepFilter(
   let refused = 0;
   let invalidWritten = 0;
   let setAside = 0;
-  let last = '';
+  const rejectsLine = lineRejections();
   const rules = opts.allRules ? undefined : opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK;
   const { allRules: _a, onRefused: _r, invalid: _i, ...runOpts } = opts;
   const result = await runInputs(
@@ -128,17 +143,7 @@ export async function runAepFilter(
     { ...runOpts, ...(rules ? { rules } : {}), each: false },
     {
       finding(f) {
-        const at = f.line === undefined ? '' : `${f.source}\n${f.line}`;
-        if (
-          f.severity === 'error' &&
-          at !== '' &&
-          at !== last &&
-          f.ruleId !== 'jsonl/empty-input' &&
-          !aboutTheInput(f)
-        ) {
-          last = at;
-          rejected++;
-        }
+        if (rejectsLine(f)) rejected++;
         sink(f);
       },
       event(ev, bad) {
