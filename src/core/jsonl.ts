@@ -119,6 +119,7 @@ export async function readJsonl(
   let headNewline = false;
   let binary = false; // a binary input is one jsonl/binary-input; reading stops there
 
+  const frame: LineFrame = { source, line: 0, byteOffset: 0, terminated: true, rejectCR, sink };
   /** `checked`: the bytes are already known to be valid UTF-8 (their chunk region was checked at once). */
   const emitLine = (
     buf: Buffer,
@@ -155,20 +156,17 @@ export async function readJsonl(
       );
       return;
     }
-    const framed = frameLineText(buf.toString('utf8', start, stop), stop - start, {
-      source,
-      line: lineNo,
-      byteOffset: offset,
-      terminated,
-      rejectCR,
-      sink,
-    });
+    // one frame for the whole input, its place set a line (no object made a line)
+    frame.line = lineNo;
+    frame.byteOffset = offset;
+    frame.terminated = terminated;
+    const framed = frameLineText(buf.toString('utf8', start, stop), stop - start, frame);
     if (framed === undefined) {
       blanks++;
       return;
     }
     candidates++;
-    onLine({ ...framed, source, line: lineNo, unterminated: !terminated });
+    onLine(framed);
   };
 
   const checkBom = (chunk: Buffer): Buffer => {
@@ -334,13 +332,9 @@ export interface LineFrame {
 /**
  * The framing of one decoded line, for every route that has lines (the reader, a session's events): a CR the binding
  * refuses, a BOM at its start (reported and skipped: RFC 8259 §8.1; at line 1 it is the input's), a blank line. The
- * line's text, offset and length past a BOM, or `undefined` for a blank line (reported).
+ * line past a BOM, or `undefined` for a blank line (reported).
  */
-export function frameLineText(
-  text: string,
-  byteLength: number,
-  at: LineFrame,
-): { text: string; byteOffset: number; byteLength: number } | undefined {
+export function frameLineText(text: string, byteLength: number, at: LineFrame): JsonlLine | undefined {
   const { source, line: lineNo, sink } = at;
   let offset = at.byteOffset;
   if (at.rejectCR) {
@@ -383,7 +377,8 @@ export function frameLineText(
     );
     return undefined;
   }
-  return { text, byteOffset: offset, byteLength };
+  // members in JsonlLine's order, as every line of every route is made (one object shape downstream)
+  return { source, line: lineNo, byteOffset: offset, text, byteLength, unterminated: !at.terminated };
 }
 
 function isBlank(text: string): boolean {

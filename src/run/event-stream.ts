@@ -1,6 +1,6 @@
 /** Sessions and single values: a stream checked one in-memory event at a time (src/api/session.ts). */
 import type { Finding } from '../core/finding.ts';
-import { framingFinding, frameLineText, type JsonlLine } from '../core/jsonl.ts';
+import { framingFinding, frameLineText } from '../core/jsonl.ts';
 import type { FindingCounter, Summary } from '../core/summary.ts';
 import { ReadSpool } from '../core/read-spool.ts';
 import type { ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
@@ -74,16 +74,7 @@ export class EventStream {
     });
     if (framed === undefined) return this.take();
     this.candidates++;
-    const text = framed.text;
-    const line: JsonlLine = {
-      source: this.source,
-      line: lineNo,
-      byteOffset: framed.byteOffset,
-      text,
-      byteLength: framed.byteLength,
-      unterminated: false,
-    };
-    this.check.line(line, this.reread);
+    this.check.line(framed, this.reread);
     return this.take();
   }
 
