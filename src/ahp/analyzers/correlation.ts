@@ -112,10 +112,17 @@ export class Correlation implements BudgetHolder {
     return this.pending.values();
   }
 
-  /** Whether a request with the id of `msg` still awaits its response (a re-send of it is a retry). */
-  awaiting(msg: AhpMessage): boolean {
+  /**
+   * An intercept request of `msg`'s id awaits its response, and no unreadable line came after it: such a line may have
+   * held the response, and then `msg` is the next interceptor's delivery, not a retry (README §Decisions on unreadable
+   * lines).
+   */
+  surelyAwaiting(msg: AhpMessage): boolean {
     const key = idKey(msg);
-    return key !== undefined && this.pending.get(key) !== undefined;
+    const pend = key === undefined ? undefined : this.pending.get(key);
+    if (pend === undefined) return false;
+    const u = this.unreadable;
+    return u === undefined || (u.file === pend.at.file && u.line < pend.at.line);
   }
 
   /** An observe notification at `at`. */

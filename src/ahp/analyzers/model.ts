@@ -169,7 +169,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     ) {
       const e = clearEventFacts(this.eventFacts);
       scope = this.scope.open(msg, ev, at);
-      identity.observe(scope, e, msg.kind === 'intercept-request' && correlation.awaiting(msg));
+      identity.observe(scope, e, msg.kind === 'intercept-request' && correlation.surelyAwaiting(msg));
       if (e.first) {
         occurrences.firstOccurrence(scope, at, e);
         sessionOrder.firstOccurrence(scope, at, e);
