@@ -32,16 +32,21 @@ export interface ReportFile extends Output {
   abort(): void;
 }
 
-/** The input among `inputs` that is the same file as `output`, or `undefined`. */
-export function outputIsInput(output: string, inputs: readonly string[]): string | undefined {
-  let out: Stats;
+/** `output`'s status when it is a regular file the run would replace, else `undefined`. */
+function replacedFile(output: string): Stats | undefined {
   try {
-    out = statSync(output);
+    const out = statSync(output);
+    // a device or FIFO is written through, not replaced (`validate /dev/stdin -o /dev/stdout` on one terminal)
+    return out.isFile() ? out : undefined;
   } catch {
     return undefined;
   }
-  // a device or FIFO is written through, not replaced (`validate /dev/stdin -o /dev/stdout` on one terminal)
-  if (!out.isFile()) return undefined;
+}
+
+/** The input among `inputs` that is the same file as `output`, or `undefined`. */
+export function outputIsInput(output: string, inputs: readonly string[]): string | undefined {
+  const out = replacedFile(output);
+  if (out === undefined) return undefined;
   for (const input of inputs) {
     if (input === '-') continue;
     try {
@@ -62,13 +67,8 @@ export function outputIsInput(output: string, inputs: readonly string[]): string
 export function outputInTrees(output: string, trees: readonly string[], files: readonly string[]): string | undefined {
   const direct = outputIsInput(output, files);
   if (direct !== undefined) return direct;
-  let out: Stats;
-  try {
-    out = statSync(output);
-  } catch {
-    return undefined;
-  }
-  if (!out.isFile()) return undefined;
+  const out = replacedFile(output);
+  if (out === undefined) return undefined;
   const seen = new Set<string>();
   const walk = (dir: string): string | undefined => {
     let real: string;
