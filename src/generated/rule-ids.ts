@@ -252,6 +252,7 @@ export const AHP_RULE_IDS = [
   'ahp/change-after-mismatch',
   'ahp/call-boundary-duplicate',
   'ahp/session-start-not-first',
+  'ahp/permission-before-call',
   'ahp/attempt-id-reused',
   'ahp/attempt-usage-duplicate',
   'ahp/inject-id-reused',

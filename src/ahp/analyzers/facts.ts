@@ -12,6 +12,7 @@ import type { LineageFacts } from './lineage.ts';
 import type { ObservationFacts } from './observations.ts';
 import type { OccurrenceFacts } from './occurrences.ts';
 import type { SessionOrderFacts } from './session-order.ts';
+import type { CallOrderFacts } from './call-order.ts';
 
 /** Facts about the event of an intercept request or observe notification, by analyzer. */
 export type EventFacts = IdentityFacts &
@@ -22,7 +23,8 @@ export type EventFacts = IdentityFacts &
   DecisionFacts &
   OccurrenceFacts &
   ObservationFacts &
-  SessionOrderFacts;
+  SessionOrderFacts &
+  CallOrderFacts;
 
 /** Facts about one message, computed once against the state before it. */
 export interface AhpFacts {
@@ -60,6 +62,7 @@ export const FACT_BITS = {
   occurrence: 131072,
   leak: 262144,
   startNotFirst: 524288,
+  permissionFirst: 1048576,
 } as const;
 
 /** The {@link FACT_BITS} of the facts `f` holds (the engine's gate of the rules `on` them). */
@@ -89,7 +92,8 @@ export function presenceOf(f: AhpFacts): number {
         (e.interceptAfterDenial !== undefined ? FACT_BITS.interceptAfterDenial : 0) |
         (e.occurrence !== undefined ? FACT_BITS.occurrence : 0) |
         (e.leak !== undefined ? FACT_BITS.leak : 0) |
-        (e.startNotFirst !== undefined ? FACT_BITS.startNotFirst : 0))
+        (e.startNotFirst !== undefined ? FACT_BITS.startNotFirst : 0) |
+        (e.permissionFirst !== undefined ? FACT_BITS.permissionFirst : 0))
   );
 }
 
@@ -115,6 +119,7 @@ export function emptyEventFacts(): EventFacts {
     occurrence: undefined,
     leak: undefined,
     startNotFirst: undefined,
+    permissionFirst: undefined,
   };
 }
 
@@ -139,5 +144,6 @@ export function clearEventFacts(e: EventFacts): EventFacts {
   e.occurrence = undefined;
   e.leak = undefined;
   e.startNotFirst = undefined;
+  e.permissionFirst = undefined;
   return e;
 }

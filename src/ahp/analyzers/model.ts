@@ -21,6 +21,7 @@ import { Occurrences } from './occurrences.ts';
 import type { AhpStreamOptions } from './options.ts';
 import { MessageScope } from './scope.ts';
 import { SessionOrder } from './session-order.ts';
+import { CallOrder } from './call-order.ts';
 import { clearEventFacts, emptyEventFacts, FACT_BITS, presenceOf, type AhpFacts } from './facts.ts';
 
 export type { AhpFacts, EventFacts } from './facts.ts';
@@ -42,6 +43,7 @@ export interface AhpStreamState {
   readonly occurrences: Occurrences;
   readonly observations: Observations;
   readonly sessionOrder: SessionOrder;
+  readonly callOrder: CallOrder;
   readonly caps: AhpCapLog;
   readonly memory: StateBudget;
   /** The last line of the stream so far that gave no message (framing): README §Decisions on unreadable lines. */
@@ -94,6 +96,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     const occurrences = new Occurrences(budget);
     const observations = new Observations(budget);
     const sessionOrder = new SessionOrder(budget);
+    const callOrder = new CallOrder(budget);
     // --max-state-mb: answered ids, then checked forms and remembered requests, then tool calls, boundary and
     // discarded-edit records, then event rows
     const memory = new StateBudget(opts.maxStateMb);
@@ -103,6 +106,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     memory.register(occurrences);
     memory.register(observations);
     memory.register(sessionOrder);
+    memory.register(callOrder);
     memory.register(rows);
     memory.register(lineage);
     this.state = {
@@ -119,6 +123,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       occurrences,
       observations,
       sessionOrder,
+      callOrder,
       caps,
       memory,
       unreadable: undefined,
@@ -146,6 +151,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       occurrences,
       observations,
       sessionOrder,
+      callOrder,
     } = this.state;
     // every member made once, absent ones undefined: one object shape, no property array grown after it
     identity.rows.beginMessage();
@@ -173,6 +179,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       if (e.first) {
         occurrences.firstOccurrence(scope, at, e);
         sessionOrder.firstOccurrence(scope, at, e);
+        callOrder.firstOccurrence(scope, at, e);
         lineage.firstOccurrence(scope, e);
         if (scope.parentKey !== undefined) {
           config.firstOccurrence(scope, e);

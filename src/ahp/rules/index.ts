@@ -61,6 +61,7 @@ import { modifyInvalid } from './modify-invalid.ts';
 import { modifyUnverifiable } from './modify-unverifiable.ts';
 import { observationLeak } from './observation-leak.ts';
 import { sessionStartNotFirst } from './session-start-not-first.ts';
+import { permissionBeforeCall } from './permission-before-call.ts';
 import { observationUnverifiable } from './observation-unverifiable.ts';
 import { openAtEnd } from './open-at-end.ts';
 import { parentCycle } from './parent-cycle.ts';
@@ -151,6 +152,7 @@ export const AHP_RULES = [
   changeAfterMismatch,
   callBoundaryDuplicate,
   sessionStartNotFirst,
+  permissionBeforeCall,
   attemptIdReused,
   attemptUsageDuplicate,
   injectIdReused,

@@ -1,0 +1,96 @@
+/**
+ * The call-order analyzer: "`tool.before` precedes invocation side effects and the permission stage"
+ * (execution-payloads.md §Identity and native boundary duties), read from `time`, when the harness created each event
+ * (base/events.md §Common event fields), never from arrival order (observation-disposition.md: no session-wide order).
+ * One row per `(source, session.id, call.id)` over first occurrences, at most `--max-events`: the earliest `tool.before`
+ * and the earliest permission-stage event (`tool.permission.request`, `tool.permission.resolved`).
+ */
+import type { Mark } from '../../core/mark.ts';
+import { SpillTable } from '../../core/spill-table.ts';
+import { isObj } from '../../core/value.ts';
+import type { StateHolder } from '../../core/state-budget.ts';
+import type { EventBudget } from './budget.ts';
+import { spillRowsOf } from './options.ts';
+import type { MessageScope } from './scope.ts';
+import { timeMs } from './session-order.ts';
+
+/** A permission-stage event of a call created before that call's `tool.before`. */
+export interface CallOrderFacts {
+  permissionFirst?: {
+    /** `before`: this is the `tool.before`, created after `prior`; `permission`: this was created before the `tool.before` at `prior`. */
+    kind: 'before' | 'permission';
+    prior: Mark;
+  };
+}
+
+/** The permission-stage event types (execution-payloads.md §Required event-specific payloads). */
+const PERMISSION = new Set(['tool.permission.request', 'tool.permission.resolved']);
+/** The f64 columns of a row: the earliest `tool.before`'s time and place, the earliest permission event's (NaN: none). */
+const COL = { beforeTime: 0, beforePos: 1, permTime: 2, permPos: 3, count: 4 } as const;
+/** Bytes a row counts in `--max-state-mb`. */
+const ROW_BYTES = 200;
+
+/** The call-order analyzer */
+export class CallOrder implements StateHolder {
+  private readonly rows: SpillTable;
+
+  constructor(private readonly budget: EventBudget) {
+    this.rows = new SpillTable({ u32: 0, f64: COL.count, load: 2, memRows: spillRowsOf(budget.opts) });
+  }
+
+  /** How many entries it holds. */
+  held(): number {
+    return this.rows.size;
+  }
+
+  /** Estimated bytes (`--max-state-mb`): {@link ROW_BYTES} a row. */
+  bytes(): number {
+    return this.rows.size * ROW_BYTES;
+  }
+
+  /** Forget the oldest call: a later event of it is then not judged, never misjudged. */
+  forgetOldest(): boolean {
+    return this.rows.forgetOldest();
+  }
+
+  /** Facts of the first occurrence of the event of `scope` (at `at`) into `facts`. */
+  firstOccurrence(scope: Pick<MessageScope, 'ev' | 'idKey'>, at: Mark, facts: CallOrderFacts): void {
+    const ev = scope.ev;
+    const before = ev.type === 'tool.before';
+    if (!before && !PERMISSION.has(ev.type as string)) return;
+    const call = isObj(ev.call) ? ev.call.id : undefined;
+    if (typeof call !== 'string' || call === '') return;
+    const t = timeMs(ev.time);
+    if (Number.isNaN(t)) return;
+    // a call id is not unique across sessions (decisions.ts): the session is part of the key
+    const session = isObj(ev.session) && typeof ev.session.id === 'string' ? ev.session.id : '';
+    const key = scope.idKey(`${call}\u0000${session}`);
+    const table = this.rows;
+    const pos = this.budget.pos(at);
+    let s = table.slot(key);
+    if (s === undefined) {
+      const max = this.budget.opts.maxEvents;
+      if (max <= 0) return;
+      if (table.size >= max) {
+        this.budget.noteCap('maxEvents', max, at);
+        table.forgetOldest();
+      }
+      s = table.add(key);
+      for (const c of [COL.beforeTime, COL.beforePos, COL.permTime, COL.permPos]) table.setF(s, c, NaN);
+    }
+    const [tc, pc, otherT, otherP] = before
+      ? [COL.beforeTime, COL.beforePos, COL.permTime, COL.permPos]
+      : [COL.permTime, COL.permPos, COL.beforeTime, COL.beforePos];
+    const other = table.getF(s, otherT);
+    // strictly earlier only: equal times decide nothing
+    if (before ? other < t : t < other)
+      facts.permissionFirst = {
+        kind: before ? 'before' : 'permission',
+        prior: this.budget.markAt(table.getF(s, otherP)),
+      };
+    if (!(table.getF(s, tc) <= t)) {
+      table.setF(s, tc, t);
+      table.setF(s, pc, pos);
+    }
+  }
+}
