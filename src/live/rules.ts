@@ -293,12 +293,13 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'Over the WebSocket binding, a hello is answered by hello selecting exactly one version ("0.1"), or version-unsupported; any other first frame gets an error frame with code "hello-required".',
     detail:
-      'The role of the hello answer, when it has one, is one of the closed set of §4 #2 (a discovery document role such as "collector" is not).',
-    spec: 'AEP-0003 §3.5 #1; §4 #1-2',
+      'The role of the hello answer, when it has one, is one of the closed set of §4 #2 (a discovery document role such as "collector" is not). An answer with role "emitter" carries identity.agent (§4 #3: "REQUIRED for emitters"); a "both" answer is not judged, since a relay forwards the Events of many agents and has no one agent they carry.',
+    spec: 'AEP-0003 §3.5 #1; §4 #1-3',
     messages: {
       noHello: 'The first frame answered to hello is not a hello ({got}).',
       versions: 'The hello answer selects {count} versions, not exactly ["0.1"].',
       role: 'The hello answer has role {got}, not "emitter", "consumer" or "both".',
+      agent: 'The hello answer has role "emitter" and no identity.agent, which is REQUIRED for emitters.',
       helloRequired:
         'A first frame other than hello was answered {got}, not an error frame with code "hello-required".',
       versionUnsupported:

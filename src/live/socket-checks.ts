@@ -48,6 +48,11 @@ export async function hello(run: SocketRun, url: URL): Promise<void> {
       const role = (h as { role?: unknown }).role;
       if (role !== undefined && !['emitter', 'consumer', 'both'].includes(role as string))
         run.report('aep/live-hello', 'role', { got: JSON.stringify(role) });
+      // §4 #3: an emitter's hello names its agent; "both" is not judged, as a relay forwards many agents' Events and has
+      // no one "envelope agent of the Events it will send"
+      const identity = (h as { identity?: { agent?: unknown } }).identity;
+      if (role === 'emitter' && !(typeof identity?.agent === 'string' && identity.agent !== ''))
+        run.report('aep/live-hello', 'agent');
       // AEP-0003 §5: a buffer advertised in the discovery document is advertised in hello too
       const replay = (o: unknown) =>
         o && typeof o === 'object' ? (o as { replay?: { buffer?: unknown } }).replay : undefined;

@@ -207,6 +207,7 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /answered a "error" frame with code "too-many-positions"/,
   },
   { variant: 'hello-bad-role', rules: ['aep/live-hello'], says: /hello answer has role "collector"/ },
+  { variant: 'hello-emitter-no-agent', rules: ['aep/live-hello'], says: /role "emitter" and no identity\.agent/ },
   { variant: 'control-unauthenticated', rules: ['aep/live-control-auth-gate'], control: true },
   // without --control-session: the run's own unauthenticated claimant is the would-be target the command reaches
   {

@@ -70,6 +70,7 @@ export type Broken =
   | 'unsubscribe-keeps'
   | 'one-subscription'
   | 'hello-bad-role'
+  | 'hello-emitter-no-agent'
   | 'accepts-binary'
   | 'limit-no-detail'
   | 'limit-open-code'
@@ -675,7 +676,7 @@ export async function startEndpoint(
           frame({
             type: 'hello',
             versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
-            role: broken === 'hello-bad-role' ? 'collector' : 'both',
+            role: broken === 'hello-bad-role' ? 'collector' : broken === 'hello-emitter-no-agent' ? 'emitter' : 'both',
             ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
             capabilities: {
               filters: ['attr-match'],
