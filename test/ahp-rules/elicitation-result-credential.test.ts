@@ -31,6 +31,8 @@ describe('ahp/elicitation-result-credential', () => {
   });
   test('a credential-named member is read with its value (an assignment); `progressToken` is no credential name', () => {
     invalid(result('url', { action: 'accept', _meta: { access_token: 'x7Rk2pLq9ZmW' } }), RULE, POINTER);
+    // a name the detector reads as an assignment's key, as ahp/event-secret reads it
+    invalid(result('url', { action: 'accept', _meta: { id_token: 'x7Rk2pLq9ZmW' } }), RULE, POINTER);
     assert.deepEqual(validate(result('url', { action: 'accept', _meta: { progressToken: 'tok-1' } })), []);
   });
   test('content in a URL-mode result with a credential: this error beside ahp/elicitation-content', () => {
