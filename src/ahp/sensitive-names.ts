@@ -68,6 +68,17 @@ export function isCredentialMember(name: string, scope: CredentialScope): boolea
   return (bits & SCOPE_BIT[scope]) !== 0;
 }
 
+/**
+ * True when an event member named `name` holds a credential: a credential member name, or a name the detector reads as
+ * the key of a credential assignment (`aws_secret_access_key`, `client_secret`, `id_token`, `AWS_SK`: one verdict for
+ * `name=value` in a text and `"name": value` in an event).
+ */
+export function namesCredential(name: string): boolean {
+  if (isCredentialMember(name, 'event')) return true;
+  const cls = credentialIn(`${JSON.stringify(name)}: "1234"`)?.class;
+  return cls === 'assignment' || cls === 'pin' || cls === 'secret-name';
+}
+
 /** Extra words that make a URL query parameter a credential (signed or keyed URLs), but not a form field. */
 const URL_ONLY: ReadonlyMap<string, string> = new Map([
   ['key', 'an API key'],

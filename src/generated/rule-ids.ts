@@ -204,6 +204,7 @@ export const AHP_RULE_IDS = [
   'ahp/elicitation-url-secret',
   'ahp/elicitation-url-insecure',
   'ahp/elicitation-form-link',
+  'ahp/elicitation-result-credential',
   'ahp/config-after-unchanged',
   'ahp/change-after-noop',
   'ahp/file-change-noop',

@@ -5,7 +5,7 @@ import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 import { mayHoldSecretScreened } from '../secret-screen.ts';
-import { isCredentialMember } from '../sensitive-names.ts';
+import { namesCredential } from '../sensitive-names.ts';
 
 /** The rule's templates, shared with the helpers that report for it. */
 const MESSAGES = {
@@ -38,17 +38,6 @@ function memberOf(name: string): Member {
     members.set(name, m);
   }
   return m;
-}
-
-/**
- * True when a member named `name` holds a credential: a credential member name, or a name the detector reads as the key
- * of a credential assignment (`aws_secret_access_key`, `client_secret`, `id_token`, `AWS_SK`: one verdict for `name=value` in a
- * text and `"name": value` in an event).
- */
-function namesCredential(name: string): boolean {
-  if (isCredentialMember(name, 'event')) return true;
-  const cls = credentialIn(`${JSON.stringify(name)}: "1234"`)?.class;
-  return cls === 'assignment' || cls === 'pin' || cls === 'secret-name';
 }
 
 /** The credential class `v` carries (its own shape, or the name of `member` with it), as words; or undefined. */

@@ -44,6 +44,7 @@ import { elicitationFormSensitive } from './elicitation-form-sensitive.ts';
 import { elicitationModeMismatch } from './elicitation-mode-mismatch.ts';
 import { elicitationModeNotAdvertised } from './elicitation-mode-not-advertised.ts';
 import { elicitationParentMissing } from './elicitation-parent-missing.ts';
+import { elicitationResultCredential } from './elicitation-result-credential.ts';
 import { elicitationResultMode } from './elicitation-result-mode.ts';
 import { elicitationServerMismatch } from './elicitation-server-mismatch.ts';
 import { elicitationSessionMismatch } from './elicitation-session-mismatch.ts';
@@ -104,6 +105,7 @@ export const AHP_RULES = [
   elicitationUrlSecret,
   elicitationUrlInsecure,
   elicitationFormLink,
+  elicitationResultCredential,
   configAfterUnchanged,
   changeAfterNoop,
   fileChangeNoop,
