@@ -4,7 +4,7 @@
  * AEP-0004 control session (the `aep live` options that reach it are printed); `--broken NAME` starts one of the broken variants of
  * test/live/cases.ts instead. Ctrl-C (SIGINT) or SIGTERM closes it and ends the process.
  */
-import { CONTROL_SESSION, CONTROL_TOKEN, startEndpoint, type Broken } from '../test/live/endpoint.ts';
+import { CONTROL_SESSION, TOKEN, startEndpoint, type Broken } from '../test/live/endpoint.ts';
 
 const USAGE = 'usage: npx tsx tools/test-endpoint.ts [--control] [--broken NAME]\n';
 
@@ -27,7 +27,7 @@ for (let i = 0; i < args.length; i++) {
 const ep = await startEndpoint(broken, control ? { control: true } : {});
 process.stdout.write(
   `${ep.url}\n` +
-    `test endpoint${broken ? ` (broken: ${broken})` : ''} listening on 127.0.0.1; try: aep live ${ep.url}${control ? ` --token ${CONTROL_TOKEN} --control-session ${CONTROL_SESSION}` : ''}\n` +
+    `test endpoint${broken ? ` (broken: ${broken})` : ''} listening on 127.0.0.1; try: aep live ${ep.url}${control ? ` --token ${TOKEN} --control-session ${CONTROL_SESSION}` : ''}\n` +
     'Ctrl-C stops it\n',
 );
 let stopping = false;

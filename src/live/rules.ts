@@ -7,6 +7,7 @@ import { BINDING_RULES } from './binding-rules.ts';
 import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
 import type { LiveRule } from './rule-types.ts';
 import { FROM_REFUSAL_RULE, HEARTBEAT_RULE } from './stream-rules.ts';
+import { TOKEN_RULES } from './token-rules.ts';
 
 export type { LiveRule, LiveRuleId } from './rule-types.ts';
 
@@ -37,7 +38,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'An off-host binding uses TLS: neither the base URL nor an endpoint the discovery document names is http: or ws: on a host other than localhost or a loopback address.',
     detail:
-      'Judged from the URLs alone, so an endpoint on another origin is judged without being contacted. The bearer token the same row requires of an off-host binding is not checked here.',
+      'Judged from the URLs alone, so an endpoint on another origin is judged without being contacted. The bearer token the same row requires of an off-host binding is aep/live-token-off-host.',
     spec: 'AEP-0003 §8.1; AEP-0001 §12',
     quote: 'any off-host binding | TLS REQUIRED',
     messages: {
@@ -102,6 +103,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'AEP-0003 §3.2 #1, #3',
     messages: { status: 'A POST of a valid {what} was answered {status}, not 202 accepted (or 200).' },
   },
+  ...TOKEN_RULES,
   {
     id: 'aep/live-fanout',
     severity: 'error',
@@ -364,6 +366,7 @@ export const LIVE_CHECKS = [
   'version-gate',
   'invalid-envelope',
   'ingest',
+  'token',
   'content-type',
   'fanout',
   'redelivery',
