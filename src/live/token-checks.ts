@@ -1,6 +1,6 @@
 /**
  * The `aep live` check of AEP-0003 §8.1's bearer token: the event surfaces (POST ingest, the SSE stream) are asked
- * once without credentials; one that accepts is reported under the rule of its host (token-rules.ts).
+ * once without credentials; one that accepts is reported under the rule of its host (trust-rules.ts).
  */
 import { isLoopback } from '../core/loopback.ts';
 import { fetchText, LiveConnectError, SseSubscriber } from './client.ts';
