@@ -2,9 +2,10 @@
  * Start the compliant test endpoint of the `aep live` tests (test/live/endpoint.ts) on 127.0.0.1 and print its URL, to
  * try `aep live` against it: `npx tsx tools/test-endpoint.ts [--control] [--broken NAME]`. `--control` also serves an
  * AEP-0004 control session (the `aep live` options that reach it are printed); `--broken NAME` starts one of the broken variants of
- * test/live/cases.ts instead. Ctrl-C (SIGINT) or SIGTERM closes it and ends the process.
+ * test/live/cases.ts instead. The `--token` printed is the one its event surfaces require (AEP-0003 §8.1; `--broken
+ * tokenless` takes requests without it). Ctrl-C (SIGINT) or SIGTERM closes it and ends the process.
  */
-import { CONTROL_SESSION, CONTROL_TOKEN, startEndpoint, type Broken } from '../test/live/endpoint.ts';
+import { CONTROL_SESSION, TOKEN, startEndpoint, type Broken } from '../test/live/endpoint.ts';
 
 const USAGE = 'usage: npx tsx tools/test-endpoint.ts [--control] [--broken NAME]\n';
 
@@ -27,7 +28,7 @@ for (let i = 0; i < args.length; i++) {
 const ep = await startEndpoint(broken, control ? { control: true } : {});
 process.stdout.write(
   `${ep.url}\n` +
-    `test endpoint${broken ? ` (broken: ${broken})` : ''} listening on 127.0.0.1; try: aep live ${ep.url}${control ? ` --token ${CONTROL_TOKEN} --control-session ${CONTROL_SESSION}` : ''}\n` +
+    `test endpoint${broken ? ` (broken: ${broken})` : ''} listening on 127.0.0.1; try: aep live ${ep.url} --token ${TOKEN}${control ? ` --control-session ${CONTROL_SESSION}` : ''}\n` +
     'Ctrl-C stops it\n',
 );
 let stopping = false;

@@ -66,7 +66,10 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
     )
     .argument('<url>', 'the endpoint base URL, e.g. http://127.0.0.1:8080');
   addReportOptions(live)
-    .option('--token <token>', 'bearer token for every request (AEP-0003 §8.1); also AEP_TOKEN')
+    .option(
+      '--token <token>',
+      "bearer token for every request but the token check's probes, sent without one (AEP-0003 §8.1); also AEP_TOKEN",
+    )
     .addOption(
       new Option(
         '--checks <list>',

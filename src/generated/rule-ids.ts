@@ -282,6 +282,8 @@ export const LIVE_RULE_IDS = [
   'aep/live-invalid-envelope',
   'aep/live-batch-whole',
   'aep/live-ingest',
+  'aep/live-token-localhost',
+  'aep/live-token-off-host',
   'aep/live-fanout',
   'aep/live-redelivery-hop',
   'aep/live-delivery-identity',

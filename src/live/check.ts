@@ -15,6 +15,7 @@ import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_SLOW, type LiveCheck } from './rule
 import { filter } from './filter-checks.ts';
 import { captureCeiling, discovery, fanout, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
 import { heartbeat } from './stream-checks.ts';
+import { token } from './token-checks.ts';
 import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl, StreamFailed } from './live-run.ts';
 import type { LiveResult } from './result.ts';
 
@@ -48,6 +49,7 @@ const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   'version-gate': versionGate,
   'invalid-envelope': invalidEnvelope,
   ingest,
+  token,
   'content-type': contentType,
   fanout,
   redelivery,

@@ -7,6 +7,7 @@ import { BINDING_RULES } from './binding-rules.ts';
 import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
 import type { LiveRule } from './rule-types.ts';
 import { FROM_REFUSAL_RULE, HEARTBEAT_RULE } from './stream-rules.ts';
+import { TLS_RULE, TOKEN_RULES } from './trust-rules.ts';
 
 export type { LiveRule, LiveRuleId } from './rule-types.ts';
 
@@ -31,20 +32,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
       memberShape: "The discovery document's {member} is {got}, not {expected}.",
     },
   },
-  {
-    id: 'aep/live-tls-off-host',
-    severity: 'error',
-    description:
-      'An off-host binding uses TLS: neither the base URL nor an endpoint the discovery document names is http: or ws: on a host other than localhost or a loopback address.',
-    detail:
-      'Judged from the URLs alone, so an endpoint on another origin is judged without being contacted. The bearer token the same row requires of an off-host binding is not checked here.',
-    spec: 'AEP-0003 §8.1; AEP-0001 §12',
-    quote: 'any off-host binding | TLS REQUIRED',
-    messages: {
-      plain:
-        'The {name} endpoint {url:json} is off-host over {scheme}, without TLS; any off-host binding REQUIRES TLS.',
-    },
-  },
+  TLS_RULE,
   {
     id: 'aep/live-well-known',
     severity: 'warning',
@@ -102,6 +90,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'AEP-0003 §3.2 #1, #3',
     messages: { status: 'A POST of a valid {what} was answered {status}, not 202 accepted (or 200).' },
   },
+  ...TOKEN_RULES,
   {
     id: 'aep/live-fanout',
     severity: 'error',
@@ -364,6 +353,7 @@ export const LIVE_CHECKS = [
   'version-gate',
   'invalid-envelope',
   'ingest',
+  'token',
   'content-type',
   'fanout',
   'redelivery',

@@ -1,7 +1,8 @@
 /**
  * The live rules' cases, as the requirements matrix needs them (test/meta/requirements.test.ts): a live rule judges
  * a running service, so its passing case is the compliant endpoint of test/live/endpoint.ts and its failing case a
- * broken variant of it, run by test/live/live.test.ts, which fails exactly the rules listed here and no other.
+ * broken variant of it, run by test/live/live.test.ts with the endpoint's token, which fails exactly the rules listed
+ * here and no other.
  */
 import type { LiveCheck, LiveRuleId } from '../../src/live/rules.ts';
 import type { Broken } from './endpoint.ts';
@@ -21,6 +22,11 @@ export interface LiveCase {
   says?: RegExp;
   /** The checks run (a check that runs only when named, `heartbeat`). */
   checks?: LiveCheck[];
+  /**
+   * The host the endpoint (listening on 127.0.0.1) is reached by: `0.0.0.0` is no loopback name
+   * (src/core/loopback.ts), so the run judges it off-host, yet the connection stays on this machine.
+   */
+  host?: '0.0.0.0';
 }
 
 /** Every broken variant of the test endpoint, with the rules it fails. */
@@ -34,6 +40,19 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /The socket endpoint "ws:\/\/aep\.example\.com" is off-host over ws, without TLS/,
   },
   { variant: 'no-version-gate', rules: ['aep/live-version-gate'] },
+  // the event surfaces take a request without the token: on 127.0.0.1 a warning (RECOMMENDED, AEP-0003 §8.1)
+  {
+    variant: 'tokenless',
+    rules: ['aep/live-token-localhost'],
+    says: /A POST of an Event to \/events with no Authorization header and no access_token was accepted \(202\) without a bearer token; on 127\.0\.0\.1, a localhost binding/,
+  },
+  // the same reached as 0.0.0.0, off-host to the run: an error (REQUIRED), beside the plain http: of its base
+  {
+    variant: 'tokenless-off-host',
+    host: '0.0.0.0',
+    rules: ['aep/live-token-off-host', 'aep/live-tls-off-host'],
+    says: /GET \/stream with no Authorization header and no access_token was answered 200 text\/event-stream without a bearer token; on 0\.0\.0\.0, an off-host binding, a bearer token \(or stronger\) is REQUIRED/,
+  },
   {
     variant: 'accepts-invalid',
     rules: ['aep/live-invalid-envelope'],

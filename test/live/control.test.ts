@@ -10,7 +10,7 @@ import {
   type Broken,
   CONTROL_RUN,
   CONTROL_SESSION,
-  CONTROL_TOKEN,
+  TOKEN,
   HELLO_ACK_WINDOW_MS,
   SLOW_ACK_MS,
   startEndpoint,
@@ -23,7 +23,7 @@ const WINDOW = 300;
 assert.ok(WINDOW < SLOW_ACK_MS && HELLO_ACK_WINDOW_MS < SLOW_ACK_MS && SLOW_ACK_MS < TIMEOUT);
 const OPTIONS: LiveOptions = {
   timeoutMs: TIMEOUT,
-  token: CONTROL_TOKEN,
+  token: TOKEN,
   control: { session: CONTROL_SESSION, ackWindowMs: WINDOW, cancelRun: CONTROL_RUN },
 };
 const errors = (fs: { ruleId: string; severity: string }[]) =>
@@ -98,7 +98,7 @@ test('the unauthenticated probe also catches a target reached through a named se
       /reached the target, which answered control\.rejected \(reason "unsupported"\)/,
     );
     // no target named: the run's own unauthenticated claimant of the probed session is reached instead
-    const none = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['control-auth-gate'] });
+    const none = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, token: TOKEN, checks: ['control-auth-gate'] });
     assert.match(none.findings[0]!.message, /delivered to the connection claiming "[^"]+\.anon"/);
   } finally {
     await ep.close();
@@ -184,7 +184,8 @@ test('acks fanned out only on SSE are observed there (AEP-0004 §2 #2: ordinary 
 });
 
 test('without a token, a --control-session or --control-cancel the control checks are skipped with their reason', async () => {
-  const ep = await startEndpoint();
+  // its event surfaces take requests without the token, so the run without one watches the stream all the same
+  const ep = await startEndpoint('tokenless');
   try {
     const bare = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: [...CONTROL_CHECKS] });
     assert.deepEqual(bare.ran, ['control-auth-gate']);
@@ -193,7 +194,7 @@ test('without a token, a --control-session or --control-cancel the control check
 
     const token = await checkEndpoint(ep.url, {
       timeoutMs: TIMEOUT,
-      token: CONTROL_TOKEN,
+      token: TOKEN,
       checks: [...CONTROL_CHECKS],
     });
     assert.deepEqual(token.ran, ['control-auth-gate', 'control-no-route', 'control-ambiguous']);
@@ -217,7 +218,7 @@ test('aep live --control-session: exit 0 on the compliant target, 1 with the fin
     'live',
     url,
     '--token',
-    CONTROL_TOKEN,
+    TOKEN,
     '--timeout',
     String(TIMEOUT),
     '--ack-window',
@@ -267,7 +268,7 @@ test('the built bin (bundle from a code cache) opens the WebSocket and runs the 
   const ep = await startEndpoint();
   try {
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const args = ['bin/aep.js', 'live', ep.url, '--token', CONTROL_TOKEN, '--control-session', CONTROL_SESSION];
+      const args = ['bin/aep.js', 'live', ep.url, '--token', TOKEN, '--control-session', CONTROL_SESSION];
       args.push('--ack-window', String(WINDOW), '--timeout', String(TIMEOUT), '--checks', 'hello,control-ack');
       execFile(process.execPath, args, { cwd: REPO, timeout: 20_000 }, (e, stdout, stderr) =>
         resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout, stderr }),
@@ -296,7 +297,8 @@ test('an unanswered command says what the roster shows of its session (claimed o
 });
 
 test('a token the endpoint refuses skips the target checks with that reason, never passes them (new-user trial)', async () => {
-  const ep = await startEndpoint();
+  // its event surfaces take any request, so control alone refuses the token (the stream watching for acks opens)
+  const ep = await startEndpoint('tokenless');
   try {
     const checks = ['control-ack', 'control-dedupe', 'control-unsupported'] as const;
     const r = await checkEndpoint(ep.url, { ...OPTIONS, token: 'not-the-token', checks: [...checks] });

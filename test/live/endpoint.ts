@@ -3,8 +3,8 @@
  * version gate and envelope validation, SSE fan-out with attr-match filters, capture ceilings, resume by Last-Event-ID
  * and `from`, replay-all and replay-exhausted over a bounded buffer, a minimal WebSocket duplex with hello, subscribe
  * with `from`, refusals, the roster of emitter claims and ping), listening on 127.0.0.1 only. Events go out as the
- * bytes they came in unless a ceiling rewrites them. `broken` names one way to break it, so each broken variant fails
- * exactly one check.
+ * bytes they came in unless a ceiling rewrites them. Its event surfaces take only requests with the bearer {@link TOKEN}.
+ * `broken` names one way to break it, so each broken variant fails exactly one check.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,10 +82,15 @@ export type Broken =
   | 'sse-refuses-all'
   | 'sse-takes-malformed-from'
   | 'sse-ignores-last-event-id'
-  | 'sse-no-heartbeat';
+  | 'sse-no-heartbeat'
+  | 'tokenless'
+  | 'tokenless-off-host';
 
-/** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
-export const CONTROL_TOKEN = 'live-control-token';
+/**
+ * The bearer token the endpoint takes (AEP-0003 §8.1): its event surfaces (POST ingest, the SSE stream) refuse a
+ * request without it unless `tokenless`, and it authenticates a duplex for control (AEP-0004 §4 #1).
+ */
+export const TOKEN = 'live-test-token';
 /** The session the endpoint's one connected target claims, and a run of it to cancel. */
 export const CONTROL_SESSION = 'ctl_target';
 export const CONTROL_RUN = 'ctl_run_1';
@@ -410,6 +415,18 @@ export async function startEndpoint(
     res.end(body === undefined ? undefined : JSON.stringify(body));
   };
 
+  // AEP-0003 §8.1: the token as a header, or as `?access_token=` (a browser's EventSource sets no header); the
+  // discovery document stays open, so a run without the token still learns the endpoints
+  const tokenOk = (req: IncomingMessage) =>
+    broken === 'tokenless' ||
+    broken === 'tokenless-off-host' ||
+    req.headers.authorization === `Bearer ${TOKEN}` ||
+    new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('access_token') === TOKEN;
+  const unauthorized = (res: ServerResponse) => {
+    res.setHeader('www-authenticate', 'Bearer');
+    json(res, 401, { error: 'unauthorized' });
+  };
+
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = route(url.pathname);
@@ -430,6 +447,7 @@ export async function startEndpoint(
         if (size <= BODY_MAX) parts.push(b);
       });
       req.on('end', () => {
+        if (!tokenOk(req)) return unauthorized(res);
         const version = String(req.headers['aep-version'] ?? '');
         if (broken === 'resets-version-gate' && version.split('.')[0] !== '0') return req.socket.destroy();
         if (broken !== 'no-version-gate' && version.split('.')[0] !== '0')
@@ -483,6 +501,7 @@ export async function startEndpoint(
       return;
     }
     if (req.method === 'GET' && path === '/stream') {
+      if (!tokenOk(req)) return unauthorized(res);
       let filter: AttrFilter;
       let from: 'all' | Position[] | undefined;
       try {
@@ -581,8 +600,8 @@ export async function startEndpoint(
       return socket.destroy();
     // AEP-0003 §8.1: servers MAY accept the token as `?access_token=` (a browser's WebSocket sets no header)
     const authed =
-      req.headers.authorization === `Bearer ${CONTROL_TOKEN}` ||
-      new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('access_token') === CONTROL_TOKEN;
+      req.headers.authorization === `Bearer ${TOKEN}` ||
+      new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('access_token') === TOKEN;
     if (!authed && opts.authenticatedOnly === 'reset') return socket.destroy();
     if (!authed && opts.authenticatedOnly) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');

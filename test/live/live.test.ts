@@ -11,12 +11,14 @@ import { LiveConnectError } from '../../src/live/client.ts';
 import { CONTROL_CHECKS } from '../../src/live/control-rules.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW } from '../../src/live/rules.ts';
 import { LIVE_CASES } from './cases.ts';
-import { BUFFER, PING_MS, startEndpoint } from './endpoint.ts';
+import { BUFFER, PING_MS, startEndpoint, TOKEN } from './endpoint.ts';
 import { tempDir } from '../temp.ts';
 
 const TIMEOUT = 5000;
 /** The heartbeat interval judged in tests: a few of the endpoint's PING_MS, far below the 30 s default. */
 const HEARTBEAT = 4 * PING_MS;
+/** The control checks a run with the token but no --control-session skips: those that reach a target. */
+const TARGET_CHECKS = CONTROL_CHECKS.slice(3);
 const show = (fs: { ruleId: string; message: string }[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
 const errors = (fs: { ruleId: string; severity: string }[]) =>
   [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
@@ -24,20 +26,25 @@ const errors = (fs: { ruleId: string; severity: string }[]) =>
 test('the compliant endpoint passes every check, the destructive ones too, and its deliveries are recorded', async () => {
   const ep = await startEndpoint();
   try {
-    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, destructive: true });
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, destructive: true });
     assert.deepEqual(
       r.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => `${f.ruleId}: ${f.message}`),
       [],
     );
-    // the control checks past the authentication gate need a token and a --control-session (test/live/control.test.ts)
-    assert.deepEqual(r.skipped, CONTROL_CHECKS.slice(1));
+    // the control checks that reach a target need a --control-session (test/live/control.test.ts)
+    assert.deepEqual(r.skipped, TARGET_CHECKS);
     assert.deepEqual(
       r.ran,
       LIVE_CHECKS.filter((c) => !LIVE_SLOW.has(c) && !r.skipped.includes(c)),
     );
     // the eviction check alone overflows the buffer
     assert.ok(r.delivered.length > BUFFER, `delivered ${r.delivered.length}`);
-    const strict = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['byte-identity'], identity: 'strict' });
+    const strict = await checkEndpoint(ep.url, {
+      token: TOKEN,
+      timeoutMs: TIMEOUT,
+      checks: ['byte-identity'],
+      identity: 'strict',
+    });
     assert.deepEqual(strict.findings, []);
   } finally {
     await ep.close();
@@ -47,12 +54,12 @@ test('the compliant endpoint passes every check, the destructive ones too, and i
 test('an endpoint that delivers and replays each Event twice (at-least-once, AEP-0003 §5, §7) passes every check', async () => {
   const ep = await startEndpoint(undefined, { redeliver: true });
   try {
-    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, destructive: true });
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, destructive: true });
     assert.deepEqual(
       r.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => `${f.ruleId}: ${f.message}`),
       [],
     );
-    assert.deepEqual(r.skipped, CONTROL_CHECKS.slice(1));
+    assert.deepEqual(r.skipped, TARGET_CHECKS);
     // each text once: the copies are one delivery in the record
     assert.equal(new Set(r.delivered).size, r.delivered.length);
   } finally {
@@ -64,17 +71,21 @@ test('an endpoint taking every latitude the spec text leaves (base path, URL for
   const ep = await startEndpoint(undefined, { literal: true });
   try {
     assert.match(ep.url, /\/aep\/$/);
-    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, destructive: true });
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, destructive: true });
     assert.deepEqual(
       r.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => `${f.ruleId}: ${f.message}`),
       [],
     );
-    assert.deepEqual(r.skipped, CONTROL_CHECKS.slice(1));
+    assert.deepEqual(r.skipped, TARGET_CHECKS);
     assert.ok(r.delivered.length > BUFFER, `delivered ${r.delivered.length}`);
     // no BOM, CR or comment leaks into a recorded Event
     assert.ok(r.delivered.every((line) => line.startsWith('{')));
     // the same endpoint named without the trailing slash
-    const bare = await checkEndpoint(ep.url.replace(/\/$/, ''), { timeoutMs: TIMEOUT, checks: ['fanout', 'hello'] });
+    const bare = await checkEndpoint(ep.url.replace(/\/$/, ''), {
+      token: TOKEN,
+      timeoutMs: TIMEOUT,
+      checks: ['fanout', 'hello'],
+    });
     assert.deepEqual(bare.findings, []);
     assert.deepEqual(bare.ran, ['fanout', 'hello']);
   } finally {
@@ -86,7 +97,7 @@ test("an endpoint that sends the SSE head only with the first message (as the ma
   const ep = await startEndpoint(undefined, { lazyHead: true });
   try {
     const checks = ['invalid-envelope', 'fanout', 'filter', 'capture-ceiling', 'resume', 'replay-all'] as const;
-    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: [...checks] });
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: [...checks] });
     assert.deepEqual(r.findings, [], show(r.findings));
     assert.deepEqual(r.ran, [...checks]);
   } finally {
@@ -97,25 +108,28 @@ test("an endpoint that sends the SSE head only with the first message (as the ma
 test('by default the destructive checks do not run; named in checks they do', async () => {
   const ep = await startEndpoint();
   try {
-    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT });
     assert.deepEqual(
       r.ran,
       LIVE_CHECKS.filter((c) => !LIVE_DESTRUCTIVE.has(c) && !LIVE_SLOW.has(c) && !r.skipped.includes(c)),
     );
     assert.ok(r.delivered.length < BUFFER);
-    const named = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['eviction'] });
+    const named = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: ['eviction'] });
     assert.deepEqual(named.ran, ['eviction']);
   } finally {
     await ep.close();
   }
 });
 
-for (const { variant, rules, destructive, says, identity, checks } of LIVE_CASES.filter((c) => !c.control)) {
+for (const { variant, rules, destructive, says, identity, checks, host } of LIVE_CASES.filter((c) => !c.control)) {
   const errorRules = rules.filter((id) => LIVE_RULES.find((r) => r.id === id)!.severity !== 'info');
   test(`a broken endpoint (${variant}) reports ${rules.join(' and ')} and no other error`, async () => {
     const ep = await startEndpoint(variant);
+    // reached by another name of this machine where the case says so (its off-host verdicts)
+    const url = host ? ep.url.replace('127.0.0.1', host) : ep.url;
     try {
-      const r = await checkEndpoint(ep.url, {
+      const r = await checkEndpoint(url, {
+        token: TOKEN,
         // the heartbeat variant waits HEARTBEAT and the timeout past it for a comment that never comes
         timeoutMs: variant === 'hangs' ? 300 : checks ? 1000 : TIMEOUT,
         destructive: !!destructive,
@@ -149,14 +163,28 @@ for (const { variant, rules, destructive, says, identity, checks } of LIVE_CASES
 test('the heartbeat check runs only when named; a stream pinged every PING_MS passes it at a short --heartbeat', async () => {
   const ep = await startEndpoint();
   try {
-    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['heartbeat'], heartbeatMs: HEARTBEAT });
+    const r = await checkEndpoint(ep.url, {
+      token: TOKEN,
+      timeoutMs: TIMEOUT,
+      checks: ['heartbeat'],
+      heartbeatMs: HEARTBEAT,
+    });
     assert.deepEqual(r.findings, [], show(r.findings));
     assert.deepEqual(r.ran, ['heartbeat']);
     const { runCli } = await import('../cli/helpers.ts');
-    const cli = await runCli('aep', ['live', ep.url, '--checks', 'heartbeat', '--heartbeat', String(HEARTBEAT)]);
+    const cli = await runCli('aep', [
+      'live',
+      ep.url,
+      '--token',
+      TOKEN,
+      '--checks',
+      'heartbeat',
+      '--heartbeat',
+      String(HEARTBEAT),
+    ]);
     assert.equal(cli.code, 0, cli.stdout + cli.stderr);
     assert.match(cli.stdout, /passed {3}discovery, heartbeat|passed {3}heartbeat/);
-    const zero = await runCli('aep', ['live', ep.url, '--checks', 'heartbeat', '--heartbeat', '0']);
+    const zero = await runCli('aep', ['live', ep.url, '--token', TOKEN, '--checks', 'heartbeat', '--heartbeat', '0']);
     assert.equal(zero.code, 2);
     assert.match(zero.stderr, /--heartbeat.*positive number of milliseconds/);
   } finally {
@@ -279,17 +307,45 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   const ok = await startEndpoint();
   try {
     // every check, the destructive ones too: the record (the replayed buffer, the large Events) passes validate
-    const r = await runCli('aep', ['live', ok.url, '--timeout', String(TIMEOUT), '--record', record, '--destructive']);
+    const r = await runCli('aep', [
+      'live',
+      ok.url,
+      '--token',
+      TOKEN,
+      '--timeout',
+      String(TIMEOUT),
+      '--record',
+      record,
+      '--destructive',
+    ]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
     assert.ok(lines.length > BUFFER && lines.every((l) => JSON.parse(l).aep === '0.1'));
     // each delivered text once
     assert.equal(new Set(lines).size, lines.length);
-    const json = await runCli('aep', ['live', ok.url, '--checks', 'discovery,fanout', '--format', 'json']);
+    const json = await runCli('aep', [
+      'live',
+      ok.url,
+      '--token',
+      TOKEN,
+      '--checks',
+      'discovery,fanout',
+      '--format',
+      'json',
+    ]);
     assert.equal(json.code, 0);
     assert.deepEqual(JSON.parse(json.stdout).findings, []);
     // the ceiling probe opens nothing of ours: no aep/open-at-end about the checker's own Events in the report
-    const ceiling = await runCli('aep', ['live', ok.url, '--checks', 'capture-ceiling', '--format', 'json']);
+    const ceiling = await runCli('aep', [
+      'live',
+      ok.url,
+      '--token',
+      TOKEN,
+      '--checks',
+      'capture-ceiling',
+      '--format',
+      'json',
+    ]);
     assert.equal(ceiling.code, 0);
     assert.deepEqual(JSON.parse(ceiling.stdout).findings, []);
   } finally {
@@ -297,7 +353,16 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   }
   const bad = await startEndpoint('rewrites');
   try {
-    const r = await runCli('aep', ['live', bad.url, '--timeout', String(TIMEOUT), '--checks', 'fanout']);
+    const r = await runCli('aep', [
+      'live',
+      bad.url,
+      '--token',
+      TOKEN,
+      '--timeout',
+      String(TIMEOUT),
+      '--checks',
+      'fanout',
+    ]);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /aep\/live-delivery-identity/);
     // piped (no terminal): no colour, as for validate
@@ -342,7 +407,16 @@ test('aep live: the recorded Events go through the validate rules; TLS failure i
   const leaky = await startEndpoint('keeps-content');
   try {
     // a relay that keeps content above the ceiling: the live check and the validate rule on what it delivered
-    const r = await runCli('aep', ['live', leaky.url, '--timeout', String(TIMEOUT), '--checks', 'capture-ceiling']);
+    const r = await runCli('aep', [
+      'live',
+      leaky.url,
+      '--token',
+      TOKEN,
+      '--timeout',
+      String(TIMEOUT),
+      '--checks',
+      'capture-ceiling',
+    ]);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /aep\/live-capture-ceiling/);
     assert.match(r.stdout, /<delivered>:1:\d+ +error +aep\/capture-level/);
@@ -355,17 +429,19 @@ test('aep live: the recorded Events go through the validate rules; TLS failure i
     assert.equal(tls.code, 2);
     assert.equal(tls.stderr.trim().split('\n').length, 1);
     assert.match(tls.stderr, /cannot reach https:.*TLS failure/);
-    const tty = await runCli('aep', ['live', ok.url, '--checks', 'discovery,hello'], '', { stderrIsTTY: true });
+    const tty = await runCli('aep', ['live', ok.url, '--token', TOKEN, '--checks', 'discovery,hello'], '', {
+      stderrIsTTY: true,
+    });
     assert.equal(tty.code, 0);
     assert.match(tty.stderr, /checking discovery\.\.\..*checking hello\.\.\./s);
-    const piped = await runCli('aep', ['live', ok.url, '--checks', 'discovery,hello']);
+    const piped = await runCli('aep', ['live', ok.url, '--token', TOKEN, '--checks', 'discovery,hello']);
     assert.equal(piped.stderr, '');
   } finally {
     await ok.close();
   }
   const slow = await startEndpoint('hangs');
   try {
-    const r = await runCli('aep', ['live', slow.url, '--timeout', '300', '--checks', 'discovery']);
+    const r = await runCli('aep', ['live', slow.url, '--token', TOKEN, '--timeout', '300', '--checks', 'discovery']);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /aep\/live-timeout +The discovery check got no answer within 300 ms \(GET \/events\)/);
   } finally {
@@ -377,7 +453,16 @@ test('aep live: a resume that misses what Last-Event-ID names is one aep/live-re
   const { runCli } = await import('../cli/helpers.ts');
   const ep = await startEndpoint('sse-ignores-last-event-id');
   try {
-    const r = await runCli('aep', ['live', ep.url, '--timeout', String(TIMEOUT), '--checks', 'fanout,resume']);
+    const r = await runCli('aep', [
+      'live',
+      ep.url,
+      '--token',
+      TOKEN,
+      '--timeout',
+      String(TIMEOUT),
+      '--checks',
+      'fanout,resume',
+    ]);
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout.match(/aep\/live-resume/g)?.length, 2, r.stdout);
     assert.doesNotMatch(r.stdout, /aep\/seq-regression/);
@@ -393,7 +478,18 @@ test('aep live: multi-line data is one finding a message and one record line an 
   const record = join(tempDir(t, 'ac-live-'), 'delivered.jsonl');
   const multi = await startEndpoint('sse-multiline-data');
   try {
-    const args = ['live', multi.url, '--timeout', String(TIMEOUT), '--checks', 'fanout', '--record', record];
+    const args = [
+      'live',
+      multi.url,
+      '--token',
+      TOKEN,
+      '--timeout',
+      String(TIMEOUT),
+      '--checks',
+      'fanout',
+      '--record',
+      record,
+    ];
     const r = await runCli('aep', args);
     assert.equal(r.code, 1, r.stderr);
     // the three Events posted and the agent-scoped one (AEP-0003 §3.3 #2)
@@ -408,7 +504,16 @@ test('aep live: multi-line data is one finding a message and one record line an 
   }
   const bad = await startEndpoint('sse-bad-json');
   try {
-    const r = await runCli('aep', ['live', bad.url, '--timeout', String(TIMEOUT), '--checks', 'fanout']);
+    const r = await runCli('aep', [
+      'live',
+      bad.url,
+      '--token',
+      TOKEN,
+      '--timeout',
+      String(TIMEOUT),
+      '--checks',
+      'fanout',
+    ]);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /aep\/live-fanout +An SSE message has data: "\{not json"/);
     assert.equal(r.stdout.match(/<delivered>:\d+:\d+ +error +jsonl\/invalid-json/g)?.length, 1, r.stdout);

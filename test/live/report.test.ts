@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { runCli } from '../cli/helpers.ts';
-import { startEndpoint } from './endpoint.ts';
+import { startEndpoint, TOKEN } from './endpoint.ts';
 
 const TIMEOUT = '5000';
 const CHECKS = 'discovery,ingest,fanout,hello,roster,control-ack';
@@ -15,7 +15,7 @@ const CHECKS = 'discovery,ingest,fanout,hello,roster,control-ack';
 test('aep live lists its checks in every report, and the summary counts the delivered Events', async () => {
   const ep = await startEndpoint('no-socket');
   try {
-    const text = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS]);
+    const text = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--token', TOKEN, '--checks', CHECKS]);
     assert.equal(text.code, 0, text.stderr + text.stdout);
     assert.match(text.stdout, /^checks: 3 passed, 0 failed, 3 skipped$/m);
     assert.match(text.stdout, /^ {2}passed {3}discovery, ingest, fanout$/m);
@@ -24,10 +24,31 @@ test('aep live lists its checks in every report, and the summary counts the deli
       /^ {2}skipped {2}hello, roster, control-ack: the discovery document names no "socket" endpoint \(WebSocket\)$/m,
     );
     assert.match(text.stdout, /^✔ \d+ events, 0 errors, 0 warnings, \d+ infos$/m);
-    const quiet = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '-q']);
+    const quiet = await runCli('aep', [
+      'live',
+      ep.url,
+      '--timeout',
+      TIMEOUT,
+      '--token',
+      TOKEN,
+      '--checks',
+      CHECKS,
+      '-q',
+    ]);
     assert.match(quiet.stdout, /^checks: 3 passed, 0 failed, 3 skipped\n✔/m);
 
-    const json = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'json']);
+    const json = await runCli('aep', [
+      'live',
+      ep.url,
+      '--timeout',
+      TIMEOUT,
+      '--token',
+      TOKEN,
+      '--checks',
+      CHECKS,
+      '--format',
+      'json',
+    ]);
     const doc = JSON.parse(json.stdout) as {
       kind: string;
       checks: { check: string; status: string }[];
@@ -50,6 +71,8 @@ test('aep live lists its checks in every report, and the summary counts the deli
       ep.url,
       '--timeout',
       TIMEOUT,
+      '--token',
+      TOKEN,
       '--checks',
       'discovery',
       '--format',
@@ -59,7 +82,18 @@ test('aep live lists its checks in every report, and the summary counts the deli
     const summary = (JSON.parse(bare.stdout) as { summary: { inputs: number; events: number } }).summary;
     assert.deepEqual([summary.inputs, summary.events], [1, 0]);
 
-    const sarif = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'sarif']);
+    const sarif = await runCli('aep', [
+      'live',
+      ep.url,
+      '--timeout',
+      TIMEOUT,
+      '--token',
+      TOKEN,
+      '--checks',
+      CHECKS,
+      '--format',
+      'sarif',
+    ]);
     const run = JSON.parse(sarif.stdout).runs[0];
     const props = run.invocations[0].properties;
     assert.equal(props.checks.length, 6);
@@ -67,7 +101,18 @@ test('aep live lists its checks in every report, and the summary counts the deli
     assert.deepEqual([run.invocations[0].exitCode, sarif.code], [0, 0]);
     assert.ok(props.summary.events > 0);
 
-    const junit = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'junit']);
+    const junit = await runCli('aep', [
+      'live',
+      ep.url,
+      '--timeout',
+      TIMEOUT,
+      '--token',
+      TOKEN,
+      '--checks',
+      CHECKS,
+      '--format',
+      'junit',
+    ]);
     assert.match(junit.stdout, /<testsuites name="aep live" tests="\d+" failures="0"/);
     assert.match(junit.stdout, /<testsuite name="[^"]+ checks" tests="6" failures="0" errors="0" skipped="3">/);
     assert.match(junit.stdout, /<testcase classname="[^"]+ checks" name="fanout"\/>/);
@@ -76,7 +121,18 @@ test('aep live lists its checks in every report, and the summary counts the deli
       /name="hello">\n {6}<skipped message="the discovery document names no &quot;socket&quot;/,
     );
 
-    const nd = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'ndjson']);
+    const nd = await runCli('aep', [
+      'live',
+      ep.url,
+      '--timeout',
+      TIMEOUT,
+      '--token',
+      TOKEN,
+      '--checks',
+      CHECKS,
+      '--format',
+      'ndjson',
+    ]);
     const last = JSON.parse(nd.stdout.trim().split('\n').at(-1)!);
     assert.equal(last.kind, 'summary');
     assert.equal(last.checks.length, 6);
@@ -88,7 +144,16 @@ test('aep live lists its checks in every report, and the summary counts the deli
 test('aep live: a failed check is listed as failed; when no check asked for ran, nothing was verified (exit 2)', async () => {
   const ep = await startEndpoint('no-socket');
   try {
-    const none = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', 'hello,roster']);
+    const none = await runCli('aep', [
+      'live',
+      ep.url,
+      '--timeout',
+      TIMEOUT,
+      '--token',
+      TOKEN,
+      '--checks',
+      'hello,roster',
+    ]);
     assert.equal(none.code, 2);
     assert.match(
       none.stdout,
@@ -101,6 +166,8 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
       ep.url,
       '--timeout',
       TIMEOUT,
+      '--token',
+      TOKEN,
       '--checks',
       'hello,roster',
       '-f',
@@ -119,6 +186,8 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
       broken.url,
       '--timeout',
       TIMEOUT,
+      '--token',
+      TOKEN,
       '--checks',
       'ingest',
       '--format',
@@ -126,7 +195,18 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
     ]);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /name="ingest">\n {6}<failure type="ingest" message="\d+ errors?"\/>/);
-    const sarif = await runCli('aep', ['live', broken.url, '--timeout', TIMEOUT, '--checks', 'ingest', '-f', 'sarif']);
+    const sarif = await runCli('aep', [
+      'live',
+      broken.url,
+      '--timeout',
+      TIMEOUT,
+      '--token',
+      TOKEN,
+      '--checks',
+      'ingest',
+      '-f',
+      'sarif',
+    ]);
     const uris = new Set(
       (
         JSON.parse(sarif.stdout) as {
@@ -137,7 +217,16 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
       ).runs[0].results.flatMap((x) => (x.locations ?? []).map((l) => l.physicalLocation.artifactLocation.uri)),
     );
     assert.ok(uris.has(encodeURIComponent(new URL(broken.url).href)), [...uris].join(' '));
-    const text = await runCli('aep', ['live', broken.url, '--timeout', TIMEOUT, '--checks', 'ingest']);
+    const text = await runCli('aep', [
+      'live',
+      broken.url,
+      '--timeout',
+      TIMEOUT,
+      '--token',
+      TOKEN,
+      '--checks',
+      'ingest',
+    ]);
     assert.match(
       text.stdout,
       /^checks: 1 passed, 1 failed, 0 skipped\n {2}passed {3}discovery\n {2}failed {3}ingest \(\d+ errors?\)$/m,
@@ -150,7 +239,7 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
 test('aep live, discovery failing: text says the cause once and the skipped checks on one line; json keeps every check', async () => {
   const ep = await startEndpoint('no-discovery');
   try {
-    const text = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT]);
+    const text = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--token', TOKEN]);
     assert.equal(text.code, 1, text.stderr + text.stdout);
     const lines = text.stdout.split('\n');
     assert.equal(lines.filter((l) => / {2}error {2}aep\/live-discovery {2}/.test(l)).length, 1, text.stdout);
@@ -165,7 +254,7 @@ test('aep live, discovery failing: text says the cause once and the skipped chec
     assert.match(skipped[0]!, /fanout, (?:[a-z-]+, )*filter, .*: discovery failed \(aep\/live-discovery\)/);
     assert.equal(lines.filter((l) => l.includes('discovery failed')).length, 1, 'the reason is said once');
 
-    const json = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--format', 'json']);
+    const json = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--token', TOKEN, '--format', 'json']);
     const doc = JSON.parse(json.stdout) as {
       checks: { check: string; status: string; reason?: string }[];
       findings: { ruleId: string; args?: { check?: string } }[];
@@ -186,11 +275,35 @@ test('aep live, discovery failing: text says the cause once and the skipped chec
 test('aep live html lists every check with its status (and skip reason), and names the endpoint and the delivered Events', async () => {
   const ep = await startEndpoint('no-socket');
   try {
-    const r = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'html']);
+    const r = await runCli('aep', [
+      'live',
+      ep.url,
+      '--timeout',
+      TIMEOUT,
+      '--token',
+      TOKEN,
+      '--checks',
+      CHECKS,
+      '--format',
+      'html',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const html = r.stdout;
     const json = JSON.parse(
-      (await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--checks', CHECKS, '--format', 'json'])).stdout,
+      (
+        await runCli('aep', [
+          'live',
+          ep.url,
+          '--timeout',
+          TIMEOUT,
+          '--token',
+          TOKEN,
+          '--checks',
+          CHECKS,
+          '--format',
+          'json',
+        ])
+      ).stdout,
     ) as { checks: { check: string; status: string; reason?: string }[] };
     // one row per check, in the order and with the status json gives
     const rows = [

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkEndpoint, runFixtures, validate, validateStream, type Finding } from '../../src/index.ts';
-import { startEndpoint } from '../live/endpoint.ts';
+import { startEndpoint, TOKEN } from '../live/endpoint.ts';
 import { SseSubscriber, WireAbort } from '../../src/live/client.ts';
 import { tempDir } from '../temp.ts';
 import { WebSocketServer } from 'ws';
@@ -267,6 +267,7 @@ test('checkEndpoint mid-check (an SSE subscription, a WebSocket): the abort ends
     for (const at of ['fanout', 'hello'] as const) {
       const ac = new AbortController();
       const run = checkEndpoint(ep.url, {
+        token: TOKEN,
         checks: [at],
         timeoutMs: 3_600_000,
         signal: ac.signal,
@@ -276,7 +277,7 @@ test('checkEndpoint mid-check (an SSE subscription, a WebSocket): the abort ends
       await assert.rejects(run, isAbortError, at);
     }
     const signal = new AbortController().signal;
-    const done = await checkEndpoint(ep.url, { checks: ['fanout', 'hello'], signal });
+    const done = await checkEndpoint(ep.url, { token: TOKEN, checks: ['fanout', 'hello'], signal });
     assert.deepEqual(done.ran, ['fanout', 'hello']);
     assert.equal(getEventListeners(signal, 'abort').length, 0, 'checkEndpoint still listens');
     // a file and a Node stream read to their ends
@@ -309,12 +310,12 @@ test('no handle is left open: a process that aborts each call exits by itself', 
     const url = 'http://127.0.0.1:' + server.address().port + '/';
     try { await lib.checkEndpoint(url, { signal: ac3.signal, timeoutMs: 3600000 }); } catch (e) { note(e); }
     server.close();
-    const { startEndpoint } = await import(${endpoint});
+    const { startEndpoint, TOKEN } = await import(${endpoint});
     const ep = await startEndpoint();
     for (const at of ['fanout', 'hello']) {
       const ac = new AbortController();
       const onCheck = (c) => { if (c === at) setImmediate(() => ac.abort()); };
-      try { await lib.checkEndpoint(ep.url, { checks: [at], timeoutMs: 3600000, signal: ac.signal, onCheck }); } catch (e) { note(e); }
+      try { await lib.checkEndpoint(ep.url, { token: TOKEN, checks: [at], timeoutMs: 3600000, signal: ac.signal, onCheck }); } catch (e) { note(e); }
     }
     await ep.close();
     const ac4 = new AbortController();

@@ -262,10 +262,10 @@ test('fixtures --format html: a row per case with its status, the findings of a 
 });
 
 test('aep live --format html: the live findings by rule and the delivered events on the timeline', async () => {
-  const { startEndpoint } = await import('../live/endpoint.ts');
+  const { startEndpoint, TOKEN } = await import('../live/endpoint.ts');
   const bad = await startEndpoint('rewrites');
   try {
-    const args = ['live', bad.url, '--timeout', '1500', '--checks', 'fanout'];
+    const args = ['live', bad.url, '--token', TOKEN, '--timeout', '1500', '--checks', 'fanout'];
     const r = await runCli('aep', [...args, '--format', 'html']);
     assert.equal(r.code, 1, r.stderr);
     const json = JSON.parse((await runCli('aep', [...args, '--format', 'json'])).stdout) as { findings: Finding[] };

@@ -1,6 +1,6 @@
 /**
  * tools/test-endpoint.ts (README §Check a running endpoint): started with `npx tsx`, it prints a 127.0.0.1 URL that
- * answers discovery, and SIGINT (Ctrl-C) closes it: the process ends with 0 and the port no longer answers.
+ * answers discovery, and the token its event surfaces require; SIGINT (Ctrl-C) closes it: the process ends with 0 and the port no longer answers.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -21,8 +21,8 @@ test('tools/test-endpoint.ts: prints its 127.0.0.1 URL, serves discovery, stops 
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (b: Buffer) => {
       out += b;
-      const nl = out.indexOf('\n');
-      if (nl !== -1) resolve(out.slice(0, nl));
+      // the URL, then the hint naming the token, in one write
+      if (out.includes('Ctrl-C stops it\n')) resolve(out.slice(0, out.indexOf('\n')));
     });
     child.on('exit', (code) => reject(new Error(`exited ${code} before printing a URL: ${err}`)));
   });
@@ -31,6 +31,17 @@ test('tools/test-endpoint.ts: prints its 127.0.0.1 URL, serves discovery, stops 
     const discovery = await fetch(`${url}/events`);
     assert.equal(discovery.status, 200);
     assert.deepEqual(((await discovery.json()) as { aep?: unknown }).aep, ['0.1']);
+    // the event surfaces take the token the hint prints, and refuse a POST without it (AEP-0003 §8.1)
+    const token = /--token (\S+)/.exec(out)?.[1];
+    assert.ok(token, out);
+    const post = (headers: Record<string, string>) =>
+      fetch(`${url}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'aep-version': '0.1', ...headers },
+        body: '{}',
+      });
+    assert.equal((await post({})).status, 401);
+    assert.equal((await post({ authorization: `Bearer ${token}` })).status, 400);
   } finally {
     child.kill('SIGINT');
   }
