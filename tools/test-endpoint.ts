@@ -4,7 +4,9 @@
  * AEP-0004 control session (the `aep live` options that reach it are printed); `--broken NAME` starts one of the broken variants of
  * test/live/cases.ts instead. Ctrl-C (SIGINT) or SIGTERM closes it and ends the process.
  */
+import { nearestWord } from '../src/core/nearest.ts';
 import { CONTROL_SESSION, CONTROL_TOKEN, startEndpoint, type Broken } from '../test/live/endpoint.ts';
+import { LIVE_CASES } from '../test/live/cases.ts';
 
 const USAGE = 'usage: npx tsx tools/test-endpoint.ts [--control] [--broken NAME]\n';
 
@@ -14,7 +16,22 @@ let broken: Broken | undefined;
 for (let i = 0; i < args.length; i++) {
   const a = args[i]!;
   if (a === '--control') control = true;
-  else if (a === '--broken' && args[i + 1] !== undefined) broken = args[++i] as Broken;
+  else if (a === '--broken' && args[i + 1] === undefined) {
+    process.stderr.write(`test-endpoint: --broken needs a variant NAME\n${USAGE}`);
+    process.exit(2);
+  } else if (a === '--broken') {
+    // every variant has its case (test/live/cases.ts); an unknown name would start a compliant endpoint mislabelled
+    const name = args[++i]!;
+    const variants = LIVE_CASES.map((c) => c.variant);
+    if (!variants.includes(name as Broken)) {
+      const near = nearestWord(name, variants, true);
+      process.stderr.write(
+        `test-endpoint: unknown broken variant ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}; variants: ${[...variants].sort().join(', ')}\n${USAGE}`,
+      );
+      process.exit(2);
+    }
+    broken = name as Broken;
+  }
   else if (a === '--help' || a === '-h') {
     process.stdout.write(USAGE);
     process.exit(0);
