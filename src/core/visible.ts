@@ -20,9 +20,33 @@ export function visible(text: string, name: (cp: number) => string = codePointNa
   return text.replace(INVISIBLE, (c) => name(c.codePointAt(0)!));
 }
 
-/** `f` itself when its message and text arguments are already visible, else a copy with {@link visible} applied. */
+const SHORT_ESCAPES: Readonly<Record<string, number>> = { b: 8, t: 9, n: 10, f: 12, r: 13 };
+
+/** `\uXXXX` (and with `short`, `\n` ...) of JSON text as `U+XXXX` when it escapes an invisible character; `\\` kept. */
+function escapesVisible(json: string, short: boolean): string {
+  if (!json.includes('\\')) return json;
+  return json.replace(/\\(\\|[btnfr]|u([0-9a-fA-F]{4}))/g, (m, e: string, hex: string | undefined) => {
+    const cp = hex !== undefined ? Number.parseInt(hex, 16) : short ? SHORT_ESCAPES[e] : undefined;
+    if (cp === undefined) return m;
+    const name = codePointName(cp);
+    return visible(String.fromCharCode(cp)) === name ? name : m;
+  });
+}
+
+/**
+ * `v` as JSON for a message, its invisible characters as `U+XXXX` rather than JSON escapes (`\u001b`, `\n`), so a
+ * quoted value writes them as every other message does.
+ */
+export function visibleJson(v: unknown): string {
+  return escapesVisible(visible(JSON.stringify(v) ?? String(v)), true);
+}
+
+/**
+ * `f` itself when its message and text arguments are already visible, else a copy with {@link visible} applied; a
+ * `\u001b` a message got from JSON.stringify is written `U+001B` too, as the character itself would be.
+ */
 export function visibleFinding(f: Finding): Finding {
-  const m = visible(f.message);
+  const m = escapesVisible(visible(f.message), false);
   let args = f.args;
   for (const [k, v] of Object.entries(f.args ?? {})) {
     if (typeof v !== 'string') continue;
