@@ -213,6 +213,18 @@ export async function runValidate(
   return code;
 }
 
+/** What `validate` reads, per bin, for its help: the inputs each protocol's bindings take, not only JSONL. */
+const VALIDATE_READS: Readonly<Record<string, { what: string; files: string }>> = {
+  aep: {
+    what: 'check AEP logs (JSONL; with --from, CloudEvents, OTLP/JSON or OCSF bridge output)',
+    files: 'JSONL files (with --from, a .json file is one document)',
+  },
+  ahp: {
+    what: 'check AHP traffic (stdio JSONL captures, HTTP message bodies, registration documents: see --binding)',
+    files: 'stdio JSONL captures, .json HTTP bodies or registration documents (*.registration.json)',
+  },
+};
+
 /** Build the program for one protocol; `setExit` receives the exit code of the verb that ran. */
 function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): Command {
   const { def, extras } = bin;
@@ -233,10 +245,11 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
         ),
     });
 
+  const reads = VALIDATE_READS[def.name] ?? VALIDATE_READS.aep!;
   const validate = program
     .command('validate')
-    .description('check JSONL streams (files, or - / nothing for stdin) and print findings')
-    .argument('[files...]', 'JSONL files; - reads standard input');
+    .description(`${reads.what} from files, or - / nothing for stdin, and print findings`)
+    .argument('[files...]', `${reads.files}; - reads standard input`);
   addReportOptions(validate)
     .addOption(
       new Option('--max-line-bytes <n>', 'longest line accepted, in bytes')
