@@ -31,8 +31,7 @@ for (let i = 0; i < args.length; i++) {
       process.exit(2);
     }
     broken = name as Broken;
-  }
-  else if (a === '--help' || a === '-h') {
+  } else if (a === '--help' || a === '-h') {
     process.stdout.write(USAGE);
     process.exit(0);
   } else {

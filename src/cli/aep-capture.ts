@@ -185,7 +185,14 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
         `aep redact: ${n.redacted} of ${n.events} event${n.events === 1 ? '' : 's'} redacted; ${n.lowered} lowered from full to redacted (AEP-0003 §9 item 5)\n`,
       );
     // nothing read as an event, none of another format, and the run failed: likely plain text
-    else if (!end.empty && !end.stopped && n.events === 0 && end.code !== EXIT.ok && end.code !== EXIT.io && !end.setAside)
+    else if (
+      !end.empty &&
+      !end.stopped &&
+      n.events === 0 &&
+      end.code !== EXIT.ok &&
+      end.code !== EXIT.io &&
+      !end.setAside
+    )
       io.stderr.write(PLAIN_TEXT_HINT);
     setExit(end.code);
   });

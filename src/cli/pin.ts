@@ -193,7 +193,13 @@ function pinReportFile(
 }
 
 /** Rename a finished report into place: false (and exit 2, said on stderr) when it could not be written. */
-function commitReport(verb: string, toFile: ReportFile | undefined, output: string | undefined, io: CliIO, setExit: (code: number) => void): boolean {
+function commitReport(
+  verb: string,
+  toFile: ReportFile | undefined,
+  output: string | undefined,
+  io: CliIO,
+  setExit: (code: number) => void,
+): boolean {
   const failed = toFile?.commit();
   if (failed === undefined) return true;
   io.stderr.write(`ahp ${verb}: cannot write ${output}: ${failed}\n`);

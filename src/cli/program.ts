@@ -21,6 +21,7 @@ import {
   positiveInt,
   processIO,
   reportRunError,
+  VALIDATE_READS,
   VERSION,
   type CliBin,
   type CliExtras,
@@ -212,18 +213,6 @@ export async function runValidate(
     );
   return code;
 }
-
-/** What `validate` reads, per bin, for its help: the inputs each protocol's bindings take, not only JSONL. */
-const VALIDATE_READS: Readonly<Record<string, { what: string; files: string }>> = {
-  aep: {
-    what: 'check AEP logs (JSONL; with --from, CloudEvents, OTLP/JSON or OCSF bridge output)',
-    files: 'JSONL files (with --from, a .json file is one document)',
-  },
-  ahp: {
-    what: 'check AHP traffic (stdio JSONL captures, HTTP message bodies, registration documents: see --binding)',
-    files: 'stdio JSONL captures, .json HTTP bodies or registration documents (*.registration.json)',
-  },
-};
 
 /** Build the program for one protocol; `setExit` receives the exit code of the verb that ran. */
 function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): Command {

@@ -2,7 +2,7 @@
  * The one escaping of the message layer: invisible and control characters (BOM, zero-width, bidi, controls, lone
  * surrogates) are written `U+XXXX`; visibleFinding runs on every finding leaving the pipeline and the library session.
  */
-import type { Finding } from './finding.ts';
+// no import of finding.ts: it renders messages through message.ts, which quotes values with visibleJson
 
 /** Written as `U+XXXX`: Cc, Cf, Zs other than space, Zl, Zp, Co, Cn, lone surrogates. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]|(?! )\p{Zs}|\p{Cs}/gu;
@@ -45,7 +45,7 @@ export function visibleJson(v: unknown): string {
  * `f` itself when its message and text arguments are already visible, else a copy with {@link visible} applied; a
  * `\u001b` a message got from JSON.stringify is written `U+001B` too, as the character itself would be.
  */
-export function visibleFinding(f: Finding): Finding {
+export function visibleFinding<F extends { message: string; args?: Readonly<Record<string, unknown>> }>(f: F): F {
   const m = escapesVisible(visible(f.message), false);
   let args = f.args;
   for (const [k, v] of Object.entries(f.args ?? {})) {

@@ -298,7 +298,12 @@ function identical(run: LiveRun, got: Record<string, unknown>, want: Record<stri
   if (pointer === undefined) return;
   // both values, cut short, as the other live messages quote what they got
   const shown = (v: unknown) => (v === undefined ? 'nothing (absent)' : excerpt(JSON.stringify(v)));
-  const args = { id: String(want.id), pointer: pointer || '""', posted: shown(valueAt(w, pointer)), delivered: shown(valueAt(g, pointer)) };
+  const args = {
+    id: String(want.id),
+    pointer: pointer || '""',
+    posted: shown(valueAt(w, pointer)),
+    delivered: shown(valueAt(g, pointer)),
+  };
   run.report('aep/live-delivery-identity', 'changed', args, pointer);
 }
 

@@ -46,7 +46,10 @@ test('fixtures -o: a new file inside the fixture tree (also through a link, also
   for (const out of [join(fx, 'pass', 'report.json'), join(link, 'report.txt'), join(fx, 'new', 'r.json')]) {
     const r = await runCli('aep', ['fixtures', fx, '-o', out]);
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /is inside the fixture directory .*: the next run would read the report as one of its files/);
+    assert.match(
+      r.stderr,
+      /is inside the fixture directory .*: the next run would read the report as one of its files/,
+    );
     assert.equal(existsSync(out), false, out);
   }
   const outside = join(tmp, 'fx-report.json');
@@ -155,7 +158,10 @@ test('validate --help says what each bin reads; pin verify and refresh take -o, 
     assert.match(r.stderr, /would change what the pin verifies/);
   }
   assert.equal(existsSync('upstream/mcp/2025-11-25/report.html'), false);
-  assert.match(readFileSync('README.md', 'utf8'), /\| `html` \| \(`validate`, `fixtures`, `aep live`, `ahp pin verify`/);
+  assert.match(
+    readFileSync('README.md', 'utf8'),
+    /\| `html` \| \(`validate`, `fixtures`, `aep live`, `ahp pin verify`/,
+  );
 });
 
 test('stream verbs: no count line after a failed -o write, nor when the input held no AEP event', async () => {

@@ -50,7 +50,8 @@ export function bridgeChecker(
   // first use (later requests are read the same way)
   const toldNames = new Set<string>();
   const onceOnly = (source: string, i: { messageId: string; args?: Record<string, unknown> }): boolean => {
-    const name = i.messageId === 'proto-name' ? i.args?.member : i.messageId === 'number-enum-name' ? i.args?.name : undefined;
+    const name =
+      i.messageId === 'proto-name' ? i.args?.member : i.messageId === 'number-enum-name' ? i.args?.name : undefined;
     if (name === undefined) return false;
     const key = `${source}\0${i.messageId}\0${String(name)}`;
     if (toldNames.has(key)) return true;
