@@ -5,7 +5,9 @@
  * test/live/cases.ts instead. The `--token` printed is the one its event surfaces require (AEP-0003 §8.1; `--broken
  * tokenless` takes requests without it). Ctrl-C (SIGINT) or SIGTERM closes it and ends the process.
  */
+import { nearestWord } from '../src/core/nearest.ts';
 import { CONTROL_SESSION, TOKEN, startEndpoint, type Broken } from '../test/live/endpoint.ts';
+import { LIVE_CASES } from '../test/live/cases.ts';
 
 const USAGE = 'usage: npx tsx tools/test-endpoint.ts [--control] [--broken NAME]\n';
 
@@ -15,8 +17,22 @@ let broken: Broken | undefined;
 for (let i = 0; i < args.length; i++) {
   const a = args[i]!;
   if (a === '--control') control = true;
-  else if (a === '--broken' && args[i + 1] !== undefined) broken = args[++i] as Broken;
-  else if (a === '--help' || a === '-h') {
+  else if (a === '--broken' && args[i + 1] === undefined) {
+    process.stderr.write(`test-endpoint: --broken needs a variant NAME\n${USAGE}`);
+    process.exit(2);
+  } else if (a === '--broken') {
+    // every variant has its case (test/live/cases.ts); an unknown name would start a compliant endpoint mislabelled
+    const name = args[++i]!;
+    const variants = LIVE_CASES.map((c) => c.variant);
+    if (!variants.includes(name as Broken)) {
+      const near = nearestWord(name, variants, true);
+      process.stderr.write(
+        `test-endpoint: unknown broken variant ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}; variants: ${[...variants].sort().join(', ')}\n${USAGE}`,
+      );
+      process.exit(2);
+    }
+    broken = name as Broken;
+  } else if (a === '--help' || a === '-h') {
     process.stdout.write(USAGE);
     process.exit(0);
   } else {

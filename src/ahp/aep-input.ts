@@ -1,6 +1,8 @@
 /**
  * AEP events read by `ahp validate`: one `ahp/jsonrpc` finding naming `aep validate`, as `aep validate` gives one
  * `aep/bridge-input` finding naming `ahp validate` for AHP messages (src/aep/bridges/input-hint.ts). Loads no AEP code.
+ * A registration document read as a wire message (stdio or HTTP) likewise gets one finding naming
+ * `--binding registration`, whatever its framing (one line, pretty-printed `.json`).
  */
 import type { FindingSink } from '../core/finding.ts';
 import { type ProtocolChecker, type RunStats, setAside } from '../core/pipeline.ts';
@@ -18,7 +20,15 @@ export function looksAep(v: unknown): boolean {
 }
 
 /**
- * `inner` for every wire message but AEP events: the first gets the finding, later ones are skipped; each is counted in
+ * True for a registration document (base/registration.md §Document shape, AHP-REG-001: `hooks`) that is no wire
+ * message (no `jsonrpc`, base/versioning.md §JSON-RPC).
+ */
+export function looksRegistration(v: unknown): boolean {
+  return isObj(v) && Object.hasOwn(v, 'hooks') && !Object.hasOwn(v, 'jsonrpc');
+}
+
+/**
+ * `inner` for every wire message but AEP events and registration documents: the first gets the finding, later ones are skipped; each is counted in
  * `stats` as unchecked, not as an event. Registration documents go to `inner`. Every rule selection keeps the finding,
  * as it keeps framing's: a run that checked nothing of its input must not pass.
  */
@@ -30,9 +40,19 @@ export function aepInputChecker(
 ): ProtocolChecker {
   const rule = AHP_SCHEMA_RULES['ahp/jsonrpc'];
   let told = false;
+  // registration documents are told once per input: each file is its own mistake to fix
+  const toldReg = new Set<string>();
   return {
     onEvent(ev) {
-      if (!looksAep(ev.value) || bindingOf(ev.source) === 'registration') return inner.onEvent(ev);
+      if (bindingOf(ev.source) === 'registration') return inner.onEvent(ev);
+      if (looksRegistration(ev.value)) {
+        setAside(stats);
+        if (toldReg.has(ev.source)) return;
+        toldReg.add(ev.source);
+        sink(makeFinding(rule, { pointer: '', messageId: 'registration' }, ev));
+        return;
+      }
+      if (!looksAep(ev.value)) return inner.onEvent(ev);
       setAside(stats);
       if (told) return;
       told = true;

@@ -21,7 +21,7 @@ import { changedNumbers, serializeEvent } from '../core/serialize.ts';
 import { CE_ATTRIBUTE_TABLE } from '../aep/bridges/cloudevents.ts';
 import { escapeToken } from '../core/pointer.ts';
 import { openInputs, VERSION, type CliIO } from './common.ts';
-import type { StreamVerb } from './closing.ts';
+import { countLineDue, type StreamVerb } from './closing.ts';
 import { CONVERT_FROM, runConvertFrom } from './aep-convert-from.ts';
 
 /** `-o FILE` of the verbs that write a stream. */
@@ -97,6 +97,8 @@ export interface FilterExit {
   closing?: string;
   /** Lines of another format set aside (`aep/bridge-input`): not plain text, whatever else was read. */
   setAside?: number;
+  /** `-o FILE` could not be written (said on stderr): no count line follows. */
+  writeFailed?: boolean;
 }
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];
@@ -229,7 +231,7 @@ export function addBridgeVerbs(
         // bridge output and AHP messages (aep/bridge-input) never reach the transform: runAepFilter sets them aside
         // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
         // `validate` fails is refused with its findings (issue 37 item 4b)
-        const { code, empty, stopped } = await runFilter(
+        const end = await runFilter(
           'convert',
           files,
           transform,
@@ -262,9 +264,9 @@ export function addBridgeVerbs(
           );
         // an input that could not be read, that holds no event, or output that could not be written has its one line
         // already; counts of nothing would read as a result
-        if (!empty && !stopped && !io.writeFailed?.() && (code !== EXIT.io || converted + noClass > 0))
+        if (countLineDue(end, converted + noClass, io.writeFailed?.() ?? false))
           io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
-        setExit(code);
+        setExit(end.code);
       },
     );
 }

@@ -11,7 +11,7 @@ import { contentIn, createRedactor, redactEvent, type RedactOptions } from '../a
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
-import { closingLine, emptyInputLine, inputErrorsLine, notWrittenClause } from './closing.ts';
+import { closingLine, countLineDue, emptyInputLine, inputErrorsLine, notWrittenClause } from './closing.ts';
 import {
   addBridgeVerbs,
   type FilterExit,
@@ -110,7 +110,7 @@ async function runFilter(
     const failed = out.finish(true);
     if (failed !== undefined) {
       io.stderr.write(`aep: cannot write ${output}: ${failed}\n`);
-      return { code: EXIT.io, empty: false };
+      return { code: EXIT.io, empty: false, writeFailed: true };
     }
     // an error about no line (an empty input) also fails the run: never a silent pass
     const code = exitCodeOf(r, 'error');
@@ -164,7 +164,7 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
   addRedactFlags(redact).action(async (files: string[], raw: RedactFlags & { output?: string }) => {
     const r = createRedactor(redactOptionsOf(raw, io));
     const n = { events: 0, redacted: 0, lowered: 0 };
-    const { code, empty, stopped, setAside } = await runFilter(
+    const end = await runFilter(
       'redact',
       files,
       captureStep((ev) => {
@@ -180,14 +180,21 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
       raw.output,
     );
     // what was replaced, as `aep convert` counts what it left out; not after a line that already ended the run
-    if (!empty && !stopped && !io.writeFailed?.() && (code !== EXIT.io || n.events > 0))
+    if (countLineDue(end, n.events, io.writeFailed?.() ?? false))
       io.stderr.write(
-        `aep redact: ${n.redacted} of ${n.events} event${n.events === 1 ? '' : 's'} redacted; ${n.lowered} lowered from full to redacted (AEP-0003 §9 item 5)\n${
-          // nothing read as an event, none of another format, and the run failed: likely plain text
-          n.events === 0 && code !== EXIT.ok && !setAside ? PLAIN_TEXT_HINT : ''
-        }`,
+        `aep redact: ${n.redacted} of ${n.events} event${n.events === 1 ? '' : 's'} redacted; ${n.lowered} lowered from full to redacted (AEP-0003 §9 item 5)\n`,
       );
-    setExit(code);
+    // nothing read as an event, none of another format, and the run failed: likely plain text
+    else if (
+      !end.empty &&
+      !end.stopped &&
+      n.events === 0 &&
+      end.code !== EXIT.ok &&
+      end.code !== EXIT.io &&
+      !end.setAside
+    )
+      io.stderr.write(PLAIN_TEXT_HINT);
+    setExit(end.code);
   });
 
   const downlevel = program
@@ -217,7 +224,7 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
       const n = { events: 0, lowered: 0, changed: 0 };
       // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line, unless
       // the hop redacts (--redact), which repairs it as `aep redact` does (issue 43 item 4)
-      const { code, empty, stopped } = await runFilter(
+      const end = await runFilter(
         'downlevel',
         files,
         captureStep((ev) => {
@@ -238,11 +245,11 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
         raw.output,
       );
       // what was lowered, as `aep redact` counts what it replaced; not after a line that already ended the run
-      if (!empty && !stopped && !io.writeFailed?.() && (code !== EXIT.io || n.events > 0))
+      if (countLineDue(end, n.events, io.writeFailed?.() ?? false))
         io.stderr.write(
           `aep downlevel: ${n.lowered} of ${n.events} event${n.events === 1 ? '' : 's'} lowered (ceiling ${raw.ceiling}); ${n.changed} more changed at ${n.changed === 1 ? 'its' : 'their'} own level (AEP-0001 §8.2)\n`,
         );
-      setExit(code);
+      setExit(end.code);
     },
   );
 

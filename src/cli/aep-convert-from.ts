@@ -17,7 +17,7 @@ type Runner = (
   filter: AepFilterOptions,
   output?: string,
   deferClosing?: boolean,
-) => Promise<{ code: number; empty: boolean; stopped?: boolean; closing?: string }>;
+) => Promise<{ code: number; empty: boolean; stopped?: boolean; closing?: string; writeFailed?: boolean }>;
 
 /** The bridge formats `convert --from` reads: OCSF has none (AEP-0005 §4.4, "there is no OCSF-inbound direction"). */
 export const CONVERT_FROM = ['cloudevents', 'otlp'] as const;
@@ -70,7 +70,7 @@ export async function runConvertFrom(
     withheld += r.events.filter((d) => d.withheld).length;
     return exactText(r.events.map((d) => serializeEvent(d.event, d.bigIntegers)).join('\n'));
   };
-  const { code, empty, stopped, closing } = await runFilter(
+  const { code, empty, stopped, closing, writeFailed } = await runFilter(
     'convert',
     files,
     transform,
@@ -99,6 +99,7 @@ export async function runConvertFrom(
     parts.push(`${ahp} more AHP line${s(ahp)} not written (JSON-RPC messages: check them with \`ahp validate\`)`);
   if (o.from === 'otlp')
     parts.push(`${withheld} with the payload withheld at max capture ${o.maxCapture} (written at capture none)`);
-  if (!empty && !stopped && !io.writeFailed?.()) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
+  // with no event, the line still counts what the lines were (plain AEP, another format): README §CloudEvents
+  if (!empty && !stopped && !writeFailed && !io.writeFailed?.()) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
   return code;
 }

@@ -61,3 +61,22 @@ export function closingLine(verb: StreamVerb, c: LineCounts, refusedWhy = ''): s
   const [left, invalid] = clauses(c, refusedWhy);
   return `aep ${verb}: ${[left, `${c.written} written`, invalid].filter((x) => x !== '').join('; ')}\n`;
 }
+
+/** How a stream verb's run ended, as far as its own count line cares. */
+export interface RunEnd {
+  /** The input held no line but blank ones: {@link emptyInputLine} said so. */
+  empty: boolean;
+  /** The reader went away first: the run ended quietly. */
+  stopped?: boolean;
+  /** `-o FILE` could not be written: its error line is the last word. */
+  writeFailed?: boolean;
+}
+
+/**
+ * Whether a stream verb's own count line (`aep redact: 2 of 9 events redacted ...`) is due: never after the reader went
+ * away, after a failed write (to `-o` or stdout: the error line is the last word), or when the input held no event to
+ * count (an empty input, or lines of another format only, which their aep/bridge-input finding already names).
+ */
+export function countLineDue(end: RunEnd, events: number, stdoutFailed: boolean): boolean {
+  return !end.empty && !end.stopped && !end.writeFailed && !stdoutFailed && events > 0;
+}

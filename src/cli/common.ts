@@ -264,3 +264,15 @@ export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/
     cwd: process.cwd(),
   };
 }
+
+/** What `validate` reads, per bin, for its help: the inputs each protocol's bindings take, not only JSONL. */
+export const VALIDATE_READS: Readonly<Record<string, { what: string; files: string }>> = {
+  aep: {
+    what: 'check AEP logs (JSONL; with --from, CloudEvents, OTLP/JSON or OCSF bridge output)',
+    files: 'JSONL files (with --from, a .json file is one document)',
+  },
+  ahp: {
+    what: 'check AHP traffic (stdio JSONL captures, HTTP message bodies, registration documents: see --binding)',
+    files: 'stdio JSONL captures, .json HTTP bodies or registration documents (*.registration.json)',
+  },
+};

@@ -16,7 +16,7 @@ const CODES: Readonly<Record<string, readonly [string, string | undefined, strin
   fixtures: [
     'every case gave its expected verdict',
     'a case that did not (a fixture mismatch), a stale --deviations entry, or with --require-all an absent case',
-    `a usage error, a harness error (unknown layout, a case that cannot be read, a malformed deviations file, nothing to check), ${OUTPUT}`,
+    `a usage error (-o in the fixture directory too), a harness error (unknown layout, a case that cannot be read, a malformed deviations file, nothing to check), ${OUTPUT}`,
   ],
   rules: ['the list was written', undefined, `a usage error, ${OUTPUT}`],
   explain: ['the rule was described', undefined, `a usage error (an unknown rule id too), ${OUTPUT}`],
@@ -36,12 +36,12 @@ const CODES: Readonly<Record<string, readonly [string, string | undefined, strin
   'pin verify': [
     'the pin verified: digests and extraction match',
     'a pin mismatch, or nothing verified (an error finding)',
-    `a usage error (a --dir that is no folder), ${OUTPUT}`,
+    `a usage error (a --dir that is no folder, -o inside the pin folder or on the extraction), ${OUTPUT}`,
   ],
   'pin refresh': [
     'the upstream files are the pinned ones',
     'the upstream files differ from the pin (also after --adopt), or another error finding',
-    `a usage error, a download that did not complete (network, redirect, size), ${OUTPUT}`,
+    `a usage error (-o inside the pin folder or on the extraction too), a download that did not complete (network, redirect, size), ${OUTPUT}`,
   ],
 };
 

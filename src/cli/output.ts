@@ -21,7 +21,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Output } from '../report/types.ts';
 
 /** A report file being written: {@link Output} plus the end of the run. */
@@ -100,6 +100,43 @@ export function outputInTrees(output: string, trees: readonly string[], files: r
   for (const tree of trees) {
     const hit = walk(tree);
     if (hit !== undefined) return hit;
+  }
+  return undefined;
+}
+
+/** `p`'s real path, through links: an `p` that does not exist yet is its nearest existing ancestor's real path joined
+ * with the rest, so a new file is placed where it would be created. */
+function realPathOf(p: string): string | undefined {
+  const rest: string[] = [];
+  let at = resolve(p);
+  for (;;) {
+    try {
+      return join(realpathSync(at), ...rest);
+    } catch {
+      const up = dirname(at);
+      if (up === at) return undefined;
+      rest.unshift(basename(at));
+      at = up;
+    }
+  }
+}
+
+/**
+ * The folder among `trees` that `output` is (or would be created) below, through symbolic links, or `undefined`: a new
+ * report file there would be read by the next run of the tree as one of its files.
+ */
+export function outputUnderTrees(output: string, trees: readonly string[]): string | undefined {
+  const out = realPathOf(output);
+  if (out === undefined) return undefined;
+  for (const tree of trees) {
+    let real: string;
+    try {
+      real = realpathSync(tree);
+    } catch {
+      // a missing tree is the run's to report
+      continue;
+    }
+    if (out.startsWith(real.endsWith(sep) ? real : real + sep)) return tree;
   }
   return undefined;
 }

@@ -19,6 +19,7 @@ import {
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { defaultColor, githubWorkspaceOf, positiveInt, VERSION, type CliIO } from './common.ts';
+import { outputInTrees, outputUnderTrees, type ReportFile, reportFileFor } from './output.ts';
 
 const PACKAGE_ROOT = fileURLToPath(PACKAGE_ROOT_URL);
 
@@ -133,14 +134,15 @@ function report(
   io: CliIO,
   color: boolean | undefined,
   checked: readonly string[] = [],
+  toFile?: ReportFile,
 ): RunResult {
   const sources = [...new Set([...checked, ...findings.map((f) => f.source)])];
-  const reporter = createReporter(format, io.stdout, {
+  const reporter = createReporter(format, toFile ?? io.stdout, {
     protocol: 'ahp',
     kind,
     sources,
     version: VERSION,
-    color: color ?? defaultColor(io),
+    color: color ?? (toFile ? false : defaultColor(io)),
     rules: PIN_RULES as unknown as readonly RuleMeta[],
 
     ...githubWorkspaceOf(io),
@@ -157,6 +159,54 @@ const DOWNLOAD_FAILURES: ReadonlySet<string> = new Set([
   'pin/response-too-large',
 ]);
 
+const OUTPUT_HELP =
+  'write the report to a file instead of stdout; without --format, a name ending in .html, .sarif, .json, .ndjson or .jsonl (ndjson) or .xml (junit) picks that format';
+
+/**
+ * `-o FILE` of a pin verb, opened (README §Options `-o`): refused (exit 2) when it is one of the files the verb reads or
+ * writes or lies in the pin folder, where `refresh --adopt` writes and `verify` reads every file; `null` after the
+ * refusal or an open that failed (said on stderr), `undefined` without `-o`.
+ */
+function pinReportFile(
+  verb: string,
+  output: string | undefined,
+  dir: string,
+  extraction: string,
+  io: CliIO,
+  setExit: (code: number) => void,
+): ReportFile | undefined | null {
+  if (output === undefined) return undefined;
+  const same = outputInTrees(output, [dir], [extraction]);
+  const under = same ?? outputUnderTrees(output, [dir]);
+  if (under !== undefined) {
+    const shown = relative(io.cwd, dir) || '.';
+    const what = same === extraction ? 'the extraction' : `inside the pin folder ${shown}`;
+    io.stderr.write(
+      `ahp ${verb}: --output ${output} is ${what}: writing the report there would change what the pin verifies; name another file${same === extraction ? '' : `, outside ${shown}`}\n`,
+    );
+    setExit(EXIT.usage);
+    return null;
+  }
+  const toFile = reportFileFor(`ahp ${verb}`, output, io.stderr);
+  if (toFile === null) setExit(EXIT.io);
+  return toFile;
+}
+
+/** Rename a finished report into place: false (and exit 2, said on stderr) when it could not be written. */
+function commitReport(
+  verb: string,
+  toFile: ReportFile | undefined,
+  output: string | undefined,
+  io: CliIO,
+  setExit: (code: number) => void,
+): boolean {
+  const failed = toFile?.commit();
+  if (failed === undefined) return true;
+  io.stderr.write(`ahp ${verb}: cannot write ${output}: ${failed}\n`);
+  setExit(EXIT.io);
+  return false;
+}
+
 /** Register `pin verify` and `pin refresh` on the `ahp` program. */
 export function registerPinCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
   const pin = program.command('pin').description('verify or refresh the pinned MCP 2025-11-25 elicitation files');
@@ -172,9 +222,18 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
     .addOption(
       new Option('-f, --format <format>', 'output format').choices(FORMATS as unknown as string[]).default('text'),
     )
+    .option('-o, --output <file>', OUTPUT_HELP)
     .option('--no-color', 'never colour text output')
     .action(
-      async (o: { dir?: string; extraction?: string; allowMissing: boolean; format: FormatName; color: boolean }) => {
+      async (o: {
+        dir?: string;
+        extraction?: string;
+        allowMissing: boolean;
+        format: FormatName;
+        output?: string;
+        color: boolean;
+      }) => {
+        let toFile: ReportFile | undefined;
         try {
           // an installed package ships pin.json, not the upstream bytes: verify what it ships
           const own = o.dir === undefined && isInstalledPackage();
@@ -189,20 +248,30 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
             setExit(EXIT.io);
             return;
           }
+          const extraction = pathArg(o.extraction, DEFAULT_EXTRACTION, io);
+          const opened = pinReportFile('pin verify', o.output, dir, extraction, io, setExit);
+          if (opened === null) return;
+          toFile = opened;
           const r = await pinVerifyReport({
             dir,
-            extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io),
+            extraction,
             allowMissing: o.allowMissing || own,
             refreshCommand: refreshCommand(o.dir, o.extraction, io.cwd),
           });
           // what was verified: on stdout before the text report, on stderr beside a machine format
-          (o.format === 'text' ? io.stdout : io.stderr).write(verifiedLines(r, dir, io.cwd));
-          const c = report('pin-verify', r.findings, o.format, io, o.color === false ? false : undefined, [
-            ...r.sources.map((x) => x.path),
-            r.extraction.path,
-          ]);
-          setExit(exitCodeOf(c, 'error'));
+          (o.format === 'text' && !toFile ? io.stdout : io.stderr).write(verifiedLines(r, dir, io.cwd));
+          const c = report(
+            'pin-verify',
+            r.findings,
+            o.format,
+            io,
+            o.color === false ? false : undefined,
+            [...r.sources.map((x) => x.path), r.extraction.path],
+            toFile,
+          );
+          if (commitReport('pin verify', toFile, o.output, io, setExit)) setExit(exitCodeOf(c, 'error'));
         } catch (e) {
+          toFile?.abort();
           io.stderr.write(`ahp pin verify: ${(e as Error).message}\n`);
           setExit(exitCodeOfError(e));
         }
@@ -222,11 +291,13 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         .choices(FORMATS as unknown as string[])
         .default('text'),
     )
+    .option('-o, --output <file>', OUTPUT_HELP)
     .option('--no-color', 'never colour text output')
     .action(
       async (o: {
         dir?: string;
         extraction?: string;
+        output?: string;
         baseUrl?: string;
         adopt: boolean;
         timeout?: number;
@@ -242,6 +313,8 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
           setExit(EXIT.usage);
           return;
         }
+        const toFile = pinReportFile('pin refresh', o.output, dir, extraction, io, setExit);
+        if (toFile === null) return;
         try {
           const r = await pinRefresh({
             dir,
@@ -255,12 +328,16 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
           // the maintainer's report is prose: on stdout before a text report, on stderr beside a
           // machine format (stdout then holds exactly one JSON / SARIF / ... document)
           if (r.report)
-            (o.format === 'text' ? io.stdout : io.stderr).write(r.report.endsWith('\n') ? r.report : r.report + '\n');
-          const c = report('pin-refresh', r.findings, o.format, io, o.color === false ? false : undefined);
+            (o.format === 'text' && !toFile ? io.stdout : io.stderr).write(
+              r.report.endsWith('\n') ? r.report : r.report + '\n',
+            );
+          const c = report('pin-refresh', r.findings, o.format, io, o.color === false ? false : undefined, [], toFile);
+          if (!commitReport('pin refresh', toFile, o.output, io, setExit)) return;
           // a download that did not complete gave no verdict on the pin: exit 2, as unreadable input (README §Exit codes)
           const incomplete = r.findings.some((f) => DOWNLOAD_FAILURES.has(f.ruleId));
           setExit(incomplete ? EXIT.incomplete : r.changed ? EXIT.findings : exitCodeOf(c, 'error'));
         } catch (e) {
+          toFile?.abort();
           io.stderr.write(`ahp pin refresh: ${(e as Error).message}\n`);
           setExit(exitCodeOfError(e));
         }

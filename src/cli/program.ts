@@ -21,6 +21,7 @@ import {
   positiveInt,
   processIO,
   reportRunError,
+  VALIDATE_READS,
   VERSION,
   type CliBin,
   type CliExtras,
@@ -233,10 +234,11 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
         ),
     });
 
+  const reads = VALIDATE_READS[def.name] ?? VALIDATE_READS.aep!;
   const validate = program
     .command('validate')
-    .description('check JSONL streams (files, or - / nothing for stdin) and print findings')
-    .argument('[files...]', 'JSONL files; - reads standard input');
+    .description(`${reads.what} from files, or - / nothing for stdin, and print findings`)
+    .argument('[files...]', `${reads.files}; - reads standard input`);
   addReportOptions(validate)
     .addOption(
       new Option('--max-line-bytes <n>', 'longest line accepted, in bytes')

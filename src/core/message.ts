@@ -2,6 +2,8 @@
  * Message templates (docs/architecture.md §Findings): `{name}` text, `{name:json}` JSON, `{name:s}` `s` unless 1;
  * a Location argument renders `line N`, or `line N of FILE` in another input.
  */
+import { visibleJson } from './visible.ts';
+
 /** A place in the input as a message argument (any `Location` of src/core/finding.ts is one). */
 export interface PlaceArg {
   source: string;
@@ -50,7 +52,7 @@ export function renderPlaceholder(p: Placeholder, args: MessageArgs | undefined,
   if (v === undefined) throw new Error(`message placeholder {${p.name}} has no argument`);
   if (p.format === 's') return v === 1 ? '' : 's';
   if (isLocation(v)) return locationText(v, source);
-  return p.format === 'json' ? JSON.stringify(v) : String(v);
+  return p.format === 'json' ? visibleJson(v) : String(v);
 }
 
 /** `template` cut into literal text and placeholders, in order (reporters with their own template syntax, e.g. SARIF). */

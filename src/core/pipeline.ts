@@ -234,6 +234,6 @@ export class InputError extends ConformanceError {
     readonly source: string,
     override readonly cause: unknown,
   ) {
-    super('io', `cannot read ${source}: ${ioReason(cause)}`);
+    super('io', `cannot read ${source}: ${ioReason(cause, source)}`);
   }
 }

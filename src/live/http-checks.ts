@@ -292,9 +292,19 @@ function eventField(run: LiveRun, got: string | undefined, type: unknown): void 
 
 /** aep/live-delivery-identity: the delivered Event's core attributes are those posted (AEP-0001 §4.2). */
 function identical(run: LiveRun, got: Record<string, unknown>, want: Record<string, unknown>): void {
-  const pointer = firstDifference(coreOf(got), coreOf(want));
-  if (pointer !== undefined)
-    run.report('aep/live-delivery-identity', 'changed', { id: String(want.id), pointer: pointer || '""' }, pointer);
+  const g = coreOf(got);
+  const w = coreOf(want);
+  const pointer = firstDifference(g, w);
+  if (pointer === undefined) return;
+  // both values, cut short, as the other live messages quote what they got
+  const shown = (v: unknown) => (v === undefined ? 'nothing (absent)' : excerpt(JSON.stringify(v)));
+  const args = {
+    id: String(want.id),
+    pointer: pointer || '""',
+    posted: shown(valueAt(w, pointer)),
+    delivered: shown(valueAt(g, pointer)),
+  };
+  run.report('aep/live-delivery-identity', 'changed', args, pointer);
 }
 
 /** AEP-0003 §3.3 #2: an agent-scoped Event (no session, AEP-0002 §3 `agent`) is delivered with no `id:` field. */

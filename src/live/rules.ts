@@ -141,7 +141,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'A delivered Event is the Event ingested: no binding wraps or rewrites Events (compared as canonical JSON; a relay MAY add extension attributes, AEP-0001 §4.2).',
     spec: 'AEP-0003 Abstract; AEP-0001 §4.2',
-    messages: { changed: 'The Event delivered for id {id:json} differs from the Event posted (at {pointer}).' },
+    messages: { changed: 'Event {id:json} differs at {pointer}: posted {posted}, delivered {delivered}.' },
   },
   {
     id: 'aep/live-filter',

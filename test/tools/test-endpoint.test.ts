@@ -50,3 +50,26 @@ test('tools/test-endpoint.ts: prints its 127.0.0.1 URL, serves discovery, stops 
   assert.match(out, /test endpoint stopped\n$/);
   await assert.rejects(fetch(`${url}/events`), 'the port is closed');
 });
+
+test('tools/test-endpoint.ts --broken NAME: an unknown variant is a usage error naming the near one and every variant', async () => {
+  for (const [name, near] of [
+    ['xyz', undefined],
+    ['sse-no-idd', 'sse-no-id'],
+  ] as const) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/test-endpoint.ts', '--broken', name], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => void (out += b));
+    child.stderr.on('data', (b: Buffer) => void (err += b));
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 2, out);
+    assert.equal(out, '', 'no endpoint is started');
+    assert.match(err, new RegExp(`unknown broken variant "${name}"`));
+    assert.match(err, /variants: .*\bno-discovery\b.*\bsse-no-id\b/);
+    if (near) assert.match(err, new RegExp(`did you mean ${near}\\?`));
+    else assert.doesNotMatch(err, /did you mean/);
+  }
+});
