@@ -46,18 +46,6 @@ export function bridgeChecker(
   let toldAep = false;
   let toldOther = false;
   let toldAhp = false;
-  // an original proto field name or a severity enum name is one mistake of the writer: told once per input, at its
-  // first use (later requests are read the same way)
-  const toldNames = new Set<string>();
-  const onceOnly = (source: string, i: { messageId: string; args?: Record<string, unknown> }): boolean => {
-    const name =
-      i.messageId === 'proto-name' ? i.args?.member : i.messageId === 'number-enum-name' ? i.args?.name : undefined;
-    if (name === undefined) return false;
-    const key = `${source}\0${i.messageId}\0${String(name)}`;
-    if (toldNames.has(key)) return true;
-    toldNames.add(key);
-    return false;
-  };
   return {
     onEvent(ev) {
       const value: unknown = ev.value;
@@ -107,8 +95,7 @@ export function bridgeChecker(
             ? decodeOcsf(value, { maxCapture })
             : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
       for (const i of res.issues)
-        if (!onceOnly(ev.source, i))
-          sink(makeFinding(bridgeRule(i.ruleId), { pointer: i.pointer, messageId: i.messageId, args: i.args }, ev));
+        sink(makeFinding(bridgeRule(i.ruleId), { pointer: i.pointer, messageId: i.messageId, args: i.args }, ev));
       // a repeated member: which copy counts is undefined, so the record holding it is not mapped
       const dups = ev.duplicates.map((d) => d.pointer);
       for (const d of ev.duplicates)

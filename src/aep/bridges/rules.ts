@@ -156,7 +156,7 @@ export const OTLP_RULES = {
     messages: {
       input: 'The input is {kind}, not an ExportLogsServiceRequest object.',
       'proto-name':
-        'Member "{member}" is the original proto field name, not valid as an OTLP/JSON key (JSON Protobuf Encoding: lowerCamelCase, {field}); read as {field} (here and in the rest of this input, reported once).',
+        'Member "{member}" is the original proto field name, not valid as an OTLP/JSON key (JSON Protobuf Encoding: lowerCamelCase, {field}); read as {field}.',
       'no-resource-logs':
         'The value has no resourceLogs, so it is not an ExportLogsServiceRequest and holds no LogRecord to check.',
       'no-resource-logs-members':
@@ -209,7 +209,7 @@ export const OTLP_RULES = {
       number: 'severityNumber is {kind}.',
       'number-name': 'severityNumber is a string that names no SeverityNumber.',
       'number-enum-name':
-        'severityNumber is the enum name "{name}"; OTLP/JSON writes enum fields as integers (read as {number} here and in the rest of this input, reported once).',
+        'severityNumber is the enum name "{name}"; OTLP/JSON writes enum fields as integers (read as {number}).',
       'number-range': 'severityNumber is outside 1-24.',
       'text-alone': 'severityText is present without a severityNumber.',
       'row-text':
