@@ -110,7 +110,9 @@ export class AttentionAnalyzer {
       if (prior) {
         if (!copiesAt(facts, prior.at)) a.priorTerminal = prior;
       } else {
-        this.marks.put(mk, facts.at, type, ev);
+        // without a record `get` just found the mark absent
+        if (r) this.marks.put(mk, facts.at, type, ev);
+        else this.marks.add(mk, facts.at, type, ev);
         if (r?.answered && type === 'attention.timeout') facts.timeoutAnswered = r.answered;
         if (r) {
           r.terminal = facts.at;

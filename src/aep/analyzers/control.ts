@@ -196,7 +196,7 @@ export class ControlAnalyzer implements StateHolder {
         const k = rec.idKey('a' + cause);
         const prior = this.marks.get(k);
         if (prior) ack.prior = prior;
-        else this.marks.put(k, facts.at, type, ev);
+        else this.marks.add(k, facts.at, type, ev);
       }
       if (cmd) {
         this.commands.delete(ck!);

@@ -157,7 +157,9 @@ export class LifecycleAnalyzer {
         if (prior) {
           if (!copiesAt(facts, prior.at)) facts.runTerminal = { run, prior: prior.at, priorType: prior.type };
         } else {
-          this.marks.put(mk, facts.at, type, ev);
+          // without an open run `get` just found the mark absent
+          if (r) this.marks.put(mk, facts.at, type, ev);
+          else this.marks.add(mk, facts.at, type, ev);
           if (r) {
             rec.runs.delete(run);
             this.budget.release(rec);

@@ -113,7 +113,7 @@ export class CompletionMarks {
       const i = r.kind === undefined ? -1 : REQUEST_KINDS.indexOf(r.kind as (typeof REQUEST_KINDS)[number]);
       let code = (r.kind === undefined ? 0 : i < 0 ? OTHER_KIND : i + 1) | (r.withheld ? WITHHELD_BIT : 0);
       if (r.noControl) code |= NO_CONTROL_BIT | (Math.min(r.noControl.length, 3) << OOB_SHIFT);
-      this.write(requestKey(rec.session, r.id), r.at, (src << 8) | code, ev);
+      this.write(requestKey(rec.session, r.id), r.at, (src << 8) | code, ev, false);
     }
     rec.dropClosed();
   }
@@ -137,12 +137,20 @@ export class CompletionMarks {
 
   /** Remember that `key` completed at `at` with `type` (`ev`: where a cap notice is located); a mark rewritten becomes the newest. */
   put(key: Hash64, at: Mark, type: string, ev: ParsedEvent): void {
-    this.write(key, at, MARKER_CODE.get(type) ?? 0, ev);
+    this.write(key, at, MARKER_CODE.get(type) ?? 0, ev, false);
   }
 
-  private write(key: Hash64, at: Mark, code: number, ev: ParsedEvent): void {
+  /**
+   * {@link put} for a `key` that {@link get} has just found absent: no second lookup (a `put` looks the key up in memory
+   * and in every spilled run's filter again to delete it), the same row.
+   */
+  add(key: Hash64, at: Mark, type: string, ev: ParsedEvent): void {
+    this.write(key, at, MARKER_CODE.get(type) ?? 0, ev, true);
+  }
+
+  private write(key: Hash64, at: Mark, code: number, ev: ParsedEvent, absent: boolean): void {
     const t = this.table;
-    const s = t.put(key);
+    const s = absent ? t.add(key) : t.put(key);
     t.setU(s, MARK_U32.line, at.line);
     t.setU(s, MARK_U32.file, this.names.fileIndex(at.file));
     t.setU(s, MARK_U32.type, code >>> 0);

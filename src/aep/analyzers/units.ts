@@ -151,7 +151,7 @@ export class UnitAnalyzer {
         return;
       }
     } else if (prior === undefined) {
-      this.marks.put(k, facts.at, type, ev);
+      this.marks.add(k, facts.at, type, ev);
       return;
     }
     if (copiesAt(facts, prior.at)) return;
@@ -166,7 +166,7 @@ export class UnitAnalyzer {
     if (subject === undefined) return; // aep/stream-subject
     const k = rec.markKey('m', 'b' + subject);
     const first = this.marks.get(k);
-    if (first === undefined) this.marks.put(k, facts.at, ev.type, ev);
+    if (first === undefined) this.marks.add(k, facts.at, ev.type, ev);
     const prior = first ?? this.marks.get(rec.markKey('m', 'f' + subject));
     if (prior !== undefined && !copiesAt(facts, prior.at))
       facts.streamReused = { key: subject, prior: prior.at, priorType: prior.type };
@@ -174,6 +174,6 @@ export class UnitAnalyzer {
 
   private retrievalRequested(ev: AepEvent, rec: SessionRecord, at: Mark): void {
     const k = rec.markKey('v', attr(ev, 'id')!);
-    if (this.marks.get(k) === undefined) this.marks.put(k, at, RETRIEVAL_REQUEST, ev);
+    if (this.marks.get(k) === undefined) this.marks.add(k, at, RETRIEVAL_REQUEST, ev);
   }
 }
