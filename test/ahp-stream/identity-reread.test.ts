@@ -210,3 +210,30 @@ test('property: the same over the upstream AHP corpus', async (t) => {
   if (!needShared(t, SHARED.ahpCorpus)) return;
   await sameOnFileAndInMemory('upstream AHP corpus', sweep(t, messagesIn(AHP_CORPUS_DIR, true)));
 });
+
+test('a repeat (not a retry) of an event whose first line cannot be read back as it was: no verdict by guess', async () => {
+  // the control print of a re-readable first occurrence is made from its line read back, when the event repeats
+  const first = observe(toolBefore('g1'));
+  const later = observe(toolBefore('g1', {}, 5));
+  const text = lines(first, later);
+  const stream = (path: string) =>
+    check([
+      {
+        source: 'changed.jsonl',
+        open: async function* () {
+          yield text;
+        },
+        path,
+      },
+    ]);
+  // read back as it was: the other `time` is an id reuse
+  assert.deepEqual(
+    brief(await stream(file(text))).filter((b) => b.includes('event-id')),
+    ['error:ahp/event-id-reuse@2/params/event/id'],
+  );
+  // changed on disk: neither a reuse nor a match is claimed
+  assert.deepEqual(
+    brief(await stream(file(text.replace(/tool/g, 'lot')))).filter((b) => b.includes('event-id')),
+    [],
+  );
+});
