@@ -9,7 +9,7 @@ import { parseJsonText } from '../../core/json.ts';
 import type { Mark } from '../../core/mark.ts';
 import { getAt } from '../../core/pointer.ts';
 import { CompactTable } from '../../core/table.ts';
-import { isObj } from '../../core/value.ts';
+import { isObj, type Obj } from '../../core/value.ts';
 import { Interner } from './budget.ts';
 import { digestWords, valueDigest } from './digest.ts';
 import type { EventRows } from './event-rows.ts';
@@ -50,6 +50,8 @@ export interface IdentityFacts {
 
 /** Most distinct notification sources a response id is looked up under ({@link EventIdentity.notifiedAt}). */
 const MAX_NOTIFIED_SOURCES = 8;
+/** First occurrences whose events are kept (a power of two): a repeat close behind is printed from the event. */
+const RECENT = 64;
 
 /** The event-identity analyzer */
 export class EventIdentity {
@@ -83,6 +85,13 @@ export class EventIdentity {
   private readonly typeFps: number[] = [];
   /** The latest distinct sources of notified events, newest last (at most {@link MAX_NOTIFIED_SOURCES}). */
   private readonly notifiedSources: string[] = [];
+  /**
+   * The events of the last {@link RECENT} re-readable first occurrences and their keys' words, newest at `recentAt - 1`:
+   * a repeat close behind (a retry, the next interceptor's delivery) is printed from its first event, not read back.
+   */
+  private readonly recentEvents: (Obj | undefined)[] = new Array<Obj | undefined>(RECENT).fill(undefined);
+  private readonly recentKeys = new Uint32Array(2 * RECENT);
+  private recentAt = 0;
 
   constructor(readonly rows: EventRows) {
     const bit = () => 1 << rows.claim();
@@ -220,6 +229,11 @@ export class EventIdentity {
     const lineFp = rereadable ? lineFingerprint(msg.text) : 0;
     if (rereadable) {
       r.setU(s, EVENT_U32.control, lineFp);
+      const i = this.recentAt;
+      this.recentEvents[i] = ev;
+      this.recentKeys[2 * i] = key.hi;
+      this.recentKeys[2 * i + 1] = key.lo;
+      this.recentAt = (i + 1) & (RECENT - 1);
       const fileCode = r.budget.posFile(r.pos(s));
       if (fileCode !== this.lastFile || msg.reread !== this.lastReread) {
         this.rereaders.set(fileCode, msg.reread!);
@@ -289,11 +303,8 @@ export class EventIdentity {
       for (let i = 0; i < fp.length; i++) fp[i] = this.wide.getU(w, WIDE_U32.control + i);
       return { fp, mask: this.wide.getU(w, WIDE_U32.mask) };
     }
-    const line = this.lineOf(s);
-    if (line === undefined || lineFingerprint(line) !== r.getU(s, EVENT_U32.control)) return undefined;
-    const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
-    const ev = parsed.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
-    if (!isObj(ev)) return undefined;
+    const ev = this.recentEvent(r.keyAt(s)) ?? this.eventReadBack(s);
+    if (ev === undefined) return undefined;
     const c = controlPrint(ev);
     if (!keep) return c;
     const w = this.wide.add(r.keyAt(s));
@@ -302,6 +313,25 @@ export class EventIdentity {
     r.setU(s, EVENT_U32.control, controlDigest(c.mask, c.fp));
     r.set(s, this.hasWide);
     return c;
+  }
+
+  /** The event of the recent first occurrence of `key`, if it is one of the last {@link RECENT}. */
+  private recentEvent(key: Hash64): Obj | undefined {
+    const k = this.recentKeys;
+    for (let n = 1; n <= RECENT; n++) {
+      const i = (this.recentAt - n) & (RECENT - 1);
+      if (k[2 * i] === key.hi && k[2 * i + 1] === key.lo) return this.recentEvents[i];
+    }
+    return undefined;
+  }
+
+  /** The event of row `s`'s first occurrence read back (undefined when its line cannot be read back as it was). */
+  private eventReadBack(s: number): Obj | undefined {
+    const line = this.lineOf(s);
+    if (line === undefined || lineFingerprint(line) !== this.rows.getU(s, EVENT_U32.control)) return undefined;
+    const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
+    const ev = parsed.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
+    return isObj(ev) ? ev : undefined;
   }
 
   /** Which of `fields` differ between row `s` and the event of `scope`. */
