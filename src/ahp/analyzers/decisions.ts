@@ -14,7 +14,6 @@ import type { EventBudget } from './budget.ts';
 import type { EventRows } from './event-rows.ts';
 import { spillRowsOf } from './options.ts';
 import type { EventIdentity } from './identity.ts';
-import { CONTROL_FIELDS } from './identity-rows.ts';
 import type { MessageScope } from './scope.ts';
 
 /** The before each after type must not follow when that before was denied. */
@@ -27,11 +26,9 @@ const DENIED_AFTERS: ReadonlyMap<unknown, 'task.change.before' | 'workspace.chan
 const CALL_BYTES = 40;
 /** The calls table's columns: the before's key, then its `session.id` print and whether it has one. */
 const CALL_U32 = { hi: 0, lo: 1, session: 2, hasSession: 3, width: 4 } as const;
-const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
 
 /** The `session.id` print of the event of `scope` (identity-rows.ts `controlPrintInto`), if it has one. */
-const sessionOf = (scope: MessageScope): number | undefined =>
-  scope.fp && (scope.mask >>> SESSION_FIELD) & 1 ? scope.fp[SESSION_FIELD] : undefined;
+const sessionOf = (scope: MessageScope): number | undefined => scope.sessionPrint();
 
 /** The columns of a refusal row. */
 const DENIED_POS = 0;

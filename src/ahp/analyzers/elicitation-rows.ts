@@ -8,12 +8,10 @@ import { CompactTable } from '../../core/table.ts';
 import type { FormVerdict } from './elicitation-facts.ts';
 import type { EventRows } from './event-rows.ts';
 import type { EventIdentity } from './identity.ts';
-import { CONTROL_FIELDS } from './identity-rows.ts';
 import type { MessageScope } from './scope.ts';
 
 /** Form verdicts by code (0: none recorded). */
 const FORMS = [undefined, 'parsed', 'url', 'view', 'invalid', 'absent'] as const;
-const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
 /** The columns of a request's extra row. */
 const SESSION_FP = 0;
 /** The elicitation server's name code (bits 0-15) and mode's (bits 16-31). */
@@ -21,7 +19,7 @@ const NAMES = 1;
 
 /** The fingerprint of `session.id` of the event of `scope` (undefined: none). */
 export function sessionPrintOf(scope: MessageScope): number | undefined {
-  return (scope.mask >>> SESSION_FIELD) & 1 ? scope.fp![SESSION_FIELD] : undefined;
+  return scope.sessionPrint();
 }
 
 /** The elicitation columns of the event rows (see the module comment). */

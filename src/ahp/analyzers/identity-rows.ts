@@ -23,8 +23,9 @@ export const CONTROL_FIELDS = [
   'rest of the event',
 ] as const;
 
-/** The identity analyzer's u32 columns of an event row (event-rows.ts), the control metadata as one digest. */
+/** The identity analyzer's u32 columns of an event row (event-rows.ts). */
 export const EVENT_U32 = {
+  /** The control metadata as one digest; a re-readable line's fingerprint instead (identity.ts `hasWide`). */
   control: 1,
   /** The first intercepted copy: its line fingerprint when rereadable, else the low word of a 64-bit digest. */
   interceptDigest: 2,
@@ -55,17 +56,21 @@ export interface ControlPrint {
   mask: number;
 }
 
+/** The fingerprint of a present control field's value `v` (its word in the print). */
+export function fieldPrintOf(v: unknown): number {
+  // strings and scalars directly ('s' + the string, without building it); anything else through the depth-safe digest
+  return typeof v === 'string'
+    ? fnv32(v, 0x73)
+    : fnv32(v === null || typeof v !== 'object' ? typeof v + String(v) : 'o' + valueDigest(v));
+}
+
 /** Fingerprint of control field `i`'s value `v` into `fp[i]` (0 when absent); its mask bit when present. */
 function fieldPrint(fp: number[] | Uint32Array, i: number, v: unknown): number {
   if (v === undefined) {
     fp[i] = 0;
     return 0;
   }
-  // strings and scalars directly ('s' + the string, without building it); anything else through the depth-safe digest
-  fp[i] =
-    typeof v === 'string'
-      ? fnv32(v, 0x73)
-      : fnv32(v === null || typeof v !== 'object' ? typeof v + String(v) : 'o' + valueDigest(v));
+  fp[i] = fieldPrintOf(v);
   return 1 << i;
 }
 

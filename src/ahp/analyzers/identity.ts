@@ -1,14 +1,15 @@
 /**
  * The event-identity analyzer: whether a repeat of `(source, id)` is a retry or another view of the event
  * (base/failure.md §Duplicate delivery and retries) or a reuse. Its part of an event row (event-rows.ts): the type's
- * name code, the control digest, the first intercepted copy, the parent's key; names interned (at most MAX_NAMES).
+ * name code, the control digest (of a re-readable line: the line's fingerprint, its print made only if it repeats), the
+ * first intercepted copy, the parent's key; names interned (at most MAX_NAMES).
  */
 import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
 import type { Mark } from '../../core/mark.ts';
 import { getAt } from '../../core/pointer.ts';
 import { CompactTable } from '../../core/table.ts';
-import { isObj } from '../../core/value.ts';
+import { isObj, type Obj } from '../../core/value.ts';
 import { Interner } from './budget.ts';
 import { digestWords, valueDigest } from './digest.ts';
 import type { EventRows } from './event-rows.ts';
@@ -16,7 +17,6 @@ import {
   CONTROL_FIELDS,
   controlDigest,
   controlPrint,
-  controlPrintInto,
   EVENT_PTR,
   EVENT_U32,
   MAX_NAMES,
@@ -50,6 +50,8 @@ export interface IdentityFacts {
 
 /** Most distinct notification sources a response id is looked up under ({@link EventIdentity.notifiedAt}). */
 const MAX_NOTIFIED_SOURCES = 8;
+/** First occurrences whose events are kept (a power of two): a repeat close behind is printed from the event. */
+const RECENT = 64;
 
 /** The event-identity analyzer */
 export class EventIdentity {
@@ -60,6 +62,10 @@ export class EventIdentity {
   /** The intercepted copy is a line fingerprint: read the line back to compare. */
   private readonly rereadable: number;
   private readonly hasParent: number;
+  /**
+   * Its print is in `wide` and its digest in the control column. Without it (a re-readable line) the control column
+   * holds the line's fingerprint, and the print is made from the line read back if the event repeats (most never do).
+   */
   private readonly hasWide: number;
   private readonly hasRare: number;
   /** The type's name code: 16 bits of the flags word from here. */
@@ -77,10 +83,15 @@ export class EventIdentity {
   private readonly names = new Interner(MAX_NAMES);
   /** The type fingerprint of each name code ({@link typeFp}), computed once. */
   private readonly typeFps: number[] = [];
-  /** The control print of the event being observed, reused from message to message (the scope points at it). */
-  private readonly fp = new Uint32Array(CONTROL_FIELDS.length);
   /** The latest distinct sources of notified events, newest last (at most {@link MAX_NOTIFIED_SOURCES}). */
   private readonly notifiedSources: string[] = [];
+  /**
+   * The events of the last {@link RECENT} re-readable first occurrences and their keys' words, newest at `recentAt - 1`:
+   * a repeat close behind (a retry, the next interceptor's delivery) is printed from its first event, not read back.
+   */
+  private readonly recentEvents: (Obj | undefined)[] = new Array<Obj | undefined>(RECENT).fill(undefined);
+  private readonly recentKeys = new Uint32Array(2 * RECENT);
+  private recentAt = 0;
 
   constructor(readonly rows: EventRows) {
     const bit = () => 1 << rows.claim();
@@ -161,23 +172,19 @@ export class EventIdentity {
     const { msg, ev, at, key } = scope;
     const intercepted = msg.kind === 'intercept-request';
     if (!intercepted) this.notifiedSource(ev.source as string);
-    const fp = this.fp;
-    const mask = controlPrintInto(ev, fp);
-    const digest = controlDigest(mask, fp);
-    scope.fp = fp;
-    scope.mask = mask;
-    scope.digest = digest;
     facts.first = false;
     const r = this.rows;
     let s = r.slot(key);
     if (s !== undefined) {
       const flags = r.flags(s);
+      const fp = scope.print().fp;
       const typeDiffers = this.typeFpOf(s, flags) !== fp[0];
-      const differs = r.getU(s, EVENT_U32.control) !== digest;
+      // a first line that cannot be read back as it was names no field and tells no difference but its type's
+      const first = this.firstPrint(s, flags, true);
+      const differs = first !== undefined && controlDigest(first.mask, first.fp) !== scope.digest;
       const prior = flags & this.observed ? 'observe' : 'intercept';
       if (differs || typeDiffers) {
-        // a first line that cannot be read back as it was cannot name the fields, but the digest still tells
-        const fields = this.differingFields(s, scope) ?? (typeDiffers ? ['type'] : []);
+        const fields = first !== undefined ? fieldsDiffering(first, scope) : typeDiffers ? ['type'] : [];
         const same = retry && flags & this.intercepted ? this.sameIntercepted(s, flags, scope) : true;
         const kind = typeDiffers ? 'type' : same === false ? 'retry' : 'metadata';
         facts.reuse = { prior: r.markAt(s), priorVia: prior, kind, fields };
@@ -211,16 +218,22 @@ export class EventIdentity {
   private firstRow(scope: MessageScope, s: number, intercepted: boolean): void {
     const { msg, ev, at, key, parentKey } = scope;
     const r = this.rows;
-    const fp = this.fp;
-    r.setU(s, EVENT_U32.control, scope.digest);
     const code = this.names.code(ev.type as string);
     let flags = r.flags(s) | (code << this.typeShift) | (intercepted ? 0 : this.observed);
     if (code === 0) {
       flags |= this.hasRare;
-      this.rare.setU(this.rare.add(key), RARE_U32.typeFp, fp[0]!);
+      this.rare.setU(this.rare.add(key), RARE_U32.typeFp, typeFp(ev.type as string));
     }
     const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
+    // a re-readable line keeps its fingerprint: its print is made if it repeats (firstPrint)
+    const lineFp = rereadable ? lineFingerprint(msg.text) : 0;
     if (rereadable) {
+      r.setU(s, EVENT_U32.control, lineFp);
+      const i = this.recentAt;
+      this.recentEvents[i] = ev;
+      this.recentKeys[2 * i] = key.hi;
+      this.recentKeys[2 * i + 1] = key.lo;
+      this.recentAt = (i + 1) & (RECENT - 1);
       const fileCode = r.budget.posFile(r.pos(s));
       if (fileCode !== this.lastFile || msg.reread !== this.lastReread) {
         this.rereaders.set(fileCode, msg.reread!);
@@ -229,9 +242,8 @@ export class EventIdentity {
       }
     } else {
       flags |= this.hasWide;
-      const w = this.wide.add(key);
-      for (let i = 0; i < fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, fp[i]!);
-      this.wide.setU(w, WIDE_U32.mask, scope.mask);
+      this.keepWide(key, scope.print());
+      r.setU(s, EVENT_U32.control, scope.digest);
     }
     if (parentKey !== undefined) {
       flags |= this.hasParent;
@@ -243,7 +255,7 @@ export class EventIdentity {
     if (intercepted) {
       // a re-readable line keeps only its fingerprint (lineFingerprint): a re-sent
       // request reads it back and compares exactly; other inputs keep a digest
-      if (rereadable) r.setU(s, EVENT_U32.interceptDigest, lineFingerprint(msg.text));
+      if (rereadable) r.setU(s, EVENT_U32.interceptDigest, lineFp);
       else this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
       r.set(s, this.intercepted | (rereadable ? this.rereadable : 0));
     }
@@ -271,38 +283,63 @@ export class EventIdentity {
     return reread && !Number.isNaN(off) ? reread(off) : undefined;
   }
 
-  /** The control fingerprints of row `s`'s first occurrence (undefined when its line changed). */
-  private controlOf(s: number): ControlPrint | undefined {
+  /** Keep the print of the event of `scope` in the wide table under `key`. */
+  private keepWide(key: Hash64, scope: MessageScope): void {
+    const w = this.wide.add(key);
+    for (let i = 0; i < scope.fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, scope.fp[i]!);
+    this.wide.setU(w, WIDE_U32.mask, scope.mask);
+  }
+
+  /**
+   * The control print of row `s`'s first occurrence (flags `flags`): kept, or made from its line read back (undefined
+   * when that line cannot be read back as it was). With `keep` (a repeat: a repeated event often repeats again, the next
+   * interceptor's delivery) a print made from the line is kept from then on, so that line is read back once.
+   */
+  private firstPrint(s: number, flags: number, keep: boolean): ControlPrint | undefined {
     const r = this.rows;
-    if (r.has(s, this.hasWide)) {
+    if (flags & this.hasWide) {
       const w = this.wide.slot(r.keyAt(s))!;
       const fp = new Array<number>(CONTROL_FIELDS.length);
       for (let i = 0; i < fp.length; i++) fp[i] = this.wide.getU(w, WIDE_U32.control + i);
       return { fp, mask: this.wide.getU(w, WIDE_U32.mask) };
     }
+    const ev = this.recentEvent(r.keyAt(s)) ?? this.eventReadBack(s);
+    if (ev === undefined) return undefined;
+    const c = controlPrint(ev);
+    if (!keep) return c;
+    const w = this.wide.add(r.keyAt(s));
+    for (let i = 0; i < c.fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, c.fp[i]!);
+    this.wide.setU(w, WIDE_U32.mask, c.mask);
+    r.setU(s, EVENT_U32.control, controlDigest(c.mask, c.fp));
+    r.set(s, this.hasWide);
+    return c;
+  }
+
+  /** The event of the recent first occurrence of `key`, if it is one of the last {@link RECENT}. */
+  private recentEvent(key: Hash64): Obj | undefined {
+    const k = this.recentKeys;
+    for (let n = 1; n <= RECENT; n++) {
+      const i = (this.recentAt - n) & (RECENT - 1);
+      if (k[2 * i] === key.hi && k[2 * i + 1] === key.lo) return this.recentEvents[i];
+    }
+    return undefined;
+  }
+
+  /** The event of row `s`'s first occurrence read back (undefined when its line cannot be read back as it was). */
+  private eventReadBack(s: number): Obj | undefined {
     const line = this.lineOf(s);
-    if (line === undefined) return undefined;
+    if (line === undefined || lineFingerprint(line) !== this.rows.getU(s, EVENT_U32.control)) return undefined;
     const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
     const ev = parsed.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
-    if (!isObj(ev)) return undefined;
-    const c = controlPrint(ev);
-    return controlDigest(c.mask, c.fp) === r.getU(s, EVENT_U32.control) ? c : undefined;
+    return isObj(ev) ? ev : undefined;
   }
 
   /** Which of `fields` differ between row `s` and the event of `scope`. */
   differs(s: number, scope: MessageScope, fields: readonly (typeof CONTROL_FIELDS)[number][]): string[] {
-    if (this.rows.getU(s, EVENT_U32.control) === scope.digest) return [];
-    const first = this.controlOf(s);
+    const first = this.firstPrint(s, this.rows.flags(s), false);
     if (first === undefined) return [];
+    scope.print();
     return fields.filter((f) => differsAt(first, CONTROL_FIELDS.indexOf(f), scope));
-  }
-
-  /** The control fields that differ between row `s` and the event of `scope` (undefined: not read back). */
-  private differingFields(s: number, scope: MessageScope): string[] | undefined {
-    if (this.rows.getU(s, EVENT_U32.control) === scope.digest) return [];
-    const first = this.controlOf(s);
-    if (first === undefined) return undefined;
-    return CONTROL_FIELDS.filter((_, i) => differsAt(first, i, scope));
   }
 
   /** Whether the intercepted event of `scope` equals the first intercepted copy kept in row `s` (the same JSON value). */
@@ -322,7 +359,12 @@ export class EventIdentity {
   }
 }
 
-/** Whether control field `i` differs between `first` and the event of `scope`. */
+/** Whether control field `i` differs between `first` and the event of `scope` (its print made). */
 function differsAt(first: ControlPrint, i: number, scope: MessageScope): boolean {
-  return ((first.mask >>> i) & 1) !== ((scope.mask >>> i) & 1) || first.fp[i] !== scope.fp![i];
+  return ((first.mask >>> i) & 1) !== ((scope.mask >>> i) & 1) || first.fp[i] !== scope.fp[i];
+}
+
+/** The control fields that differ between `first` and the event of `scope` (its print made). */
+function fieldsDiffering(first: ControlPrint, scope: MessageScope): string[] {
+  return CONTROL_FIELDS.filter((_, i) => differsAt(first, i, scope));
 }

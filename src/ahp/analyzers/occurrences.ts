@@ -10,10 +10,7 @@ import { isObj } from '../../core/value.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
 import { spillRowsOf } from './options.ts';
-import { CONTROL_FIELDS } from './identity-rows.ts';
 import type { MessageScope } from './scope.ts';
-
-const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
 
 /** A second event for a boundary that occurs once per call or attempt. */
 export interface OccurrenceFacts {
@@ -73,7 +70,7 @@ export class Occurrences implements StateHolder {
 
   /** Facts of the first occurrence of the event of `scope` (at `at`) into `facts`. */
   firstOccurrence(
-    scope: Pick<MessageScope, 'ev' | 'idKey'> & Partial<Pick<MessageScope, 'mask' | 'fp'>>,
+    scope: Pick<MessageScope, 'ev' | 'idKey'> & Partial<Pick<MessageScope, 'sessionPrint'>>,
     at: Mark,
     facts: OccurrenceFacts,
   ): void {
@@ -86,7 +83,7 @@ export class Occurrences implements StateHolder {
       const holder = type === 'tool.batch.after' ? ev.batch : ev.call;
       if (!isObj(holder) || typeof holder.id !== 'string') return;
       this.keyOf(scope.idKey(holder.id));
-      const session = scope.fp && (scope.mask! >>> SESSION_FIELD) & 1 ? scope.fp[SESSION_FIELD]! : NaN;
+      const session = scope.sessionPrint?.() ?? NaN;
       const prior = this.note(type, at, session);
       // no sentence makes a call id unique across sessions: a call of another session is another call
       const other = prior !== undefined && this.numberAt(prior) !== session && !Number.isNaN(this.numberAt(prior));

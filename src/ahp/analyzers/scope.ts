@@ -5,12 +5,14 @@
  */
 import { pairKeyUnder, pairSourceWords, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
-import type { Obj } from '../../core/value.ts';
+import { isObj, type Obj } from '../../core/value.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
 import type { ElicitRequestInfo } from './elicitation-facts.ts';
 import type { EventRows } from './event-rows.ts';
-import { EVENT_PTR } from './identity-rows.ts';
+import { CONTROL_FIELDS, controlDigest, controlPrintInto, EVENT_PTR, fieldPrintOf } from './identity-rows.ts';
+
+const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
 
 /** The scope of one event message (see the module comment); the model keeps one and {@link open}s it a message. */
 export class MessageScope {
@@ -25,10 +27,14 @@ export class MessageScope {
   slot: number | undefined = undefined;
   /** Whether this is the first occurrence of its `(source, id)` among the rows held; set by the identity analyzer. */
   first = false;
-  /** The control-metadata print of the event (identity-rows.ts `controlPrintInto`): fingerprints, mask, digest. */
-  fp: Uint32Array | undefined = undefined;
+  /**
+   * The control-metadata print of the event (identity-rows.ts `controlPrintInto`): fingerprints, mask, digest, made by
+   * {@link print} when first asked (a repeat, a parent compared, an input that cannot be read back), not for every event.
+   */
+  readonly fp = new Uint32Array(CONTROL_FIELDS.length);
   mask = 0;
   digest = 0;
+  private printed = false;
   private parentRow: number | undefined = undefined;
   /** {@link EventRows.forgotten} when the parent's row was looked up (-1: not yet): a row forgotten since asks again. */
   private parentAsked = -1;
@@ -54,9 +60,7 @@ export class MessageScope {
     this.parentKey = typeof parentId === 'string' ? pairKeyUnder(words, source, parentId) : undefined;
     this.slot = undefined;
     this.first = false;
-    this.fp = undefined;
-    this.mask = 0;
-    this.digest = 0;
+    this.printed = false;
     this.parentRow = undefined;
     this.parentAsked = -1;
     this.absent = undefined;
@@ -73,6 +77,24 @@ export class MessageScope {
       this.lastId = id;
     }
     return this.lastKey;
+  }
+
+  /** Make the event's control print ({@link fp}, {@link mask}, {@link digest}) unless made for this message already. */
+  print(): this {
+    if (!this.printed) {
+      this.mask = controlPrintInto(this.ev, this.fp);
+      this.digest = controlDigest(this.mask, this.fp);
+      this.printed = true;
+    }
+    return this;
+  }
+
+  /** The print of the event's `session.id` (undefined: none), as in its control print, without making the rest. */
+  sessionPrint(): number | undefined {
+    if (this.printed) return (this.mask >>> SESSION_FIELD) & 1 ? this.fp[SESSION_FIELD] : undefined;
+    const session = this.ev.session;
+    const id = isObj(session) ? session.id : undefined;
+    return id === undefined ? undefined : fieldPrintOf(id);
   }
 
   /** The row of the parent the event names (undefined: it names none, or none is held), looked up once. */
