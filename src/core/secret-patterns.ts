@@ -1,4 +1,5 @@
 /** The patterns of the credential and PII detector (secrets.ts), one a class or part of one, and their openings. */
+import { encodedView } from './secret-encoded.ts';
 
 // A value that is already a redaction marker is no secret: `token=[REDACTED:secret]` is what
 // the pipeline leaves behind, and `***` / `<redacted>` are other redactors' markers.
@@ -122,7 +123,7 @@ export const AZURE_NAMED_KEY =
 export const URL_CREDENTIALS = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@[\]]*:([^\s/?#@]+)@/g;
 // Azure Storage / Service Bus connection-string keys (base64) and a shared access signature's `sig=` (URL-encoded)
 export const AZURE_CONNECTION_KEY =
-  /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/]{30,}(?:={0,2}|(?:%3D){0,2}))/g;
+  /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})|[?&\n]sig=([A-Za-z0-9%+/]{30,}(?:={0,2}|(?:%3D){0,2}))/g;
 // a reference or a placeholder where the password would be: `${DB_PASS}`, `$PASS`, `<password>`, `***`, `%s`
 export const URL_PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|%s|\{\{[^}]*\}\})$/;
 export const EMAIL =
@@ -140,9 +141,17 @@ export const SECRET_OPENINGS =
   /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=|TATT3|ws[_-]sk)|b(?:earer|asic)|p(?:ass(?:w(?:or)?d|code|[_-]?phrase)|rivate[_-]?key|in(?:[:="' _-]|code)|ypi-AgE|mak-|plx-)|l(?:in_api_|tai)|Q~[A-Za-z0-9_~.-]|s(?:ecret|igning[_-]?key|shpass|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_]|ncryption[_-]?key)|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_|ediscli[_-]auth)|whsec_|master[_-]?key|_(?:auth|sk)|[_-](?:pwd|pass)|JQQJ9|o(?:penai|cp-apim)|cognitive|:(?:\/\/|AA[A-Za-z0-9_-]{33})|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[por]_v1_|ckr_|api[0-9a-f])/i;
 
 /**
- * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan
- * that {@link findSecrets} makes before its one per class. Not for the PII classes.
+ * False when `text` surely holds no match of a secret class (none of the literals the patterns open with, as written
+ * or with its percent-encoded separators decoded): the screen {@link findSecrets} applies before its scan per class.
+ * Not for the PII classes.
  */
 export function mayHoldSecret(text: string): boolean {
-  return SECRET_OPENINGS.test(text);
+  return SECRET_OPENINGS.test(text) || mayHoldEncodedSecret(text);
+}
+
+/** True when the decoded view of `text` (secret-encoded.ts) holds an opening: an `%`-escape may hide a separator. */
+export function mayHoldEncodedSecret(text: string): boolean {
+  if (text.indexOf('%') < 0) return false;
+  const view = encodedView(text, true);
+  return view !== undefined && SECRET_OPENINGS.test(view.text);
 }

@@ -28,7 +28,6 @@ import {
   JWT,
   JWT_UNSIGNED,
   MARKER,
-  mayHoldSecret,
   PEM_BEGIN,
   PEM_BODY,
   PEM_PRIVATE,
@@ -37,11 +36,13 @@ import {
   PIN,
   PROVIDER,
   SECRET_NAME,
+  SECRET_OPENINGS,
   SECRET_NAME_UPPER,
   TELEGRAM,
   URL_CREDENTIALS,
   URL_PLACEHOLDER,
 } from './secret-patterns.ts';
+import { encodedView, type EncodedView } from './secret-encoded.ts';
 import { TextMemo } from './text-memo.ts';
 
 export * from './secret-classes.ts';
@@ -294,11 +295,48 @@ export interface FindOptions {
 
 const ALL_SECRET: readonly DetectorClass[] = [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES];
 
-/** Every match of the selected classes (default: secrets, no PII), sorted by start; linear per class. */
+const isPii = (c: DetectorClass): boolean => c === 'email' || c === 'phone';
+
+/**
+ * Every match of the selected classes (default: secrets, no PII), sorted by start; linear per class. A text with
+ * percent-encoded separators (secret-encoded.ts: `token%3Dghp_...`) is read decoded too, for the secret classes: with
+ * `+` as a space (a query's form encoding) and, where it has a `+`, as written (a base64 token's own `+`); a match of a
+ * decoded text counts with its range in the text as written, unless a match read before holds it already.
+ */
 export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[] {
   const want = opts.classes ?? ALL_SECRET;
   // the screen holds for every secret class by construction: a class whose opening is missing fails its own tests
-  if (!mayHoldSecret(text) && !want.includes('email') && !want.includes('phone')) return [];
+  const screened = SECRET_OPENINGS.test(text);
+  const out = screened || want.some(isPii) ? scan(text, want) : [];
+  // the common path: no `%` (and no `+` in a text that may hold a secret) leaves nothing to decode
+  const plus = text.indexOf('+') >= 0;
+  if (text.indexOf('%') < 0 && !(screened && plus)) return sorted(out);
+  // decoding `+` adds openings (`-----BEGIN `) and removes none: this view's screen is the decoded text's
+  const spaced = encodedView(text, true);
+  if (spaced === undefined || !SECRET_OPENINGS.test(spaced.text)) return sorted(out);
+  const secret = opts.classes ? want.filter((c) => !isPii(c)) : want;
+  addDecoded(out, spaced, secret);
+  const kept = plus ? encodedView(text, false) : undefined;
+  if (kept !== undefined) addDecoded(out, kept, secret);
+  return sorted(out);
+}
+
+/** The matches of `view` in the text as written, each unless a match already in `out` holds its range. */
+function addDecoded(out: SecretMatch[], view: EncodedView, want: readonly DetectorClass[]): void {
+  const before = out.length;
+  for (const m of scan(view.text, want)) {
+    const start = view.from[m.start]!;
+    const end = view.from[m.end]!;
+    let held = false;
+    for (let i = 0; i < before && !held; i++) held = out[i]!.start <= start && out[i]!.end >= end;
+    if (!held) out.push({ class: m.class, start, end });
+  }
+}
+
+const sorted = (out: SecretMatch[]): SecretMatch[] => out.sort((a, b) => a.start - b.start || b.end - a.end);
+
+/** Every match of the classes `want` in `text`, unsorted. */
+function scan(text: string, want: readonly DetectorClass[]): SecretMatch[] {
   const out: SecretMatch[] = [];
   for (const c of want) {
     switch (c) {
@@ -373,7 +411,7 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
         break;
     }
   }
-  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+  return out;
 }
 
 /** The first rule (a) floor class found in `text`, or undefined (the leak checks' question). */

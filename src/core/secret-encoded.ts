@@ -1,0 +1,94 @@
+/**
+ * Percent-encoded text as the detector reads it (secrets.ts): a credential in a URL-encoded query or redirect
+ * (`next%3D%2Fcb%3Ftoken%3Dghp_...`) stands between encoded separators, which the patterns' boundaries would take for
+ * letters (`%3Dghp_`: a `D` before `ghp_`). The view decodes every escape of ASCII punctuation, space, tab or line
+ * break (RFC 3986 §2.1, either hex case) and the same escaped once more (`%253D`), and optionally `+` as a space (HTML
+ * form encoding of a query), and keeps where each of its code units came from, so a match maps back to the encoded text.
+ */
+
+/** A decoded copy of a text and, per code unit of it, its offset in the text (`from[length]`: the text's length). */
+export interface EncodedView {
+  text: string;
+  from: Int32Array;
+}
+
+// per code unit: the character an escape of it decodes to in the view (0: the escape stays as written)
+const DECODES = new Uint16Array(128);
+for (let c = 0x20; c < 0x7f; c++) if (!/[A-Za-z0-9%]/.test(String.fromCharCode(c))) DECODES[c] = c;
+DECODES[0x09] = 0x09;
+DECODES[0x0a] = 0x0a;
+DECODES[0x0d] = 0x0d;
+// an encoded `&` separates the pairs of an encoded query as a line break separates `KEY=value` lines: a value ends
+// there (its `&` escaped once more, `%2526`, is part of a value and decodes to `&`, which a value runs on over)
+const AMP_ONCE = 0x0a;
+
+/** The value of a hex digit's code unit, or -1. */
+function hex(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  return l >= 0x61 && l <= 0x66 ? l - 0x61 + 10 : -1;
+}
+
+/** The code of the escape `%XY` at `i` of `s` when the view decodes it (an escaped `%25XY` too), or 0. */
+function escapeAt(s: string, i: number): number {
+  const hi = hex(s.charCodeAt(i + 1));
+  const lo = hex(s.charCodeAt(i + 2));
+  if (hi < 0 || lo < 0) return 0;
+  return (hi << 4) | lo;
+}
+
+/** The view of `text`, `+` read as a space when `plus`; or undefined when it decodes nothing. */
+export function encodedView(text: string, plus: boolean): EncodedView | undefined {
+  let i = text.indexOf('%');
+  const p = plus ? text.indexOf('+') : -1;
+  if (i < 0 && p < 0) return undefined;
+  if (i < 0 || (p >= 0 && p < i)) i = p;
+  const n = text.length;
+  const from = new Int32Array(n + 1);
+  for (let k = 0; k < i; k++) from[k] = k;
+  const parts: string[] = [text.slice(0, i)];
+  let len = i;
+  let changed = false;
+  let runStart = i;
+  const emit = (code: number, at: number, width: number) => {
+    if (runStart < at) {
+      parts.push(text.slice(runStart, at));
+      for (let k = runStart; k < at; k++) from[len++] = k;
+    }
+    parts.push(String.fromCharCode(code));
+    from[len++] = at;
+    runStart = at + width;
+    changed = true;
+  };
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2b && plus) {
+      emit(0x20, i, 1);
+      i++;
+      continue;
+    }
+    if (c === 0x25) {
+      const code = escapeAt(text, i);
+      // `%25XY`: an escape escaped once more
+      const inner = code === 0x25 ? escapeAt(text, i + 2) : 0;
+      if (inner !== 0 && inner < 128 && DECODES[inner] !== 0) {
+        emit(DECODES[inner]!, i, 5);
+        i += 5;
+        continue;
+      }
+      if (code !== 0 && code < 128 && DECODES[code] !== 0) {
+        emit(code === 0x26 ? AMP_ONCE : DECODES[code]!, i, 3);
+        i += 3;
+        continue;
+      }
+    }
+    i++;
+  }
+  if (!changed) return undefined;
+  if (runStart < n) {
+    parts.push(text.slice(runStart));
+    for (let k = runStart; k < n; k++) from[len++] = k;
+  }
+  from[len] = n;
+  return { text: parts.join(''), from: from.subarray(0, len + 1) };
+}
