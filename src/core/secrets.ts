@@ -313,12 +313,34 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
   if (text.indexOf('%') < 0 && !(screened && plus)) return sorted(out);
   // decoding `+` adds openings (`-----BEGIN `) and removes none: this view's screen is the decoded text's
   const spaced = encodedView(text, true);
-  if (spaced === undefined || !SECRET_OPENINGS.test(spaced.text)) return sorted(out);
+  if (spaced === undefined) return sorted(out);
+  dropInsideEscapes(out, spaced.from);
+  if (!SECRET_OPENINGS.test(spaced.text)) return sorted(out);
   const secret = opts.classes ? want.filter((c) => !isPii(c)) : want;
   addDecoded(out, spaced, secret);
   const kept = plus ? encodedView(text, false) : undefined;
   if (kept !== undefined) addDecoded(out, kept, secret);
   return sorted(out);
+}
+
+/**
+ * `out` without the secret matches that start inside an escape the view decodes: an escape's hex digits are no text
+ * (`%2012345:AA...` holds the id `12345`, `%0AKIA...` no `AKIA`); the decoded text's reading stands for them.
+ */
+function dropInsideEscapes(out: SecretMatch[], from: Int32Array): void {
+  let k = 0;
+  for (const m of out) {
+    // `from` rises: a start is a boundary of the view when it is one of its values
+    let lo = 0;
+    let hi = from.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (from[mid]! < m.start) lo = mid + 1;
+      else hi = mid;
+    }
+    if (from[lo] === m.start || isPii(m.class)) out[k++] = m;
+  }
+  out.length = k;
 }
 
 /** The matches of `view` in the text as written, each unless a match already in `out` holds its range. */

@@ -120,6 +120,10 @@ test('ordinary percent-encoded text is flagged by nothing, and costs no view wit
     'sort%3Dcreated%2Cdesc%3Bfilter%3Dbasic%20plan',
     '100%25 done, 50%20off, %zz, a+b+c',
     'bearer%20of%20good%20news',
+    // an escape's hex digits are no part of a token: a 5-digit bot id, `%0A` and `KIA...`
+    `say%2012345:AA${'b'.repeat(33)}`,
+    'x%0AKIAABCDEFGHIJKLMNOP',
   ])
     assert.deepEqual(findSecrets(t), [], t);
+  assert.deepEqual(found(`say%20123456:AA${'b'.repeat(33)}`), [['provider-token', `123456:AA${'b'.repeat(33)}`]]);
 });
