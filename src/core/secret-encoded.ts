@@ -5,6 +5,7 @@
  * break (RFC 3986 §2.1, either hex case) and the same escaped once more (`%253D`), and optionally `+` as a space (HTML
  * form encoding of a query), and keeps where each of its code units came from, so a match maps back to the encoded text.
  */
+import type { SecretMatch } from './secret-classes.ts';
 
 /** A decoded copy of a text and, per code unit of it, its offset in the text (`from[length]`: the text's length). */
 export interface EncodedView {
@@ -91,4 +92,53 @@ export function encodedView(text: string, plus: boolean): EncodedView | undefine
   }
   from[len] = n;
   return { text: parts.join(''), from: from.subarray(0, len + 1) };
+}
+
+/**
+ * The decoded reading of `text` added to `out`, the matches of the text as written (findSecrets): `text` read with `+`
+ * as a space (a query's form encoding) and, where it has a `+`, as written (a base64 token's own `+`), screened by
+ * `openings`, scanned by `scan`; a match counts with its range in the text as written unless a match read before holds
+ * it. A secret match as written that starts inside a decoded escape is dropped: an escape's hex digits are no text
+ * (`%2012345:AA...` holds the bot id `12345`, `%0AKIA...` no `AKIA`), and the decoded reading stands for it.
+ */
+export function readDecoded(
+  text: string,
+  out: SecretMatch[],
+  openings: RegExp,
+  scan: (decoded: string) => SecretMatch[],
+): void {
+  // decoding `+` adds openings (`-----BEGIN `) and removes none: this view's screen is the decoded text's
+  const spaced = encodedView(text, true);
+  if (spaced === undefined) return;
+  let k = 0;
+  for (const m of out) if (m.class === 'email' || m.class === 'phone' || atBoundary(spaced.from, m.start)) out[k++] = m;
+  out.length = k;
+  if (!openings.test(spaced.text)) return;
+  addMapped(out, spaced, scan);
+  const kept = text.indexOf('+') >= 0 ? encodedView(text, false) : undefined;
+  if (kept !== undefined) addMapped(out, kept, scan);
+}
+
+/** True when `pos` of the text as written starts a code unit of the view (`from` rises: it is one of its values). */
+function atBoundary(from: Int32Array, pos: number): boolean {
+  let lo = 0;
+  let hi = from.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (from[mid]! < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return from[lo] === pos;
+}
+
+/** The matches of `view` in the text as written, each unless a match already in `out` holds its range. */
+function addMapped(out: SecretMatch[], view: EncodedView, scan: (decoded: string) => SecretMatch[]): void {
+  const before = out.length;
+  for (const m of scan(view.text)) {
+    const start = view.from[m.start]!;
+    const end = view.from[m.end]!;
+    let held = false;
+    for (let i = 0; i < before && !held; i++) held = out[i]!.start <= start && out[i]!.end >= end;
+    if (!held) out.push({ class: m.class, start, end });
+  }
 }

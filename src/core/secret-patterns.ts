@@ -1,4 +1,5 @@
-/** The patterns of the credential and PII detector (secrets.ts), one a class or part of one, and their openings. */
+/** The patterns of the credential and PII detector (secrets.ts), one a class or part of one, their openings, the PEM finder. */
+import type { SecretMatch } from './secret-classes.ts';
 import { encodedView } from './secret-encoded.ts';
 
 // A value that is already a redaction marker is no secret: `token=[REDACTED:secret]` is what
@@ -12,6 +13,31 @@ export const PEM_PRIVATE = /PRIVATE|SECRET/;
 // the base64 body lines of a PEM block whose END line is missing (a truncated key still leaks), the line breaks real or
 // JSON-escaped (`\n`), as in a service-account key file's `"private_key"` shown raw
 export const PEM_BODY = /(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z0-9+/=:\- ]+)*/y;
+/** The PEM blocks of private material in `text` (to the END line of their label, or their base64 body lines). */
+export function findPem(text: string, out: SecretMatch[]): void {
+  if (!text.includes('-----BEGIN ')) return;
+  const noEnd = new Set<string>(); // labels whose END line is known to be absent further on
+  PEM_BEGIN.lastIndex = 0;
+  for (let m = PEM_BEGIN.exec(text); m !== null; m = PEM_BEGIN.exec(text)) {
+    const label = m[1]!;
+    const bodyFrom = m.index + m[0].length;
+    const endLine = `-----END ${label}-----`;
+    let end = -1;
+    if (!noEnd.has(label)) {
+      const e = text.indexOf(endLine, bodyFrom);
+      if (e >= 0) end = e + endLine.length;
+      else noEnd.add(label);
+    }
+    if (end < 0) {
+      PEM_BODY.lastIndex = bodyFrom;
+      PEM_BODY.exec(text);
+      end = Math.max(bodyFrom, PEM_BODY.lastIndex);
+    }
+    if (PEM_PRIVATE.test(label) || !PEM_PUBLIC.test(label)) out.push({ class: 'pem', start: m.index, end });
+    PEM_BEGIN.lastIndex = end;
+  }
+}
+
 export const AWS_KEY = /AKIA[0-9A-Z]{16}/g;
 // AWS key ids beyond the floor's AKIA (IAM unique-id prefixes of credentials: temporary ASIA, STS bearer ABIA,
 // context ACCA, legacy A3T?): a whole word of 20, so that an upper-case word that merely starts so is none

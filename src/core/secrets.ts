@@ -28,10 +28,7 @@ import {
   JWT,
   JWT_UNSIGNED,
   MARKER,
-  PEM_BEGIN,
-  PEM_BODY,
-  PEM_PRIVATE,
-  PEM_PUBLIC,
+  findPem,
   PHONE,
   PIN,
   PROVIDER,
@@ -42,7 +39,7 @@ import {
   URL_CREDENTIALS,
   URL_PLACEHOLDER,
 } from './secret-patterns.ts';
-import { encodedView, type EncodedView } from './secret-encoded.ts';
+import { readDecoded } from './secret-encoded.ts';
 import { TextMemo } from './text-memo.ts';
 
 export * from './secret-classes.ts';
@@ -70,30 +67,6 @@ function pushAll(
     out.push({ class: cls, start: r[0], end: r[1] });
     // a value that runs on past the match (an assignment's whole value) is not scanned again
     if (r[1] > re.lastIndex) re.lastIndex = r[1];
-  }
-}
-
-function findPem(text: string, out: SecretMatch[]): void {
-  if (!text.includes('-----BEGIN ')) return;
-  const noEnd = new Set<string>(); // labels whose END line is known to be absent further on
-  PEM_BEGIN.lastIndex = 0;
-  for (let m = PEM_BEGIN.exec(text); m !== null; m = PEM_BEGIN.exec(text)) {
-    const label = m[1]!;
-    const bodyFrom = m.index + m[0].length;
-    const endLine = `-----END ${label}-----`;
-    let end = -1;
-    if (!noEnd.has(label)) {
-      const e = text.indexOf(endLine, bodyFrom);
-      if (e >= 0) end = e + endLine.length;
-      else noEnd.add(label);
-    }
-    if (end < 0) {
-      PEM_BODY.lastIndex = bodyFrom;
-      PEM_BODY.exec(text);
-      end = Math.max(bodyFrom, PEM_BODY.lastIndex);
-    }
-    if (PEM_PRIVATE.test(label) || !PEM_PUBLIC.test(label)) out.push({ class: 'pem', start: m.index, end });
-    PEM_BEGIN.lastIndex = end;
   }
 }
 
@@ -299,9 +272,7 @@ const isPii = (c: DetectorClass): boolean => c === 'email' || c === 'phone';
 
 /**
  * Every match of the selected classes (default: secrets, no PII), sorted by start; linear per class. A text with
- * percent-encoded separators (secret-encoded.ts: `token%3Dghp_...`) is read decoded too, for the secret classes: with
- * `+` as a space (a query's form encoding) and, where it has a `+`, as written (a base64 token's own `+`); a match of a
- * decoded text counts with its range in the text as written, unless a match read before holds it already.
+ * percent-encoded separators (`token%3Dghp_...`) is also read decoded, for the secret classes (secret-encoded.ts).
  */
 export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[] {
   const want = opts.classes ?? ALL_SECRET;
@@ -309,53 +280,10 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
   const screened = SECRET_OPENINGS.test(text);
   const out = screened || want.some(isPii) ? scan(text, want) : [];
   // the common path: no `%` (and no `+` in a text that may hold a secret) leaves nothing to decode
-  const plus = text.indexOf('+') >= 0;
-  if (text.indexOf('%') < 0 && !(screened && plus)) return sorted(out);
-  // decoding `+` adds openings (`-----BEGIN `) and removes none: this view's screen is the decoded text's
-  const spaced = encodedView(text, true);
-  if (spaced === undefined) return sorted(out);
-  dropInsideEscapes(out, spaced.from);
-  if (!SECRET_OPENINGS.test(spaced.text)) return sorted(out);
-  const secret = opts.classes ? want.filter((c) => !isPii(c)) : want;
-  addDecoded(out, spaced, secret);
-  const kept = plus ? encodedView(text, false) : undefined;
-  if (kept !== undefined) addDecoded(out, kept, secret);
-  return sorted(out);
+  if (text.indexOf('%') >= 0 || (screened && text.indexOf('+') >= 0))
+    readDecoded(text, out, SECRET_OPENINGS, (t) => scan(t, opts.classes ? want.filter((c) => !isPii(c)) : want));
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
-
-/**
- * `out` without the secret matches that start inside an escape the view decodes: an escape's hex digits are no text
- * (`%2012345:AA...` holds the id `12345`, `%0AKIA...` no `AKIA`); the decoded text's reading stands for them.
- */
-function dropInsideEscapes(out: SecretMatch[], from: Int32Array): void {
-  let k = 0;
-  for (const m of out) {
-    // `from` rises: a start is a boundary of the view when it is one of its values
-    let lo = 0;
-    let hi = from.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (from[mid]! < m.start) lo = mid + 1;
-      else hi = mid;
-    }
-    if (from[lo] === m.start || isPii(m.class)) out[k++] = m;
-  }
-  out.length = k;
-}
-
-/** The matches of `view` in the text as written, each unless a match already in `out` holds its range. */
-function addDecoded(out: SecretMatch[], view: EncodedView, want: readonly DetectorClass[]): void {
-  const before = out.length;
-  for (const m of scan(view.text, want)) {
-    const start = view.from[m.start]!;
-    const end = view.from[m.end]!;
-    let held = false;
-    for (let i = 0; i < before && !held; i++) held = out[i]!.start <= start && out[i]!.end >= end;
-    if (!held) out.push({ class: m.class, start, end });
-  }
-}
-
-const sorted = (out: SecretMatch[]): SecretMatch[] => out.sort((a, b) => a.start - b.start || b.end - a.end);
 
 /** Every match of the classes `want` in `text`, unsorted. */
 function scan(text: string, want: readonly DetectorClass[]): SecretMatch[] {
