@@ -30,7 +30,7 @@ function hex(c: number): number {
   return l >= 0x61 && l <= 0x66 ? l - 0x61 + 10 : -1;
 }
 
-/** The code of the escape `%XY` at `i` of `s` when the view decodes it (an escaped `%25XY` too), or 0. */
+/** The code the escape `%XY` at `i` of `s` stands for, or 0 when no two hex digits follow the `%`. */
 function escapeAt(s: string, i: number): number {
   const hi = hex(s.charCodeAt(i + 1));
   const lo = hex(s.charCodeAt(i + 2));
