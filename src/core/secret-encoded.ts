@@ -40,58 +40,66 @@ function escapeAt(s: string, i: number): number {
 
 /** The view of `text`, `+` read as a space when `plus`; or undefined when it decodes nothing. */
 export function encodedView(text: string, plus: boolean): EncodedView | undefined {
-  let i = text.indexOf('%');
-  const p = plus ? text.indexOf('+') : -1;
-  if (i < 0 && p < 0) return undefined;
-  if (i < 0 || (p >= 0 && p < i)) i = p;
+  const from = new Int32Array(text.length + 1);
+  const decoded = decode(text, plus, from);
+  return decoded === undefined ? undefined : { text: decoded, from: from.subarray(0, decoded.length + 1) };
+}
+
+/** The decoded text of {@link encodedView} alone (a screen's question), or undefined when it decodes nothing. */
+export function encodedText(text: string, plus: boolean): string | undefined {
+  return decode(text, plus, undefined);
+}
+
+/** `text` decoded, each code unit's offset in `text` written to `from` when given; undefined: nothing decoded. */
+function decode(text: string, plus: boolean, from: Int32Array | undefined): string | undefined {
   const n = text.length;
-  const from = new Int32Array(n + 1);
-  for (let k = 0; k < i; k++) from[k] = k;
-  const parts: string[] = [text.slice(0, i)];
-  let len = i;
+  let out = '';
+  let len = 0; // code units of the view written so far
+  let runStart = 0; // the start of the text as written not yet copied
   let changed = false;
-  let runStart = i;
-  const emit = (code: number, at: number, width: number) => {
-    if (runStart < at) {
-      parts.push(text.slice(runStart, at));
-      for (let k = runStart; k < at; k++) from[len++] = k;
-    }
-    parts.push(String.fromCharCode(code));
-    from[len++] = at;
-    runStart = at + width;
-    changed = true;
-  };
-  while (i < n) {
+  // the next `%` and `+` (-1: none): the loop steps from one to the next
+  let pct = text.indexOf('%');
+  let pl = plus ? text.indexOf('+') : -1;
+  for (let i = 0; i < n; ) {
+    if (pct >= 0 && pct < i) pct = text.indexOf('%', i);
+    if (pl >= 0 && pl < i) pl = text.indexOf('+', i);
+    i = pct < 0 ? pl : pl < 0 ? pct : Math.min(pct, pl);
+    if (i < 0) break;
     const c = text.charCodeAt(i);
-    if (c === 0x2b && plus) {
-      emit(0x20, i, 1);
+    let code = 0;
+    let width = 1;
+    if (c === 0x2b && plus) code = 0x20;
+    else if (c === 0x25) {
+      const outer = escapeAt(text, i);
+      // `%25XY`: an escape escaped once more
+      const inner = outer === 0x25 ? escapeAt(text, i + 2) : 0;
+      if (inner !== 0 && inner < 128 && DECODES[inner] !== 0) {
+        code = DECODES[inner]!;
+        width = 5;
+      } else if (outer !== 0 && outer < 128 && DECODES[outer] !== 0) {
+        code = outer === 0x26 ? AMP_ONCE : DECODES[outer]!;
+        width = 3;
+      }
+    }
+    if (code === 0) {
       i++;
       continue;
     }
-    if (c === 0x25) {
-      const code = escapeAt(text, i);
-      // `%25XY`: an escape escaped once more
-      const inner = code === 0x25 ? escapeAt(text, i + 2) : 0;
-      if (inner !== 0 && inner < 128 && DECODES[inner] !== 0) {
-        emit(DECODES[inner]!, i, 5);
-        i += 5;
-        continue;
-      }
-      if (code !== 0 && code < 128 && DECODES[code] !== 0) {
-        emit(code === 0x26 ? AMP_ONCE : DECODES[code]!, i, 3);
-        i += 3;
-        continue;
-      }
+    out += text.slice(runStart, i) + String.fromCharCode(code);
+    if (from !== undefined) {
+      for (let k = runStart; k < i; k++) from[len++] = k;
+      from[len++] = i;
     }
-    i++;
+    i += width;
+    runStart = i;
+    changed = true;
   }
   if (!changed) return undefined;
-  if (runStart < n) {
-    parts.push(text.slice(runStart));
+  if (from !== undefined) {
     for (let k = runStart; k < n; k++) from[len++] = k;
+    from[len] = n;
   }
-  from[len] = n;
-  return { text: parts.join(''), from: from.subarray(0, len + 1) };
+  return out + text.slice(runStart);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The patterns of the credential and PII detector (secrets.ts), one a class or part of one, their openings, the PEM finder. */
 import type { SecretMatch } from './secret-classes.ts';
-import { encodedView } from './secret-encoded.ts';
+import { encodedText } from './secret-encoded.ts';
 
 // A value that is already a redaction marker is no secret: `token=[REDACTED:secret]` is what
 // the pipeline leaves behind, and `***` / `<redacted>` are other redactors' markers.
@@ -178,6 +178,6 @@ export function mayHoldSecret(text: string): boolean {
 /** True when the decoded view of `text` (secret-encoded.ts) holds an opening: an `%`-escape may hide a separator. */
 export function mayHoldEncodedSecret(text: string): boolean {
   if (text.indexOf('%') < 0) return false;
-  const view = encodedView(text, true);
-  return view !== undefined && SECRET_OPENINGS.test(view.text);
+  const decoded = encodedText(text, true);
+  return decoded !== undefined && SECRET_OPENINGS.test(decoded);
 }
