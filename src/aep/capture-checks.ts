@@ -14,7 +14,7 @@ import {
   SECRET_MARK,
   type DetectorClass,
 } from '../core/secrets.ts';
-import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
+import { mayHoldEncodedSecret, SECRET_OPENINGS } from '../core/secret-patterns.ts';
 import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { screened } from './envelope-members.ts';
@@ -85,11 +85,13 @@ const SECRET_CLASSES: readonly DetectorClass[] = [...FLOOR_SECRET_CLASSES, ...HA
 const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
 /** {@link mayHoldSecret}'s openings, `@` or {@link PHONE_SCREEN}: a string without any holds no detector class. */
 const CONTENT_SCREEN = new RegExp(`${SECRET_OPENINGS.source}|@|${PHONE_SCREEN.source}`, 'i');
+/** {@link CONTENT_SCREEN}, or an opening that only percent-encoded separators read decoded show (`Bearer%20...`). */
+const mayHoldContent = (text: string): boolean => CONTENT_SCREEN.test(text) || mayHoldEncodedSecret(text);
 
 /** The first detector class in `text`: a secret, else (with `pii`) an email address or phone number. */
 function firstContentClass(text: string, pii: boolean): DetectorClass | undefined {
   // one scan for the three screens below: most strings pass none
-  if (!CONTENT_SCREEN.test(text)) return undefined;
+  if (!mayHoldContent(text)) return undefined;
   if (mayHoldSecret(text)) {
     const m = findSecrets(text, { classes: SECRET_CLASSES });
     if (m.length) return m[0]!.class;
@@ -161,7 +163,7 @@ function namedLeak(text: string, at: GatedPath, pointer: string | undefined): vo
 }
 
 function visitRedacted(text: string, at: GatedPath): void {
-  const content = CONTENT_SCREEN.test(text);
+  const content = mayHoldContent(text);
   const home = homePathIn(text);
   if (!content && !home) {
     namedLeak(text, at, undefined);
@@ -235,7 +237,7 @@ export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClas
   for (const k in o) {
     if (!screened(k)) continue;
     const v = o[k];
-    if (typeof v === 'string' && !CONTENT_SCREEN.test(v) && !namesCredential(k)) continue;
+    if (typeof v === 'string' && !mayHoldContent(v) && !namesCredential(k)) continue;
     contentPii = !ev.type.startsWith('assessment.');
     contentAt = envelopeAt;
     envelopeAt.keys[0] = k;

@@ -3,7 +3,7 @@
  * opening and the literal characters that follow them, read from the expression's own alternatives (one it cannot read
  * turns the screen off); elsewhere it decides.
  */
-import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
+import { mayHoldEncodedSecret, SECRET_OPENINGS } from '../core/secret-patterns.ts';
 
 /** ASCII folded to lower case (the `i` flag without `u` folds only ASCII letters); 0 for a code unit past ASCII. */
 const FOLD = new Uint8Array(65536);
@@ -178,8 +178,13 @@ function tailAt(s: string, at: number, tails: readonly Uint8Array[][]): boolean 
   return false;
 }
 
-/** Exactly `SECRET_OPENINGS.test(s)` (src/core/secrets.ts `mayHoldSecret`), the expression asked only when needed. */
+/** Exactly `mayHoldSecret(s)` (src/core/secret-patterns.ts), the expression asked only when needed. */
 export function mayHoldSecretScreened(s: string): boolean {
+  return openingIn(s) || mayHoldEncodedSecret(s);
+}
+
+/** Exactly `SECRET_OPENINGS.test(s)`, by the windows first. */
+function openingIn(s: string): boolean {
   if (WINDOWS === undefined) return SECRET_OPENINGS.test(s);
   const n = s.length;
   if (n < 3) return false;

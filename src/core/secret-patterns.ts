@@ -1,4 +1,6 @@
-/** The patterns of the credential and PII detector (secrets.ts), one a class or part of one, and their openings. */
+/** The patterns of the credential and PII detector (secrets.ts), one a class or part of one, their openings, the PEM finder. */
+import type { SecretMatch } from './secret-classes.ts';
+import { encodedText } from './secret-encoded.ts';
 
 // A value that is already a redaction marker is no secret: `token=[REDACTED:secret]` is what
 // the pipeline leaves behind, and `***` / `<redacted>` are other redactors' markers.
@@ -11,6 +13,31 @@ export const PEM_PRIVATE = /PRIVATE|SECRET/;
 // the base64 body lines of a PEM block whose END line is missing (a truncated key still leaks), the line breaks real or
 // JSON-escaped (`\n`), as in a service-account key file's `"private_key"` shown raw
 export const PEM_BODY = /(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z0-9+/=:\- ]+)*/y;
+/** The PEM blocks of private material in `text` (to the END line of their label, or their base64 body lines). */
+export function findPem(text: string, out: SecretMatch[]): void {
+  if (!text.includes('-----BEGIN ')) return;
+  const noEnd = new Set<string>(); // labels whose END line is known to be absent further on
+  PEM_BEGIN.lastIndex = 0;
+  for (let m = PEM_BEGIN.exec(text); m !== null; m = PEM_BEGIN.exec(text)) {
+    const label = m[1]!;
+    const bodyFrom = m.index + m[0].length;
+    const endLine = `-----END ${label}-----`;
+    let end = -1;
+    if (!noEnd.has(label)) {
+      const e = text.indexOf(endLine, bodyFrom);
+      if (e >= 0) end = e + endLine.length;
+      else noEnd.add(label);
+    }
+    if (end < 0) {
+      PEM_BODY.lastIndex = bodyFrom;
+      PEM_BODY.exec(text);
+      end = Math.max(bodyFrom, PEM_BODY.lastIndex);
+    }
+    if (PEM_PRIVATE.test(label) || !PEM_PUBLIC.test(label)) out.push({ class: 'pem', start: m.index, end });
+    PEM_BEGIN.lastIndex = end;
+  }
+}
+
 export const AWS_KEY = /AKIA[0-9A-Z]{16}/g;
 // AWS key ids beyond the floor's AKIA (IAM unique-id prefixes of credentials: temporary ASIA, STS bearer ABIA,
 // context ACCA, legacy A3T?): a whole word of 20, so that an upper-case word that merely starts so is none
@@ -122,7 +149,7 @@ export const AZURE_NAMED_KEY =
 export const URL_CREDENTIALS = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@[\]]*:([^\s/?#@]+)@/g;
 // Azure Storage / Service Bus connection-string keys (base64) and a shared access signature's `sig=` (URL-encoded)
 export const AZURE_CONNECTION_KEY =
-  /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})|[?&]sig=([A-Za-z0-9%+/]{30,}(?:={0,2}|(?:%3D){0,2}))/g;
+  /(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})|[?&\n]sig=([A-Za-z0-9%+/]{30,}(?:={0,2}|(?:%3D){0,2}))/g;
 // a reference or a placeholder where the password would be: `${DB_PASS}`, `$PASS`, `<password>`, `***`, `%s`
 export const URL_PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|%s|\{\{[^}]*\}\})$/;
 export const EMAIL =
@@ -140,9 +167,17 @@ export const SECRET_OPENINGS =
   /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=|TATT3|ws[_-]sk)|b(?:earer|asic)|p(?:ass(?:w(?:or)?d|code|[_-]?phrase)|rivate[_-]?key|in(?:[:="' _-]|code)|ypi-AgE|mak-|plx-)|l(?:in_api_|tai)|Q~[A-Za-z0-9_~.-]|s(?:ecret|igning[_-]?key|shpass|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_]|ncryption[_-]?key)|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_|ediscli[_-]auth)|whsec_|master[_-]?key|_(?:auth|sk)|[_-](?:pwd|pass)|JQQJ9|o(?:penai|cp-apim)|cognitive|:(?:\/\/|AA[A-Za-z0-9_-]{33})|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[por]_v1_|ckr_|api[0-9a-f])/i;
 
 /**
- * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan
- * that {@link findSecrets} makes before its one per class. Not for the PII classes.
+ * False when `text` surely holds no match of a secret class (none of the literals the patterns open with, as written
+ * or with its percent-encoded separators decoded): the screen {@link findSecrets} applies before its scan per class.
+ * Not for the PII classes.
  */
 export function mayHoldSecret(text: string): boolean {
-  return SECRET_OPENINGS.test(text);
+  return SECRET_OPENINGS.test(text) || mayHoldEncodedSecret(text);
+}
+
+/** True when the decoded view of `text` (secret-encoded.ts) holds an opening: an `%`-escape may hide a separator. */
+export function mayHoldEncodedSecret(text: string): boolean {
+  if (text.indexOf('%') < 0) return false;
+  const decoded = encodedText(text, true);
+  return decoded !== undefined && SECRET_OPENINGS.test(decoded);
 }

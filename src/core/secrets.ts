@@ -28,20 +28,18 @@ import {
   JWT,
   JWT_UNSIGNED,
   MARKER,
-  mayHoldSecret,
-  PEM_BEGIN,
-  PEM_BODY,
-  PEM_PRIVATE,
-  PEM_PUBLIC,
+  findPem,
   PHONE,
   PIN,
   PROVIDER,
   SECRET_NAME,
+  SECRET_OPENINGS,
   SECRET_NAME_UPPER,
   TELEGRAM,
   URL_CREDENTIALS,
   URL_PLACEHOLDER,
 } from './secret-patterns.ts';
+import { readDecoded } from './secret-encoded.ts';
 import { TextMemo } from './text-memo.ts';
 
 export * from './secret-classes.ts';
@@ -69,30 +67,6 @@ function pushAll(
     out.push({ class: cls, start: r[0], end: r[1] });
     // a value that runs on past the match (an assignment's whole value) is not scanned again
     if (r[1] > re.lastIndex) re.lastIndex = r[1];
-  }
-}
-
-function findPem(text: string, out: SecretMatch[]): void {
-  if (!text.includes('-----BEGIN ')) return;
-  const noEnd = new Set<string>(); // labels whose END line is known to be absent further on
-  PEM_BEGIN.lastIndex = 0;
-  for (let m = PEM_BEGIN.exec(text); m !== null; m = PEM_BEGIN.exec(text)) {
-    const label = m[1]!;
-    const bodyFrom = m.index + m[0].length;
-    const endLine = `-----END ${label}-----`;
-    let end = -1;
-    if (!noEnd.has(label)) {
-      const e = text.indexOf(endLine, bodyFrom);
-      if (e >= 0) end = e + endLine.length;
-      else noEnd.add(label);
-    }
-    if (end < 0) {
-      PEM_BODY.lastIndex = bodyFrom;
-      PEM_BODY.exec(text);
-      end = Math.max(bodyFrom, PEM_BODY.lastIndex);
-    }
-    if (PEM_PRIVATE.test(label) || !PEM_PUBLIC.test(label)) out.push({ class: 'pem', start: m.index, end });
-    PEM_BEGIN.lastIndex = end;
   }
 }
 
@@ -294,11 +268,25 @@ export interface FindOptions {
 
 const ALL_SECRET: readonly DetectorClass[] = [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES];
 
-/** Every match of the selected classes (default: secrets, no PII), sorted by start; linear per class. */
+const isPii = (c: DetectorClass): boolean => c === 'email' || c === 'phone';
+
+/**
+ * Every match of the selected classes (default: secrets, no PII), sorted by start; linear per class. A text with
+ * percent-encoded separators (`token%3Dghp_...`) is also read decoded, for the secret classes (secret-encoded.ts).
+ */
 export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[] {
   const want = opts.classes ?? ALL_SECRET;
   // the screen holds for every secret class by construction: a class whose opening is missing fails its own tests
-  if (!mayHoldSecret(text) && !want.includes('email') && !want.includes('phone')) return [];
+  const screened = SECRET_OPENINGS.test(text);
+  const out = screened || want.some(isPii) ? scan(text, want) : [];
+  // the common path: no `%` (and no `+` in a text that may hold a secret) leaves nothing to decode
+  if (text.indexOf('%') >= 0 || (screened && text.indexOf('+') >= 0))
+    readDecoded(text, out, SECRET_OPENINGS, (t) => scan(t, opts.classes ? want.filter((c) => !isPii(c)) : want));
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** Every match of the classes `want` in `text`, unsorted. */
+function scan(text: string, want: readonly DetectorClass[]): SecretMatch[] {
   const out: SecretMatch[] = [];
   for (const c of want) {
     switch (c) {
@@ -373,7 +361,7 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
         break;
     }
   }
-  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+  return out;
 }
 
 /** The first rule (a) floor class found in `text`, or undefined (the leak checks' question). */

@@ -1,7 +1,8 @@
 /**
  * The capture verbs and `validate` agree on every secret (AEP-0001 §8.2; AEP-0003 §9 items 2, 4 and 5, §9.4): for a
  * generated secret of every detector class, in every position (a payload string, a nested member, the value of a
- * credential-named member, a metadata-level member, an extension attribute, `subject`, a URL's userinfo), each line in
+ * credential-named member, a metadata-level member, an extension attribute, `subject`, a URL's userinfo, a URL-encoded
+ * query value with percent-encoded separators in either hex case, escaped twice, or `+` for a space), each line in
  * three JSON spellings (plain, `\u`-escaped letters, `\/`), at every declared capture:
  * - `validate` on the original reports every line below `full` with a content rule or a level rule (the secret is found,
  *   or its member is not allowed there);
@@ -65,6 +66,18 @@ function shapes(): Shape[] {
 
 type Place = (s: Shape) => [type: string, data: unknown, envelope?: Record<string, unknown>];
 
+/**
+ * `text` as a URL-encoded query value: its separators (space, line breaks, `=&?/:@"',;` and brackets) written as
+ * `%XY` in `hexCase`, `%` before each escape `times` over (2: `%253D`); `plus` writes a space as `+`.
+ */
+function encoded(text: string, hexCase: 'upper' | 'lower', times = 1, plus = false): string {
+  return text.replace(/[\s=&?/:@"',;{}()[\]]/g, (c) => {
+    if (c === ' ' && plus) return '+';
+    const h = c.charCodeAt(0).toString(16).padStart(2, '0');
+    return `%${'25'.repeat(times - 1)}${hexCase === 'upper' ? h.toUpperCase() : h}`;
+  });
+}
+
 /** Where a secret stands in an event; the `named*` places hold the bare body under a credential's name. */
 const PLACES: Readonly<Record<string, Place>> = {
   payload: (s) => ['run.started', { trigger: 'user', prompt: `run this ${s.text} now` }],
@@ -79,6 +92,19 @@ const PLACES: Readonly<Record<string, Place>> = {
   namedMetadata: (s) => ['tool.requested', { tool: { name: 'sh' }, extra: { AWS_SK: s.body } }],
   namedExtension: (s) => ['run.started', { trigger: 'user' }, { acmepassword: s.body }],
   namedVendor: (s) => ['x.acme.progress.noted', { db: { secret_value: s.body } }],
+  // percent-encoded separators: a redirect's query value in upper-case hex, a form in lower case with `+`, twice
+  encodedRedirect: (s) => [
+    'run.started',
+    { trigger: 'user', prompt: `cb?next=%2Fhome%3Fq%3D${encoded(s.text, 'upper')}` },
+  ],
+  encodedForm: (s) => [
+    'tool.requested',
+    { tool: { name: 'sh' }, extra: { q: `a%3dx%26v%3d${encoded(s.text, 'lower', 1, true)}%26n%3d1` } },
+  ],
+  encodedTwice: (s) => [
+    'x.acme.progress.noted',
+    { a: [`login?next=%252Fcb%253Fv%253D${encoded(s.text, 'upper', 2)}`] },
+  ],
 };
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full', undefined] as const;

@@ -46,6 +46,14 @@ const SHAPES: fc.Arbitrary<Shape> = fc.oneof(
   chars(ALNUM, 34).map((b) => ({ text: `az ad sp create-for-rbac: Xy_8Q~${b}`, body: b })),
   chars(ALNUM, 40).map((b) => ({ text: `aws configure set aws_secret_access_key ${b}`, body: b })),
   chars(ALNUM, 86).map((b) => ({ text: `DefaultEndpointsProtocol=https;AccountKey=${b}==;EndpointSuffix=x`, body: b })),
+  // between percent-encoded separators: a redirect's encoded query, a form's lower-case hex and `+`
+  chars(ALNUM, 30).map((b) => ({
+    text: `cb?redirect=%2Fhome%3Fid_token%3D${'eyJ' + b64url('{"alg":"HS256"}').slice(3)}.${b64url('{"sub":"x"}')}.${b}`,
+    body: b,
+  })),
+  chars(ALNUM, 36).map((b) => ({ text: `cb?next=%2Fhome%3Ftoken%3Dghp_${b}%26pw%3Dhunter2`, body: b })),
+  chars(ALNUM, 18).map((b) => ({ text: `q%3dx%26password%3d${b}%26n%3d1`, body: b })),
+  chars(ALNUM, 28).map((b) => ({ text: `h%3DBearer+${b}`, body: b })),
 );
 
 type Place = (s: string) => [type: string, data: unknown, envelope?: Record<string, unknown>];

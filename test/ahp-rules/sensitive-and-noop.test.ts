@@ -201,6 +201,20 @@ describe('sensitive elicitation and no-op changes', () => {
       result: { protocolVersion: 'draft', effects: [{ type: 'deny', reason: 'Bearer abcdefgh12345678' }] },
     };
     invalid(deny, 'ahp/event-secret', '/result/effects/0/reason');
+    // between percent-encoded separators, as in a URL-encoded redirect (the detector reads them decoded)
+    for (const url of [
+      'cb?redirect=%2Fhome%3Fid_token%3DeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl',
+      'cb?next=%2fhome%3fpassword%3dhunter2%26x%3d1',
+      'h%3DBearer%20abcdefghijklmnop1234567890',
+    ])
+      invalid(
+        obsOf('tool.before', { native: { provider: 'p', eventName: 'E', payload: { url } } }),
+        'ahp/event-secret',
+        '/params/event/native/payload/url',
+      );
+    valid(
+      obsOf('tool.before', { native: { provider: 'p', eventName: 'E', payload: { url: 'q%3Dhello%20world%2Fhome' } } }),
+    );
     invalid(
       obsOf('model.switch.before', { pricing: { currency: 'ABC' } }),
       'ahp/currency-unknown',

@@ -1,9 +1,10 @@
 /**
  * One detector, one verdict: the same corpus of strings (our own token shapes, written from
  * the providers' documented prefixes with bodies from a seeded generator; the AEP-0003 §9.4(a)
- * floor shapes; ordinary text and public key material) goes through `aep validate` (the string
- * in a `redacted`-gated field of an event at capture `redacted`), `ahp validate` (the string as
- * a `config.change.after` summary, which `ahp/config-managed-secret` reads) and `aep redact`.
+ * floor shapes; credentials between percent-encoded separators; ordinary text, encoded URLs and
+ * public key material) goes through `aep validate` (the string in a `redacted`-gated field of an
+ * event at capture `redacted`), `ahp validate` (the string as a `config.change.after` summary,
+ * which `ahp/config-managed-secret` reads) and `aep redact`.
  * The three flag exactly the same strings; AEP's rule follows the tier (the §9.4(a) floor is
  * `aep/redaction-leak`, the shapes beyond it `aep/redaction-leak-provider`), and the severity is
  * one for one string: an error in both protocols (issue 43: a user gating CI on both gets one
@@ -95,6 +96,18 @@ const FLOOR: string[] = [
   'Rotate the deploy token: now read from the keychain.',
 ];
 
+/** Credentials between percent-encoded separators (a URL-encoded query or redirect), either hex case, escaped twice. */
+const ENCODED: string[] = [
+  `cb?redirect=%2Fhome%3Fid_token%3DeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ${body(8)}.${body(20)}`,
+  `cb?next=%2Fhome%3Ftoken%3Dghp_${body(36)}%26pw%3Dhunter2`,
+  `q%3dxoxb-${digits(12)}-${body(24)}%26page%3d2`,
+  `next%3Dgithub_pat_11${body(20)}_${body(59)}`,
+  'r%3Fpassword%3Dhunter2%26x%3D1',
+  `login?next=%252Fcb%253Fapi_key%253D${body(16)}`,
+  `h%3DBearer%20${body(30)}`,
+  `Authorization%3A+Bearer+${body(30)}`,
+];
+
 /** Strings no consumer flags. */
 const CLEAN: string[] = [
   'ran 42 tests, 0 failures, in 3.1s',
@@ -116,9 +129,13 @@ const CLEAN: string[] = [
   'Basic authentication is off; authorization: none required',
   'payload eyJfoo.bar and version v1.2.3',
   `publishable pk_test_${body(24)}`,
+  // ordinary percent-encoded URLs
+  'q%3Dhello%20world and %2Fhome%2Fuser',
+  'https%3A%2F%2Fexample.com%2Fsearch%3Fq%3Drotate%2520the%2520token%26lang%3Den',
+  'cb?next=%2Fsettings%2Fpasswords%3Ftab%3Dsecurity, 100%25 done',
 ];
 
-const CORPUS = [...PROVIDER, ...FLOOR, ...CLEAN];
+const CORPUS = [...PROVIDER, ...FLOOR, ...ENCODED, ...CLEAN];
 const HEAD = {
   aep: '0.1',
   time: '2026-11-30T10:00:00Z',
@@ -165,7 +182,7 @@ test('one detector, one verdict: aep validate, ahp validate and aep redact flag 
   const redacted = outLines.map((l) => (JSON.parse(l) as { data: { message: string } }).data.message);
 
   const rows = CORPUS.map((s, i) => {
-    const expected = PROVIDER.includes(s) || FLOOR.includes(s);
+    const expected = PROVIDER.includes(s) || FLOOR.includes(s) || ENCODED.includes(s);
     return { i, s, expected, aep: aepFlags.has(i), ahp: ahpFlags.has(i), redact: redacted[i] !== s };
   });
   const wrong = rows.filter((r) => r.aep !== r.expected || r.ahp !== r.expected || r.redact !== r.expected);

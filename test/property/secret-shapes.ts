@@ -31,6 +31,12 @@ export const context = fc.constantFrom(
   (t: string) => `export VALUE='${t}'`,
   (t: string) => `(${t})`,
   (t: string) => `line one\n${t}\nline three`,
+  // percent-encoded separators around it (a URL-encoded query or redirect), either hex case, escaped twice, `+`
+  (t: string) => `cb?next=%2Fhome%3Fq%3D${t}%26page%3D2`,
+  (t: string) => `r%3fid%3d${t}%2c%3b%22`,
+  (t: string) => `say%20${t}%0Adone%09`,
+  (t: string) => `next%253D${t}%2526x`,
+  (t: string) => `q=a+${t}+b`,
 );
 
 /**
