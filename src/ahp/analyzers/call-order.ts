@@ -6,11 +6,9 @@
  * and the earliest permission-stage event (`tool.permission.request`, `tool.permission.resolved`).
  */
 import type { Mark } from '../../core/mark.ts';
-import { SpillTable } from '../../core/spill-table.ts';
 import { isObj } from '../../core/value.ts';
-import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
-import { spillRowsOf } from './options.ts';
+import { RowHolder } from './row-holder.ts';
 import type { MessageScope } from './scope.ts';
 import { timeMs } from './session-order.ts';
 
@@ -30,27 +28,10 @@ const COL = { beforeTime: 0, beforePos: 1, permTime: 2, permPos: 3, count: 4 } a
 /** Bytes a row counts in `--max-state-mb`. */
 const ROW_BYTES = 200;
 
-/** The call-order analyzer */
-export class CallOrder implements StateHolder {
-  private readonly rows: SpillTable;
-
-  constructor(private readonly budget: EventBudget) {
-    this.rows = new SpillTable({ u32: 0, f64: COL.count, load: 2, memRows: spillRowsOf(budget.opts) });
-  }
-
-  /** How many entries it holds. */
-  held(): number {
-    return this.rows.size;
-  }
-
-  /** Estimated bytes (`--max-state-mb`): {@link ROW_BYTES} a row. */
-  bytes(): number {
-    return this.rows.size * ROW_BYTES;
-  }
-
-  /** Forget the oldest call: a later event of it is then not judged, never misjudged. */
-  forgetOldest(): boolean {
-    return this.rows.forgetOldest();
+/** The call-order analyzer (a row a call, oldest forgotten first) */
+export class CallOrder extends RowHolder {
+  constructor(budget: EventBudget) {
+    super(budget, COL.count, ROW_BYTES);
   }
 
   /** Facts of the first occurrence of the event of `scope` (at `at`) into `facts`. */
@@ -69,13 +50,8 @@ export class CallOrder implements StateHolder {
     const pos = this.budget.pos(at);
     let s = table.slot(key);
     if (s === undefined) {
-      const max = this.budget.opts.maxEvents;
-      if (max <= 0) return;
-      if (table.size >= max) {
-        this.budget.noteCap('maxEvents', max, at);
-        table.forgetOldest();
-      }
-      s = table.add(key);
+      s = this.addRow(key, at);
+      if (s === undefined) return;
       for (const c of [COL.beforeTime, COL.beforePos, COL.permTime, COL.permPos]) table.setF(s, c, NaN);
     }
     const [tc, pc, otherT, otherP] = before

@@ -6,11 +6,9 @@
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
-import { SpillTable } from '../../core/spill-table.ts';
 import { isObj } from '../../core/value.ts';
-import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
-import { spillRowsOf } from './options.ts';
+import { RowHolder } from './row-holder.ts';
 import type { MessageScope } from './scope.ts';
 
 /** An event of a session created before that session's `session.start`. */
@@ -85,28 +83,12 @@ export function timeMs(v: unknown): number {
 }
 
 /** The session-order analyzer */
-export class SessionOrder implements StateHolder {
-  private readonly rows: SpillTable;
+export class SessionOrder extends RowHolder {
   /** The last key of each session id, with its source (most streams hold few sessions; at most 4096 kept). */
   private readonly keys = new Map<string, { source: string; key: Hash64 }>();
 
-  constructor(private readonly budget: EventBudget) {
-    this.rows = new SpillTable({ u32: 0, f64: COL.count, load: 2, memRows: spillRowsOf(budget.opts) });
-  }
-
-  /** How many entries it holds. */
-  held(): number {
-    return this.rows.size;
-  }
-
-  /** Estimated bytes (`--max-state-mb`): {@link ROW_BYTES} a row. */
-  bytes(): number {
-    return this.rows.size * ROW_BYTES;
-  }
-
-  /** Forget the oldest session: a later event of it is then not judged, never misjudged. */
-  forgetOldest(): boolean {
-    return this.rows.forgetOldest();
+  constructor(budget: EventBudget) {
+    super(budget, COL.count, ROW_BYTES);
   }
 
   /** Facts of the first occurrence of the event of `scope` (at `at`) into `facts`. */
@@ -130,13 +112,8 @@ export class SessionOrder implements StateHolder {
     const s = table.slot(key);
     const pos = this.budget.pos(at);
     if (s === undefined) {
-      const max = this.budget.opts.maxEvents;
-      if (max <= 0) return;
-      if (table.size >= max) {
-        this.budget.noteCap('maxEvents', max, at);
-        table.forgetOldest();
-      }
-      const n = table.add(key);
+      const n = this.addRow(key, at);
+      if (n === undefined) return;
       table.setF(n, COL.firstTime, t);
       table.setF(n, COL.firstPos, pos);
       table.setF(n, COL.startTime, start ? t : NaN);
