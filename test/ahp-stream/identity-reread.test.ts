@@ -54,7 +54,7 @@ test('file input: an identical or reordered retry is fine, a changed one is an i
   const text = lines(a, a, reordered, ok('e1'), changed, ok('e1'));
   const p = file(text);
   const fs = await onFile(p);
-  assert.ok(brief(fs).includes('error:ahp/event-id-reuse@5/params/event/id'), brief(fs).join(' '));
+  assert.ok(brief(fs).includes('error:ahp/event-id-reuse@5/params/event/path'), brief(fs).join(' '));
   assert.ok(!brief(fs).some((b) => /event-id-reuse@[23]/.test(b)), brief(fs).join(' '));
   assert.deepEqual(fs, await inMemory(text, p));
 });

@@ -455,13 +455,13 @@ test('event ids: identical retries and views of one event are fine; anything els
         ok('e1'),
       ]),
     ),
-    ['error:ahp/event-id-reuse@2/params/event/id'],
+    ['error:ahp/event-id-reuse@2/params/event/tool/input/command'],
   );
   assert.deepEqual(brief(await check([observe(a), observe({ ...a, time: '2026-09-15T12:01:00Z' })])), [
-    'error:ahp/event-id-reuse@2/params/event/id',
+    'error:ahp/event-id-reuse@2/params/event/time',
   ]);
   assert.deepEqual(brief(await check([observe(a), observe(outbound('e1'))])), [
-    'error:ahp/event-id-reuse@2/params/event/id',
+    'error:ahp/event-id-reuse@2/params/event/type',
   ]);
   // the same id from another source is another event
   assert.deepEqual(brief(await check([observe(a), observe({ ...outbound('e1'), source: SRC2 })])), []);

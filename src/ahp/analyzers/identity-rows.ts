@@ -1,5 +1,6 @@
 /** The event identity analyzer's row layout and control prints (identity.ts). */
 import { pairKey, type Hash64 } from '../../core/canonical.ts';
+import { childPointer } from '../../core/pointer.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 import { fnv32, valueDigest } from './digest.ts';
 
@@ -42,6 +43,9 @@ export const RARE_U32 = {
   typeFp: 1,
   count: 2,
 } as const;
+
+/** The f64 column of the identity's rare row: the place of the latest delivery kept as the intercepted copy, plus 1 (0: none). */
+export const RARE_F64 = { deliveryPos: 0, count: 1 } as const;
 
 /** The wide table's columns: the control fingerprints in {@link CONTROL_FIELDS} order, then the presence mask. */
 export const WIDE_U32 = { control: 0, mask: CONTROL_FIELDS.length, count: CONTROL_FIELDS.length + 1 } as const;
@@ -184,3 +188,51 @@ export const TYPE_FP = {
   'workspace.change.before': typeFp('workspace.change.before'),
   'tool.before': typeFp('tool.before'),
 } as const;
+
+/** Control fields' pointers under the event (the fingerprint's last field has none: it is the rest). */
+export const CONTROL_POINTERS: readonly (string | undefined)[] = CONTROL_FIELDS.map((f) =>
+  f === 'rest of the event' ? undefined : `${EVENT_PTR}/${f.replace('.', '/')}`,
+);
+
+/** Members a view of the event may change ({@link restPrint}'s skips): a metadata difference is never one of them. */
+export const isViewMember = (k: string, v: unknown): boolean =>
+  VIEW_MEMBERS.has(k) || k === 'request' || k === 'result' || (Array.isArray(v) && isPart(v[0]));
+
+/** Past this depth two subtrees are compared by digest and a difference is placed at the subtree. */
+const DIFF_DEPTH = 256;
+
+/**
+ * The pointer of the first member, in `b`'s order, where `b` differs from `a` (a member only `a` has: the object that
+ * lacks it; a longer array: its first extra item); undefined when they are the same JSON value or differ only where
+ * `skip` says. `b` is the later occurrence, whose text the finding points into.
+ */
+export function firstDifference(
+  a: unknown,
+  b: unknown,
+  at: string,
+  skip?: (k: string, v: unknown) => boolean,
+  depth = 0,
+): string | undefined {
+  if (a === b) return undefined;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return at;
+  if (Array.isArray(a) !== Array.isArray(b)) return at;
+  if (depth >= DIFF_DEPTH) return valueDigest(a) === valueDigest(b) ? undefined : at;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      const d = firstDifference(a[i], b[i], `${at}/${i}`, skip, depth + 1);
+      if (d !== undefined) return d;
+    }
+    return b.length > n ? `${at}/${n}` : a.length > n ? at : undefined;
+  }
+  const oa = a as Obj;
+  const ob = b as Obj;
+  for (const k in ob) {
+    if (skip?.(k, ob[k])) continue;
+    if (!own(oa, k)) return childPointer(at, k);
+    const d = firstDifference(oa[k], ob[k], childPointer(at, k), skip, depth + 1);
+    if (d !== undefined) return d;
+  }
+  for (const k in oa) if (!own(ob, k) && !skip?.(k, oa[k])) return at;
+  return undefined;
+}

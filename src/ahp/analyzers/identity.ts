@@ -14,12 +14,16 @@ import { digestWords, valueDigest } from './digest.ts';
 import type { EventRows } from './event-rows.ts';
 import {
   CONTROL_FIELDS,
+  CONTROL_POINTERS,
   controlDigest,
   controlPrint,
   controlPrintInto,
   EVENT_PTR,
   EVENT_U32,
+  firstDifference,
+  isViewMember,
   MAX_NAMES,
+  RARE_F64,
   RARE_U32,
   eventKey,
   TYPE_FP,
@@ -39,6 +43,8 @@ export interface ReuseFacts {
   kind: 'type' | 'retry' | 'metadata' | 'unverifiable';
   /** The differing control fields (may be empty for `retry`: then only content differs). */
   fields: string[];
+  /** The first differing member of this message (undefined: the earlier copy could not be read back). */
+  pointer?: string;
 }
 
 /** What the event-identity analyzer says about the event of a message. */
@@ -93,7 +99,7 @@ export class EventIdentity {
     this.typeShift = rows.claim(16);
     this.parents = rows.attach(new CompactTable({ u32: 2, f64: 0, fifo: true, load: 2 }), this.hasParent, true);
     this.wide = rows.attach(new CompactTable({ u32: WIDE_U32.count, f64: 0 }), this.hasWide);
-    this.rare = rows.attach(new CompactTable({ u32: RARE_U32.count, f64: 0 }), this.hasRare);
+    this.rare = rows.attach(new CompactTable({ u32: RARE_U32.count, f64: RARE_F64.count }), this.hasRare);
   }
 
   /** The name code of `name` (0: the names are full), shared by the analyzers that keep names in rows. */
@@ -175,28 +181,27 @@ export class EventIdentity {
       const typeDiffers = this.typeFpOf(s, flags) !== fp[0];
       const differs = r.getU(s, EVENT_U32.control) !== digest;
       const prior = flags & this.observed ? 'observe' : 'intercept';
-      if (differs || typeDiffers) {
+      const same = retry && flags & this.intercepted ? this.sameIntercepted(s, flags, scope) : true;
+      if (same === false && !typeDiffers) {
+        // a retry is compared with the copy it re-sends (the latest delivery), so the finding names that line and
+        // the first member that differs from it (base/failure.md §Duplicate delivery and retries)
+        facts.reuse = this.retryFacts(s, flags, scope, prior);
+      } else if (differs || typeDiffers) {
         // a first line that cannot be read back as it was cannot name the fields, but the digest still tells
         const fields = this.differingFields(s, scope) ?? (typeDiffers ? ['type'] : []);
-        const same = retry && flags & this.intercepted ? this.sameIntercepted(s, flags, scope) : true;
-        const kind = typeDiffers ? 'type' : same === false ? 'retry' : 'metadata';
-        facts.reuse = { prior: r.markAt(s), priorVia: prior, kind, fields };
-      } else if (retry && flags & this.intercepted) {
-        const same = this.sameIntercepted(s, flags, scope);
-        if (same !== true)
-          facts.reuse = {
-            prior: r.markAt(s),
-            priorVia: prior,
-            kind: same === false ? 'retry' : 'unverifiable',
-            fields: [],
-          };
-      }
+        const kind = typeDiffers ? 'type' : 'metadata';
+        facts.reuse = {
+          prior: r.markAt(s),
+          priorVia: prior,
+          kind,
+          fields,
+          pointer: this.metadataPointer(s, scope, fields),
+        };
+      } else if (same === undefined)
+        facts.reuse = { prior: this.interceptMark(s, flags), priorVia: prior, kind: 'unverifiable', fields: [] };
       if (intercepted && (!(flags & this.intercepted) || !retry)) {
-        // first intercepted after an observation, or the next interceptor's delivery, which a later retry re-sends:
-        // the row's offset is an earlier line's, so keep a digest of this request
-        this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
-        r.clear(s, this.rereadable);
-        r.set(s, this.intercepted);
+        // first intercepted after an observation, or the next interceptor's delivery, which a later retry re-sends
+        this.keepDelivery(s, scope);
       }
     } else {
       facts.first = true;
@@ -220,14 +225,8 @@ export class EventIdentity {
       this.rare.setU(this.rare.add(key), RARE_U32.typeFp, fp[0]!);
     }
     const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
-    if (rereadable) {
-      const fileCode = r.budget.posFile(r.pos(s));
-      if (fileCode !== this.lastFile || msg.reread !== this.lastReread) {
-        this.rereaders.set(fileCode, msg.reread!);
-        this.lastFile = fileCode;
-        this.lastReread = msg.reread;
-      }
-    } else {
+    if (rereadable) this.noteRereader(r.pos(s), msg.reread!);
+    else {
       flags |= this.hasWide;
       const w = this.wide.add(key);
       for (let i = 0; i < fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, fp[i]!);
@@ -249,6 +248,93 @@ export class EventIdentity {
     }
   }
 
+  /** Keep `reread` as the re-reader of the input of place `pos`. */
+  private noteRereader(pos: number, reread: (byteOffset: number) => string | undefined): void {
+    const fileCode = this.rows.budget.posFile(pos);
+    if (fileCode !== this.lastFile || reread !== this.lastReread) {
+      this.rereaders.set(fileCode, reread);
+      this.lastFile = fileCode;
+      this.lastReread = reread;
+    }
+  }
+
+  /**
+   * Keep the intercept request of `scope` as row `s`'s intercepted copy, a later line than the row's own: its place
+   * in the rare row and, as for a first line, its fingerprint when it can be read back, else a digest of its event.
+   */
+  private keepDelivery(s: number, scope: MessageScope): void {
+    const { msg, ev, at } = scope;
+    const r = this.rows;
+    const pos = r.budget.pos(at);
+    this.rare.setF(this.rareOf(s), RARE_F64.deliveryPos, pos + 1);
+    if (msg.reread !== undefined && at.byteOffset !== undefined) {
+      this.noteRereader(pos, msg.reread);
+      r.setU(s, EVENT_U32.interceptDigest, lineFingerprint(msg.text));
+      r.set(s, this.rereadable);
+    } else {
+      this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
+      r.clear(s, this.rereadable);
+    }
+    r.set(s, this.intercepted);
+  }
+
+  /** The place of row `s`'s latest delivery kept as its intercepted copy (undefined: the copy is its first line). */
+  private deliveryPos(s: number, flags: number): number | undefined {
+    if (!(flags & this.hasRare)) return undefined;
+    const p = this.rare.getF(this.rare.slot(this.rows.keyAt(s))!, RARE_F64.deliveryPos);
+    return p === 0 ? undefined : p - 1;
+  }
+
+  /** The place of row `s`'s intercepted copy: its latest delivery, else its first line. */
+  private interceptPos(s: number, flags: number): number {
+    return this.deliveryPos(s, flags) ?? this.rows.pos(s);
+  }
+
+  /** The mark of row `s`'s intercepted copy. */
+  private interceptMark(s: number, flags: number): Mark {
+    return this.rows.budget.markAt(this.interceptPos(s, flags));
+  }
+
+  /**
+   * The facts of a retry of row `s` that differs from its intercepted copy: that copy's line and, when it can be read
+   * back, the control fields that differ from it and the first differing member.
+   */
+  private retryFacts(s: number, flags: number, scope: MessageScope, priorVia: 'intercept' | 'observe'): ReuseFacts {
+    const prior = this.interceptMark(s, flags);
+    const line = flags & this.rereadable ? this.lineAt(this.interceptPos(s, flags)) : undefined;
+    const parsed = line === undefined ? undefined : parseJsonText(line, Number.MAX_SAFE_INTEGER);
+    const ev = parsed?.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
+    if (!isObj(ev)) {
+      const fields = this.deliveryPos(s, flags) !== undefined ? [] : (this.differingFields(s, scope) ?? []);
+      return { prior, priorVia, kind: 'retry', fields, pointer: this.fieldPointer(fields) };
+    }
+    const c = controlPrint(ev);
+    const fields = CONTROL_FIELDS.filter((_, i) => differsAt(c, i, scope));
+    return { prior, priorVia, kind: 'retry', fields, pointer: firstDifference(ev, scope.ev, EVENT_PTR) };
+  }
+
+  /**
+   * Where the metadata of the event of `scope` differs from row `s`'s first line: the first differing control
+   * field's member, else (only the rest differs) the first differing member outside what views change.
+   */
+  private metadataPointer(s: number, scope: MessageScope, fields: readonly string[]): string | undefined {
+    const p = this.fieldPointer(fields);
+    if (p !== undefined || fields.length === 0) return p;
+    const line = this.lineOf(s);
+    const parsed = line === undefined ? undefined : parseJsonText(line, Number.MAX_SAFE_INTEGER);
+    const ev = parsed?.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
+    return isObj(ev) ? firstDifference(ev, scope.ev, EVENT_PTR, isViewMember) : undefined;
+  }
+
+  /** The member of the first of `fields` that is one (undefined: none, or only the rest of the event). */
+  private fieldPointer(fields: readonly string[]): string | undefined {
+    for (const f of fields) {
+      const p = CONTROL_POINTERS[CONTROL_FIELDS.indexOf(f as (typeof CONTROL_FIELDS)[number])];
+      if (p !== undefined) return p;
+    }
+    return undefined;
+  }
+
   /** The rare row of row `s`, added (and flagged) when it has none. */
   private rareOf(s: number): number {
     const k = this.rows.keyAt(s);
@@ -264,8 +350,12 @@ export class EventIdentity {
 
   /** The line of row `s`'s first occurrence read back (undefined: its input cannot be read back). */
   private lineOf(s: number): string | undefined {
+    return this.lineAt(this.rows.pos(s));
+  }
+
+  /** The line at place `pos` read back (undefined: its input cannot be read back). */
+  private lineAt(pos: number): string | undefined {
     const b = this.rows.budget;
-    const pos = this.rows.pos(s);
     const reread = this.rereaders.get(b.posFile(pos));
     const off = b.posOffset(pos);
     return reread && !Number.isNaN(off) ? reread(off) : undefined;
@@ -318,7 +408,12 @@ export class EventIdentity {
         d[1] === r.getU(s, EVENT_U32.interceptDigest)
       );
     }
-    return sameAsReadBack(this.lineOf(s), r.getU(s, EVENT_U32.interceptDigest), msg, EVENT_PTR);
+    return sameAsReadBack(
+      this.lineAt(this.interceptPos(s, flags)),
+      r.getU(s, EVENT_U32.interceptDigest),
+      msg,
+      EVENT_PTR,
+    );
   }
 }
 
