@@ -86,9 +86,10 @@ test('another view with other metadata points at the differing control field, el
   );
 });
 
-test('firstDifference: document order of the later value, missing and extra members, skips, depth', () => {
+test('firstDifference: members in code-unit order whatever their order in either copy, missing and extra members, skips, depth', () => {
   assert.equal(firstDifference({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }, ''), undefined);
-  assert.equal(firstDifference({ a: 1, b: 2 }, { b: 3, a: 4 }, ''), '/b');
+  assert.equal(firstDifference({ a: 1, b: 2 }, { b: 3, a: 4 }, ''), '/a');
+  assert.equal(firstDifference({ b: 2, a: 1 }, { b: 3, a: 1 }, ''), '/b');
   assert.equal(firstDifference({ a: 1, b: 2 }, { a: 1 }, '/e'), '/e');
   assert.equal(firstDifference({ a: 1 }, { a: 1, 'x/y': 2 }, ''), '/x~1y');
   assert.equal(firstDifference([1, 2], [1], ''), '');

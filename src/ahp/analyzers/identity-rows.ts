@@ -202,9 +202,9 @@ export const isViewMember = (k: string, v: unknown): boolean =>
 const DIFF_DEPTH = 256;
 
 /**
- * The pointer of the first member, in `b`'s order, where `b` differs from `a` (a member only `a` has: the object that
- * lacks it; a longer array: its first extra item); undefined when they are the same JSON value or differ only where
- * `skip` says. `b` is the later occurrence, whose text the finding points into.
+ * The pointer of the first member (object members in code-unit order, array items in order) where `b` differs from `a`
+ * (a member only `a` has: the object that lacks it; a longer array: its first extra item); undefined when they are the
+ * same JSON value or differ only where `skip` says. `b` is the later occurrence, whose text the finding points into.
  */
 export function firstDifference(
   a: unknown,
@@ -227,12 +227,16 @@ export function firstDifference(
   }
   const oa = a as Obj;
   const ob = b as Obj;
-  for (const k in ob) {
-    if (skip?.(k, ob[k])) continue;
-    if (!own(oa, k)) return childPointer(at, k);
+  // members in code-unit order, so that the member order of either copy never moves the finding
+  const keys = [...new Set([...Object.keys(oa), ...Object.keys(ob)])].sort();
+  for (const k of keys) {
+    const inA = own(oa, k);
+    const inB = own(ob, k);
+    if (skip?.(k, inB ? ob[k] : oa[k])) continue;
+    if (!inB) return at;
+    if (!inA) return childPointer(at, k);
     const d = firstDifference(oa[k], ob[k], childPointer(at, k), skip, depth + 1);
     if (d !== undefined) return d;
   }
-  for (const k in oa) if (!own(ob, k) && !skip?.(k, oa[k])) return at;
   return undefined;
 }
