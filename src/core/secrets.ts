@@ -169,6 +169,41 @@ function blockEnd(text: string, keyAt: number, from: number): number {
   return last;
 }
 
+// a word that ends the value before it: another key (`user:`, `path=/x`), a comment, a shell separator, a quote, a mark
+const PROSE_STOP = /^(?:[^\s]*[:=]|#|&&|\|\|?$|["'`<>([{]|\[REDACTED|\*{3})/i;
+// what ends a sentence or clause at the end of a word: its last word is still the value's
+const CLAUSE_END = /[.!?,;:]["'`)\]}]*$|["'`)\]}]$/;
+/** Most words a prose value runs on for (a passphrase is a few words, not a paragraph). */
+const PROSE_WORDS = 12;
+
+/**
+ * The end of a value after a colon inside prose (`... with password: correct horse battery staple. Then ...`): the
+ * words after the first one on the same line (spaces and tabs between them), up to the end of the sentence or clause
+ * (`.`, `!`, `?`, `,`, `;` ending a word, its punctuation and closing quotes not included), the line's end, or a word
+ * that starts something else (another key, a comment, a quote); at most {@link PROSE_WORDS} words. `end` is the end of
+ * the first word; a first word that ends a clause itself is the whole value (`end` is returned).
+ */
+function proseValueEnd(text: string, end: number): number {
+  if (CLAUSE_END.test(text.slice(Math.max(0, end - 3), end))) return end;
+  let e = end;
+  for (let n = 1; n < PROSE_WORDS; n++) {
+    let p = e;
+    while (text[p] === ' ' || text[p] === '\t') p++;
+    if (p === e || p >= text.length || text[p] === '\n' || text[p] === '\r') break;
+    let q = p;
+    while (q < text.length && !SPACE.test(text[q]!)) q++;
+    const w = text.slice(p, q);
+    if (PROSE_STOP.test(w)) break;
+    const clause = CLAUSE_END.exec(w);
+    if (clause) {
+      const keep = w.length - clause[0].length;
+      return keep > 0 ? p + keep : e;
+    }
+    e = q;
+  }
+  return e;
+}
+
 /** True when the keyword at `at` is part of an unquoted key that starts its line (looked for at most 64 back). */
 function startsLine(text: string, at: number): boolean {
   const from = Math.max(0, at - 64);
@@ -233,6 +268,11 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
     NEXT_WORD.lastIndex = end;
     const next = NEXT_WORD.exec(text);
     if (next && tokenShaped(next[1]!)) return [start, end + next[0].length];
+  }
+  // `password: correct horse battery staple` inside prose: the words after a colon up to the sentence's end
+  if (g.op === ':') {
+    const e = proseValueEnd(text, end);
+    if (e > end) return [start, e];
   }
   // a `;` that ends the word ends a statement (`token=v; run`), no part of the value
   return v.length > 1 && v.endsWith(';') && (end === text.length || SPACE.test(text[end]!))
