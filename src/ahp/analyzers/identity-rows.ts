@@ -1,5 +1,6 @@
 /** The event identity analyzer's row layout and control prints (identity.ts). */
 import { pairKey, type Hash64 } from '../../core/canonical.ts';
+import type { Mark } from '../../core/mark.ts';
 import { childPointer } from '../../core/pointer.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 import { fnv32, valueDigest } from './digest.ts';
@@ -237,6 +238,43 @@ export function firstDifference(
     if (!inA) return childPointer(at, k);
     const d = firstDifference(oa[k], ob[k], childPointer(at, k), skip, depth + 1);
     if (d !== undefined) return d;
+  }
+  return undefined;
+}
+
+/** An event id reused by the same source in a way a retry or another view of the event cannot explain. */
+export interface ReuseFacts {
+  prior: Mark;
+  priorVia: 'intercept' | 'observe';
+  /** `type`: another event type; `retry`: a re-sent intercept request whose event differs. */
+  kind: 'type' | 'retry' | 'metadata' | 'unverifiable';
+  /** The differing control fields (may be empty for `retry`: then only content differs). */
+  fields: string[];
+  /** The first differing member of this message (undefined: the earlier copy could not be read back). */
+  pointer?: string;
+}
+
+/** What the event-identity analyzer says about the event of a message. */
+export interface IdentityFacts {
+  /** The first occurrence of its `(source, id)` (in the rows held). */
+  first: boolean;
+  reuse?: ReuseFacts;
+}
+
+/** Whether control field `i` differs between `first` and the event of `scope`. */
+export function differsAt(
+  first: ControlPrint,
+  i: number,
+  scope: { fp: ArrayLike<number> | undefined; mask: number },
+): boolean {
+  return ((first.mask >>> i) & 1) !== ((scope.mask >>> i) & 1) || first.fp[i] !== scope.fp![i];
+}
+
+/** The member of the first of `fields` that is one (undefined: none, or only the rest of the event). */
+export function fieldPointer(fields: readonly string[]): string | undefined {
+  for (const f of fields) {
+    const p = CONTROL_POINTERS[CONTROL_FIELDS.indexOf(f as (typeof CONTROL_FIELDS)[number])];
+    if (p !== undefined) return p;
   }
   return undefined;
 }

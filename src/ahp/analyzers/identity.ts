@@ -14,13 +14,15 @@ import { digestWords, valueDigest } from './digest.ts';
 import type { EventRows } from './event-rows.ts';
 import {
   CONTROL_FIELDS,
-  CONTROL_POINTERS,
   controlDigest,
   controlPrint,
   controlPrintInto,
+  differsAt,
   EVENT_PTR,
   EVENT_U32,
+  fieldPointer,
   firstDifference,
+  type IdentityFacts,
   isViewMember,
   MAX_NAMES,
   RARE_F64,
@@ -30,29 +32,18 @@ import {
   typeFp,
   WIDE_U32,
   type ControlPrint,
+  type ReuseFacts,
 } from './identity-rows.ts';
 import type { MessageScope } from './scope.ts';
 
-export { CONTROL_FIELDS, EVENT_PTR, eventKey, type ControlPrint } from './identity-rows.ts';
-
-/** An event id reused by the same source in a way a retry or another view of the event cannot explain. */
-export interface ReuseFacts {
-  prior: Mark;
-  priorVia: 'intercept' | 'observe';
-  /** `type`: another event type; `retry`: a re-sent intercept request whose event differs. */
-  kind: 'type' | 'retry' | 'metadata' | 'unverifiable';
-  /** The differing control fields (may be empty for `retry`: then only content differs). */
-  fields: string[];
-  /** The first differing member of this message (undefined: the earlier copy could not be read back). */
-  pointer?: string;
-}
-
-/** What the event-identity analyzer says about the event of a message. */
-export interface IdentityFacts {
-  /** The first occurrence of its `(source, id)` (in the rows held). */
-  first: boolean;
-  reuse?: ReuseFacts;
-}
+export {
+  CONTROL_FIELDS,
+  EVENT_PTR,
+  eventKey,
+  type ControlPrint,
+  type IdentityFacts,
+  type ReuseFacts,
+} from './identity-rows.ts';
 
 /** Most distinct notification sources a response id is looked up under ({@link EventIdentity.notifiedAt}). */
 const MAX_NOTIFIED_SOURCES = 8;
@@ -198,11 +189,14 @@ export class EventIdentity {
           pointer: this.metadataPointer(s, scope, fields),
         };
       } else if (same === undefined)
-        facts.reuse = { prior: this.interceptMark(s, flags), priorVia: prior, kind: 'unverifiable', fields: [] };
-      if (intercepted && (!(flags & this.intercepted) || !retry)) {
-        // first intercepted after an observation, or the next interceptor's delivery, which a later retry re-sends
-        this.keepDelivery(s, scope);
-      }
+        facts.reuse = {
+          prior: r.budget.markAt(this.interceptPos(s, flags)),
+          priorVia: prior,
+          kind: 'unverifiable',
+          fields: [],
+        };
+      // first intercepted after an observation, or the next interceptor's delivery, which a later retry re-sends
+      if (intercepted && (!(flags & this.intercepted) || !retry)) this.keepDelivery(s, scope);
     } else {
       facts.first = true;
       s = r.add(key, at);
@@ -290,23 +284,18 @@ export class EventIdentity {
     return this.deliveryPos(s, flags) ?? this.rows.pos(s);
   }
 
-  /** The mark of row `s`'s intercepted copy. */
-  private interceptMark(s: number, flags: number): Mark {
-    return this.rows.budget.markAt(this.interceptPos(s, flags));
-  }
-
   /**
    * The facts of a retry of row `s` that differs from its intercepted copy: that copy's line and, when it can be read
    * back, the control fields that differ from it and the first differing member.
    */
   private retryFacts(s: number, flags: number, scope: MessageScope, priorVia: 'intercept' | 'observe'): ReuseFacts {
-    const prior = this.interceptMark(s, flags);
+    const prior = this.rows.budget.markAt(this.interceptPos(s, flags));
     const line = flags & this.rereadable ? this.lineAt(this.interceptPos(s, flags)) : undefined;
     const parsed = line === undefined ? undefined : parseJsonText(line, Number.MAX_SAFE_INTEGER);
     const ev = parsed?.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
     if (!isObj(ev)) {
       const fields = this.deliveryPos(s, flags) !== undefined ? [] : (this.differingFields(s, scope) ?? []);
-      return { prior, priorVia, kind: 'retry', fields, pointer: this.fieldPointer(fields) };
+      return { prior, priorVia, kind: 'retry', fields, pointer: fieldPointer(fields) };
     }
     const c = controlPrint(ev);
     const fields = CONTROL_FIELDS.filter((_, i) => differsAt(c, i, scope));
@@ -318,21 +307,12 @@ export class EventIdentity {
    * field's member, else (only the rest differs) the first differing member outside what views change.
    */
   private metadataPointer(s: number, scope: MessageScope, fields: readonly string[]): string | undefined {
-    const p = this.fieldPointer(fields);
+    const p = fieldPointer(fields);
     if (p !== undefined || fields.length === 0) return p;
     const line = this.lineOf(s);
     const parsed = line === undefined ? undefined : parseJsonText(line, Number.MAX_SAFE_INTEGER);
     const ev = parsed?.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
     return isObj(ev) ? firstDifference(ev, scope.ev, EVENT_PTR, isViewMember) : undefined;
-  }
-
-  /** The member of the first of `fields` that is one (undefined: none, or only the rest of the event). */
-  private fieldPointer(fields: readonly string[]): string | undefined {
-    for (const f of fields) {
-      const p = CONTROL_POINTERS[CONTROL_FIELDS.indexOf(f as (typeof CONTROL_FIELDS)[number])];
-      if (p !== undefined) return p;
-    }
-    return undefined;
   }
 
   /** The rare row of row `s`, added (and flagged) when it has none. */
@@ -415,9 +395,4 @@ export class EventIdentity {
       EVENT_PTR,
     );
   }
-}
-
-/** Whether control field `i` differs between `first` and the event of `scope`. */
-function differsAt(first: ControlPrint, i: number, scope: MessageScope): boolean {
-  return ((first.mask >>> i) & 1) !== ((scope.mask >>> i) & 1) || first.fp[i] !== scope.fp![i];
 }
