@@ -51,6 +51,9 @@ const CASES: Record<Protocol, { ours: string[]; upstream: string[] }> = {
 /** What a finding is, wherever its input came from: rule, severity, line, pointer and citation. */
 const key = (f: Finding) => `${f.ruleId}|${f.severity}|${f.line ?? '-'}|${f.pointer ?? '-'}|${f.spec}`;
 const keys = (fs: readonly Finding[]) => fs.map(key).sort();
+/** {@link keys} without the pointer of an id reuse, which needs the earlier line read back to name the member. */
+const digestKeys = (fs: readonly Finding[]) =>
+  fs.map((f) => (f.ruleId === 'ahp/event-id-reuse' ? key({ ...f, pointer: undefined }) : key(f))).sort();
 
 /** The options a case runs with by its name (AEP bridge cases are read `--from`, `*.aep-0007.jsonl` `--profile`). */
 function caseOpts(protocol: Protocol, file: string): CaseOpts {
@@ -128,12 +131,13 @@ export function defineInvariants(protocol: Protocol): void {
           want,
           `${name}: chunked stream`,
         );
-        // where no read-back spool can be made (src/core/read-spool.ts), analyzers keep digests: the same verdicts
+        // where no read-back spool can be made (src/core/read-spool.ts), analyzers keep digests: the same verdicts (an
+        // id reuse then points at the id, not at the member that differs: README §Decisions on AHP decisions)
         process.env.AGENT_CONFORMANCE_SPOOL_DIR = 'off';
         try {
           assert.deepEqual(
-            keys(await findingsOf(protocol, { stream: chunked(bytes), source }, o)),
-            want,
+            digestKeys(await findingsOf(protocol, { stream: chunked(bytes), source }, o)),
+            digestKeys(all),
             `${name}: chunked stream without a spool`,
           );
         } finally {
