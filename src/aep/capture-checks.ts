@@ -15,7 +15,7 @@ import {
   type DetectorClass,
 } from '../core/secrets.ts';
 import { mayHoldEncodedSecret, SECRET_OPENINGS } from '../core/secret-patterns.ts';
-import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
+import { forEachGatedString, GatedPath, memberName, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { screened } from './envelope-members.ts';
 import { homePathIn } from './redact.ts';
@@ -152,9 +152,8 @@ export function redactedTextOf(ev: AepEvent): RedactedText {
   return lastText;
 }
 
-/** The key of the member the walk stands at (a name, an index, or undefined at the top). */
-const keyAt = (at: GatedPath, depth = at.depth): string | number | undefined =>
-  depth > 0 ? at.keys[depth - 1] : undefined;
+/** The name of the member the walk stands at, through array items (undefined at the top): {@link memberName}. */
+const keyAt = (at: GatedPath, depth = at.depth): string | undefined => memberName(at, depth);
 
 /** A leak of `text` read with its member's name (`"password": "<value>"`), as `aep redact` and AHP read it. */
 function namedLeak(text: string, at: GatedPath, pointer: string | undefined): void {
@@ -266,7 +265,7 @@ const CONTENT_RECURSION_LIMIT = 1024;
 function visitContent(v: unknown, node: CaptureNode | undefined, depth: number): void {
   if (depth >= CONTENT_RECURSION_LIMIT && v !== null && typeof v === 'object') {
     contentAt.depth = depth;
-    visitDeep(v, contentAt.pointer());
+    visitDeep(v, contentAt.pointer(), memberName(contentAt, depth));
     return;
   }
   if (typeof v === 'string') {
@@ -296,16 +295,21 @@ function visitContent(v: unknown, node: CaptureNode | undefined, depth: number):
   }
 }
 
-function visitDeep(v: unknown, pointer: string): void {
-  const stack: [unknown, string][] = [[v, pointer]];
+/** {@link visitContent} past its recursion limit, with an explicit stack; each string read with its member's name. */
+function visitDeep(v: unknown, pointer: string, name0: string | undefined): void {
+  const stack: [unknown, string, string | undefined][] = [[v, pointer, name0]];
   while (stack.length > 0) {
-    const [x, p] = stack.pop()!;
+    const [x, p, name] = stack.pop()!;
     if (typeof x === 'string') {
-      const cls = firstContentClass(x, contentPii);
+      const cls = firstContentClass(x, contentPii) ?? namedCredentialIn(name, x);
       if (cls !== undefined) (contentFound ??= []).push(p, cls);
     } else if (x !== null && typeof x === 'object') {
-      const entries: [string | number, unknown][] = Array.isArray(x) ? x.map((y, i) => [i, y]) : Object.entries(x);
-      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], childPointer(p, entries[i]![0])]);
+      const arr = Array.isArray(x);
+      const entries: [string | number, unknown][] = arr ? x.map((y, i) => [i, y]) : Object.entries(x);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, y] = entries[i]!;
+        stack.push([y, childPointer(p, k), arr ? name : (k as string)]);
+      }
     }
   }
 }

@@ -186,6 +186,8 @@ export class GatedPath {
   /** Keys of the path; the first `depth` are current. */
   readonly keys: (string | number)[] = [];
   depth = 0;
+  /** The member name nearest above the base (a path made past the recursion limit keeps no keys but this). */
+  name: string | undefined;
 
   constructor(readonly base: string) {}
 
@@ -195,6 +197,18 @@ export class GatedPath {
     for (let i = 0; i < this.depth; i++) p = childPointer(p, this.keys[i]!);
     return p;
   }
+}
+
+/**
+ * The name of the member a string at `at` (its first `depth` keys) belongs to: its own key, or through array items the
+ * name of the member that holds the array (`"password": ["<value>"]`), as `aep redact` reads a credential's name.
+ */
+export function memberName(at: GatedPath, depth = at.depth): string | undefined {
+  for (let i = depth - 1; i >= 0; i--) {
+    const k = at.keys[i];
+    if (typeof k === 'string') return k;
+  }
+  return at.name;
 }
 
 /** How a member's node steers the gated walk: skipped (above `redacted`), gated, ungated with gated members below, or neither. */
@@ -250,7 +264,7 @@ function gatedValue(
   }
   if (v === null || typeof v !== 'object') return;
   if (at.depth >= RECURSION_LIMIT) {
-    gatedDeep(v, node, gated, at.pointer(), visit);
+    gatedDeep(v, node, gated, at.pointer(), visit, memberName(at));
     return;
   }
   const d = at.depth;
@@ -317,15 +331,19 @@ function gatedDeep(
   gated0: boolean,
   basePointer: string,
   visit: (text: string, at: GatedPath) => void,
+  name0: string | undefined,
 ): void {
-  // a task: a value, its node, its parent's pointer and its key there, and whether it is gated
-  const stack: [unknown, CaptureNode | undefined, string, string | number | undefined, boolean][] = [
-    [data, tree, basePointer, undefined, gated0],
-  ];
+  // a task: a value, its node, its parent's pointer and its key there, whether it is gated, its member's name
+  const stack: [unknown, CaptureNode | undefined, string, string | number | undefined, boolean, string | undefined][] =
+    [[data, tree, basePointer, undefined, gated0, name0]];
   while (stack.length) {
-    const [v, node, parent, key, gated] = stack.pop()!;
+    const [v, node, parent, key, gated, name] = stack.pop()!;
     if (typeof v === 'string') {
-      if (gated) visit(v, new GatedPath(childPointer(parent, key!)));
+      if (gated) {
+        const at = new GatedPath(childPointer(parent, key!));
+        at.name = name;
+        visit(v, at);
+      }
       continue;
     }
     const ptr = key === undefined ? parent : childPointer(parent, key);
@@ -334,7 +352,7 @@ function gatedDeep(
       if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
       const g = gated || isGated(child);
       if (!g && !gatesBelow(child)) continue;
-      for (let i = v.length - 1; i >= 0; i--) if (wanted(v[i], g)) stack.push([v[i], child, ptr, i, g]);
+      for (let i = v.length - 1; i >= 0; i--) if (wanted(v[i], g)) stack.push([v[i], child, ptr, i, g, name]);
       continue;
     }
     const o = v as Record<string, unknown>;
@@ -346,7 +364,7 @@ function gatedDeep(
       if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
       const g = gated || isGated(child);
       if (!g && !gatesBelow(child)) continue;
-      if (wanted(o[k], g)) stack.push([o[k], child, ptr, k, g]);
+      if (wanted(o[k], g)) stack.push([o[k], child, ptr, k, g, k]);
     }
   }
 }

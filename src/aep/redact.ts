@@ -189,20 +189,19 @@ function holdsContent(s: string): boolean {
  * True when a string anywhere in `v` holds a secret, email address or phone number, or is the value of a member the
  * detector reads as a credential by its name (`"password": "<value>"`).
  */
-export function contentIn(v: unknown): boolean {
-  if (typeof v === 'string') return holdsContent(v);
+export function contentIn(v: unknown, name?: string): boolean {
+  if (typeof v === 'string') return holdsContent(v) || (name !== undefined && namedCredentialIn(name, v) !== undefined);
   if (v === null || typeof v !== 'object') return false;
-  if (Array.isArray(v)) return v.some(contentIn);
-  for (const k in v) {
-    const x = (v as Record<string, unknown>)[k];
-    if (contentIn(x) || (typeof x === 'string' && namedCredentialIn(k, x) !== undefined)) return true;
-  }
+  // an array's items are its member's values (`"password": ["<value>"]`)
+  if (Array.isArray(v)) return v.some((x) => contentIn(x, name));
+  for (const k in v) if (contentIn((v as Record<string, unknown>)[k], k)) return true;
   return false;
 }
 
 /** Gated text, and metadata-level content, of `data` through `r` by `tree` (same object when unchanged). */
 export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unknown {
-  const walk = (v: unknown, node: CaptureNode | undefined, key: string | number | undefined): unknown => {
+  // `key`: the member's name, through array items the name of the member holding the array (as validate reads it)
+  const walk = (v: unknown, node: CaptureNode | undefined, key: string | undefined): unknown => {
     if (node && (node.level === 'redacted' || node.star)) {
       const out = r.value(v);
       return sameJson(out, v) ? v : out;
@@ -213,8 +212,8 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
     if (v === null || typeof v !== 'object') return v;
     if (Array.isArray(v)) {
       let changed = false;
-      const out = v.map((x, i) => {
-        const y = walk(x, node?.items, i);
+      const out = v.map((x) => {
+        const y = walk(x, node?.items, key);
         if (y !== x) changed = true;
         return y;
       });
@@ -363,7 +362,7 @@ export function screenMetadataLevel(
  * `subject` or an extension attribute through `r` as a metadata-level member (AEP-0003 §9 item 2): a string holding
  * content through the pipeline, any other through rule (b); a configured name's value marked; same when unchanged.
  */
-function envelopeValue(v: unknown, key: string | number, r: Redactor): unknown {
+function envelopeValue(v: unknown, key: string | undefined, r: Redactor): unknown {
   if (typeof key === 'string' && r.secretName?.(key)) {
     const m = markStrings(v);
     return sameJson(m, v) ? v : m;
@@ -377,7 +376,7 @@ function envelopeValue(v: unknown, key: string | number, r: Redactor): unknown {
   const out: Record<string, unknown> | unknown[] = arr ? [] : {};
   let changed = false;
   for (const [k, x] of Object.entries(v)) {
-    const y = envelopeValue(x, arr ? Number(k) : k, r);
+    const y = envelopeValue(x, arr ? key : k, r);
     if (y !== x) changed = true;
     (out as Record<string, unknown>)[k] = y;
   }

@@ -15,8 +15,11 @@ import {
   resolveRoot,
   schemaStage,
   type RootSpec,
+  type SchemaStageFinding,
   type ValidateAhpOptions,
 } from './schema/stage.ts';
+import { AHP_SCHEMA_RULES } from './schema/rules.ts';
+import { isObj, own } from '../core/value.ts';
 import { ahpEventTypes } from './schema/schemas.ts';
 import { AhpStreamModel, type AhpFacts, type AhpStreamState } from './analyzers/model.ts';
 import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './analyzers/options.ts';
@@ -25,6 +28,19 @@ export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 
 const WIRE_ROOT = resolveRoot('message');
 const REGISTRATION_ROOT = resolveRoot('registration');
+
+/**
+ * A JSON object with none of the members that make a JSON-RPC message: over HTTP, what a server may answer with a
+ * non-success status (base/transports/http.md: "any status other than the successes specified above are operational
+ * failures"), which a capture of bodies does not carry.
+ */
+const statusBody = (v: unknown): boolean =>
+  isObj(v) && !own(v, 'jsonrpc') && !own(v, 'method') && !own(v, 'id') && !own(v, 'result');
+const HTTP_STATUS_BODY: SchemaStageFinding = {
+  rule: AHP_SCHEMA_RULES['ahp/http-status-unverifiable'],
+  pointer: '',
+  messageId: 'body',
+};
 
 /** AHP's framing citations (AHP-STDIO-001; one JSON-RPC object per HTTP body) replace AEP's JSONL binding's. */
 const STDIO = 'AHP base/transports/stdio §Framing';
@@ -134,7 +150,8 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
           ),
         );
       }
-      const findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), stageOpts);
+      let findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), stageOpts);
+      if (binding === 'http' && !root && findings.length > 0 && statusBody(ev.value)) findings = [HTTP_STATUS_BODY];
       reportSchemaFindings(findings, ev, sink, opts.rules);
       const msg = ev as AhpMessage;
       msg.binding = binding;

@@ -17,7 +17,14 @@ export interface GzipState {
    * Set when the stream was truncated or corrupt: zlib's reason and the decompressed bytes before it; `trailing` when
    * the members were whole and what follows them is not gzip (nothing was dropped).
    */
-  corrupt?: { reason: string; decompressedBytes: number; droppedBytes: number; trailing?: boolean };
+  corrupt?: {
+    reason: string;
+    decompressedBytes: number;
+    droppedBytes: number;
+    trailing?: boolean;
+    /** The stream was cut inside a line past the line cap, passed on as it came: its last line is the cut one. */
+    overLong?: boolean;
+  };
 }
 
 const toBuffer = (p: Uint8Array | string): Buffer =>
@@ -193,14 +200,19 @@ async function* members(z: Zlib, src: Pull, io: { inputError?: { e: unknown } })
   }
 }
 
-/** `input`, decompressed when it starts with the gzip magic; damage ends it and goes to `state`. */
+/**
+ * `input`, decompressed when it starts with the gzip magic; damage ends it and goes to `state`. `maxLineBytes`: the
+ * reader's line cap; a line longer than it is passed on as it comes instead of held to its newline (memory stays
+ * bounded, and the reader reports it as it does on any route).
+ */
 export async function* gunzipIfCompressed(
   input: AsyncIterable<Uint8Array | string>,
   state: GzipState,
+  maxLineBytes = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Uint8Array | string> {
   const it = input[Symbol.asyncIterator]();
   try {
-    yield* gunzipFrom(it, state);
+    yield* gunzipFrom(it, state, maxLineBytes);
   } finally {
     // a reader that stopped early (a binary input, a stopped run) ends its source too: a file is closed, a pipe or an
     // endless device no longer read (the iteration here is by hand, so nothing else would)
@@ -211,6 +223,7 @@ export async function* gunzipIfCompressed(
 async function* gunzipFrom(
   it: AsyncIterator<Uint8Array | string>,
   state: GzipState,
+  maxLineBytes: number,
 ): AsyncGenerator<Uint8Array | string> {
   const head: Buffer[] = [];
   let headLen = 0;
@@ -237,36 +250,53 @@ async function* gunzipFrom(
   const z = createRequire(import.meta.url)('node:zlib') as Zlib;
   // our input's own failure (an I/O error) is not a corrupt stream: kept apart and rethrown
   const io: { inputError?: { e: unknown } } = {};
-  // hold the text after the last newline until the next chunk: a cut line is dropped, not checked
-  let tail: Buffer | undefined;
+  // hold the text after the last newline until the next chunk: a cut line is dropped, not checked; a line past the
+  // reader's cap is passed on as it comes (the reader reports it at its cap, cut or not, and holds none of it). The
+  // held pieces are kept as they came and never joined (joining a long line piece by piece copies it over and over).
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  let overLong = false;
   let total = 0;
   try {
     for await (const out of members(z, new Pull(first, done ? undefined : it), io)) {
       total += out.length;
       const nl = out.lastIndexOf(0x0a);
       if (nl === -1) {
-        tail = tail ? Buffer.concat([tail, out]) : out;
+        if (!overLong && heldBytes + out.length <= maxLineBytes) {
+          held.push(out);
+          heldBytes += out.length;
+          continue;
+        }
+        overLong = true;
+        yield* held;
+        held = [];
+        heldBytes = 0;
+        yield out;
         continue;
       }
-      const whole = tail ? Buffer.concat([tail, out.subarray(0, nl + 1)]) : out.subarray(0, nl + 1);
-      tail = nl + 1 < out.length ? Buffer.from(out.subarray(nl + 1)) : undefined;
-      yield whole;
+      overLong = false;
+      yield* held;
+      yield out.subarray(0, nl + 1);
+      held = nl + 1 < out.length ? [Buffer.from(out.subarray(nl + 1))] : [];
+      heldBytes = out.length - nl - 1;
     }
   } catch (e) {
     if (io.inputError) throw io.inputError.e;
     if (!(e instanceof GzipDamage) && !(e as { code?: string }).code?.startsWith('Z_')) throw e;
     // whole members end where their text ends: a last line without its newline is complete, and checked
     const trailing = e instanceof GzipDamage && e.trailing;
-    const dropped = trailing ? 0 : (tail?.length ?? 0);
+    const dropped = trailing ? 0 : heldBytes;
     state.corrupt = {
       reason: (e as Error).message || String(e),
       decompressedBytes: total - dropped,
       droppedBytes: dropped,
     };
-    if (trailing) state.corrupt.trailing = true;
-    if (trailing && tail) yield tail;
+    if (trailing) {
+      state.corrupt.trailing = true;
+      yield* held;
+    } else if (overLong) state.corrupt.overLong = true;
     return;
   }
   if (io.inputError) throw io.inputError.e;
-  if (tail) yield tail;
+  yield* held;
 }

@@ -4,7 +4,7 @@ import { encodedText } from './secret-encoded.ts';
 
 // A value that is already a redaction marker is no secret: `token=[REDACTED:secret]` is what
 // the pipeline leaves behind, and `***` / `<redacted>` are other redactors' markers.
-export const MARKER = /^["']?(?:\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}|\u2022{3,})[\])}"',;.]*$/i;
+export const MARKER = /^["']?(?:\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}|\u2022{3,})[\])}"',;.!?]*$/i;
 
 export const PEM_BEGIN = /-----BEGIN ([A-Z0-9][A-Z0-9 ]{0,62})-----/g;
 // public material: no credential (a private or secret label wins over these words)

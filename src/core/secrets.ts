@@ -42,6 +42,8 @@ import {
 import { readDecoded } from './secret-encoded.ts';
 import { TextMemo } from './text-memo.ts';
 
+import { blockEnd, proseValueEnd } from './secret-values.ts';
+
 export * from './secret-classes.ts';
 export { mayHoldSecret } from './secret-patterns.ts';
 
@@ -122,27 +124,6 @@ const NUMBER_BEFORE_CLOSERS = /^-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?=[,)\
 // a YAML block scalar indicator (`|`, `>-`, `|2+`): the value is on the lines below
 const BLOCK_SCALAR = /^[|>](?:[1-9]?[+-]?|[+-][1-9])$/;
 
-/** The end of a YAML block scalar whose key is at `keyAt`: the lines below indented deeper than the key. */
-function blockEnd(text: string, keyAt: number, from: number): number {
-  const lineStart = text.lastIndexOf('\n', keyAt) + 1;
-  let indent = 0;
-  while (text[lineStart + indent] === ' ' || text[lineStart + indent] === '\t') indent++;
-  let last = from;
-  for (let nl = text.indexOf('\n', from); nl >= 0; ) {
-    const ls = nl + 1;
-    let q = ls;
-    while (q < text.length && (text[q] === ' ' || text[q] === '\t')) q++;
-    const next = text.indexOf('\n', ls);
-    const le = next < 0 ? text.length : next;
-    if (q < le) {
-      if (q - ls <= indent) break;
-      last = le;
-    }
-    nl = next;
-  }
-  return last;
-}
-
 /** True when the keyword at `at` is part of an unquoted key that starts its line (looked for at most 64 back). */
 function startsLine(text: string, at: number): boolean {
   const from = Math.max(0, at - 64);
@@ -207,6 +188,11 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
     NEXT_WORD.lastIndex = end;
     const next = NEXT_WORD.exec(text);
     if (next && tokenShaped(next[1]!)) return [start, end + next[0].length];
+  }
+  // `password: correct horse battery staple` inside prose: the words after a colon up to the sentence's end
+  if (g.op === ':') {
+    const e = proseValueEnd(text, end);
+    if (e > end) return [start, e];
   }
   // a `;` that ends the word ends a statement (`token=v; run`), no part of the value
   return v.length > 1 && v.endsWith(';') && (end === text.length || SPACE.test(text[end]!))

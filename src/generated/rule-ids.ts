@@ -182,6 +182,7 @@ export const AHP_RULE_IDS = [
   'json/duplicate-key-omitted',
   'ahp/wire-root',
   'ahp/jsonrpc',
+  'ahp/http-status-unverifiable',
   'ahp/method',
   'ahp/protocol-version',
   'ahp/method-params',

@@ -122,7 +122,7 @@ async function feed(
       if (input.framing === 'document') {
         let doc: Awaited<ReturnType<typeof readAll>>;
         try {
-          doc = await readAll(gunzipIfCompressed(input.open(), gz), maxLineBytes);
+          doc = await readAll(gunzipIfCompressed(input.open(), gz, maxLineBytes), maxLineBytes);
         } catch (e) {
           throw new InputError(input.source, e);
         }
@@ -196,20 +196,30 @@ async function feed(
         }
       };
       const base = done;
-      // a cut gzip stream is one finding: not also "empty input" when it broke before any line
+      // a cut gzip stream is one finding: not also "empty input" when it broke before any line, nor "no final newline"
+      // when it broke inside a line past the cap (that line is passed on as it comes, and reported too long)
       const inputSink: FindingSink = (f) =>
-        gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : (hold?.sink ?? sink)(f);
+        gz.corrupt &&
+        (f.ruleId === 'jsonl/empty-input' || (gz.corrupt.overLong && f.ruleId === 'jsonl/no-final-newline'))
+          ? undefined
+          : (hold?.sink ?? sink)(f);
       try {
-        const st = await readJsonl(spooled(gunzipIfCompressed(input.open(), gz)), input.source, onLine, inputSink, {
-          maxLineBytes,
-          cr: check.def.cr,
-          onProgress: onBytes ? (b) => onBytes(base + b) : undefined,
-        });
+        const st = await readJsonl(
+          spooled(gunzipIfCompressed(input.open(), gz, maxLineBytes)),
+          input.source,
+          onLine,
+          inputSink,
+          {
+            maxLineBytes,
+            cr: check.def.cr,
+            onProgress: onBytes ? (b) => onBytes(base + b) : undefined,
+          },
+        );
         hold?.end();
         stats.bytes += st.bytes;
         stats.lines += st.lines;
         done += st.bytes;
-        if (gz.corrupt) sink(gzipCorrupt(input.source, st.lines + 1, gz.corrupt));
+        if (gz.corrupt) sink(gzipCorrupt(input.source, gz.corrupt.overLong ? st.lines : st.lines + 1, gz.corrupt));
       } catch (e) {
         if (e === ownError || e instanceof RuleCrashError || e instanceof RunStopped) throw e;
         throw new InputError(input.source, e);

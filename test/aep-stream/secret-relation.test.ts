@@ -61,6 +61,9 @@ function shapes(): Shape[] {
   add('pin', (b) => `your pin: ${b}`, chars('0123456789', 12));
   add('secret-name', (b) => `AWS_SK=${b}`, chars(ALNUM, 40));
   add('secret-name', (b) => `export MYSQL_PWD='${b}'`, chars(ALNUM, 20));
+  // a passphrase of several words inside prose: the whole of it, not its first word
+  const words = () => Array.from({ length: 4 }, () => chars('abcdefghijklmnopqrstuvwxyz', 4 + rnd(4))).join(' ');
+  add('assignment', (b) => `log in with password: ${b}. Then wait`, words());
   return out;
 }
 
@@ -105,7 +108,23 @@ const PLACES: Readonly<Record<string, Place>> = {
     'x.acme.progress.noted',
     { a: [`login?next=%252Fcb%253Fv%253D${encoded(s.text, 'upper', 2)}`] },
   ],
+  // a credential's name over array items, and past the walks' recursion limit (1,024 levels; validate --max-depth)
+  namedRedactedItems: (s) => ['tool.requested', { tool: { name: 'sh' }, args_redacted: { password: [s.body] } }],
+  namedMetadataItems: (s) => ['tool.requested', { tool: { name: 'sh' }, extra: { AWS_SK: [[s.body]] } }],
+  namedExtensionItems: (s) => ['run.started', { trigger: 'user' }, { acmepassword: [s.body] }],
+  namedDeepMetadata: (s) => ['tool.requested', { tool: { name: 'sh' }, extra: deep(1100, { password: [s.body] }) }],
+  namedDeepRedacted: (s) => [
+    'tool.requested',
+    { tool: { name: 'sh' }, args_redacted: deep(1100, { db_pass: s.body }) },
+  ],
 };
+
+/** `v` under `n` levels of objects. */
+function deep(n: number, v: unknown): unknown {
+  let out = v;
+  for (let i = 0; i < n; i++) out = { d: out };
+  return out;
+}
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full', undefined] as const;
 
@@ -192,7 +211,7 @@ test('the generated shapes cover every secret class of the detector', () => {
 test('validate on the original reports every line below full: the secret, or the member that holds it', async () => {
   for (const s of CHOSEN) {
     const { text, full } = streamOf(s);
-    const r = await runCli('aep', ['validate', '--format', 'json', '-'], text);
+    const r = await runCli('aep', ['validate', '--max-depth', '3000', '--format', 'json', '-'], text);
     const report = JSON.parse(r.stdout) as { findings: { ruleId: string; line?: number }[] };
     const found = new Set(report.findings.filter((f) => FINDS.test(f.ruleId)).map((f) => f.line));
     const lines = text.split('\n').length - 1;

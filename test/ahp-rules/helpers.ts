@@ -32,6 +32,8 @@ export interface RuleRows {
   invalid(value: unknown, rules: AhpRuleId | AhpRuleId[], pointer?: string, opts?: ValidateAhpOptions): Finding[];
   /** The findings of `text` read as stdio JSONL through `ahp validate`'s pipeline (per-message rules only). */
   stdio(text: string): Promise<Finding[]>;
+  /** The findings of `text` read as one HTTP body (a `.json` file) through the same pipeline. */
+  body(text: string): Promise<Finding[]>;
 }
 
 /**
@@ -86,6 +88,11 @@ export function ruleRows(covers: readonly CoveredRule[]): RuleRows {
     },
     async stdio(text) {
       const findings = await runStdio(text, PER_MESSAGE);
+      for (const f of findings) emitted.add(f.ruleId);
+      return findings;
+    },
+    async body(text) {
+      const findings = await runStdio(text, PER_MESSAGE, 'body.json');
       for (const f of findings) emitted.add(f.ruleId);
       return findings;
     },

@@ -315,8 +315,22 @@ describe('sensitive elicitation and no-op changes', () => {
     const snap = (t: string, id: string) => ({ id, kind: 'text', mediaType: 'text/plain', selection: 'body', text: t });
     const file = (before: unknown, after: unknown) =>
       obsOf('file.changed', { changes: [{ path: '/a.txt', operation: 'update', agentCaused: true, before, after }] });
-    warned(file(snap('x', 'b'), snap('x', 'a')), 'ahp/file-change-noop', 1);
-    warned(file(snap('x', 'b'), snap('y', 'a')), 'ahp/file-change-noop', 0);
+    // the same part before and after (members in any order) is what the maintainers' lineage check rejects
+    invalid(file(snap('x', 'b'), snap('x', 'b')), 'ahp/file-change-noop', '/params/event/changes/0/after');
+    const reordered = Object.fromEntries(Object.entries(snap('x', 'b')).reverse());
+    invalid(file(snap('x', 'b'), reordered), 'ahp/file-change-noop', '/params/event/changes/0/after');
+    const ref = (r: string, id: string) => ({
+      id,
+      kind: 'attachment',
+      mediaType: 'image/png',
+      selection: 'body',
+      body: { ref: r },
+    });
+    invalid(file(ref('u1', 'b'), ref('u1', 'b')), 'ahp/file-change-noop', '/params/event/changes/0/after');
+    // the same content in other parts (ids differ), or other content: the checker accepts them
+    warned(file(snap('x', 'b'), snap('x', 'a')), 'ahp/file-change-noop', 0);
+    warned(file(ref('u1', 'b'), ref('u1', 'a')), 'ahp/file-change-noop', 0);
+    warned(file(snap('x', 'b'), snap('y', 'b')), 'ahp/file-change-noop', 0);
     const settings = (s: unknown[]) =>
       obsOf('config.change.after', { change: { source: 'user-settings', scope: 'user', settings: s, summary: 'x' } });
     warned(settings([]), 'ahp/config-after-unchanged', 1);

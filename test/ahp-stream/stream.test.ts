@@ -220,14 +220,24 @@ test('modify in context: elicitation answer object, outbound message list, atomi
   assert.deepEqual(brief(await check([intercept(o), ok('o1', [merge({ name: 'x' })])])), [
     'error:ahp/modify-invalid@2/result/effects/0/value',
   ]);
-  assert.deepEqual(
-    brief(await check([intercept(o), ok('o1', [merge([msg('assistant', 'more', 'm2')]), { type: 'allow' }])])),
-    ['error:ahp/effect-not-advertised@2/result/effects/1/type', 'error:ahp/modify-invalid@2/result/effects/0'],
-  );
-  assert.deepEqual(
-    brief(await check([intercept(o), ok('o1', [merge([msg('assistant', 'more', 'm2')]), { type: 'com.example.x' }])])),
-    ['error:ahp/effect-not-advertised@2/result/effects/1/type', 'error:ahp/modify-invalid@2/result/effects/0'],
-  );
+  // the valid modify of a rejected response is not applied, but the one defect is the invalid effect: one finding
+  // (base/composition.md §Atomic effect acceptance; README §Decisions on a rejected response's valid effects)
+  const good = merge([msg('assistant', 'more', 'm2')]);
+  assert.deepEqual(brief(await check([intercept(o), ok('o1', [good, { type: 'allow' }])])), [
+    'error:ahp/effect-not-advertised@2/result/effects/1/type',
+  ]);
+  assert.deepEqual(brief(await check([intercept(o), ok('o1', [good, { type: 'com.example.x' }])])), [
+    'error:ahp/effect-not-advertised@2/result/effects/1/type',
+  ]);
+  // a schema-invalid effect: its schema finding alone, none on the valid modify beside it
+  assert.deepEqual(brief(await check([intercept(o), ok('o1', [good, { type: 'message', text: 5 }, good])])), [
+    'error:ahp/effect@2/result/effects/1/text',
+  ]);
+  // a modify that is itself invalid next to another invalid effect: each defect once
+  assert.deepEqual(brief(await check([intercept(o), ok('o1', [merge({ name: 'x' }), { type: 'allow' }])])), [
+    'error:ahp/effect-not-advertised@2/result/effects/1/type',
+    'error:ahp/modify-invalid@2/result/effects/0/value',
+  ]);
 });
 
 test('elicitation modes must be advertised when an advertisement is in the stream', async () => {
@@ -455,13 +465,13 @@ test('event ids: identical retries and views of one event are fine; anything els
         ok('e1'),
       ]),
     ),
-    ['error:ahp/event-id-reuse@2/params/event/id'],
+    ['error:ahp/event-id-reuse@2/params/event/tool/input/command'],
   );
   assert.deepEqual(brief(await check([observe(a), observe({ ...a, time: '2026-09-15T12:01:00Z' })])), [
-    'error:ahp/event-id-reuse@2/params/event/id',
+    'error:ahp/event-id-reuse@2/params/event/time',
   ]);
   assert.deepEqual(brief(await check([observe(a), observe(outbound('e1'))])), [
-    'error:ahp/event-id-reuse@2/params/event/id',
+    'error:ahp/event-id-reuse@2/params/event/type',
   ]);
   // the same id from another source is another event
   assert.deepEqual(brief(await check([observe(a), observe({ ...outbound('e1'), source: SRC2 })])), []);

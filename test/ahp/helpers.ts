@@ -32,12 +32,12 @@ export { isAhpValid };
  * `ahpDriver`, framing included); every finding, in order. `rules` is the driver's rule
  * selection (framing findings always appear).
  */
-export async function runStdio(text: string, rules?: ReadonlySet<string>): Promise<Finding[]> {
+export async function runStdio(text: string, rules?: ReadonlySet<string>, source = 'case.jsonl'): Promise<Finding[]> {
   const findings: Finding[] = [];
   await runPipeline(
     [
       {
-        source: 'case.jsonl',
+        source,
         open: async function* () {
           yield text;
         },

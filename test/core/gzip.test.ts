@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { constants, deflateRawSync, gzipSync } from 'node:zlib';
@@ -249,4 +250,46 @@ test('gzip: a member with every optional header field (RFC 1952 §2.3.1 FEXTRA, 
   const bad = Buffer.from(member);
   bad[head.length] ^= 1;
   assert.match(corruptOf(await validate('aep', { bytes: bad, source: 'x' })).message, /header crc mismatch/);
+});
+
+test('gzip: a line past the line cap is passed on as it comes, not held to its newline (bounded memory, issue 39 item 2)', async () => {
+  const { gunzipIfCompressed } = await import('../../src/core/gzip.ts');
+  const text = `{"a":"${'x'.repeat(4 << 20)}"}\n{"b":1}\n`;
+  const pieces = async (bytes: Buffer, cap: number, state = { compressed: false }) => {
+    const out: Buffer[] = [];
+    const source = (async function* () {
+      yield bytes;
+    })();
+    for await (const p of gunzipIfCompressed(source, state, cap)) out.push(Buffer.from(p as Uint8Array));
+    return out;
+  };
+  const whole = await pieces(gzipSync(text), 64 << 10);
+  assert.equal(Buffer.concat(whole).toString(), text, 'every byte, in order');
+  const largest = Math.max(...whole.map((p) => p.length));
+  assert.ok(largest <= 64 << 10, `the largest piece is ${largest} bytes`);
+  // under the cap a line is still held to its newline: a line a cut stream ends in is dropped, not checked
+  const cut = gzipSync(`{"a":1}\n{"b":"${'y'.repeat(1000)}`).subarray(0, -12);
+  const state = { compressed: false } as import('../../src/core/gzip.ts').GzipState;
+  assert.equal(Buffer.concat(await pieces(cut, 1 << 20, state)).toString(), '{"a":1}\n');
+  assert.ok(state.corrupt && state.corrupt.droppedBytes > 0);
+});
+
+test('gzip: an over-long line gives the finding of the plain route, at the same line, and the lines after it are checked', async () => {
+  const text = `${AEP_PASS.toString().split('\n')[0]}\n{"a":"${'x'.repeat(300_000)}"}\n${AEP_PASS.toString()}`;
+  const plain = await validate('aep', { text, source: 'a.jsonl' }, { maxLineBytes: 100_000 });
+  const gz = await validate('aep', { bytes: gzipSync(text), source: 'a.jsonl' }, { maxLineBytes: 100_000 });
+  assert.ok(rules(plain.findings).includes('jsonl/line-too-long@2'), rules(plain.findings).join(' '));
+  assert.deepEqual(rules(gz.findings), rules(plain.findings));
+  // cut inside the over-long line: the line is over the cap whatever came after, and the stream is reported cut
+  const noisy = `${AEP_PASS.toString().split('\n')[0]}\n{"a":"${randomBytes(150_000).toString('hex')}"}\n`;
+  const packed = gzipSync(noisy);
+  const cut = await validate(
+    'aep',
+    { bytes: packed.subarray(0, Math.floor(packed.length * 0.8)), source: 'a.jsonl' },
+    { maxLineBytes: 100_000 },
+  );
+  assert.deepEqual(
+    rules(cut.findings).filter((r) => r.startsWith('jsonl/')),
+    ['jsonl/gzip-corrupt@2', 'jsonl/line-too-long@2'],
+  );
 });

@@ -62,8 +62,31 @@ test('secrets: the value of an assignment is the whole value, wherever it starts
     const out = replaceMatches(line, findSecrets(line, {}), SECRET_MARK);
     assert.deepEqual(findSecrets(out, {}), [], out); // what is written is not found again
   }
-  // in prose a word after the value is no token: the value stays the one word
-  assert.deepEqual(classes('Rotate the token: now read from the keychain'), [['assignment', 'now']]);
+  // in prose, after a colon, the value is the words up to the end of the sentence or clause (a passphrase of several
+  // words, `password: correct horse battery staple`); redacting more than a secret is allowed (AEP-0003 §9.4)
+  assert.deepEqual(classes('Rotate the token: now read from the keychain'), [
+    ['assignment', 'now read from the keychain'],
+  ]);
+  for (const [line, value] of [
+    ['I typed password: correct horse battery staple for the box', 'correct horse battery staple for the box'],
+    ['use password: correct horse battery staple. Then log in', 'correct horse battery staple'],
+    ['use password: correct horse battery staple! Then', 'correct horse battery staple'],
+    ['use password: correct horse battery staple, then log in', 'correct horse battery staple'],
+    ['use password: correct horse battery staple; then', 'correct horse battery staple'],
+    ['say password: correct horse battery staple\nnext line', 'correct horse battery staple'],
+    ['note password: correct horse user: bob', 'correct horse'],
+    ['note password: correct horse path=/x', 'correct horse'],
+    ['note password: correct horse # comment', 'correct horse'],
+    ['note password: correct horse "quoted"', 'correct horse'],
+    [`note password: correct horse ${SECRET_MARK}`, 'correct horse'],
+    ['note password: a b c d e f g h i j k l m n o', 'a b c d e f g h i j k l'],
+    ['ok password: hunter2, thanks', 'hunter2,'],
+    ['x api_key=abc123 more words', 'abc123'],
+  ] as const) {
+    assert.deepEqual(classes(line), [['assignment', value]], line);
+    const out = replaceMatches(line, findSecrets(line, {}), SECRET_MARK);
+    assert.deepEqual(findSecrets(out, {}), [], out);
+  }
   // names that hold no secret, and marks, stay unflagged
   assert.deepEqual(classes('token_count: 5, secret_name: db, tokens_used: 80, max_tokens: 100'), []);
   assert.deepEqual(classes(`token: Bearer ${SECRET_MARK}, api_token = "${SECRET_MARK}""`), []);

@@ -69,8 +69,8 @@ describe('lone escaped surrogates and numbers beyond a double are accepted JSON 
   }
 });
 
-describe('identical file snapshots on an update are a warning', () => {
-  test('the same inline text before and after', async () => {
+describe('identical file snapshots on an update are an error', () => {
+  test('the same part before and after, members reordered', async () => {
     const same = AHP(
       event('file.changed', {
         changes: [
@@ -79,12 +79,12 @@ describe('identical file snapshots on an update are a warning', () => {
             operation: 'update',
             agentCaused: true,
             before: text('x\n', 'f1'),
-            after: text('x\n', 'f2'),
+            after: Object.fromEntries(Object.entries(text('x\n', 'f1')).reverse()),
           },
         ],
       }),
     );
-    assert.deepEqual(await found('ahp', [same]), ['warning:ahp/file-change-noop']);
+    assert.deepEqual(await found('ahp', [same]), ['error:ahp/file-change-noop']);
     const changed = AHP(event('file.changed'));
     assert.deepEqual(await found('ahp', [changed]), []);
   });

@@ -1,5 +1,7 @@
 /** The event identity analyzer's row layout and control prints (identity.ts). */
 import { pairKey, type Hash64 } from '../../core/canonical.ts';
+import type { Mark } from '../../core/mark.ts';
+import { childPointer } from '../../core/pointer.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 import { fnv32, valueDigest } from './digest.ts';
 
@@ -43,6 +45,9 @@ export const RARE_U32 = {
   typeFp: 1,
   count: 2,
 } as const;
+
+/** The f64 column of the identity's rare row: the place of the latest delivery kept as the intercepted copy, plus 1 (0: none). */
+export const RARE_F64 = { deliveryPos: 0, count: 1 } as const;
 
 /** The wide table's columns: the control fingerprints in {@link CONTROL_FIELDS} order, then the presence mask. */
 export const WIDE_U32 = { control: 0, mask: CONTROL_FIELDS.length, count: CONTROL_FIELDS.length + 1 } as const;
@@ -189,3 +194,97 @@ export const TYPE_FP = {
   'workspace.change.before': typeFp('workspace.change.before'),
   'tool.before': typeFp('tool.before'),
 } as const;
+
+/** Control fields' pointers under the event (the fingerprint's last field has none: it is the rest). */
+export const CONTROL_POINTERS: readonly (string | undefined)[] = CONTROL_FIELDS.map((f) =>
+  f === 'rest of the event' ? undefined : `${EVENT_PTR}/${f.replace('.', '/')}`,
+);
+
+/** Members a view of the event may change ({@link restPrint}'s skips): a metadata difference is never one of them. */
+export const isViewMember = (k: string, v: unknown): boolean =>
+  VIEW_MEMBERS.has(k) || k === 'request' || k === 'result' || (Array.isArray(v) && isPart(v[0]));
+
+/** Past this depth two subtrees are compared by digest and a difference is placed at the subtree. */
+const DIFF_DEPTH = 256;
+
+/**
+ * The pointer of the first member (object members in code-unit order, array items in order) where `b` differs from `a`
+ * (a member only `a` has: the object that lacks it; a longer array: its first extra item); undefined when they are the
+ * same JSON value or differ only where `skip` says. `b` is the later occurrence, whose text the finding points into.
+ */
+export function firstDifference(
+  a: unknown,
+  b: unknown,
+  at: string,
+  skip?: (k: string, v: unknown) => boolean,
+  depth = 0,
+): string | undefined {
+  if (a === b) return undefined;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return at;
+  if (Array.isArray(a) !== Array.isArray(b)) return at;
+  if (depth >= DIFF_DEPTH) return valueDigest(a) === valueDigest(b) ? undefined : at;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      const d = firstDifference(a[i], b[i], `${at}/${i}`, skip, depth + 1);
+      if (d !== undefined) return d;
+    }
+    return b.length > n ? `${at}/${n}` : a.length > n ? at : undefined;
+  }
+  const oa = a as Obj;
+  const ob = b as Obj;
+  // members in code-unit order, so that the member order of either copy never moves the finding
+  const keys = [...new Set([...Object.keys(oa), ...Object.keys(ob)])].sort();
+  for (const k of keys) {
+    const inA = own(oa, k);
+    const inB = own(ob, k);
+    if (skip?.(k, inB ? ob[k] : oa[k])) continue;
+    if (!inB) return at;
+    if (!inA) return childPointer(at, k);
+    const d = firstDifference(oa[k], ob[k], childPointer(at, k), skip, depth + 1);
+    if (d !== undefined) return d;
+  }
+  return undefined;
+}
+
+/** An event id reused by the same source in a way a retry or another view of the event cannot explain. */
+export interface ReuseFacts {
+  prior: Mark;
+  priorVia: 'intercept' | 'observe';
+  /** `type`: another event type; `retry`: a re-sent intercept request whose event differs. */
+  kind: 'type' | 'retry' | 'metadata' | 'unverifiable';
+  /** The differing control fields (may be empty for `retry`: then only content differs). */
+  fields: string[];
+  /** The first differing member of this message (undefined: the earlier copy could not be read back). */
+  pointer?: string;
+}
+
+/** What the event-identity analyzer says about the event of a message. */
+export interface IdentityFacts {
+  /** The first occurrence of its `(source, id)` (in the rows held). */
+  first: boolean;
+  reuse?: ReuseFacts;
+}
+
+/** Whether control field `i` differs between `first` and the event of `scope`. */
+export function differsAt(
+  first: ControlPrint,
+  i: number,
+  scope: { fp: ArrayLike<number> | undefined; mask: number },
+): boolean {
+  return ((first.mask >>> i) & 1) !== ((scope.mask >>> i) & 1) || first.fp[i] !== scope.fp![i];
+}
+
+/** The control fields that differ between `first` and the event of `scope` (its print made). */
+export function fieldsDiffering(first: ControlPrint, scope: { fp: ArrayLike<number>; mask: number }): string[] {
+  return CONTROL_FIELDS.filter((_, i) => differsAt(first, i, scope));
+}
+
+/** The member of the first of `fields` that is one (undefined: none, or only the rest of the event). */
+export function fieldPointer(fields: readonly string[]): string | undefined {
+  for (const f of fields) {
+    const p = CONTROL_POINTERS[CONTROL_FIELDS.indexOf(f as (typeof CONTROL_FIELDS)[number])];
+    if (p !== undefined) return p;
+  }
+  return undefined;
+}

@@ -5,11 +5,9 @@
  * first intercepted copy, the parent's key; names interned (at most MAX_NAMES).
  */
 import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
-import { parseJsonText } from '../../core/json.ts';
 import type { Mark } from '../../core/mark.ts';
-import { getAt } from '../../core/pointer.ts';
 import { CompactTable } from '../../core/table.ts';
-import { isObj, type Obj } from '../../core/value.ts';
+import type { Obj } from '../../core/value.ts';
 import { Interner } from './budget.ts';
 import { digestWords, valueDigest } from './digest.ts';
 import type { EventRows } from './event-rows.ts';
@@ -17,41 +15,38 @@ import {
   CONTROL_FIELDS,
   controlDigest,
   controlPrint,
+  differsAt,
   EVENT_PTR,
   EVENT_U32,
+  fieldPointer,
+  fieldsDiffering,
+  firstDifference,
+  type IdentityFacts,
+  isViewMember,
   MAX_NAMES,
+  RARE_F64,
   RARE_U32,
   eventKey,
   TYPE_FP,
   typeFp,
   WIDE_U32,
   type ControlPrint,
+  type ReuseFacts,
 } from './identity-rows.ts';
+import { eventOfLine, RecentEvents, Rereaders } from './identity-reread.ts';
 import type { MessageScope } from './scope.ts';
 
-export { CONTROL_FIELDS, EVENT_PTR, eventKey, type ControlPrint } from './identity-rows.ts';
-
-/** An event id reused by the same source in a way a retry or another view of the event cannot explain. */
-export interface ReuseFacts {
-  prior: Mark;
-  priorVia: 'intercept' | 'observe';
-  /** `type`: another event type; `retry`: a re-sent intercept request whose event differs. */
-  kind: 'type' | 'retry' | 'metadata' | 'unverifiable';
-  /** The differing control fields (may be empty for `retry`: then only content differs). */
-  fields: string[];
-}
-
-/** What the event-identity analyzer says about the event of a message. */
-export interface IdentityFacts {
-  /** The first occurrence of its `(source, id)` (in the rows held). */
-  first: boolean;
-  reuse?: ReuseFacts;
-}
+export {
+  CONTROL_FIELDS,
+  EVENT_PTR,
+  eventKey,
+  type ControlPrint,
+  type IdentityFacts,
+  type ReuseFacts,
+} from './identity-rows.ts';
 
 /** Most distinct notification sources a response id is looked up under ({@link EventIdentity.notifiedAt}). */
 const MAX_NOTIFIED_SOURCES = 8;
-/** First occurrences whose events are kept (a power of two): a repeat close behind is printed from the event. */
-const RECENT = 64;
 
 /** The event-identity analyzer */
 export class EventIdentity {
@@ -76,22 +71,14 @@ export class EventIdentity {
   private readonly wide: CompactTable;
   /** 64-bit intercept digests' high words and types without a name code. */
   private readonly rare: CompactTable;
-  private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
-  /** The input code and re-reader last set in {@link rereaders} (most events come from the input before them). */
-  private lastFile = -1;
-  private lastReread: ((byteOffset: number) => string | undefined) | undefined;
+  private readonly rereaders: Rereaders;
   private readonly names = new Interner(MAX_NAMES);
   /** The type fingerprint of each name code ({@link typeFp}), computed once. */
   private readonly typeFps: number[] = [];
   /** The latest distinct sources of notified events, newest last (at most {@link MAX_NOTIFIED_SOURCES}). */
   private readonly notifiedSources: string[] = [];
-  /**
-   * The events of the last {@link RECENT} re-readable first occurrences and their keys' words, newest at `recentAt - 1`:
-   * a repeat close behind (a retry, the next interceptor's delivery) is printed from its first event, not read back.
-   */
-  private readonly recentEvents: (Obj | undefined)[] = new Array<Obj | undefined>(RECENT).fill(undefined);
-  private readonly recentKeys = new Uint32Array(2 * RECENT);
-  private recentAt = 0;
+  /** A repeat close behind (a retry, the next interceptor's delivery) is printed from its first event, not read back. */
+  private readonly recent = new RecentEvents();
 
   constructor(readonly rows: EventRows) {
     const bit = () => 1 << rows.claim();
@@ -104,7 +91,8 @@ export class EventIdentity {
     this.typeShift = rows.claim(16);
     this.parents = rows.attach(new CompactTable({ u32: 2, f64: 0, fifo: true, load: 2 }), this.hasParent, true);
     this.wide = rows.attach(new CompactTable({ u32: WIDE_U32.count, f64: 0 }), this.hasWide);
-    this.rare = rows.attach(new CompactTable({ u32: RARE_U32.count, f64: 0 }), this.hasRare);
+    this.rare = rows.attach(new CompactTable({ u32: RARE_U32.count, f64: RARE_F64.count }), this.hasRare);
+    this.rereaders = new Rereaders(rows.budget);
   }
 
   /** The name code of `name` (0: the names are full), shared by the analyzers that keep names in rows. */
@@ -183,28 +171,30 @@ export class EventIdentity {
       const first = this.firstPrint(s, flags, true);
       const differs = first !== undefined && controlDigest(first.mask, first.fp) !== scope.digest;
       const prior = flags & this.observed ? 'observe' : 'intercept';
-      if (differs || typeDiffers) {
+      const same = retry && flags & this.intercepted ? this.sameIntercepted(s, flags, scope) : true;
+      if (same === false && !typeDiffers) {
+        // a retry is compared with the copy it re-sends (the latest delivery), so the finding names that line and
+        // the first member that differs from it (base/failure.md §Duplicate delivery and retries)
+        facts.reuse = this.retryFacts(s, flags, scope, first);
+      } else if (differs || typeDiffers) {
         const fields = first !== undefined ? fieldsDiffering(first, scope) : typeDiffers ? ['type'] : [];
-        const same = retry && flags & this.intercepted ? this.sameIntercepted(s, flags, scope) : true;
-        const kind = typeDiffers ? 'type' : same === false ? 'retry' : 'metadata';
-        facts.reuse = { prior: r.markAt(s), priorVia: prior, kind, fields };
-      } else if (retry && flags & this.intercepted) {
-        const same = this.sameIntercepted(s, flags, scope);
-        if (same !== true)
-          facts.reuse = {
-            prior: r.markAt(s),
-            priorVia: prior,
-            kind: same === false ? 'retry' : 'unverifiable',
-            fields: [],
-          };
-      }
-      if (intercepted && (!(flags & this.intercepted) || !retry)) {
-        // first intercepted after an observation, or the next interceptor's delivery, which a later retry re-sends:
-        // the row's offset is an earlier line's, so keep a digest of this request
-        this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
-        r.clear(s, this.rereadable);
-        r.set(s, this.intercepted);
-      }
+        const kind = typeDiffers ? 'type' : 'metadata';
+        facts.reuse = {
+          prior: r.markAt(s),
+          priorVia: prior,
+          kind,
+          fields,
+          pointer: this.metadataPointer(s, scope, fields, first),
+        };
+      } else if (same === undefined)
+        facts.reuse = {
+          prior: r.budget.markAt(this.interceptPos(s, flags)),
+          priorVia: prior,
+          kind: 'unverifiable',
+          fields: [],
+        };
+      // first intercepted after an observation, or the next interceptor's delivery, which a later retry re-sends
+      if (intercepted && (!(flags & this.intercepted) || !retry)) this.keepDelivery(s, scope);
     } else {
       facts.first = true;
       s = r.add(key, at);
@@ -229,17 +219,8 @@ export class EventIdentity {
     const lineFp = rereadable ? lineFingerprint(msg.text) : 0;
     if (rereadable) {
       r.setU(s, EVENT_U32.control, lineFp);
-      const i = this.recentAt;
-      this.recentEvents[i] = ev;
-      this.recentKeys[2 * i] = key.hi;
-      this.recentKeys[2 * i + 1] = key.lo;
-      this.recentAt = (i + 1) & (RECENT - 1);
-      const fileCode = r.budget.posFile(r.pos(s));
-      if (fileCode !== this.lastFile || msg.reread !== this.lastReread) {
-        this.rereaders.set(fileCode, msg.reread!);
-        this.lastFile = fileCode;
-        this.lastReread = msg.reread;
-      }
+      this.recent.add(key, ev);
+      this.rereaders.note(r.pos(s), msg.reread!);
     } else {
       flags |= this.hasWide;
       this.keepWide(key, scope.print());
@@ -261,6 +242,72 @@ export class EventIdentity {
     }
   }
 
+  /**
+   * Keep the intercept request of `scope` as row `s`'s intercepted copy, a later line than the row's own: its place
+   * in the rare row and, as for a first line, its fingerprint when it can be read back, else a digest of its event.
+   */
+  private keepDelivery(s: number, scope: MessageScope): void {
+    const { msg, ev, at } = scope;
+    const r = this.rows;
+    const pos = r.budget.pos(at);
+    this.rare.setF(this.rareOf(s), RARE_F64.deliveryPos, pos + 1);
+    if (msg.reread !== undefined && at.byteOffset !== undefined) {
+      this.rereaders.note(pos, msg.reread);
+      r.setU(s, EVENT_U32.interceptDigest, lineFingerprint(msg.text));
+      r.set(s, this.rereadable);
+    } else {
+      this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
+      r.clear(s, this.rereadable);
+    }
+    r.set(s, this.intercepted);
+  }
+
+  /** The place of row `s`'s latest delivery kept as its intercepted copy (undefined: the copy is its first line). */
+  private deliveryPos(s: number, flags: number): number | undefined {
+    if (!(flags & this.hasRare)) return undefined;
+    const p = this.rare.getF(this.rare.slot(this.rows.keyAt(s))!, RARE_F64.deliveryPos);
+    return p === 0 ? undefined : p - 1;
+  }
+
+  /** The place of row `s`'s intercepted copy: its latest delivery, else its first line. */
+  private interceptPos(s: number, flags: number): number {
+    return this.deliveryPos(s, flags) ?? this.rows.pos(s);
+  }
+
+  /**
+   * The facts of a retry of row `s` that differs from its intercepted copy: that copy's line and, when it can be read
+   * back, the control fields that differ from it and the first differing member.
+   */
+  private retryFacts(s: number, flags: number, scope: MessageScope, first?: ControlPrint): ReuseFacts {
+    const priorVia = flags & this.observed ? 'observe' : 'intercept';
+    const prior = this.rows.budget.markAt(this.interceptPos(s, flags));
+    const ev = flags & this.rereadable ? eventOfLine(this.rereaders.lineAt(this.interceptPos(s, flags))) : undefined;
+    if (ev === undefined) {
+      const fields =
+        this.deliveryPos(s, flags) !== undefined || first === undefined ? [] : fieldsDiffering(first, scope);
+      return { prior, priorVia, kind: 'retry', fields, pointer: fieldPointer(fields) };
+    }
+    const fields = fieldsDiffering(controlPrint(ev), scope);
+    return { prior, priorVia, kind: 'retry', fields, pointer: firstDifference(ev, scope.ev, EVENT_PTR) };
+  }
+
+  /**
+   * Where the metadata of the event of `scope` differs from row `s`'s first occurrence (print `first`): the first
+   * differing control field's member, else (only the rest differs) the first differing member outside what views change.
+   */
+  private metadataPointer(s: number, scope: MessageScope, fields: readonly string[], first?: ControlPrint) {
+    const p = fieldPointer(fields);
+    if (p !== undefined || fields.length === 0 || first === undefined) return p;
+    // the recent event, else the line read back while it still has the print the fields were told from
+    let ev = this.recent.get(this.rows.keyAt(s));
+    if (ev === undefined) {
+      const read = eventOfLine(this.lineOf(s));
+      const c = read && controlPrint(read);
+      ev = c && controlDigest(c.mask, c.fp) === controlDigest(first.mask, first.fp) ? read : undefined;
+    }
+    return ev === undefined ? undefined : firstDifference(ev, scope.ev, EVENT_PTR, isViewMember);
+  }
+
   /** The rare row of row `s`, added (and flagged) when it has none. */
   private rareOf(s: number): number {
     const k = this.rows.keyAt(s);
@@ -276,18 +323,14 @@ export class EventIdentity {
 
   /** The line of row `s`'s first occurrence read back (undefined: its input cannot be read back). */
   private lineOf(s: number): string | undefined {
-    const b = this.rows.budget;
-    const pos = this.rows.pos(s);
-    const reread = this.rereaders.get(b.posFile(pos));
-    const off = b.posOffset(pos);
-    return reread && !Number.isNaN(off) ? reread(off) : undefined;
+    return this.rereaders.lineAt(this.rows.pos(s));
   }
 
-  /** Keep the print of the event of `scope` in the wide table under `key`. */
-  private keepWide(key: Hash64, scope: MessageScope): void {
+  /** Keep control print `c` (a {@link ControlPrint}, or a scope's print) in the wide table under `key`. */
+  private keepWide(key: Hash64, c: { fp: ArrayLike<number>; mask: number }): void {
     const w = this.wide.add(key);
-    for (let i = 0; i < scope.fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, scope.fp[i]!);
-    this.wide.setU(w, WIDE_U32.mask, scope.mask);
+    for (let i = 0; i < c.fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, c.fp[i]!);
+    this.wide.setU(w, WIDE_U32.mask, c.mask);
   }
 
   /**
@@ -303,35 +346,21 @@ export class EventIdentity {
       for (let i = 0; i < fp.length; i++) fp[i] = this.wide.getU(w, WIDE_U32.control + i);
       return { fp, mask: this.wide.getU(w, WIDE_U32.mask) };
     }
-    const ev = this.recentEvent(r.keyAt(s)) ?? this.eventReadBack(s);
+    const ev = this.recent.get(r.keyAt(s)) ?? this.eventReadBack(s);
     if (ev === undefined) return undefined;
     const c = controlPrint(ev);
     if (!keep) return c;
-    const w = this.wide.add(r.keyAt(s));
-    for (let i = 0; i < c.fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, c.fp[i]!);
-    this.wide.setU(w, WIDE_U32.mask, c.mask);
+    this.keepWide(r.keyAt(s), c);
     r.setU(s, EVENT_U32.control, controlDigest(c.mask, c.fp));
     r.set(s, this.hasWide);
     return c;
-  }
-
-  /** The event of the recent first occurrence of `key`, if it is one of the last {@link RECENT}. */
-  private recentEvent(key: Hash64): Obj | undefined {
-    const k = this.recentKeys;
-    for (let n = 1; n <= RECENT; n++) {
-      const i = (this.recentAt - n) & (RECENT - 1);
-      if (k[2 * i] === key.hi && k[2 * i + 1] === key.lo) return this.recentEvents[i];
-    }
-    return undefined;
   }
 
   /** The event of row `s`'s first occurrence read back (undefined when its line cannot be read back as it was). */
   private eventReadBack(s: number): Obj | undefined {
     const line = this.lineOf(s);
     if (line === undefined || lineFingerprint(line) !== this.rows.getU(s, EVENT_U32.control)) return undefined;
-    const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
-    const ev = parsed.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
-    return isObj(ev) ? ev : undefined;
+    return eventOfLine(line);
   }
 
   /** Which of `fields` differ between row `s` and the event of `scope`. */
@@ -355,16 +384,11 @@ export class EventIdentity {
         d[1] === r.getU(s, EVENT_U32.interceptDigest)
       );
     }
-    return sameAsReadBack(this.lineOf(s), r.getU(s, EVENT_U32.interceptDigest), msg, EVENT_PTR);
+    return sameAsReadBack(
+      this.rereaders.lineAt(this.interceptPos(s, flags)),
+      r.getU(s, EVENT_U32.interceptDigest),
+      msg,
+      EVENT_PTR,
+    );
   }
-}
-
-/** Whether control field `i` differs between `first` and the event of `scope` (its print made). */
-function differsAt(first: ControlPrint, i: number, scope: MessageScope): boolean {
-  return ((first.mask >>> i) & 1) !== ((scope.mask >>> i) & 1) || first.fp[i] !== scope.fp[i];
-}
-
-/** The control fields that differ between `first` and the event of `scope` (its print made). */
-function fieldsDiffering(first: ControlPrint, scope: MessageScope): string[] {
-  return CONTROL_FIELDS.filter((_, i) => differsAt(first, i, scope));
 }

@@ -38,8 +38,9 @@ export const eventIdReuse = defineAhpStreamRule({
     const fields = r.fields.filter((f) => f !== 'type');
     const suffix = r.kind === 'type' || fields.length === 0 ? '' : fields.length === 1 ? 'Field' : 'Fields';
     const prior = markLocation(r.prior, '/params/event/id');
+    // the first member that differs, where the copies could be compared member by member; else the id that repeats
     ctx.report({
-      pointer: '/params/event/id',
+      pointer: r.pointer ?? '/params/event/id',
       messageId: messageKey(MESSAGES, `${r.kind}${suffix}`),
       args: { prior, fields: fields.join(', ') },
       related: [prior],

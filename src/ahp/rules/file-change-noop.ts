@@ -2,32 +2,36 @@ import { defineEventRule } from '../../core/engine.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
-/** A snapshot's content identity: inline text, SHA-256 or immutable body reference; `undefined` when not comparable. */
-function snapshotContent(part: unknown): string | undefined {
-  if (!isObj(part) || 'gap' in part) return undefined;
-  if (typeof part.text === 'string') return `t${part.text}`;
-  if (typeof part.sha256 === 'string') return `h${part.sha256}`;
-  if (isObj(part.body) && typeof part.body.ref === 'string') return `r${part.body.ref}`;
-  return undefined;
+/**
+ * Whether `a` and `b` are the same JSON value, object members in any order (as the maintainers' checker compares);
+ * past 1,000 levels, not the same (no finding rather than a guess).
+ */
+function sameValue(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return true;
+  if (depth > 1000) return false;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const l = b as unknown[];
+    return a.length === l.length && a.every((x, i) => sameValue(x, l[i], depth + 1));
+  }
+  const oa = a as Record<string, unknown>;
+  const ob = b as Record<string, unknown>;
+  const ka = Object.keys(oa);
+  if (ka.length !== Object.keys(ob).length) return false;
+  return ka.every((k) => Object.hasOwn(ob, k) && sameValue(oa[k], ob[k], depth + 1));
 }
 
-const SAME = { t: 'text', h: 'sha256', r: 'reference' } as const;
-
-/** `ahp/file-change-noop`: a `file.changed` update whose snapshots show identical content. */
+/** `ahp/file-change-noop`: a `file.changed` update whose `before` and `after` snapshots are the same part. */
 export const fileChangeNoop = defineEventRule({
   id: 'ahp/file-change-noop',
-  severity: 'warning',
-  description:
-    'A file.changed `update` whose `before` and `after` snapshots show the same content reports no content change.',
+  severity: 'error',
+  description: 'A file.changed `update` whose `before` and `after` snapshots are the same part reports no change.',
   detail:
-    'The same content: the same inline text, the same sha256, or the same immutable attachment reference. A warning, not an error: an update may change only what the snapshots do not show (permissions, timestamps), and the spec states no MUST; snapshots that do not show content (views without sha256, gaps) are not compared ("Missing snapshots do not imply empty files"). Also cited: (file.changed before/after snapshots); §Lineage and actual changes.',
+    'The same part: the same JSON value, members in any order. No sentence of task-workspace-lineage.md decides; the maintainers\' lineage checker (interop/task_lineage.py, which the section describes) rejects such an update ("file update reports identical before/after references"), so it is an error (README §Decisions on JSON edge cases). Snapshots that differ in any member (their part ids, a selection, a size) are not compared by content: the checker accepts them. Also cited: §Lineage and actual changes.',
   spec: 'AHP task-workspace-lineage.md §Payloads',
   messages: {
-    text: "This file update's `before` and `after` snapshots show identical content (the same inline text); a file.changed update reports a change, so either the snapshots are stale or nothing but unshown metadata changed.",
-    sha256:
-      "This file update's `before` and `after` snapshots show identical content (the same sha256); a file.changed update reports a change, so either the snapshots are stale or nothing but unshown metadata changed.",
-    reference:
-      "This file update's `before` and `after` snapshots show identical content (the same attachment reference); a file.changed update reports a change, so either the snapshots are stale or nothing but unshown metadata changed.",
+    same: "This file update's `before` and `after` snapshots are the same part, so the update reports no change; the protocol's lineage check rejects identical before/after snapshots.",
   },
   types: ['file.changed'],
   check(msg: AhpMessage, ctx) {
@@ -35,13 +39,9 @@ export const fileChangeNoop = defineEventRule({
     if (msg.eventPointer === undefined || !ev || ev.type !== 'file.changed' || !Array.isArray(ev.changes)) return;
     for (let i = 0; i < ev.changes.length; i++) {
       const c: unknown = ev.changes[i];
-      if (!isObj(c) || c.operation !== 'update') continue;
-      const before = snapshotContent(c.before);
-      if (before === undefined || before !== snapshotContent(c.after)) continue;
-      ctx.report({
-        pointer: `${msg.eventPointer}/changes/${i}/after`,
-        messageId: SAME[before[0] as keyof typeof SAME],
-      });
+      if (!isObj(c) || c.operation !== 'update' || !Object.hasOwn(c, 'before') || !Object.hasOwn(c, 'after')) continue;
+      if (!sameValue(c.before, c.after)) continue;
+      ctx.report({ pointer: `${msg.eventPointer}/changes/${i}/after`, messageId: 'same' });
     }
   },
 });

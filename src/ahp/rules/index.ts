@@ -83,6 +83,7 @@ const S = AHP_SCHEMA_RULES;
 export const AHP_RULES = [
   S['ahp/wire-root'],
   S['ahp/jsonrpc'],
+  S['ahp/http-status-unverifiable'],
   S['ahp/method'],
   S['ahp/protocol-version'],
   S['ahp/method-params'],

@@ -1,7 +1,4 @@
-import type { Location } from '../../core/finding.ts';
 import { markLocation } from '../../core/mark.ts';
-import { eventLocation } from '../../core/rule.ts';
-import { isObj } from '../../core/value.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 import { messageKey } from '../../core/rule.ts';
 
@@ -9,8 +6,6 @@ const AT_ELICITATION = 'At user.elicitation.result, `content` is the MCP answer 
 
 /** The rule's templates, shared with the helpers that report for it. */
 const MESSAGES = {
-  notApplied:
-    'This modify is not applied: the response is rejected as a whole because of the invalid effect{causes:s} at {rejectedBy} (an invalid effect rejects every effect of the response).',
   selection:
     'Target `{target}` is not exposed: its content selection is "{selection}", and only body selection can expose a modification target.',
   readOnly: 'Target `{target}` needs both read and write permission; the host grants read only.',
@@ -46,13 +41,14 @@ const MESSAGES = {
 
 /**
  * The checks of analyzers/effects-modify.ts in the request's host context. A rejected response applies nothing ("do not
- * salvage even a valid deny"), so fine modifies are reported not applied, the culprits related.
+ * salvage even a valid deny"), but that is the invalid effect's consequence, not a second defect: only the effects that
+ * break a rule are reported, each by its own rule (README §Decisions on a rejected response's valid effects).
  */
 export const modifyInvalid = defineAhpStreamRule({
   id: 'ahp/modify-invalid',
   severity: 'error',
   description:
-    "A response's modify effects fit the pending event, and a response with any invalid effect is rejected as a whole.",
+    "A response's modify effects fit the pending event (a response with any invalid effect is rejected as a whole; the invalid effect is the finding).",
   detail:
     'Fit: an elicitation answer object of an accepted form, an outbound message list, an effective answer valid for the original form. Also cited: base/composition.md §Atomic effect acceptance.',
   spec: 'AHP interaction-payloads.md §Elicitation modification target',
@@ -61,9 +57,8 @@ export const modifyInvalid = defineAhpStreamRule({
   onEvent(facts, ctx) {
     const fx = facts.effects;
     if (!fx || fx.outcome.accepted) return;
-    const reasons = fx.outcome.reasons;
     const request = markLocation(fx.request.at, '/params/event');
-    for (const r of reasons) {
+    for (const r of fx.outcome.reasons) {
       if (r.code === 'malformed' || r.code === 'not-advertised' || r.code === 'return') continue;
       ctx.report({
         pointer: `/result/effects${r.pointer}`,
@@ -72,18 +67,5 @@ export const modifyInvalid = defineAhpStreamRule({
         related: [request],
       });
     }
-    const which = [...new Set(reasons.map((r) => r.index))].filter((i) => i >= 0).sort((a, b) => a - b);
-    const causes: Location[] = which.map((i) => eventLocation(facts.msg, `/result/effects/${i}`));
-    const bad = new Set(which);
-    const rejectedBy = which.map((k) => `/result/effects/${k}`).join(', ') || '/result/effects';
-    fx.list.forEach((e, i) => {
-      if (bad.has(i) || !isObj(e) || e.type !== 'modify') return;
-      ctx.report({
-        pointer: `/result/effects/${i}`,
-        messageId: 'notApplied',
-        args: { causes: which.length, rejectedBy },
-        related: causes,
-      });
-    });
   },
 });

@@ -44,6 +44,19 @@ export const AHP_SCHEMA_RULES = {
         'This object has `hooks` and no `jsonrpc`: a registration document (AHP-REG-001), not a wire message (a JSON-RPC 2.0 object). Read it with `--binding registration` (or name the file `*.registration.json`); objects like it in this input are not checked as wire messages, nor reported one by one.',
     },
   }),
+  'ahp/http-status-unverifiable': schemaRule({
+    id: 'ahp/http-status-unverifiable',
+    wire: true,
+    severity: 'info',
+    description:
+      'An HTTP body that is a JSON object but no JSON-RPC message (no jsonrpc, method, id or result) is what a server may send with a non-success status; a capture of bodies has no status (not verified).',
+    detail:
+      'Read for `--binding http` inputs only (README §Decisions on HTTP bodies without their status). Under status 200 such a body breaks AHP-HTTP-001 (a successful response contains the correlated JSON-RPC response); under any other status the exchange is an operational failure and the spec says nothing of its body beyond the JSON media type. A body that is not JSON at all is still a framing error, and one with any of those members is still judged as JSON-RPC (ahp/jsonrpc). It replaces ahp/jsonrpc for such a body.',
+    spec: 'AHP base/transports/http.md §Request and response (AHP-HTTP-001)',
+    messages: {
+      body: 'This HTTP body is a JSON object but no JSON-RPC message (it has no `jsonrpc`, `method`, `id` or `result`): legal as the body of a non-success status, which is an operational failure, but a 200 answer must carry the correlated JSON-RPC response (AHP-HTTP-001). A capture of bodies has no status, so which it was is not verified.',
+    },
+  }),
   'ahp/method': schemaRule({
     id: 'ahp/method',
     wire: true,
