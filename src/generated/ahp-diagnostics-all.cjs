@@ -326,8 +326,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema74.required,parentSchema:schema74,data};
+if(data.gap === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gap"},message:"must have required property '"+"gap"+"'",schema:schema74.required,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -336,8 +336,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema74.required,parentSchema:schema74,data};
+for(const key0 in data){
+if(!(func4.call(schema74.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -346,8 +347,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.mediaType === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mediaType"},message:"must have required property '"+"mediaType"+"'",schema:schema74.required,parentSchema:schema74,data};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -356,8 +361,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.selection === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "selection"},message:"must have required property '"+"selection"+"'",schema:schema74.required,parentSchema:schema74,data};
+}
+else {
+const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -366,8 +372,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.gap === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gap"},message:"must have required property '"+"gap"+"'",schema:schema74.required,parentSchema:schema74,data};
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if("text" !== data1){
+const err4 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant",schema:"text",parentSchema:schema74.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -376,9 +385,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func4.call(schema74.properties, key0))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema74,data};
+}
+if(data.mediaType !== undefined){
+let data2 = data.mediaType;
+if("text/plain" !== data2){
+const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -388,66 +399,15 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+if(data.selection !== undefined){
+let data3 = data.selection;
+if("body" !== data3){
+const err6 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "body"},message:"must be equal to constant",schema:"body",parentSchema:schema74.properties.selection,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if("text" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant",schema:"text",parentSchema:schema74.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.mediaType !== undefined){
-let data2 = data.mediaType;
-if("text/plain" !== data2){
-const err9 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.selection !== undefined){
-let data3 = data.selection;
-if("body" !== data3){
-const err10 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "body"},message:"must be equal to constant",schema:"body",parentSchema:schema74.properties.selection,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
 }
 errors++;
 }
@@ -461,23 +421,23 @@ errors = vErrors.length;
 if(data.size !== undefined){
 let data5 = data.size;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err11 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema74.properties.size.type,parentSchema:schema74.properties.size,data:data5};
+const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema74.properties.size.type,parentSchema:schema74.properties.size,data:data5};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err7];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err7);
 }
 errors++;
 }
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-const err12 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema74.properties.size,data:data5};
+const err8 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema74.properties.size,data:data5};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err8];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err8);
 }
 errors++;
 }
@@ -487,7 +447,52 @@ if(data.sha256 !== undefined){
 let data6 = data.sha256;
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data6};
+const err9 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data6};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(func1(data6) < 64){
+const err10 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(!pattern23.test(data6)){
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data7 = data.category;
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -496,8 +501,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(func1(data6) < 64){
-const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data6};
+}
+else {
+const err14 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -506,8 +512,11 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!pattern23.test(data6)){
-const err15 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data6};
+}
+if(data.synthesized !== undefined){
+let data8 = data.synthesized;
+if(typeof data8 !== "boolean"){
+const err15 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -517,63 +526,14 @@ vErrors.push(err15);
 errors++;
 }
 }
+}
 else {
-const err16 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data6};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data7 = data.category;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err17 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data7};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data7};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.synthesized !== undefined){
-let data8 = data.synthesized;
-if(typeof data8 !== "boolean"){
-const err19 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data8};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
 }
 errors++;
 }
@@ -595,8 +555,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema84.required,parentSchema:schema84,data};
+if(data.text === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -605,8 +565,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema84.required,parentSchema:schema84,data};
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "text")) || (key0 === "category")) || (key0 === "synthesized"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -615,8 +576,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.mediaType === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mediaType"},message:"must have required property '"+"mediaType"+"'",schema:schema84.required,parentSchema:schema84,data};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -625,8 +590,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.selection === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "selection"},message:"must have required property '"+"selection"+"'",schema:schema84.required,parentSchema:schema84,data};
+}
+else {
+const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -635,8 +601,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.text === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema84.required,parentSchema:schema84,data};
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if("text" !== data1){
+const err4 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant",schema:"text",parentSchema:schema84.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -645,9 +614,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "text")) || (key0 === "category")) || (key0 === "synthesized"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema84,data};
+}
+if(data.mediaType !== undefined){
+let data2 = data.mediaType;
+if("text/plain" !== data2){
+const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -657,11 +628,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+if(data.selection !== undefined){
+let data3 = data.selection;
+if("body" !== data3){
+const err6 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "body"},message:"must be equal to constant",schema:"body",parentSchema:schema84.properties.selection,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -671,8 +641,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+if(data.text !== undefined){
+let data4 = data.text;
+if(typeof data4 !== "string"){
+const err7 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.text.type,parentSchema:schema84.properties.text,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -682,10 +654,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if("text" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant",schema:"text",parentSchema:schema84.properties.kind,data:data1};
+if(data.category !== undefined){
+let data5 = data.category;
+if(typeof data5 === "string"){
+if(func1(data5) < 1){
+const err8 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -695,10 +668,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.mediaType !== undefined){
-let data2 = data.mediaType;
-if("text/plain" !== data2){
-const err9 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
+else {
+const err9 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -708,10 +679,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.selection !== undefined){
-let data3 = data.selection;
-if("body" !== data3){
-const err10 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "body"},message:"must be equal to constant",schema:"body",parentSchema:schema84.properties.selection,data:data3};
+if(data.synthesized !== undefined){
+let data6 = data.synthesized;
+if(typeof data6 !== "boolean"){
+const err10 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -721,65 +692,14 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.text !== undefined){
-let data4 = data.text;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.text.type,parentSchema:schema84.properties.text,data:data4};
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data5 = data.category;
-if(typeof data5 === "string"){
-if(func1(data5) < 1){
-const err12 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.synthesized !== undefined){
-let data6 = data.synthesized;
-if(typeof data6 !== "boolean"){
-const err14 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema84.type,parentSchema:schema84,data};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
 }
 errors++;
 }
@@ -801,8 +721,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema90.required,parentSchema:schema90,data};
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema90,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -811,8 +732,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema90.required,parentSchema:schema90,data};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -821,8 +746,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.mediaType === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mediaType"},message:"must have required property '"+"mediaType"+"'",schema:schema90.required,parentSchema:schema90,data};
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -831,8 +757,11 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.selection === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "selection"},message:"must have required property '"+"selection"+"'",schema:schema90.required,parentSchema:schema90,data};
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if("text" !== data1){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant",schema:"text",parentSchema:schema90.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -841,9 +770,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema90,data};
+}
+if(data.mediaType !== undefined){
+let data2 = data.mediaType;
+if("text/plain" !== data2){
+const err4 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -853,11 +784,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+if(data.selection !== undefined){
+let data3 = data.selection;
+if("metadata" !== data3){
+const err5 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "metadata"},message:"must be equal to constant",schema:"metadata",parentSchema:schema90.properties.selection,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -867,8 +797,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+if(data.size !== undefined){
+let data4 = data.size;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err6 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema90.properties.size.type,parentSchema:schema90.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -877,11 +809,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if("text" !== data1){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant",schema:"text",parentSchema:schema90.properties.kind,data:data1};
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema90.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -891,10 +821,12 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.mediaType !== undefined){
-let data2 = data.mediaType;
-if("text/plain" !== data2){
-const err8 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
+}
+if(data.sha256 !== undefined){
+let data5 = data.sha256;
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+const err8 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -903,11 +835,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.selection !== undefined){
-let data3 = data.selection;
-if("metadata" !== data3){
-const err9 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "metadata"},message:"must be equal to constant",schema:"metadata",parentSchema:schema90.properties.selection,data:data3};
+if(func1(data5) < 64){
+const err9 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -916,11 +845,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.size !== undefined){
-let data4 = data.size;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err10 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema90.properties.size.type,parentSchema:schema90.properties.size,data:data4};
+if(!pattern23.test(data5)){
+const err10 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -929,9 +855,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema90.properties.size,data:data4};
+}
+else {
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -941,12 +867,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-if(data.sha256 !== undefined){
-let data5 = data.sha256;
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
+if(data.category !== undefined){
+let data6 = data.category;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err12 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -955,8 +880,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(func1(data5) < 64){
-const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
+}
+else {
+const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -965,8 +891,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern23.test(data5)){
-const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
+}
+if(data.synthesized !== undefined){
+let data7 = data.synthesized;
+if(typeof data7 !== "boolean"){
+const err14 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -976,63 +905,14 @@ vErrors.push(err14);
 errors++;
 }
 }
+}
 else {
-const err15 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema90.type,parentSchema:schema90,data};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data6 = data.category;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.synthesized !== undefined){
-let data7 = data.synthesized;
-if(typeof data7 !== "boolean"){
-const err18 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema90.type,parentSchema:schema90,data};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }
@@ -1054,8 +934,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema97.required,parentSchema:schema97,data};
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema97,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1064,8 +945,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema97.required,parentSchema:schema97,data};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1074,8 +959,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.mediaType === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mediaType"},message:"must have required property '"+"mediaType"+"'",schema:schema97.required,parentSchema:schema97,data};
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1084,8 +970,11 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.selection === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "selection"},message:"must have required property '"+"selection"+"'",schema:schema97.required,parentSchema:schema97,data};
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if("text" !== data1){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant",schema:"text",parentSchema:schema97.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1094,9 +983,11 @@ vErrors.push(err3);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema97,data};
+}
+if(data.mediaType !== undefined){
+let data2 = data.mediaType;
+if("text/plain" !== data2){
+const err4 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1106,11 +997,10 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+if(data.selection !== undefined){
+let data3 = data.selection;
+if("omit" !== data3){
+const err5 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "omit"},message:"must be equal to constant",schema:"omit",parentSchema:schema97.properties.selection,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1120,8 +1010,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-else {
-const err6 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+if(data.size !== undefined){
+let data4 = data.size;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err6 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema97.properties.size.type,parentSchema:schema97.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1130,11 +1022,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if("text" !== data1){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant",schema:"text",parentSchema:schema97.properties.kind,data:data1};
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema97.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1144,10 +1034,12 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.mediaType !== undefined){
-let data2 = data.mediaType;
-if("text/plain" !== data2){
-const err8 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
+}
+if(data.sha256 !== undefined){
+let data5 = data.sha256;
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+const err8 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1156,11 +1048,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.selection !== undefined){
-let data3 = data.selection;
-if("omit" !== data3){
-const err9 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "omit"},message:"must be equal to constant",schema:"omit",parentSchema:schema97.properties.selection,data:data3};
+if(func1(data5) < 64){
+const err9 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1169,11 +1058,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.size !== undefined){
-let data4 = data.size;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err10 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema97.properties.size.type,parentSchema:schema97.properties.size,data:data4};
+if(!pattern23.test(data5)){
+const err10 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1182,9 +1068,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema97.properties.size,data:data4};
+}
+else {
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1194,12 +1080,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-if(data.sha256 !== undefined){
-let data5 = data.sha256;
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
+if(data.category !== undefined){
+let data6 = data.category;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err12 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1208,8 +1093,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(func1(data5) < 64){
-const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
+}
+else {
+const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1218,8 +1104,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern23.test(data5)){
-const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
+}
+if(data.synthesized !== undefined){
+let data7 = data.synthesized;
+if(typeof data7 !== "boolean"){
+const err14 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1229,63 +1118,14 @@ vErrors.push(err14);
 errors++;
 }
 }
+}
 else {
-const err15 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.type,parentSchema:schema97,data};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data6 = data.category;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.synthesized !== undefined){
-let data7 = data.synthesized;
-if(typeof data7 !== "boolean"){
-const err18 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.type,parentSchema:schema97,data};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }
@@ -1309,8 +1149,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema104.required,parentSchema:schema104,data};
+if(data.gap === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gap"},message:"must have required property '"+"gap"+"'",schema:schema104.required,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1319,8 +1159,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema104.required,parentSchema:schema104,data};
+for(const key0 in data){
+if(!(func4.call(schema104.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1329,8 +1170,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.mediaType === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mediaType"},message:"must have required property '"+"mediaType"+"'",schema:schema104.required,parentSchema:schema104,data};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1339,8 +1184,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.selection === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "selection"},message:"must have required property '"+"selection"+"'",schema:schema104.required,parentSchema:schema104,data};
+}
+else {
+const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1349,62 +1195,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.gap === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gap"},message:"must have required property '"+"gap"+"'",schema:schema104.required,parentSchema:schema104,data};
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if("attachment" !== data1){
+const err4 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant",schema:"attachment",parentSchema:schema104.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(func4.call(schema104.properties, key0))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema104,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if("attachment" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant",schema:"attachment",parentSchema:schema104.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
 }
 errors++;
 }
@@ -1415,24 +1215,24 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(typeof data2 === "string"){
 if(!pattern26.test(data2)){
-const err9 = {};
+const err5 = {};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err5];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err5);
 }
 errors++;
 }
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-const err10 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
+const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err6];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err6);
 }
 errors++;
 }
@@ -1449,23 +1249,23 @@ vErrors = null;
 }
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err11 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err7];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err7);
 }
 errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+const err8 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err8];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err8);
 }
 errors++;
 }
@@ -1473,12 +1273,12 @@ errors++;
 if(data.selection !== undefined){
 let data3 = data.selection;
 if("body" !== data3){
-const err13 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "body"},message:"must be equal to constant",schema:"body",parentSchema:schema104.properties.selection,data:data3};
+const err9 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "body"},message:"must be equal to constant",schema:"body",parentSchema:schema104.properties.selection,data:data3};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err9];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err9);
 }
 errors++;
 }
@@ -1492,23 +1292,23 @@ errors = vErrors.length;
 if(data.size !== undefined){
 let data5 = data.size;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-const err14 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema104.properties.size.type,parentSchema:schema104.properties.size,data:data5};
+const err10 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema104.properties.size.type,parentSchema:schema104.properties.size,data:data5};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err10];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err10);
 }
 errors++;
 }
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-const err15 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema104.properties.size,data:data5};
+const err11 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema104.properties.size,data:data5};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err11];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err11);
 }
 errors++;
 }
@@ -1518,7 +1318,52 @@ if(data.sha256 !== undefined){
 let data6 = data.sha256;
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-const err16 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data6};
+const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(func1(data6) < 64){
+const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(!pattern23.test(data6)){
+const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data7 = data.category;
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1527,8 +1372,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func1(data6) < 64){
-const err17 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data6};
+}
+else {
+const err17 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1537,8 +1383,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern23.test(data6)){
-const err18 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data6};
+}
+if(data.synthesized !== undefined){
+let data8 = data.synthesized;
+if(typeof data8 !== "boolean"){
+const err18 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1548,63 +1397,14 @@ vErrors.push(err18);
 errors++;
 }
 }
+}
 else {
-const err19 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data6};
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.type,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data7 = data.category;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err20 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data7};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data7};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.synthesized !== undefined){
-let data8 = data.synthesized;
-if(typeof data8 !== "boolean"){
-const err22 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data8};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.type,parentSchema:schema104,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
 }
 errors++;
 }
@@ -1702,8 +1502,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema111.required,parentSchema:schema111,data};
+if(data.body === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema111.required,parentSchema:schema111,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1712,8 +1512,9 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema111.required,parentSchema:schema111,data};
+for(const key0 in data){
+if(!(((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "body")) || (key0 === "category")) || (key0 === "synthesized"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema111,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1722,8 +1523,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.mediaType === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mediaType"},message:"must have required property '"+"mediaType"+"'",schema:schema111.required,parentSchema:schema111,data};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1732,8 +1537,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.selection === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "selection"},message:"must have required property '"+"selection"+"'",schema:schema111.required,parentSchema:schema111,data};
+}
+else {
+const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1742,62 +1548,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.body === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "body"},message:"must have required property '"+"body"+"'",schema:schema111.required,parentSchema:schema111,data};
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if("attachment" !== data1){
+const err4 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant",schema:"attachment",parentSchema:schema111.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "body")) || (key0 === "category")) || (key0 === "synthesized"))){
-const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema111,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if("attachment" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant",schema:"attachment",parentSchema:schema111.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
 }
 errors++;
 }
@@ -1808,24 +1568,24 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(typeof data2 === "string"){
 if(!pattern26.test(data2)){
-const err9 = {};
+const err5 = {};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err5];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err5);
 }
 errors++;
 }
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-const err10 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
+const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err6];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err6);
 }
 errors++;
 }
@@ -1842,23 +1602,23 @@ vErrors = null;
 }
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err11 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err7];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err7);
 }
 errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+const err8 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err8];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err8);
 }
 errors++;
 }
@@ -1866,12 +1626,12 @@ errors++;
 if(data.selection !== undefined){
 let data3 = data.selection;
 if("body" !== data3){
-const err13 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "body"},message:"must be equal to constant",schema:"body",parentSchema:schema111.properties.selection,data:data3};
+const err9 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "body"},message:"must be equal to constant",schema:"body",parentSchema:schema111.properties.selection,data:data3};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err9];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err9);
 }
 errors++;
 }
@@ -1886,23 +1646,23 @@ if(data.category !== undefined){
 let data5 = data.category;
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-const err14 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data5};
+const err10 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data5};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err10];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err10);
 }
 errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data5};
+const err11 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data5};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err11];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err11);
 }
 errors++;
 }
@@ -1910,24 +1670,24 @@ errors++;
 if(data.synthesized !== undefined){
 let data6 = data.synthesized;
 if(typeof data6 !== "boolean"){
-const err16 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data6};
+const err12 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data6};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err12];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err12);
 }
 errors++;
 }
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err13];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err13);
 }
 errors++;
 }
@@ -1949,8 +1709,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema119.required,parentSchema:schema119,data};
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema119,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1959,8 +1720,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema119.required,parentSchema:schema119,data};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1969,8 +1734,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.mediaType === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mediaType"},message:"must have required property '"+"mediaType"+"'",schema:schema119.required,parentSchema:schema119,data};
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1979,62 +1745,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.selection === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "selection"},message:"must have required property '"+"selection"+"'",schema:schema119.required,parentSchema:schema119,data};
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if("attachment" !== data1){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant",schema:"attachment",parentSchema:schema119.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema119,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if("attachment" !== data1){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant",schema:"attachment",parentSchema:schema119.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
 }
 errors++;
 }
@@ -2045,24 +1765,24 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(typeof data2 === "string"){
 if(!pattern26.test(data2)){
-const err8 = {};
+const err4 = {};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err4];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err4);
 }
 errors++;
 }
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-const err9 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
+const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err5];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err5);
 }
 errors++;
 }
@@ -2079,7 +1799,55 @@ vErrors = null;
 }
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err10 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.selection !== undefined){
+let data3 = data.selection;
+if("metadata" !== data3){
+const err8 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "metadata"},message:"must be equal to constant",schema:"metadata",parentSchema:schema119.properties.selection,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.size !== undefined){
+let data4 = data.size;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err9 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema119.properties.size.type,parentSchema:schema119.properties.size,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema119.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2089,8 +1857,12 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+}
+if(data.sha256 !== undefined){
+let data5 = data.sha256;
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2099,11 +1871,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.selection !== undefined){
-let data3 = data.selection;
-if("metadata" !== data3){
-const err12 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "metadata"},message:"must be equal to constant",schema:"metadata",parentSchema:schema119.properties.selection,data:data3};
+if(func1(data5) < 64){
+const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2112,11 +1881,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.size !== undefined){
-let data4 = data.size;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err13 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema119.properties.size.type,parentSchema:schema119.properties.size,data:data4};
+if(!pattern23.test(data5)){
+const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2125,9 +1891,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err14 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema119.properties.size,data:data4};
+}
+else {
+const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2137,12 +1903,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-if(data.sha256 !== undefined){
-let data5 = data.sha256;
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-const err15 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
+if(data.category !== undefined){
+let data6 = data.category;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err15 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2151,8 +1916,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(func1(data5) < 64){
-const err16 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
+}
+else {
+const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2161,8 +1927,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(!pattern23.test(data5)){
-const err17 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
+}
+if(data.synthesized !== undefined){
+let data7 = data.synthesized;
+if(typeof data7 !== "boolean"){
+const err17 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2172,63 +1941,14 @@ vErrors.push(err17);
 errors++;
 }
 }
+}
 else {
-const err18 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema119.type,parentSchema:schema119,data};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data6 = data.category;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err19 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.synthesized !== undefined){
-let data7 = data.synthesized;
-if(typeof data7 !== "boolean"){
-const err21 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema119.type,parentSchema:schema119,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
 }
 errors++;
 }
@@ -2250,8 +1970,9 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema126.required,parentSchema:schema126,data};
+for(const key0 in data){
+if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema126,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2260,8 +1981,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema126.required,parentSchema:schema126,data};
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2270,8 +1995,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.mediaType === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mediaType"},message:"must have required property '"+"mediaType"+"'",schema:schema126.required,parentSchema:schema126,data};
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2280,62 +2006,16 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.selection === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "selection"},message:"must have required property '"+"selection"+"'",schema:schema126.required,parentSchema:schema126,data};
+}
+if(data.kind !== undefined){
+let data1 = data.kind;
+if("attachment" !== data1){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant",schema:"attachment",parentSchema:schema126.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema126,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if("attachment" !== data1){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant",schema:"attachment",parentSchema:schema126.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
 }
 errors++;
 }
@@ -2346,24 +2026,24 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(typeof data2 === "string"){
 if(!pattern26.test(data2)){
-const err8 = {};
+const err4 = {};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err4];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err4);
 }
 errors++;
 }
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-const err9 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
+const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err5];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err5);
 }
 errors++;
 }
@@ -2380,7 +2060,55 @@ vErrors = null;
 }
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err10 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.selection !== undefined){
+let data3 = data.selection;
+if("omit" !== data3){
+const err8 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "omit"},message:"must be equal to constant",schema:"omit",parentSchema:schema126.properties.selection,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.size !== undefined){
+let data4 = data.size;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err9 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema126.properties.size.type,parentSchema:schema126.properties.size,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema126.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2390,8 +2118,12 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+}
+if(data.sha256 !== undefined){
+let data5 = data.sha256;
+if(typeof data5 === "string"){
+if(func1(data5) > 64){
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2400,11 +2132,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.selection !== undefined){
-let data3 = data.selection;
-if("omit" !== data3){
-const err12 = {instancePath:instancePath+"/selection",schemaPath:"#/properties/selection/const",keyword:"const",params:{allowedValue: "omit"},message:"must be equal to constant",schema:"omit",parentSchema:schema126.properties.selection,data:data3};
+if(func1(data5) < 64){
+const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2413,11 +2142,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.size !== undefined){
-let data4 = data.size;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err13 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema126.properties.size.type,parentSchema:schema126.properties.size,data:data4};
+if(!pattern23.test(data5)){
+const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2426,9 +2152,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-const err14 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema126.properties.size,data:data4};
+}
+else {
+const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2438,12 +2164,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-if(data.sha256 !== undefined){
-let data5 = data.sha256;
-if(typeof data5 === "string"){
-if(func1(data5) > 64){
-const err15 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
+if(data.category !== undefined){
+let data6 = data.category;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err15 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2452,8 +2177,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(func1(data5) < 64){
-const err16 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
+}
+else {
+const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2462,8 +2188,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(!pattern23.test(data5)){
-const err17 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
+}
+if(data.synthesized !== undefined){
+let data7 = data.synthesized;
+if(typeof data7 !== "boolean"){
+const err17 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2473,63 +2202,14 @@ vErrors.push(err17);
 errors++;
 }
 }
+}
 else {
-const err18 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema126.type,parentSchema:schema126,data};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data6 = data.category;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err19 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.synthesized !== undefined){
-let data7 = data.synthesized;
-if(typeof data7 !== "boolean"){
-const err21 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema126.type,parentSchema:schema126,data};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
 }
 errors++;
 }

@@ -224,7 +224,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))) || ((data.gap === undefined) && (missing0 = "gap"))){
+if((data.gap === undefined) && (missing0 = "gap")){
 return false;
 }
 else {
@@ -404,7 +404,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))) || ((data.text === undefined) && (missing0 = "text"))){
+if((data.text === undefined) && (missing0 = "text")){
 return false;
 }
 else {
@@ -532,11 +532,6 @@ function validate47(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))){
-return false;
-}
-else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
@@ -686,7 +681,6 @@ var valid0 = true;
 }
 }
 }
-}
 else {
 return false;
 }
@@ -700,11 +694,6 @@ function validate49(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))){
-return false;
-}
-else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
@@ -854,7 +843,6 @@ var valid0 = true;
 }
 }
 }
-}
 else {
 return false;
 }
@@ -871,7 +859,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))) || ((data.gap === undefined) && (missing0 = "gap"))){
+if((data.gap === undefined) && (missing0 = "gap")){
 return false;
 }
 else {
@@ -1117,7 +1105,7 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))) || ((data.body === undefined) && (missing0 = "body"))){
+if((data.body === undefined) && (missing0 = "body")){
 return false;
 }
 else {
@@ -1268,11 +1256,6 @@ function validate58(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))){
-return false;
-}
-else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
@@ -1445,7 +1428,6 @@ var valid0 = true;
 }
 }
 }
-}
 else {
 return false;
 }
@@ -1459,11 +1441,6 @@ function validate60(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))){
-return false;
-}
-else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
@@ -1626,7 +1603,6 @@ var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
-}
 }
 }
 }

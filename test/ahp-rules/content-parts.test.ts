@@ -1,8 +1,9 @@
+import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { msg, text } from '../ahp/builders.ts';
 import { obsOf, ruleRows } from './helpers.ts';
 
-const { valid, invalid } = ruleRows(['ahp/content-part', 'ahp/canonical-message']);
+const { valid, invalid, validate } = ruleRows(['ahp/content-part', 'ahp/canonical-message']);
 
 describe('content parts and canonical messages', () => {
   const part = (p: object) => obsOf('task.change.after', { items: [p] });
@@ -123,6 +124,27 @@ describe('content parts and canonical messages', () => {
       'ahp/content-part',
       '/params/event/items/0/body/ref',
     );
+  });
+  test('a missing shared member is one finding, whichever variant the part is', () => {
+    // `part` requires id, kind, mediaType and selection once; a variant repeating that reported each absence twice
+    const views = [
+      { kind: 'text', selection: 'body', text: 'x' },
+      { kind: 'text', selection: 'body', gap: { reason: 'r' } },
+      { kind: 'text', selection: 'metadata' },
+      { kind: 'attachment', selection: 'body', body: { ref: 'r' } },
+      { kind: 'attachment', selection: 'omit' },
+    ];
+    for (const view of views) {
+      const fs = validate(part({ category: 'tool_result', ...view })).filter((f) => f.ruleId === 'ahp/content-part');
+      assert.deepEqual(
+        fs.map((f) => [f.pointer, f.message]),
+        [
+          ['/params/event/items/0', '`id` is required here.'],
+          ['/params/event/items/0', '`mediaType` is required here.'],
+        ],
+        JSON.stringify(view),
+      );
+    }
   });
   test('role belongs to the message', () => {
     invalid(

@@ -153,7 +153,7 @@ function insideUnion(index: SchemaIndex, node: object | undefined, union: object
 }
 
 /**
- * Findings of `errors` in order, each (rule, pointer, message) once; `if` wrappers dropped, `propertyNames` errors via
+ * Findings of `errors` in order, each (rule, pointer, message) and each (rule, object, missing member) once; `if` wrappers dropped, `propertyNames` errors via
  * the name's, anyOf / oneOf / contains branches folded into their location's `x-message`.
  */
 export function mapSchemaErrors(
@@ -175,6 +175,7 @@ export function mapSchemaErrors(
   const out: SchemaFinding[] = [];
   const seen = new Map<string, SchemaFinding>();
   const sharedLeaves = new Map<string, SchemaFinding>();
+  const missing = new Set<string>();
   for (const e of errors) {
     if (e.keyword === 'if') continue;
     if (e.keyword === 'propertyNames' && innerNames.has(e.instancePath)) continue;
@@ -232,6 +233,13 @@ export function mapSchemaErrors(
     };
     const ownRule = own('x-rule');
     const ruleId = ownRule ?? (parent && info ? ruleOfNode(parent, info) : undefined) ?? opts.fallbackRule;
+    // One missing member is one defect: a schema that requires it twice at one object (a closed variant repeating its
+    // outer object's `required`) words it twice, once per node; the first wording stands.
+    if (member !== undefined && keyword === 'required') {
+      const rk = `${ruleId}\u0000${base + at}\u0000${member}`;
+      if (missing.has(rk)) continue;
+      missing.add(rk);
+    }
     const ctx: MessageContext = {
       error: e,
       keyword,
