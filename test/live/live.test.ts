@@ -12,11 +12,15 @@ import { CONTROL_CHECKS } from '../../src/live/control-rules.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW } from '../../src/live/rules.ts';
 import { LIVE_CASES } from './cases.ts';
 import { BUFFER, PING_MS, startEndpoint, TOKEN } from './endpoint.ts';
+import { runCli } from '../cli/helpers.ts';
 import { tempDir } from '../temp.ts';
 
 const TIMEOUT = 5000;
 /** The heartbeat interval judged in tests: a few of the endpoint's PING_MS, far below the 30 s default. */
 const HEARTBEAT = 4 * PING_MS;
+/** `aep live URL` with the endpoints' token and {@link TIMEOUT}, then `rest`. */
+const liveCli = (url: string, rest: readonly string[]) =>
+  runCli('aep', ['live', url, '--token', TOKEN, '--timeout', String(TIMEOUT), ...rest]);
 /** The control checks a run with the token but no --control-session skips: those that reach a target. */
 const TARGET_CHECKS = CONTROL_CHECKS.slice(3);
 const show = (fs: { ruleId: string; message: string }[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
@@ -171,7 +175,6 @@ test('the heartbeat check runs only when named; a stream pinged every PING_MS pa
     });
     assert.deepEqual(r.findings, [], show(r.findings));
     assert.deepEqual(r.ran, ['heartbeat']);
-    const { runCli } = await import('../cli/helpers.ts');
     const cli = await runCli('aep', [
       'live',
       ep.url,
@@ -300,24 +303,13 @@ test('nothing listening is one LiveConnectError; a silent endpoint is a named ti
 });
 
 test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken one, 2 with one line when nothing listens', async (t) => {
-  const { runCli } = await import('../cli/helpers.ts');
   const { readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const record = join(tempDir(t, 'ac-live-'), 'delivered.jsonl');
   const ok = await startEndpoint();
   try {
     // every check, the destructive ones too: the record (the replayed buffer, the large Events) passes validate
-    const r = await runCli('aep', [
-      'live',
-      ok.url,
-      '--token',
-      TOKEN,
-      '--timeout',
-      String(TIMEOUT),
-      '--record',
-      record,
-      '--destructive',
-    ]);
+    const r = await liveCli(ok.url, ['--record', record, '--destructive']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
     assert.ok(lines.length > BUFFER && lines.every((l) => JSON.parse(l).aep === '0.1'));
@@ -353,16 +345,7 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   }
   const bad = await startEndpoint('rewrites');
   try {
-    const r = await runCli('aep', [
-      'live',
-      bad.url,
-      '--token',
-      TOKEN,
-      '--timeout',
-      String(TIMEOUT),
-      '--checks',
-      'fanout',
-    ]);
+    const r = await liveCli(bad.url, ['--checks', 'fanout']);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /aep\/live-delivery-identity/);
     // piped (no terminal): no colour, as for validate
@@ -403,20 +386,10 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
 });
 
 test('aep live: the recorded Events go through the validate rules; TLS failure is one line; --timeout names the check; progress only on a terminal', async () => {
-  const { runCli } = await import('../cli/helpers.ts');
   const leaky = await startEndpoint('keeps-content');
   try {
     // a relay that keeps content above the ceiling: the live check and the validate rule on what it delivered
-    const r = await runCli('aep', [
-      'live',
-      leaky.url,
-      '--token',
-      TOKEN,
-      '--timeout',
-      String(TIMEOUT),
-      '--checks',
-      'capture-ceiling',
-    ]);
+    const r = await liveCli(leaky.url, ['--checks', 'capture-ceiling']);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /aep\/live-capture-ceiling/);
     assert.match(r.stdout, /<delivered>:1:\d+ +error +aep\/capture-level/);
@@ -450,19 +423,9 @@ test('aep live: the recorded Events go through the validate rules; TLS failure i
 });
 
 test('aep live: a resume that misses what Last-Event-ID names is one aep/live-resume finding; the backfill after it is no seq-regression in <delivered>', async () => {
-  const { runCli } = await import('../cli/helpers.ts');
   const ep = await startEndpoint('sse-ignores-last-event-id');
   try {
-    const r = await runCli('aep', [
-      'live',
-      ep.url,
-      '--token',
-      TOKEN,
-      '--timeout',
-      String(TIMEOUT),
-      '--checks',
-      'fanout,resume',
-    ]);
+    const r = await liveCli(ep.url, ['--checks', 'fanout,resume']);
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout.match(/aep\/live-resume/g)?.length, 2, r.stdout);
     assert.doesNotMatch(r.stdout, /aep\/seq-regression/);
@@ -472,7 +435,6 @@ test('aep live: a resume that misses what Last-Event-ID names is one aep/live-re
 });
 
 test('aep live: multi-line data is one finding a message and one record line an Event; bad data is one invalid-json', async (t) => {
-  const { runCli } = await import('../cli/helpers.ts');
   const { readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const record = join(tempDir(t, 'ac-live-'), 'delivered.jsonl');
@@ -504,16 +466,7 @@ test('aep live: multi-line data is one finding a message and one record line an 
   }
   const bad = await startEndpoint('sse-bad-json');
   try {
-    const r = await runCli('aep', [
-      'live',
-      bad.url,
-      '--token',
-      TOKEN,
-      '--timeout',
-      String(TIMEOUT),
-      '--checks',
-      'fanout',
-    ]);
+    const r = await liveCli(bad.url, ['--checks', 'fanout']);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /aep\/live-fanout +An SSE message has data: "\{not json"/);
     assert.equal(r.stdout.match(/<delivered>:\d+:\d+ +error +jsonl\/invalid-json/g)?.length, 1, r.stdout);
@@ -523,7 +476,6 @@ test('aep live: multi-line data is one finding a message and one record line an 
 });
 
 test('aep explain knows every live rule, with its citation, description and cases; aep rules --verb live lists them', async () => {
-  const { runCli } = await import('../cli/helpers.ts');
   for (const rule of LIVE_RULES) {
     const r = await runCli('aep', ['explain', rule.id]);
     assert.equal(r.code, 0, r.stderr);

@@ -11,11 +11,14 @@ import { startEndpoint, TOKEN } from './endpoint.ts';
 
 const TIMEOUT = '5000';
 const CHECKS = 'discovery,ingest,fanout,hello,roster,control-ack';
+/** `aep live URL` with the token, the timeout and {@link CHECKS} of these tests, then `rest`. */
+const liveCli = (url: string, rest: readonly string[], stdin?: string) =>
+  runCli('aep', ['live', url, '--timeout', TIMEOUT, '--token', TOKEN, '--checks', CHECKS, ...rest], stdin);
 
 test('aep live lists its checks in every report, and the summary counts the delivered Events', async () => {
   const ep = await startEndpoint('no-socket');
   try {
-    const text = await runCli('aep', ['live', ep.url, '--timeout', TIMEOUT, '--token', TOKEN, '--checks', CHECKS]);
+    const text = await liveCli(ep.url, []);
     assert.equal(text.code, 0, text.stderr + text.stdout);
     assert.match(text.stdout, /^checks: 3 passed, 0 failed, 3 skipped$/m);
     assert.match(text.stdout, /^ {2}passed {3}discovery, ingest, fanout$/m);
@@ -24,31 +27,10 @@ test('aep live lists its checks in every report, and the summary counts the deli
       /^ {2}skipped {2}hello, roster, control-ack: the discovery document names no "socket" endpoint \(WebSocket\)$/m,
     );
     assert.match(text.stdout, /^✔ \d+ events, 0 errors, 0 warnings, \d+ infos$/m);
-    const quiet = await runCli('aep', [
-      'live',
-      ep.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      CHECKS,
-      '-q',
-    ]);
+    const quiet = await liveCli(ep.url, ['-q']);
     assert.match(quiet.stdout, /^checks: 3 passed, 0 failed, 3 skipped\n✔/m);
 
-    const json = await runCli('aep', [
-      'live',
-      ep.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      CHECKS,
-      '--format',
-      'json',
-    ]);
+    const json = await liveCli(ep.url, ['--format', 'json']);
     const doc = JSON.parse(json.stdout) as {
       kind: string;
       checks: { check: string; status: string }[];
@@ -82,18 +64,7 @@ test('aep live lists its checks in every report, and the summary counts the deli
     const summary = (JSON.parse(bare.stdout) as { summary: { inputs: number; events: number } }).summary;
     assert.deepEqual([summary.inputs, summary.events], [1, 0]);
 
-    const sarif = await runCli('aep', [
-      'live',
-      ep.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      CHECKS,
-      '--format',
-      'sarif',
-    ]);
+    const sarif = await liveCli(ep.url, ['--format', 'sarif']);
     const run = JSON.parse(sarif.stdout).runs[0];
     const props = run.invocations[0].properties;
     assert.equal(props.checks.length, 6);
@@ -101,18 +72,7 @@ test('aep live lists its checks in every report, and the summary counts the deli
     assert.deepEqual([run.invocations[0].exitCode, sarif.code], [0, 0]);
     assert.ok(props.summary.events > 0);
 
-    const junit = await runCli('aep', [
-      'live',
-      ep.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      CHECKS,
-      '--format',
-      'junit',
-    ]);
+    const junit = await liveCli(ep.url, ['--format', 'junit']);
     assert.match(junit.stdout, /<testsuites name="aep live" tests="\d+" failures="0"/);
     assert.match(junit.stdout, /<testsuite name="[^"]+ checks" tests="6" failures="0" errors="0" skipped="3">/);
     assert.match(junit.stdout, /<testcase classname="[^"]+ checks" name="fanout"\/>/);
@@ -121,18 +81,7 @@ test('aep live lists its checks in every report, and the summary counts the deli
       /name="hello">\n {6}<skipped message="the discovery document names no &quot;socket&quot;/,
     );
 
-    const nd = await runCli('aep', [
-      'live',
-      ep.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      CHECKS,
-      '--format',
-      'ndjson',
-    ]);
+    const nd = await liveCli(ep.url, ['--format', 'ndjson']);
     const last = JSON.parse(nd.stdout.trim().split('\n').at(-1)!);
     assert.equal(last.kind, 'summary');
     assert.equal(last.checks.length, 6);
@@ -275,36 +224,12 @@ test('aep live, discovery failing: text says the cause once and the skipped chec
 test('aep live html lists every check with its status (and skip reason), and names the endpoint and the delivered Events', async () => {
   const ep = await startEndpoint('no-socket');
   try {
-    const r = await runCli('aep', [
-      'live',
-      ep.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      CHECKS,
-      '--format',
-      'html',
-    ]);
+    const r = await liveCli(ep.url, ['--format', 'html']);
     assert.equal(r.code, 0, r.stderr);
     const html = r.stdout;
-    const json = JSON.parse(
-      (
-        await runCli('aep', [
-          'live',
-          ep.url,
-          '--timeout',
-          TIMEOUT,
-          '--token',
-          TOKEN,
-          '--checks',
-          CHECKS,
-          '--format',
-          'json',
-        ])
-      ).stdout,
-    ) as { checks: { check: string; status: string; reason?: string }[] };
+    const json = JSON.parse((await liveCli(ep.url, ['--format', 'json'])).stdout) as {
+      checks: { check: string; status: string; reason?: string }[];
+    };
     // one row per check, in the order and with the status json gives
     const rows = [
       ...html.matchAll(/<tr class="check" data-status="(\w+)"><td[^>]*>[^<]*<\/td><td><code>([\w-]+)<\/code>/g),
