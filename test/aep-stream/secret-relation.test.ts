@@ -16,6 +16,7 @@ import type { DetectorClass } from '../../src/core/secrets.ts';
 import { runCli } from '../cli/helpers.ts';
 import { SECRET_CLASSES } from '../secret-classes.ts';
 import { TEST_SCALE } from '../scale.ts';
+import { LEVELS, placedEvent } from './secret-event.ts';
 
 let seed = 20261207;
 const rnd = (n: number): number => {
@@ -126,8 +127,6 @@ function deep(n: number, v: unknown): unknown {
   return out;
 }
 
-const LEVELS = ['none', 'metadata', 'redacted', 'full', undefined] as const;
-
 /** `json` with the first character of `part` written as a `\u` escape wherever `part` occurs. */
 const uEscaped = (json: string, part: string): string =>
   json.split(part).join(`\\u${part.charCodeAt(0).toString(16).padStart(4, '0')}${part.slice(1)}`);
@@ -148,19 +147,7 @@ function streamOf(s: Shape): { text: string; full: Set<number> } {
       const [type, data, envelope] = place(s);
       for (let k = 0; k < 3; k++) {
         const n = lines.length;
-        const ev = {
-          aep: '0.1',
-          id: `ev-${n}`,
-          type,
-          time: '2026-11-30T09:00:00.000Z',
-          source: 'aep://h/agent/a/session/s1',
-          agent: 'a',
-          session: 's1',
-          seq: n,
-          ...(capture ? { capture } : {}),
-          ...envelope,
-          data,
-        };
+        const ev = placedEvent(n, type, data, envelope, capture);
         if (capture === 'full') full.add(n + 1);
         lines.push(spellings(JSON.stringify(ev), s)[k]!);
       }

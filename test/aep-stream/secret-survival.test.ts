@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { runCli } from '../cli/helpers.ts';
 import { runs } from '../scale.ts';
+import { LEVELS, placedEvent } from './secret-event.ts';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const UPPER_NUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -79,8 +80,6 @@ const PLACES: Readonly<Record<string, Place>> = {
   long: (s) => ['run.started', { trigger: 'user', prompt: `${'x '.repeat(40_000)}${s}` }],
 };
 
-const LEVELS = ['none', 'metadata', 'redacted', 'full', undefined] as const;
-
 /** One stream: the shape in every place at every level; the first character of the body `\u`-escaped in the text. */
 function streamOf(shape: Shape): { text: string; full: number } {
   const lines: string[] = [];
@@ -91,19 +90,7 @@ function streamOf(shape: Shape): { text: string; full: number } {
       const [type, data, envelope] = place(shape.text);
       n++;
       if (capture === 'full') full++;
-      const ev = {
-        aep: '0.1',
-        id: `ev-${n}`,
-        type,
-        time: '2026-11-30T09:00:00.000Z',
-        source: 'aep://h/agent/a/session/s1',
-        agent: 'a',
-        session: 's1',
-        seq: n,
-        ...(capture ? { capture } : {}),
-        ...envelope,
-        data,
-      };
+      const ev = placedEvent(n, type, data, envelope, capture);
       const c = shape.body[0]!;
       const esc = `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
       lines.push(
