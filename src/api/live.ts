@@ -11,6 +11,7 @@ const LIVE: Record<keyof LiveOptions, Kind> = {
   identity: 'string',
   timeoutMs: 'positive',
   heartbeatMs: 'positive',
+  backpressureMib: 'positive',
   control: 'object',
   onCheck: 'function',
   signal: 'signal',
