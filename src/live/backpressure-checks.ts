@@ -3,9 +3,9 @@
  * large notice Events are posted, then reads again; a notice Event missing without a disconnect it could resume from
  * is `aep/live-backpressure-drop`. Debug and info Events MAY be dropped, so their loss is never judged.
  */
-import { BACKPRESSURE_MIB } from './backpressure-rules.ts';
+import { BACKPRESSURE_MAX_MIB, BACKPRESSURE_MIB } from './backpressure-rules.ts';
 import { type Ev, describeFrame, greeted, isFrame, ownSession, wsKeep, wsMine, wsSubscribe } from './buffer-run.ts';
-import { KEEP_LIMIT, LiveTimeout } from './client.ts';
+import { LiveTimeout } from './client.ts';
 import { accepted } from './http-checks.ts';
 import type { LiveRun } from './live-run.ts';
 
@@ -17,8 +17,6 @@ const BATCH = 8;
 /** The most Events and the longest the flood posts, whatever the budget. */
 const MAX_EVENTS = 4096;
 const FLOOD_MS = 60_000;
-/** The budget's ceiling: half of what one connection keeps (client.ts KEEP_LIMIT). */
-const MAX_MIB = KEEP_LIMIT.bytes / 2 / 2 ** 20;
 const TYPE = 'x.agentconformance.progress.backpressure';
 
 /** The slow consumer, over either binding: what the judgement reads of it. */
@@ -135,7 +133,7 @@ async function drain(run: LiveRun, slow: Slow, lastSeq: number): Promise<void> {
 
 /** AEP-0003 §8.4 (opt-in): no notice-and-above Event dropped silently toward a slow consumer. */
 export async function backpressure(run: LiveRun): Promise<void> {
-  const mib = Math.min(run.opts.backpressureMib ?? BACKPRESSURE_MIB, MAX_MIB);
+  const mib = Math.min(run.opts.backpressureMib ?? BACKPRESSURE_MIB, BACKPRESSURE_MAX_MIB);
   const own = ownSession(run, 'slow');
   const url = run.socket();
   const slow = url ? await wsSlow(run, url, own.session) : await sseSlow(run, own.session);
@@ -175,13 +173,15 @@ function judge(run: LiveRun, slow: Slow, notices: Ev[]): void {
     });
   const tail = missing.filter((e) => !gaps.includes(e));
   if (!tail.length) return;
-  if (!slow.ended())
-    return run.report('aep/live-backpressure-drop', 'dropped', {
+  if (!slow.ended()) {
+    run.report('aep/live-backpressure-drop', 'dropped', {
       how: slow.how,
       count: tail.length,
       id: String(tail[0]!.id),
       kept: slow.kept,
     });
+    return;
+  }
   const named = slow.closingSeq();
   const passed = named === undefined ? undefined : tail.find((e) => (e.seq as number) <= named);
   if (passed)

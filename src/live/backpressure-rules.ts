@@ -7,6 +7,8 @@ import type { LiveRule } from './rule-types.ts';
 
 /** The budget the backpressure check posts by default, in MiB (`--backpressure-mib`). */
 export const BACKPRESSURE_MIB = 32;
+/** The largest budget taken: half of what one connection keeps (client.ts KEEP_LIMIT, 256 MiB). */
+export const BACKPRESSURE_MAX_MIB = 128;
 
 /** AEP-0003 §8.4 #2, AEP-0001 §8.1 #4: no silent drop of notice-and-above (the opt-in `backpressure` check). */
 export const BACKPRESSURE_RULE: LiveRule = {
@@ -14,7 +16,7 @@ export const BACKPRESSURE_RULE: LiveRule = {
   severity: 'error',
   description:
     'Opt-in (--destructive, or --checks backpressure): toward a slow consumer, an endpoint delivers every notice-and-above Event, or disconnects (WebSocket: closing frame, then close; SSE: the stream ends) so the consumer resumes exactly; it never drops one silently. Dropping debug and info Events is allowed.',
-  detail: `The probe subscribes to a session of its own (over the WebSocket when the discovery document names one, else SSE), stops reading so the socket buffers fill, posts large notice Events with an info Event every fourth (up to --backpressure-mib MiB, default ${BACKPRESSURE_MIB}, at most 4096 Events or 60 s), then reads again (about 2 s for the default budget on loopback). A notice Event missing is a finding when the connection stayed open, when an Event posted after it was delivered (a consumer resuming from its last position never gets it), or when it is at or before the position the closing frame names delivered. A missing info Event is never a finding (MAY). A close with no closing frame is a disconnect: the consumer resumes from the positions it tracked (§3.5 #4: consumers MUST NOT depend on the frame), so it is not judged here. A POST not answered within --timeout ends the flood (an endpoint MAY block its emitters instead), and its Events are not judged. It moves tens of MiB into the endpoint's buffer and has it drop or disconnect a consumer, so it is destructive: it runs only with --destructive or when named in --checks.`,
+  detail: `The probe subscribes to a session of its own (over the WebSocket when the discovery document names one, else SSE), stops reading so the socket buffers fill, posts large notice Events with an info Event every fourth (up to --backpressure-mib MiB, default ${BACKPRESSURE_MIB}, at most ${BACKPRESSURE_MAX_MIB}; at most 4096 Events or 60 s), then reads again (about 2 s for the default budget on loopback). A notice Event missing is a finding when the connection stayed open, when an Event posted after it was delivered (a consumer resuming from its last position never gets it), or when it is at or before the position the closing frame names delivered. A missing info Event is never a finding (MAY). A close with no closing frame is a disconnect: the consumer resumes from the positions it tracked (§3.5 #4: consumers MUST NOT depend on the frame), so it is not judged here. A POST not answered within --timeout ends the flood (an endpoint MAY block its emitters instead), and its Events are not judged. It moves tens of MiB into the endpoint's buffer and has it drop or disconnect a consumer, so it is destructive: it runs only with --destructive or when named in --checks.`,
   spec: 'AEP-0003 §8.4; AEP-0001 §8.1',
   quote: 'They MUST NOT silently drop notice-and-above',
   messages: {

@@ -384,7 +384,12 @@ export type LiveCheck = (typeof LIVE_CHECKS)[number];
  * flood a consumer of their own until the endpoint drops or disconnects it): run only when named in `checks` or with
  * `destructive`, never by default.
  */
-export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity', 'oversize', 'backpressure']);
+export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set([
+  'eviction',
+  'byte-identity',
+  'oversize',
+  'backpressure',
+]);
 
 /**
  * The checks that wait out a long interval (`heartbeat`, 30 s): run only when named in `checks`, never by default

@@ -190,6 +190,14 @@ interface Claim {
 export interface Endpoint {
   url: string;
   close(): Promise<void>;
+  /** What its bounded queues did toward slow consumers (AEP-0003 §8.4): Events dropped by severity, disconnects. */
+  slow?: SlowStats;
+}
+
+/** Counts of the endpoint's backpressure policy, so a test knows its consumer was slow to it. */
+export interface SlowStats {
+  dropped: Record<string, number>;
+  disconnects: number;
 }
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];
@@ -340,6 +348,7 @@ export async function startEndpoint(
   const evicted = new Map<string, Position>();
   const raw = new WeakMap<Ev, string>();
   const subs = new Set<Sub>();
+  const slow: SlowStats = { dropped: {}, disconnects: 0 };
   const claims = new Map<object, Claim[]>();
   const deliver = (s: Sub, ev: Ev) => {
     if (broken !== 'ignores-filter' && !matches(broken === 'severity-by-name' ? byName(s.filter, ev) : s.filter, ev))
@@ -354,9 +363,17 @@ export async function startEndpoint(
     // (`backpressure: 'deliver'` always delivers it; `drops-notice` drops it silently, as §8.4 forbids)
     // (`drops-one-notice` drops the first notice past the mark and delivers the rest)
     if (s.queued() > SOFT_QUEUE) {
-      if (broken === 'drops-notice' || ['debug', 'info'].includes(String(ev.severity ?? 'info'))) return;
-      if (broken === 'drops-one-notice' && !s.droppedOne) return void (s.droppedOne = true);
-      if (s.queued() > HARD_QUEUE && opts.backpressure !== 'deliver') return s.disconnect(ev);
+      const severity = String(ev.severity ?? 'info');
+      const drop = () => void (slow.dropped[severity] = (slow.dropped[severity] ?? 0) + 1);
+      if (broken === 'drops-notice' || severity === 'debug' || severity === 'info') return drop();
+      if (broken === 'drops-one-notice' && !s.droppedOne) {
+        s.droppedOne = true;
+        return drop();
+      }
+      if (s.queued() > HARD_QUEUE && opts.backpressure !== 'deliver') {
+        slow.disconnects++;
+        return s.disconnect(ev);
+      }
     }
     s.send(out);
   };
@@ -429,7 +446,7 @@ export async function startEndpoint(
         : {
             events: '/events',
             stream: '/stream',
-            ...((broken === 'no-socket' || opts.sseOnly)
+            ...(broken === 'no-socket' || opts.sseOnly
               ? {}
               : { socket: broken === 'plain-off-host' ? 'ws://aep.example.com/socket' : '/socket' }),
           },
@@ -635,7 +652,11 @@ export async function startEndpoint(
   const wss = new WebSocketServer({ noServer: true });
   let binary = 0;
   server.on('upgrade', (req, socket, head) => {
-    if ((broken === 'no-socket' || opts.sseOnly) || route(new URL(req.url ?? '/', 'http://127.0.0.1').pathname) !== '/socket')
+    if (
+      broken === 'no-socket' ||
+      opts.sseOnly ||
+      route(new URL(req.url ?? '/', 'http://127.0.0.1').pathname) !== '/socket'
+    )
       return socket.destroy();
     // AEP-0003 §8.1: servers MAY accept the token as `?access_token=` (a browser's WebSocket sets no header)
     const authed =
@@ -864,7 +885,7 @@ export async function startEndpoint(
     });
   });
 
-  const ep = await listenLocal(server, wss);
+  const ep = { ...(await listenLocal(server, wss)), slow };
   origin = ep.url;
   return literal ? { ...ep, url: `${ep.url}${LITERAL_BASE}/` } : ep;
 }
