@@ -136,6 +136,11 @@ export async function backpressure(run: LiveRun): Promise<void> {
   const mib = Math.min(run.opts.backpressureMib ?? BACKPRESSURE_MIB, BACKPRESSURE_MAX_MIB);
   const own = ownSession(run, 'slow');
   const url = run.socket();
+  if (!url && !run.discovery?.endpoints.stream)
+    return run.skip(
+      'backpressure',
+      'the discovery document names neither a "socket" (WebSocket) nor a "stream" (SSE) endpoint',
+    );
   const slow = url ? await wsSlow(run, url, own.session) : await sseSlow(run, own.session);
   if (typeof slow === 'string') return run.skip('backpressure', slow);
   try {
