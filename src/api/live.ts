@@ -1,6 +1,7 @@
 /** `checkEndpoint` as the library exports it: its options checked as every entry point's are (check-options.ts). */
 import { nearestWord } from '../core/nearest.ts';
 import { checkEndpoint as check, type LiveOptions, type LiveResult } from '../live/check.ts';
+import { BACKPRESSURE_MAX_MIB } from '../live/backpressure-rules.ts';
 import { LIVE_CHECKS } from '../live/rules.ts';
 import { checkKeys, checkObjectArg, described, type Kind } from './check-options.ts';
 
@@ -11,6 +12,7 @@ const LIVE: Record<keyof LiveOptions, Kind> = {
   identity: 'string',
   timeoutMs: 'positive',
   heartbeatMs: 'positive',
+  backpressureMib: 'positive',
   control: 'object',
   onCheck: 'function',
   signal: 'signal',
@@ -39,6 +41,8 @@ export function checkLiveOptions(options: unknown): void {
         `unknown check ${JSON.stringify(c)} in option checks${near ? ` (did you mean ${near}?)` : ''}: one of ${LIVE_CHECKS.join(', ')}`,
       );
     }
+  if (o.backpressureMib !== undefined && o.backpressureMib > BACKPRESSURE_MAX_MIB)
+    throw new TypeError(`option backpressureMib must be at most ${BACKPRESSURE_MAX_MIB}, not ${o.backpressureMib}`);
   if (o.identity !== undefined && o.identity !== 'strict' && o.identity !== 'floor')
     throw new TypeError(`option identity must be "strict" or "floor", not ${JSON.stringify(o.identity)}`);
 }

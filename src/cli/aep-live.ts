@@ -10,6 +10,7 @@ import { EXIT } from '../core/exit.ts';
 import { nearestWord } from '../core/nearest.ts';
 import type { Finding, Severity } from '../core/finding.ts';
 import type { LiveResult } from '../live/check.ts';
+import { BACKPRESSURE_MAX_MIB, BACKPRESSURE_MIB } from '../live/backpressure-rules.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW, type LiveCheck } from '../live/rules.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import { exitCodeOf, runInputs, tallyFindings } from '../run/run.ts';
@@ -27,6 +28,7 @@ interface LiveFlags {
   checks?: LiveCheck[];
   timeout: number;
   heartbeat?: number;
+  backpressureMib?: number;
   record?: string;
   destructive: boolean;
   identity: 'strict' | 'floor';
@@ -54,6 +56,12 @@ function checksArg(v: string): LiveCheck[] {
 
 function msArg(v: string): number {
   if (!/^[1-9][0-9]*$/.test(v)) throw new InvalidArgumentError('expected a positive number of milliseconds.');
+  return Number(v);
+}
+
+function mibArg(v: string): number {
+  if (!/^[1-9][0-9]*$/.test(v) || Number(v) > BACKPRESSURE_MAX_MIB)
+    throw new InvalidArgumentError(`expected a whole number of MiB from 1 to ${BACKPRESSURE_MAX_MIB}.`);
   return Number(v);
 }
 
@@ -95,6 +103,12 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
         '--heartbeat <ms>',
         'the SSE heartbeat interval the heartbeat check judges (default 30000, AEP-0003 §3.3 #4); that check runs only when named in --checks',
       ).argParser(msArg),
+    )
+    .addOption(
+      new Option(
+        '--backpressure-mib <n>',
+        `the most the backpressure check posts toward its paused consumer, in MiB (default ${BACKPRESSURE_MIB}, AEP-0003 §8.4); that check runs with --destructive or when named in --checks`,
+      ).argParser(mibArg),
     )
     .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL')
     // scripts pass validate's flags to every verb: live draws no progress line, so this is accepted and does nothing
@@ -164,6 +178,7 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
       ...(o.checks ? { checks: o.checks } : {}),
       timeoutMs: o.timeout,
       ...(o.heartbeat !== undefined ? { heartbeatMs: o.heartbeat } : {}),
+      ...(o.backpressureMib !== undefined ? { backpressureMib: o.backpressureMib } : {}),
       destructive: o.destructive,
       identity: o.identity,
       control: {

@@ -314,6 +314,7 @@ export const LIVE_RULE_IDS = [
   'aep/live-control-dedupe',
   'aep/live-control-unsupported',
   'aep/live-control-cancel',
+  'aep/live-backpressure-drop',
   'aep/live-heartbeat',
   'aep/live-timeout',
   'aep/live-skipped',

@@ -7,6 +7,7 @@ import { abortReason } from '../core/abort.ts';
 import type { CheckOutcome } from '../core/check-outcome.ts';
 import type { Finding } from '../core/finding.ts';
 import { LiveConnectError, LiveTimeout } from './client.ts';
+import { backpressure } from './backpressure-checks.ts';
 import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import { binaryFrame, contentType, oversize, redelivery, unsubscribe } from './binding-checks.ts';
@@ -61,6 +62,7 @@ const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   eviction,
   'byte-identity': byteIdentity,
   oversize,
+  backpressure,
   heartbeat,
 };
 const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {

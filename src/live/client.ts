@@ -213,6 +213,8 @@ export class SseSubscriber {
   readonly commentsAt: number[] = [];
   private waiters: (() => void)[] = [];
   private req: ReturnType<typeof httpRequest> | undefined;
+  private res: IncomingMessage | undefined;
+  private paused = false;
   status = 0;
   contentType = '';
   ended = false;
@@ -278,6 +280,7 @@ export class SseSubscriber {
         clearTimeout(timer);
         clearTimeout(grace);
         sub.status = res.statusCode ?? 0;
+        sub.res = res;
         sub.contentType = String(res.headers['content-type'] ?? '');
         if (opened) sub.onHead?.();
         if (sub.ended) return;
@@ -296,6 +299,8 @@ export class SseSubscriber {
         });
         res.on('end', () => sub.finish());
         res.on('error', () => sub.finish());
+        // a head held back past the grace comes to a consumer already paused
+        if (sub.paused) res.pause();
         resolve(sub);
       });
       req.end();
@@ -370,6 +375,18 @@ export class SseSubscriber {
       });
     }
     return true;
+  }
+
+  /** Stop reading (the backpressure check's slow consumer): what the server sends waits in the socket buffers. */
+  pause(): void {
+    this.paused = true;
+    this.res?.pause();
+  }
+
+  /** Read again after {@link pause}. */
+  resume(): void {
+    this.paused = false;
+    this.res?.resume();
   }
 
   /** Close the subscription. */

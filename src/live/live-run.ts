@@ -29,6 +29,8 @@ export interface LiveOptions {
   timeoutMs?: number;
   /** The SSE heartbeat interval the opt-in `heartbeat` check judges (default 30000, AEP-0003 §3.3 #4). */
   heartbeatMs?: number;
+  /** The most the opt-in `backpressure` check posts, in MiB (default 32, at most 128: checkEndpoint refuses more; AEP-0003 §8.4).. */
+  backpressureMib?: number;
   /** The control checks' options (`--control-*`, `--ack-window`). */
   control?: control.ControlOptions;
   /** Called as each check starts (a progress line). */

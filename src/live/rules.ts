@@ -3,6 +3,7 @@
  * the sentence it enforces. Like the pin rules they judge a service, not a stream, so they have no JSONL cases: the
  * compliant test endpoint and its broken variants (test/live/) are their passing and failing cases.
  */
+import { BACKPRESSURE_RULE } from './backpressure-rules.ts';
 import { BINDING_RULES } from './binding-rules.ts';
 import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
 import type { LiveRule } from './rule-types.ts';
@@ -323,6 +324,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
   },
   ...BINDING_RULES,
   ...CONTROL_RULES,
+  BACKPRESSURE_RULE,
   HEARTBEAT_RULE,
   {
     id: 'aep/live-timeout',
@@ -371,16 +373,23 @@ export const LIVE_CHECKS = [
   'eviction',
   'byte-identity',
   'oversize',
+  'backpressure',
   'heartbeat',
 ] as const;
 /** One check name. */
 export type LiveCheck = (typeof LIVE_CHECKS)[number];
 
 /**
- * The checks that put pressure on a shared endpoint (they fill its replay buffer or post large Events or bodies): run only when
- * named in `checks` or with `destructive`, never by default.
+ * The checks that put pressure on a shared endpoint (they fill its replay buffer, post large Events or bodies, or
+ * flood a consumer of their own until the endpoint drops or disconnects it): run only when named in `checks` or with
+ * `destructive`, never by default.
  */
-export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity', 'oversize']);
+export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set([
+  'eviction',
+  'byte-identity',
+  'oversize',
+  'backpressure',
+]);
 
 /**
  * The checks that wait out a long interval (`heartbeat`, 30 s): run only when named in `checks`, never by default

@@ -155,6 +155,16 @@ export class WsPeer {
     }
   }
 
+  /** Stop reading (the backpressure check's slow consumer): what the server sends waits in the socket buffers. */
+  pause(): void {
+    this.ws.pause();
+  }
+
+  /** Read again after {@link pause}. */
+  resume(): void {
+    this.ws.resume();
+  }
+
   /** Close the connection. */
   close(): void {
     this.closed = true;

@@ -231,6 +231,27 @@ export const LIVE_CASES: readonly LiveCase[] = [
   },
   { variant: 'hello-bad-role', rules: ['aep/live-hello'], says: /hello answer has role "collector"/ },
   { variant: 'hello-emitter-no-agent', rules: ['aep/live-hello'], says: /role "emitter" and no identity\.agent/ },
+  // AEP-0003 §8.4: toward the check's paused consumer, notice Events dropped silently (the connection kept open) ...
+  {
+    variant: 'drops-notice',
+    rules: ['aep/live-backpressure-drop'],
+    checks: ['backpressure'],
+    says: /Over the WebSocket, \d+ notice Event\(s\) posted while the consumer was not reading never arrived \(the first "live_[^"]+-\d+"\), and the endpoint sent no closing frame and kept the connection open/,
+  },
+  // ... one notice Event dropped and the ones after it delivered (then the disconnect) ...
+  {
+    variant: 'drops-one-notice',
+    rules: ['aep/live-backpressure-drop'],
+    checks: ['backpressure'],
+    says: /Over the WebSocket, the notice Event "live_[^"]+-\d+" \(seq \d+\) never arrived, yet the Event at seq \d+ posted after it did/,
+  },
+  // ... a closing frame naming delivered the notice Event that found the consumer slow, which it never sent
+  {
+    variant: 'closing-ahead',
+    rules: ['aep/live-backpressure-drop'],
+    checks: ['backpressure'],
+    says: /the closing frame names seq (\d+) delivered, but the notice Event "live_[^"]+-\d+" \(seq \1\) never arrived/,
+  },
   { variant: 'control-unauthenticated', rules: ['aep/live-control-auth-gate'], control: true },
   // without --control-session: the run's own unauthenticated claimant is the would-be target the command reaches
   {

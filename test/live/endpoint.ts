@@ -84,7 +84,10 @@ export type Broken =
   | 'sse-ignores-last-event-id'
   | 'sse-no-heartbeat'
   | 'tokenless'
-  | 'tokenless-off-host';
+  | 'tokenless-off-host'
+  | 'drops-notice'
+  | 'drops-one-notice'
+  | 'closing-ahead';
 
 /**
  * The bearer token the endpoint takes (AEP-0003 §8.1): its event surfaces (POST ingest, the SSE stream) refuse a
@@ -146,11 +149,29 @@ const FROM_MAX = 256;
 /** The replay buffer depth the endpoint advertises (global, across sessions). */
 export const BUFFER = 1000;
 
+/**
+ * AEP-0003 §8.4: past this many bytes queued toward a subscriber (its consumer reads slowly) debug and info Events are
+ * dropped; past {@link HARD_QUEUE} a notice-and-above Event disconnects it. Small, so the probe needs little more than
+ * the loopback socket buffers; above the largest Event another check delivers (byte-identity's 256 KiB).
+ */
+export const SOFT_QUEUE = 1 << 20;
+export const HARD_QUEUE = 2 << 20;
+
 type Ev = Record<string, unknown>;
 interface Sub {
   filter: AttrFilter;
   capture?: AepCaptureLevel;
   send: (ev: Ev) => void;
+  /** Bytes queued toward the consumer, not yet taken by the kernel. */
+  queued: () => number;
+  /**
+   * End the subscription so its consumer resumes exactly (WS: closing frame with positions, then close); `unsent`
+   * is the Event that found it slow (`closing-ahead` names it delivered).
+   */
+  disconnect: (unsent: Ev) => void;
+  droppedOne?: boolean;
+  /** The last position sent per session (WebSocket, for a closing frame). */
+  positions?: () => Position[];
 }
 interface Position {
   session: string;
@@ -169,6 +190,14 @@ interface Claim {
 export interface Endpoint {
   url: string;
   close(): Promise<void>;
+  /** What its bounded queues did toward slow consumers (AEP-0003 §8.4): Events dropped by severity, disconnects. */
+  slow?: SlowStats;
+}
+
+/** Counts of the endpoint's backpressure policy, so a test knows its consumer was slow to it. */
+export interface SlowStats {
+  dropped: Record<string, number>;
+  disconnects: number;
 }
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];
@@ -300,6 +329,10 @@ export async function startEndpoint(
     relayNacks?: boolean;
     /** Hold the SSE answer's head back until the first message (Node sends it with the first write). */
     lazyHead?: boolean;
+    /** Toward a slow consumer, drop only debug and info and deliver every notice-and-above Event (never disconnect). */
+    backpressure?: 'deliver';
+    /** Name no WebSocket endpoint (the backpressure check then probes SSE), as `no-socket` does. */
+    sseOnly?: boolean;
   } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
@@ -315,6 +348,7 @@ export async function startEndpoint(
   const evicted = new Map<string, Position>();
   const raw = new WeakMap<Ev, string>();
   const subs = new Set<Sub>();
+  const slow: SlowStats = { dropped: {}, disconnects: 0 };
   const claims = new Map<object, Claim[]>();
   const deliver = (s: Sub, ev: Ev) => {
     if (broken !== 'ignores-filter' && !matches(broken === 'severity-by-name' ? byName(s.filter, ev) : s.filter, ev))
@@ -325,6 +359,22 @@ export async function startEndpoint(
     if (broken === 'rewrites') out = { ...out, time: '2000-01-01T00:00:00Z' };
     // a relay MAY add extension attributes (AEP-0001 §4.2), and stating a default changes no value (§5.1)
     if (literal) out = { epoch: 0, severity: 'info', ...out, literalhop: 'relay-a' };
+    // AEP-0003 §8.4: toward a slow consumer debug and info MAY go; notice-and-above is delivered or disconnects
+    // (`backpressure: 'deliver'` always delivers it; `drops-notice` drops it silently, as §8.4 forbids)
+    // (`drops-one-notice` drops the first notice past the mark and delivers the rest)
+    if (s.queued() > SOFT_QUEUE) {
+      const severity = String(ev.severity ?? 'info');
+      const drop = () => void (slow.dropped[severity] = (slow.dropped[severity] ?? 0) + 1);
+      if (broken === 'drops-notice' || severity === 'debug' || severity === 'info') return drop();
+      if (broken === 'drops-one-notice' && !s.droppedOne) {
+        s.droppedOne = true;
+        return drop();
+      }
+      if (s.queued() > HARD_QUEUE && opts.backpressure !== 'deliver') {
+        slow.disconnects++;
+        return s.disconnect(ev);
+      }
+    }
     s.send(out);
   };
   // the (source, id) pairs ingested: the broken variant dedupes live fan-out on them, which AEP-0003 §5 forbids
@@ -396,7 +446,7 @@ export async function startEndpoint(
         : {
             events: '/events',
             stream: '/stream',
-            ...(broken === 'no-socket'
+            ...(broken === 'no-socket' || opts.sseOnly
               ? {}
               : { socket: broken === 'plain-off-host' ? 'ws://aep.example.com/socket' : '/socket' }),
           },
@@ -554,6 +604,12 @@ export async function startEndpoint(
         filter,
         ...(capture && LEVELS.includes(capture) ? { capture: capture as AepCaptureLevel } : {}),
         send,
+        queued: () => res.writableLength,
+        // SSE: the stream ends after what is queued, so the consumer reads up to its last position
+        disconnect: () => {
+          subs.delete(sub);
+          res.end();
+        },
       };
       const exhausted = (session: string, e: Position) =>
         res.write(`: replay-exhausted ${session} ${e.epoch}:${e.seq}${literal ? '\r\n\r\n' : '\n\n'}`);
@@ -596,7 +652,11 @@ export async function startEndpoint(
   const wss = new WebSocketServer({ noServer: true });
   let binary = 0;
   server.on('upgrade', (req, socket, head) => {
-    if (broken === 'no-socket' || route(new URL(req.url ?? '/', 'http://127.0.0.1').pathname) !== '/socket')
+    if (
+      broken === 'no-socket' ||
+      opts.sseOnly ||
+      route(new URL(req.url ?? '/', 'http://127.0.0.1').pathname) !== '/socket'
+    )
       return socket.destroy();
     // AEP-0003 §8.1: servers MAY accept the token as `?access_token=` (a browser's WebSocket sets no header)
     const authed =
@@ -768,12 +828,29 @@ export async function startEndpoint(
               ...(broken === 'limit-no-detail' ? {} : { detail: `at most ${FROM_MAX} resume positions` }),
             });
           const capture = typeof f.capture === 'string' && LEVELS.includes(f.capture) ? f.capture : undefined;
+          // the last position sent per session, which a closing frame names (AEP-0003 §3.5 #4)
+          const sent = new Map<string, Position>();
           const sub: Sub = {
             filter,
             ...(capture ? { capture: capture as AepCaptureLevel } : {}),
             send: (ev) => {
-              if (!opts.acksOnStreamOnly || ev.source !== TARGET_SOURCE) ws.send(textOf(ev));
+              if (opts.acksOnStreamOnly && ev.source === TARGET_SOURCE) return;
+              ws.send(textOf(ev));
+              const p = positionOf(ev);
+              if (p) sent.set(p.session, p);
             },
+            queued: () => ws.bufferedAmount,
+            disconnect: (unsent) => {
+              for (const s of own.values()) subs.delete(s);
+              const p = positionOf(unsent);
+              if (broken === 'closing-ahead' && p) sent.set(p.session, p);
+              const delivered = [...own.entries()].flatMap(
+                ([id, s]) => s.positions?.().map((p) => ({ sub: id, ...p })) ?? [],
+              );
+              frame({ type: 'closing', reason: 'slow consumer', delivered });
+              ws.close(1008, 'slow consumer');
+            },
+            positions: () => [...sent.values()],
           };
           frame({ type: 'subscribed', id: f.id, ...(literal ? { filter: f.filter ?? {} } : {}) });
           if (from)
@@ -808,7 +885,7 @@ export async function startEndpoint(
     });
   });
 
-  const ep = await listenLocal(server, wss);
+  const ep = { ...(await listenLocal(server, wss)), slow };
   origin = ep.url;
   return literal ? { ...ep, url: `${ep.url}${LITERAL_BASE}/` } : ep;
 }

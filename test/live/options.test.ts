@@ -20,6 +20,8 @@ test('checkEndpoint: an unknown option or check, or a value out of range, is a T
   await rejects({ timeoutMs: -1 }, /^option timeoutMs must be a positive number$/);
   await rejects({ timeoutMs: Number.NaN }, /option timeoutMs must be a positive number/);
   await rejects({ heartbeatMs: 0 }, /^option heartbeatMs must be a positive number$/);
+  await rejects({ backpressureMib: 0 }, /^option backpressureMib must be a positive number$/);
+  await rejects({ backpressureMib: 129 }, /^option backpressureMib must be at most 128, not 129$/);
   await rejects({ checks: 'fanout' }, /option checks must be an array of strings/);
   await rejects({ identity: 'loose' }, /option identity must be "strict" or "floor"/);
   await rejects({ control: { sesion: 's' } }, /unknown option control\.sesion \(did you mean control\.session\?\)/);
