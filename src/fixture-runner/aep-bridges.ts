@@ -159,7 +159,9 @@ export function runOtlp(ctx: RunContext): void {
   const file = ctx.display(path);
   const pins = readJson(ctx, path);
   if (!isObj(pins))
-    throw new FixtureError(`${file}: ${atPointer('', `expected an object {"<golden index>": record, ...}, found ${jsonKind(pins)}`)}`);
+    throw new FixtureError(
+      `${file}: ${atPointer('', `expected an object {"<golden index>": record, ...}, found ${jsonKind(pins)}`)}`,
+    );
   const g = golden(ctx);
   for (const [k, want] of Object.entries(pins)) {
     if (k.startsWith('$')) continue;
@@ -234,7 +236,9 @@ export function runOcsf(ctx: RunContext): void {
   const file = ctx.display(path);
   const pins = readJson(ctx, path);
   if (!isObj(pins))
-    throw new FixtureError(`${file}: ${atPointer('', `expected an object {"<golden index>": record, ...}, found ${jsonKind(pins)}`)}`);
+    throw new FixtureError(
+      `${file}: ${atPointer('', `expected an object {"<golden index>": record, ...}, found ${jsonKind(pins)}`)}`,
+    );
   const classesPath = join(ctx.dir, 'ocsf', 'ocsf-classes.json');
   const classes = existsSync(classesPath)
     ? ocsfClasses(readJson(ctx, classesPath), ctx.display(classesPath))

@@ -3,7 +3,7 @@
  * (AEP-0001 §8.2), read in both formats: the upstream one (`expect_capture`, `expect_data`, as run.py and run.js read it)
  * and ours (`expect`, the whole expected event or stream; conformance/aep-capture/downlevel/).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { downlevelStream, isCaptureLevel } from '../aep/downlevel.ts';
@@ -12,7 +12,7 @@ import { createRedactor, type RedactOptions } from '../aep/redact.ts';
 import { own } from '../core/value.ts';
 import { lineOfName, normalise, uniqueIds } from './aep-case-files.ts';
 import { caseLists, readJsonDoc } from './json-file.ts';
-import { FixtureError, type RunContext } from './context.ts';
+import type { RunContext } from './context.ts';
 
 interface GatingCase {
   name?: unknown;

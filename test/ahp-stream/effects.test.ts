@@ -156,7 +156,11 @@ test('elicitation result: the effective answer must satisfy the original request
   // a required field missing from the effective answer is said as a whole clause, not as "field name the form requires"
   const r = applyEffects([replace({ name: 'Ada' })], ctx);
   assert.equal(r.accepted, false);
-  if (!r.accepted) assert.deepEqual(r.reasons.map((x) => [x.messageId, x.args?.keyword]), [['form', 'required']]);
+  if (!r.accepted)
+    assert.deepEqual(
+      r.reasons.map((x) => [x.messageId, x.args?.keyword]),
+      [['form', 'required']],
+    );
   // a merge over an answer not known here (an invalid or hidden body): only what the value sets is judged
   const unknown: HostContext = { ...ctx, current: {} };
   assert.deepEqual(outcome([merge({ notify: false })], unknown), { content: { notify: false } });

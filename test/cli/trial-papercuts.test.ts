@@ -46,8 +46,12 @@ test('a registration document read as a wire message names --binding registratio
     const r = await runCli('ahp', ['validate', ...args], stdin);
     assert.equal(r.code, 0, `${route}: ${r.stdout}`);
     assert.match(r.stdout, /✔ 1 registration document, 0 errors/, route);
-    assert.doesNotMatch(r.stdout, /\d events?|known event types/, `${route}: no event counted:
-${r.stdout}`);
+    assert.doesNotMatch(
+      r.stdout,
+      /\d events?|known event types/,
+      `${route}: no event counted:
+${r.stdout}`,
+    );
     const json = await runCli('ahp', ['validate', ...args, '-f', 'json'], stdin);
     const summary = JSON.parse(json.stdout).summary;
     assert.deepEqual([summary.events, summary.documents], [0, 1], route);
