@@ -4,7 +4,7 @@
  */
 import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
 import { Engine, type EventEntry, type RuleSelection } from '../core/engine.ts';
-import type { ProtocolChecker } from '../core/pipeline.ts';
+import { countDocument, type ProtocolChecker } from '../core/pipeline.ts';
 import { metaOf, RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
 import { markOf } from '../core/mark.ts';
@@ -133,6 +133,7 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
   return {
     onEvent(ev) {
       const binding = bindingOf(ev.source);
+      if (binding === 'registration') countDocument(stats);
       for (let i = 0; i < ev.duplicates.length; i++) {
         const d = ev.duplicates[i]!;
         sink(

@@ -33,6 +33,8 @@ export interface RunStats {
   events: number;
   /** Lines that parsed but the checker set aside, another format than it reads (e.g. bridge output): not in `events`. */
   unchecked?: number;
+  /** AHP registration documents checked (`--binding registration`): documents, not events, so not in `events`. */
+  documents?: number;
   /** Event types seen (protocol-defined: AEP `type`, AHP event `type` or method), with counts. */
   types: Map<string, number>;
   /** Brings `types` up to date, for a checker that keeps its counts elsewhere while it runs (readers call it first). */
@@ -210,6 +212,7 @@ export function addStats(a: RunStats, b: RunStats): void {
   a.lines += b.lines;
   a.events += b.events;
   if (b.unchecked) a.unchecked = (a.unchecked ?? 0) + b.unchecked;
+  if (b.documents) a.documents = (a.documents ?? 0) + b.documents;
   for (const [t, n] of b.types) a.types.set(t, (a.types.get(t) ?? 0) + n);
 }
 
@@ -221,6 +224,13 @@ export function setAside(stats: RunStats | undefined): void {
   if (!stats) return;
   stats.events--;
   stats.unchecked = (stats.unchecked ?? 0) + 1;
+}
+
+/** Count a parsed value the checker checked as a registration document, not as an event (the run counted it as one). */
+export function countDocument(stats: RunStats | undefined): void {
+  if (!stats) return;
+  stats.events--;
+  stats.documents = (stats.documents ?? 0) + 1;
 }
 
 /** Create empty run statistics. */

@@ -11,6 +11,8 @@ export interface Summary {
   events: number;
   /** Lines that parsed but were set aside unchecked, another format than the checker reads; absent when none. */
   unchecked?: number;
+  /** AHP registration documents checked (`--binding registration`), not counted in `events`; absent when none. */
+  documents?: number;
   errors: number;
   warnings: number;
   infos: number;
@@ -73,6 +75,7 @@ export class FindingCounter {
       omitted: this.omitted,
     };
     if (stats.unchecked) s.unchecked = stats.unchecked;
+    if (stats.documents) s.documents = stats.documents;
     if (knownTypes) {
       const known = new Set(knownTypes);
       stats.sync?.();
@@ -98,6 +101,7 @@ export function addSummary(total: Summary, s: Summary): void {
   total.lines += s.lines;
   total.events += s.events;
   if (s.unchecked) total.unchecked = (total.unchecked ?? 0) + s.unchecked;
+  if (s.documents) total.documents = (total.documents ?? 0) + s.documents;
   total.errors += s.errors;
   total.warnings += s.warnings;
   total.infos += s.infos;

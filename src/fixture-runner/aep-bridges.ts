@@ -14,23 +14,18 @@ import { bridgeIssueMessage } from '../aep/bridges/rules.ts';
 import { envelopeValidator } from '../aep/schema/validators.ts';
 import { isObj, type Obj } from '../core/value.ts';
 import { FixtureError, type RunContext } from './context.ts';
+import { atPointer, caseLists, jsonKind, jsonLines, parseJsonLine, readJsonDoc } from './json-file.ts';
 
 function readJson(ctx: RunContext, path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new FixtureError(`${ctx.display(path)}: ${(e as Error).message}`);
-  }
+  return readJsonDoc(path, ctx.display(path)).value;
 }
 
 /** The golden events, by index; `undefined` when the corpus has no golden/golden.jsonl. */
 function golden(ctx: RunContext): Obj[] | undefined {
   const path = join(ctx.dir, 'golden', 'golden.jsonl');
   if (!existsSync(path)) return undefined;
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Obj);
+  const shown = ctx.display(path);
+  return jsonLines(readFileSync(path, 'utf8')).map((l) => parseJsonLine(l.text, shown, l.line) as Obj);
 }
 
 function lineOf(text: string, name: string): number | undefined {
@@ -50,11 +45,9 @@ export function runCeRoundtrip(ctx: RunContext): void {
   if (existsSync(pinPath)) {
     const file = ctx.display(pinPath);
     const g = golden(ctx);
-    const pins = readFileSync(pinPath, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '');
-    pins.forEach((text, i) => {
-      const base = { group: 'ce-roundtrip', file, line: i + 1 };
+    const pins = jsonLines(readFileSync(pinPath, 'utf8'));
+    pins.forEach(({ text, line }, i) => {
+      const base = { group: 'ce-roundtrip', file, line };
       const e = g?.[i];
       if (!e) {
         ctx.emit({
@@ -65,7 +58,7 @@ export function runCeRoundtrip(ctx: RunContext): void {
         });
         return;
       }
-      const pin = JSON.parse(text) as unknown;
+      const pin = parseJsonLine(text, file, line);
       const got = toCloudEvent(e);
       const issues = decodeCloudEvents(pin).issues;
       const fwdOk = isDeepStrictEqual(got, pin) && issues.length === 0;
@@ -102,10 +95,9 @@ export function runCeRoundtrip(ctx: RunContext): void {
   const inPath = join(dir, 'inbound-cases.json');
   if (existsSync(inPath)) {
     const file = ctx.display(inPath);
-    const text = readFileSync(inPath, 'utf8');
-    const doc = readJson(ctx, inPath) as { cases?: unknown };
-    if (!Array.isArray(doc.cases)) throw new FixtureError(`${file}: expected {"cases": [...]}`);
-    for (const [i, c] of (doc.cases as Obj[]).entries()) {
+    const doc = readJsonDoc(inPath, file);
+    const text = doc.text;
+    for (const [i, c] of (caseLists(doc, file, ['cases']).cases as Obj[]).entries()) {
       const name = typeof c.name === 'string' ? c.name : `case ${i + 1}`;
       const line = lineOf(text, name);
       const base = {
@@ -166,7 +158,10 @@ export function runOtlp(ctx: RunContext): void {
   if (!existsSync(path)) return;
   const file = ctx.display(path);
   const pins = readJson(ctx, path);
-  if (!isObj(pins)) throw new FixtureError(`${file}: expected {"<golden index>": record, ...}`);
+  if (!isObj(pins))
+    throw new FixtureError(
+      `${file}: ${atPointer('', `expected an object {"<golden index>": record, ...}, found ${jsonKind(pins)}`)}`,
+    );
   const g = golden(ctx);
   for (const [k, want] of Object.entries(pins)) {
     if (k.startsWith('$')) continue;
@@ -224,16 +219,29 @@ export function ocsfClassProblems(rec: Obj, classes: Readonly<Record<string, Ocs
   return out;
 }
 
+/** The `classes` member of `ocsf-classes.json`. @throws FixtureError when the file is not `{"classes": {...}}`. */
+function ocsfClasses(doc: unknown, shown: string): Record<string, OcsfClass> {
+  const classes = isObj(doc) ? (doc.classes ?? {}) : doc;
+  if (!isObj(classes))
+    throw new FixtureError(
+      `${shown}: ${atPointer(isObj(doc) ? '/classes' : '', `expected an object${isObj(doc) ? '' : ' {"classes": {...}}'}, found ${jsonKind(classes)}`)}`,
+    );
+  return classes as Record<string, OcsfClass>;
+}
+
 /** AEP-0005 §5 item 6. */
 export function runOcsf(ctx: RunContext): void {
   const path = join(ctx.dir, 'ocsf', 'ocsf-expected.json');
   if (!existsSync(path)) return;
   const file = ctx.display(path);
   const pins = readJson(ctx, path);
-  if (!isObj(pins)) throw new FixtureError(`${file}: expected {"<golden index>": record, ...}`);
+  if (!isObj(pins))
+    throw new FixtureError(
+      `${file}: ${atPointer('', `expected an object {"<golden index>": record, ...}, found ${jsonKind(pins)}`)}`,
+    );
   const classesPath = join(ctx.dir, 'ocsf', 'ocsf-classes.json');
   const classes = existsSync(classesPath)
-    ? ((readJson(ctx, classesPath) as { classes?: Record<string, OcsfClass> }).classes ?? {})
+    ? ocsfClasses(readJson(ctx, classesPath), ctx.display(classesPath))
     : undefined;
   const g = golden(ctx);
   for (const [k, want] of Object.entries(pins)) {
@@ -270,13 +278,12 @@ export function runAttrMatch(ctx: RunContext): void {
   const path = join(ctx.dir, 'attr-match', 'cases.json');
   if (!existsSync(path)) return;
   const file = ctx.display(path);
-  const text = readFileSync(path, 'utf8');
-  const doc = readJson(ctx, path) as { match?: unknown; invalid?: unknown };
-  if (!Array.isArray(doc.match) && !Array.isArray(doc.invalid))
-    throw new FixtureError(`${file}: expected {"match": [...], "invalid": [...]}`);
+  const doc = readJsonDoc(path, file);
+  const text = doc.text;
+  const lists = caseLists(doc, file, ['match', 'invalid']);
   for (const [kind, list] of [
-    ['match', doc.match],
-    ['invalid', doc.invalid],
+    ['match', lists.match],
+    ['invalid', lists.invalid],
   ] as const) {
     (Array.isArray(list) ? list : []).forEach((c: Obj, i) => {
       const name = typeof c.name === 'string' ? c.name : `${kind} case ${i + 1}`;

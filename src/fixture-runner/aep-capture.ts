@@ -3,15 +3,16 @@
  * (AEP-0001 §8.2), read in both formats: the upstream one (`expect_capture`, `expect_data`, as run.py and run.js read it)
  * and ours (`expect`, the whole expected event or stream; conformance/aep-capture/downlevel/).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { downlevelStream, isCaptureLevel } from '../aep/downlevel.ts';
 import { gateFormValues } from '../aep/forms.ts';
 import { createRedactor, type RedactOptions } from '../aep/redact.ts';
 import { own } from '../core/value.ts';
-import { lineOfName, normalise, readJsonFile, uniqueIds } from './aep-case-files.ts';
-import { FixtureError, type RunContext } from './context.ts';
+import { lineOfName, normalise, uniqueIds } from './aep-case-files.ts';
+import { caseLists, readJsonDoc } from './json-file.ts';
+import type { RunContext } from './context.ts';
 
 interface GatingCase {
   name?: unknown;
@@ -26,11 +27,11 @@ export async function runCaptureGating(ctx: RunContext): Promise<void> {
   const path = join(ctx.dir, 'capture-gating', 'cases.json');
   if (!existsSync(path)) return;
   const file = ctx.display(path);
-  const text = readFileSync(path, 'utf8');
-  const doc = readJsonFile(path, file) as { cases?: GatingCase[] };
-  if (!Array.isArray(doc.cases)) throw new FixtureError(`${file}: expected {"cases": [...]}`);
-  const ids = uniqueIds(doc.cases.map((c, i) => (typeof c.name === 'string' ? c.name : `case ${i + 1}`)));
-  for (const [i, c] of doc.cases.entries()) {
+  const doc = readJsonDoc(path, file);
+  const text = doc.text;
+  const cases = caseLists(doc, file, ['cases']).cases as GatingCase[];
+  const ids = uniqueIds(cases.map((c, i) => (typeof c.name === 'string' ? c.name : `case ${i + 1}`)));
+  for (const [i, c] of cases.entries()) {
     const line = typeof c.name === 'string' ? lineOfName(text, c.name) : undefined;
     const base = {
       id: `capture-gating/${ids[i]}`,
@@ -91,12 +92,14 @@ export function runRedaction(ctx: RunContext): void {
   const path = join(ctx.dir, 'redaction', 'cases.json');
   if (!existsSync(path)) return;
   const file = ctx.display(path);
-  const text = readFileSync(path, 'utf8');
-  const doc = readJsonFile(path, file) as { text_cases?: RedactionCase[]; value_cases?: RedactionCase[] };
-  if (!Array.isArray(doc.text_cases) && !Array.isArray(doc.value_cases))
-    throw new FixtureError(`${file}: expected {"text_cases": [...], "value_cases": [...]}`);
+  const doc = readJsonDoc(path, file);
+  const text = doc.text;
+  const lists = caseLists(doc, file, ['text_cases', 'value_cases']) as {
+    text_cases?: RedactionCase[];
+    value_cases?: RedactionCase[];
+  };
   for (const kind of ['text', 'value'] as const) {
-    const list = (kind === 'text' ? doc.text_cases : doc.value_cases) ?? [];
+    const list = (kind === 'text' ? lists.text_cases : lists.value_cases) ?? [];
     const ids = uniqueIds(list.map((c, i) => (typeof c.name === 'string' ? c.name : `${kind} case ${i + 1}`)));
     for (const [i, c] of list.entries()) {
       const line = typeof c.name === 'string' ? lineOfName(text, c.name) : undefined;
@@ -192,11 +195,11 @@ export function runDownlevel(ctx: RunContext): void {
   const path = join(ctx.dir, 'downlevel', 'cases.json');
   if (!existsSync(path)) return;
   const file = ctx.display(path);
-  const text = readFileSync(path, 'utf8');
-  const doc = readJsonFile(path, file) as { cases?: DownlevelCase[] };
-  if (!Array.isArray(doc.cases)) throw new FixtureError(`${file}: expected {"cases": [...]}`);
-  const ids = uniqueIds(doc.cases.map((c, i) => (typeof c.name === 'string' ? c.name : `case ${i + 1}`)));
-  for (const [i, c] of doc.cases.entries()) {
+  const doc = readJsonDoc(path, file);
+  const text = doc.text;
+  const cases = caseLists(doc, file, ['cases']).cases as DownlevelCase[];
+  const ids = uniqueIds(cases.map((c, i) => (typeof c.name === 'string' ? c.name : `case ${i + 1}`)));
+  for (const [i, c] of cases.entries()) {
     const line = typeof c.name === 'string' ? lineOfName(text, c.name) : undefined;
     const base = {
       id: `downlevel/${ids[i]}`,

@@ -1,14 +1,9 @@
 /** Reading the upstream AEP corpus's case files: JSON with its errors named, case ids and lines. */
-import { readFileSync } from 'node:fs';
-import { FixtureError } from './context.ts';
+import { readJsonDoc } from './json-file.ts';
 
-/** The JSON value of the file at `path`; @throws FixtureError naming `shown`. */
+/** The JSON value of the file at `path`; @throws FixtureError naming `shown` (a syntax error at its line and column). */
 export function readJsonFile(path: string, shown: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    throw new FixtureError(`${shown}: ${(e as Error).message}`);
-  }
+  return readJsonDoc(path, shown).value;
 }
 
 /** 1-based line of the first `"name": <name>` member in `text` (to point annotations at a case). */

@@ -174,7 +174,7 @@ function header(title: string, ctx: ReportContext, s: Summary, order: readonly s
     : named(order);
   return `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(names)}</div>
 <div class="verdict ${failed ? 'fail' : 'pass'}">${failed ? `✖ fails at --fail-on ${ctx.failOn ?? 'error'}` : `✔ passes at --fail-on ${ctx.failOn ?? 'error'}`}</div>
-<div class="counts">${box(s.errors, 'errors')}${box(s.warnings, 'warnings')}${box(s.infos, 'infos')}${box(s.events, 'events')}${box(s.lines, 'lines')}${sources}${s.coverage ? box(s.coverage.exercised, `of ${s.coverage.known} known types`) : ''}</div></header>\n`;
+<div class="counts">${box(s.errors, 'errors')}${box(s.warnings, 'warnings')}${box(s.infos, 'infos')}${box(s.events, 'events')}${s.documents ? box(s.documents, 'registration documents') : ''}${box(s.lines, 'lines')}${sources}${s.coverage ? box(s.coverage.exercised, `of ${s.coverage.known} known types`) : ''}</div></header>\n`;
 }
 
 function inputHead(source: string, i: number, c: SourceCounts | undefined, timeline: Timeline, as: Role): string {

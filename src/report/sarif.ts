@@ -228,7 +228,22 @@ const FIXTURE_RULES: readonly RuleMeta[] = [
     description: 'A fixture case could not be run (missing or malformed sidecar, unreadable case).',
     spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora',
   },
+  {
+    id: 'fixtures/case-not-run',
+    severity: 'info',
+    description:
+      'A fixture case was not judged: its file is absent from this copy of the corpus (skipped), or the runner does not cover it (not run); neither is a pass.',
+    spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora',
+  },
 ];
+
+/** The rule (index into FIXTURE_RULES) a case that is not a pass is reported under. */
+function fixtureRuleIndex(c: CaseResult): number {
+  if (c.status === 'error') return 2;
+  if (c.status === 'skip' || c.status === 'not-run') return 3;
+  const stale = c.group === 'deviations' || (c.status === 'fail' && c.deviationReason !== undefined);
+  return stale ? 1 : 0;
+}
 
 /** Create the SARIF reporter for `fixtures`. */
 export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureReporter {
@@ -238,11 +253,12 @@ export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureRe
       cases.push(c);
     },
     finish(s: FixtureSummary, end) {
-      const results = cases.map((c) => {
-        const stale = c.group === 'deviations' || (c.status === 'fail' && c.deviationReason !== undefined);
-        const ruleIndex = c.status === 'error' ? 2 : stale ? 1 : 0;
-        const kind =
-          c.status === 'pass' ? 'pass' : c.status === 'skip' || c.status === 'not-run' ? 'notApplicable' : 'fail';
+      // a passing case is no result, as a clean validate run has none: its rules name failures, and GitHub code
+      // scanning does not document `kind`, so a `pass` result could become an alert; the counts keep the passes
+      const results = cases.flatMap((c) => {
+        if (c.status === 'pass') return [];
+        const ruleIndex = fixtureRuleIndex(c);
+        const kind = ruleIndex === 3 ? 'notApplicable' : 'fail';
         const text = [
           `${c.id}: ${c.status}.`,
           c.expected && c.actual ? `Expected ${c.expected}; got ${c.actual}.` : '',
@@ -271,7 +287,7 @@ export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureRe
         if (c.status === 'deviation')
           r.suppressions = [{ kind: 'external', status: 'accepted', justification: c.deviationReason ?? '' }];
         r.properties = { caseId: c.id, group: c.group, status: c.status };
-        return r;
+        return [r];
       });
       out.write(
         log({

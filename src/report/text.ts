@@ -29,10 +29,18 @@ export function summaryLine(s: Summary): string {
   return line;
 }
 
-/** `9 events`, or with lines set aside `0 events checked (9 lines of another format not checked)`. */
+/**
+ * `9 events`, or with lines set aside `0 events checked (9 lines of another format not checked)`; registration
+ * documents are named as such, never counted as events (`1 registration document`, `3 events, 1 registration document`).
+ */
 function eventCount(s: Summary): string {
-  if (!s.unchecked) return plural(s.events, 'event');
-  return `${plural(s.events, 'event')} checked (${plural(s.unchecked, 'line')} of another format not checked)`;
+  const docs = s.documents ? plural(s.documents, 'registration document') : '';
+  const events = s.unchecked
+    ? `${plural(s.events, 'event')} checked (${plural(s.unchecked, 'line')} of another format not checked)`
+    : docs && s.events === 0
+      ? ''
+      : plural(s.events, 'event');
+  return [events, docs].filter(Boolean).join(', ');
 }
 
 /** One physical line: control line breaks in a message become spaces (a finding is one line). */
@@ -90,7 +98,8 @@ function statisticsLines(s: Summary, chalk: ChalkInstance, width?: number): stri
         4,
       );
   }
-  if (s.coverage) {
+  // a run of registration documents only has no event whose type could be counted
+  if (s.coverage && !(s.documents && s.events === 0 && !s.unchecked)) {
     const other = Object.keys(s.coverage.unknown).length;
     out += chalk.dim(
       `  types: ${s.coverage.exercised} of ${s.coverage.known} known event types exercised${other ? `, ${plural(other, 'other type')}` : ''}\n`,

@@ -153,6 +153,19 @@ test('elicitation result: the effective answer must satisfy the original request
   assert.deepEqual(outcome([replace({ name: 'Ada' })], ctx), rejected('form@/0/value'));
   // members the form does not declare satisfy it (the requested schema has no additionalProperties)
   assert.deepEqual(outcome([merge({ extra: 'x' })], ctx), { content: { name: 'Ada', notify: true, extra: 'x' } });
+  // a required field missing from the effective answer is said as a whole clause, not as "field name the form requires"
+  const r = applyEffects([replace({ name: 'Ada' })], ctx);
+  assert.equal(r.accepted, false);
+  if (!r.accepted)
+    assert.deepEqual(
+      r.reasons.map((x) => [x.messageId, x.args?.keyword]),
+      [['form', 'required']],
+    );
+  // a merge over an answer not known here (an invalid or hidden body): only what the value sets is judged
+  const unknown: HostContext = { ...ctx, current: {} };
+  assert.deepEqual(outcome([merge({ notify: false })], unknown), { content: { notify: false } });
+  assert.deepEqual(outcome([merge({ count: 9 })], unknown), rejected('form@/0/value/count'));
+  assert.deepEqual(outcome([replace({ notify: false })], unknown), rejected('form@/0/value'), 'a replace is whole');
 });
 
 test('atomic acceptance: any invalid effect rejects the whole response, even a valid deny', () => {

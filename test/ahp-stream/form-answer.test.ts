@@ -12,6 +12,7 @@ import {
   isAnswerValue,
   isUsableForm,
 } from '../../src/ahp/analyzers/form-answer.ts';
+import { check, elicRequest, elicResult, intercept, merge, ok, replace } from './helpers.ts';
 
 const FORM = {
   type: 'object',
@@ -131,4 +132,44 @@ test('unusable forms and fields outside the subset are not guessed', () => {
     formAnswerProblems('not an object', FORM).map((p) => p.keyword),
     ['type'],
   );
+});
+
+test('relation: a message never says an answer lacks a field the answer holds (modify, return, content checks)', async () => {
+  const REQUIRED = /requires field "([^"]+)", which the answer does not hold/;
+  // answers as the result carries them: valid, one field of the wrong kind (an invalid body), a required one missing
+  const currents: Record<string, unknown>[] = [
+    { name: 'Ada', notify: true },
+    { name: { first: 'Ada' }, notify: true },
+    { name: 'Ada', team: 'ops' },
+    {},
+  ];
+  const values: Record<string, unknown>[] = [{ notify: false }, { name: 'Bo' }, { count: 9 }, {}];
+  let judged = 0;
+  for (const current of currents)
+    for (const value of values)
+      for (const op of ['merge', 'replace'] as const) {
+        const lines = [
+          intercept(elicRequest('q1')),
+          ok('q1'),
+          intercept(elicResult('r1', 'q1', { content: current })),
+          ok('r1', [op === 'merge' ? merge(value) : replace(value)]),
+          intercept(elicRequest('q2')),
+          ok('q2', [{ type: 'return', value: { action: 'accept', content: value } }]),
+        ];
+        const effective: Record<number, Record<string, unknown>> = {
+          3: current,
+          4: op === 'merge' ? { ...current, ...value } : value,
+          6: value,
+        };
+        for (const f of await check(lines)) {
+          const m = REQUIRED.exec(f.message);
+          if (!m) continue;
+          judged++;
+          const held = effective[f.line!];
+          assert.ok(held, `${f.ruleId} at line ${f.line}: ${f.message}`);
+          assert.ok(!Object.hasOwn(held, m[1]!), `${f.ruleId} says "${m[1]}" is missing from ${JSON.stringify(held)}`);
+          assert.doesNotMatch(f.message, /field \S+ the form requires/, 'one clause, not "field X the form requires"');
+        }
+      }
+  assert.ok(judged > 0, 'the table has answers that do lack a required field');
 });

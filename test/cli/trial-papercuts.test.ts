@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { validate } from '../../src/index.ts';
 import { fixtureSample, REPO, runCli } from './helpers.ts';
 import { fileTempDir } from '../temp.ts';
 
@@ -34,9 +35,32 @@ test('a registration document read as a wire message names --binding registratio
     assert.equal(errors.length, 1, `${route}: one finding, not one per line or per document:\n${r.stdout}`);
     assert.doesNotMatch(r.stdout, /✖ [1-9]\d* events?,/, `${route}: not counted as an event`);
   }
-  // read as what it is, it passes
-  const ok = await runCli('ahp', ['validate', '--binding', 'registration', join(tmp, 'hooks.json')]);
-  assert.equal(ok.code, 0, ok.stdout);
+  // read as what it is, it passes, and every route calls it a registration document, never an event
+  writeFileSync(join(tmp, 'hooks.registration.json'), PRETTY);
+  const asDocument: Array<[string, string[], string]> = [
+    ['--binding registration file', ['--binding', 'registration', join(tmp, 'hooks.json')], ''],
+    ['--binding registration stdin', ['--binding', 'registration', '-'], PRETTY],
+    ['*.registration.json name', [join(tmp, 'hooks.registration.json')], ''],
+  ];
+  for (const [route, args, stdin] of asDocument) {
+    const r = await runCli('ahp', ['validate', ...args], stdin);
+    assert.equal(r.code, 0, `${route}: ${r.stdout}`);
+    assert.match(r.stdout, /✔ 1 registration document, 0 errors/, route);
+    assert.doesNotMatch(
+      r.stdout,
+      /\d events?|known event types/,
+      `${route}: no event counted:
+${r.stdout}`,
+    );
+    const json = await runCli('ahp', ['validate', ...args, '-f', 'json'], stdin);
+    const summary = JSON.parse(json.stdout).summary;
+    assert.deepEqual([summary.events, summary.documents], [0, 1], route);
+  }
+  const lib = await validate('ahp', { text: PRETTY, source: 'hooks.json' }, { binding: 'registration' });
+  assert.deepEqual([lib.summary.events, lib.summary.documents], [0, 1], 'the library');
+  // with events beside it: both counted, each as what it is
+  const mixed = await runCli('ahp', ['validate', join(tmp, 'hooks.registration.json'), 'examples/ahp/session.jsonl']);
+  assert.match(mixed.stdout, /2 inputs: \d+ events, 1 registration document, /, mixed.stdout);
 });
 
 test('fixtures -o: a new file inside the fixture tree (also through a link, also in a new folder) is refused, exit 2', async () => {

@@ -5,7 +5,7 @@
  * has colour only on a terminal nobody turned it off for; `-o NAME` picks the format its extension names.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -86,12 +86,17 @@ test('sarif: the exit code of the run, executionSuccessful false only without a 
   const stdin = await invocation(['validate', '-'], '{"aep":"0.1"}\n');
   assert.equal(stdin.run.results[0]!.locations![0]!.physicalLocation.artifactLocation.uri, '%3Cstdin%3E');
 
-  // fixtures: a result per case, each with a line (SARIF 2.1.0 §3.14.27: columnKind whenever there are results)
-  const dir = tempDir(t, 'ac-consumers-');
-  writeFileSync(join(dir, 'x.jsonl'), '{}\n');
+  // fixtures: a result per case that did not pass (SARIF 2.1.0 §3.14.27: columnKind whenever there are results);
+  // a clean run has none, as a clean validate run
   const fixtures = await invocation(['fixtures', join(REPO, 'conformance/aep')]);
   assert.deepEqual([fixtures.code, fixtures.inv.exitCode, fixtures.inv.executionSuccessful], [0, 0, true]);
-  assert.equal(fixtures.run.columnKind, 'utf16CodeUnits');
+  assert.deepEqual([fixtures.run.results.length, fixtures.run.columnKind], [0, undefined]);
+  const dir = tempDir(t, 'ac-consumers-');
+  mkdirSync(join(dir, 'pass'));
+  writeFileSync(join(dir, 'pass', 'aep.x.jsonl'), '{}\n');
+  writeFileSync(join(dir, 'pass', 'aep.ok.jsonl'), readFileSync(join(REPO, 'examples/aep/session.jsonl')));
+  const failing = await invocation(['fixtures', dir]);
+  assert.deepEqual([failing.code, failing.run.results.length, failing.run.columnKind], [1, 1, 'utf16CodeUnits']);
 
   // exit 2 (a rule threw, nothing checked): no verdict, so not a successful execution; the library passes no code
   const end = (exitCode?: number) => {

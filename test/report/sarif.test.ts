@@ -151,18 +151,26 @@ test('validate --format sarif with no findings is valid', () => {
   );
 });
 
-test('fixtures --format sarif: one result per case with SARIF kinds; deviations are suppressed', () => {
+test('fixtures --format sarif: a result per case that did not pass, under a rule that names what happened', () => {
   const doc = JSON.parse(renderFixtures('sarif')) as SarifLog;
   assertValid(doc);
   const results = doc.runs[0]!.results;
+  // the passing case is no result (a clean run has none, as a clean validate run); the counts keep it
   assert.deepEqual(
-    results.map((r) => r.kind),
-    ['pass', 'fail', 'fail', 'notApplicable', 'notApplicable', 'fail'],
+    results.map((r) => [r.ruleId, r.kind, r.level]),
+    [
+      ['fixtures/case-mismatch', 'fail', 'error'],
+      ['fixtures/case-mismatch', 'fail', 'error'],
+      ['fixtures/case-not-run', 'notApplicable', 'none'],
+      ['fixtures/case-not-run', 'notApplicable', 'none'],
+      ['fixtures/harness-error', 'fail', 'error'],
+    ],
   );
-  assert.equal(results[0]!.level, 'none');
-  assert.equal(results[1]!.level, 'error');
-  assert.equal(results[2]!.suppressions?.length, 1);
-  assert.equal(results[5]!.ruleId, 'fixtures/harness-error');
+  assert.equal(results[1]!.suppressions?.length, 1, 'a known deviation is a suppressed mismatch');
+  // relation: no result of a case says a rule of failure about a case that passed
+  const rules = doc.runs[0]!.tool.driver.rules.map((r) => r.id);
+  for (const r of results) assert.ok(rules.includes(r.ruleId), r.ruleId);
+  assert.ok(!JSON.stringify(results).includes('"status":"pass"'));
 });
 
 test('a SARIF artifact URI resolves to the file it names (RFC 3986 §4.2: a colon in the first segment is not a scheme)', () => {

@@ -85,9 +85,14 @@ export function stageModify(
           });
         if (ctx.requestedSchema !== undefined) {
           for (const f of formAnswerProblems(next, ctx.requestedSchema)) {
+            // a merge over an answer not known here (an invalid or hidden body) may keep any field: only what the
+            // value itself sets is judged, never a required field the unknown answer may well hold
+            if (f.keyword === 'required' && op === 'merge' && !known) continue;
             const fromValue =
               f.pointer !== '' && own(value, f.pointer.slice(1).split('/')[0]!.replace(/~1/g, '/').replace(/~0/g, '~'));
-            p('form', fromValue ? `${at}/value${f.pointer}` : `${at}/value`, f.pointer === '' ? 'form' : 'formField', {
+            // a required-field phrase is a whole clause ("the form requires field ..."), not a field's predicate
+            const field = f.pointer !== '' && f.keyword !== 'required';
+            p('form', fromValue ? `${at}/value${f.pointer}` : `${at}/value`, field ? 'formField' : 'form', {
               field: f.pointer.slice(1),
               problem: answerPhrase(f),
               keyword: f.keyword,
