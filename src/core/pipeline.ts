@@ -130,6 +130,7 @@ class ParsedLine implements ParsedEvent {
   readonly line: number;
   readonly byteOffset: number;
   readonly text: string;
+  declare binary?: boolean;
   declare reread?: ParsedEvent['reread'];
 
   constructor(
@@ -142,6 +143,7 @@ class ParsedLine implements ParsedEvent {
     this.line = l.line;
     this.byteOffset = l.byteOffset;
     this.text = l.text;
+    if (l.binary) this.binary = true;
   }
 }
 
