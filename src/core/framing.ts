@@ -78,11 +78,11 @@ export const JSONL_RULES = [
     description:
       'An OTLP protobuf input (--from otlp: an OTLP/HTTP request body, or a Collector file exporter file of length-prefixed messages) holds bytes that do not decode as an ExportLogsServiceRequest.',
     detail:
-      'Told from the first byte: 0x0A (field 1, resource_logs, length-delimited) is one request, 0x00 the first byte of the 4-byte big-endian length that prefixes each message of a Collector `format: proto` file; JSON text is read as before. The finding names the message by its number (as the line) and the byte offset of the fault: a field cut short, a varint over 10 bytes, a wire type protobuf does not define, a field written with another wire type than its type has, a string that is not UTF-8, nesting past 100 messages. The messages after a bad one are read where the framing allows (each length-prefixed message is its own).',
-    spec: 'OTLP §OTLP/HTTP Binary Protobuf Encoding (proto3 encoding); OpenTelemetry Collector fileexporter README §File Format',
+      'Told from the first byte: 0x0A (field 1, resource_logs, length-delimited) is one request, 0x00 the first byte of the 4-byte big-endian length that prefixes each message of a Collector `format: proto` file; JSON text is read as before. The finding names the message by its number (as the line) and the byte offset of the fault: a field cut short, a malformed varint, a wire type protobuf does not define, a field written with another wire type than its type has, a string that is not UTF-8, nesting past 100 messages. The messages after a bad one are read where the framing allows (each length-prefixed message is its own). OTLP §OTLP/HTTP: binary payloads "use proto3 encoding standard"; the OpenTelemetry Collector file exporter README §File Format: "each encoded object is preceded by 4 bytes (an unsigned 32 bit integer)" (big-endian, its file_writer.go).',
+    spec: 'OTLP §Binary Protobuf Encoding; Collector fileexporter README §File Format',
     messages: {
       truncated: `${PB_AT} a field runs past the end of the message (cut short, or a wrong length); ${PB_REST}`,
-      varint: `${PB_AT} a varint runs past 10 bytes, the most a varint has; ${PB_REST}`,
+      varint: `${PB_AT} a varint is longer than protobuf allows (10 bytes; 5 for a length); ${PB_REST}`,
       wireType: `${PB_AT} a field tag has wire type {wireType}, which protobuf does not define (0 to 5); ${PB_REST}`,
       fieldZero: `${PB_AT} a field tag has field number 0, which protobuf does not allow; ${PB_REST}`,
       fieldWireType: `${PB_AT} field {field} (number {number}) of {message} is written {found}, but its type is {expected}; ${PB_REST}`,
@@ -99,7 +99,7 @@ export const JSONL_RULES = [
     id: 'jsonl/line-too-long',
     severity: 'error',
     description:
-      'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).',
+      'A line, a single-document input (an AHP HTTP body or registration document), or one protobuf message (--from otlp), is longer than the configured cap (--max-line-bytes).',
     spec: LIMITS,
     messages: {
       line: 'Line is {bytes} bytes long, over the cap of {cap} bytes; it was not checked.',

@@ -226,17 +226,11 @@ async function feed(
           ? undefined
           : (hold?.sink ?? sink)(f);
       try {
-        const st = await readJsonl(
-          spooled(open()),
-          input.source,
-          onLine,
-          inputSink,
-          {
-            maxLineBytes,
-            cr: check.def.cr,
-            onProgress: onBytes ? (b) => onBytes(base + b) : undefined,
-          },
-        );
+        const st = await readJsonl(spooled(open()), input.source, onLine, inputSink, {
+          maxLineBytes,
+          cr: check.def.cr,
+          onProgress: onBytes ? (b) => onBytes(base + b) : undefined,
+        });
         hold?.end();
         stats.bytes += st.bytes;
         stats.lines += st.lines;

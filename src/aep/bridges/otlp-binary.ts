@@ -71,7 +71,15 @@ export const OTLP_PROTOBUF: BinaryEncoding = {
         return;
       }
       const text = JSON.stringify(d.request);
-      await onLine({ source, line: messages, byteOffset: start, text, byteLength: buf.length, unterminated: false, binary: true });
+      await onLine({
+        source,
+        line: messages,
+        byteOffset: start,
+        text,
+        byteLength: buf.length,
+        unterminated: false,
+        binary: true,
+      });
     };
     const tooLong = (length: number, start: number) => {
       messages++;
@@ -137,18 +145,28 @@ export const OTLP_PROTOBUF: BinaryEncoding = {
     // what is left: a cut prefix or a cut message (a file copied while the exporter wrote it)
     if (frame && !frame.skip)
       sink(
-        framingFinding('jsonl/invalid-protobuf', { source, line: messages + 1, byteOffset: frame.start - PREFIX }, 'frameCut', {
-          start: frame.start - PREFIX,
-          length: frame.length,
-          bytes: bytes.length,
-        }),
+        framingFinding(
+          'jsonl/invalid-protobuf',
+          { source, line: messages + 1, byteOffset: frame.start - PREFIX },
+          'frameCut',
+          {
+            start: frame.start - PREFIX,
+            length: frame.length,
+            bytes: bytes.length,
+          },
+        ),
       );
     else if (!frame && bytes.length > 0)
       sink(
-        framingFinding('jsonl/invalid-protobuf', { source, line: messages + 1, byteOffset: bytes.offset }, 'prefixCut', {
-          start: bytes.offset,
-          bytes: bytes.length,
-        }),
+        framingFinding(
+          'jsonl/invalid-protobuf',
+          { source, line: messages + 1, byteOffset: bytes.offset },
+          'prefixCut',
+          {
+            start: bytes.offset,
+            bytes: bytes.length,
+          },
+        ),
       );
     return { bytes: total, messages };
   },

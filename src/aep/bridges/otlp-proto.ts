@@ -152,9 +152,8 @@ export function decodeOtlpProtobuf(bytes: Uint8Array): ProtobufDecode {
 function problemOf(e: unknown, reader: Protobuf.Reader): ProtobufProblem {
   const text = e instanceof Error ? e.message : String(e);
   const offset = Math.min(reader.pos, reader.buf.length);
-  if (/index out of range/.test(text))
-    return { offset, messageId: 'truncated', args: { bytes: reader.buf.length } };
-  if (/invalid varint/.test(text)) return { offset, messageId: 'varint', args: {} };
+  if (/index out of range/.test(text)) return { offset, messageId: 'truncated', args: { bytes: reader.buf.length } };
+  if (/invalid (varint|length) encoding/.test(text)) return { offset, messageId: 'varint', args: {} };
   const wt = /invalid wire type (\d+)/.exec(text);
   if (wt) return { offset, messageId: 'wireType', args: { wireType: Number(wt[1]) } };
   if (/field number 0/.test(text)) return { offset, messageId: 'fieldZero', args: {} };
@@ -175,7 +174,10 @@ function wrongWire(
     const tag = pb.Reader.create(raw).uint32();
     const field = type.fieldsById[tag >>> 3];
     if (!field) continue;
-    const want = field.resolvedType && 'fields' in field.resolvedType ? 2 : ((pb.types.basic as Readonly<Record<string, number>>)[field.type] ?? 0);
+    const want =
+      field.resolvedType && 'fields' in field.resolvedType
+        ? 2
+        : ((pb.types.basic as Readonly<Record<string, number>>)[field.type] ?? 0);
     return {
       offset: raw.byteOffset - bytes.byteOffset,
       messageId: 'fieldWireType',
@@ -209,7 +211,8 @@ function render(msg: Protobuf.Message, type: Protobuf.Type): Obj {
   for (const field of type.fieldsArray) {
     if (!Object.hasOwn(m, field.name)) continue;
     const v = m[field.name];
-    const sub = field.resolvedType && 'fields' in field.resolvedType ? (field.resolvedType as Protobuf.Type) : undefined;
+    const sub =
+      field.resolvedType && 'fields' in field.resolvedType ? (field.resolvedType as Protobuf.Type) : undefined;
     if (Array.isArray(v)) {
       if (v.length) out[field.name] = v.map((x) => (sub ? render(x as Protobuf.Message, sub) : scalar(field, x)));
     } else if (v !== undefined && v !== null)
