@@ -64,7 +64,7 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
       name: 'from',
       flags: '--from <format>',
       description:
-        'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document); OTLP/JSON logs or OCSF records (one record or array per line, or one .json document) (AEP-0005), mapped back and checked as AEP',
+        'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document); OTLP/JSON logs or OCSF records (one record or array per line, or one .json document); OTLP binary protobuf (one request body, or a Collector format: proto file; told from the bytes) (AEP-0005), mapped back and checked as AEP',
       to: ['from'],
       kind: 'choice',
       choices: ['cloudevents', 'otlp', 'ocsf'],

@@ -105,7 +105,7 @@ export const JSONL_RULES = [
       line: 'Line is {bytes} bytes long, over the cap of {cap} bytes; it was not checked.',
       document: 'Document is {bytes} bytes long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
       undecodable: 'Document is {bytes} bytes long, too long to decode as one text; it was not checked.',
-      message:
+      protobuf:
         'Protobuf message {number} is {bytes} bytes long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
     },
   },

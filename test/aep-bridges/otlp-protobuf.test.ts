@@ -16,6 +16,14 @@ import { runCli } from '../cli/helpers.ts';
 import { tempDir } from '../temp.ts';
 import { encodeRequest, frame, notRepresentable } from './otlp-protobuf-encode.ts';
 
+/** The protobuf varint of `n`. */
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  for (; n > 0x7f; n >>>= 7) out.push((n & 0x7f) | 0x80);
+  out.push(n);
+  return Buffer.from(out);
+}
+
 const CASES = new URL('../../conformance/aep/', import.meta.url);
 const TRACE = new URL('pass/aep.otlp-trace.otlp.jsonl', CASES);
 
@@ -168,6 +176,16 @@ test('what a message cannot be: each fault named with its offset', () => {
   );
   // a string (ResourceLogs.schema_url) that is not UTF-8
   assert.equal(problem(Buffer.from([0x0a, 0x04, 0x1a, 0x02, 0xff, 0xfe])), 'utf8@6');
+  // field number 0 (a length-delimited tag 0x02)
+  assert.equal(problem(Buffer.from([0x02, 0x00])).split('@')[0], 'fieldZero');
+  // a body of kvlists 40 deep: 4 messages above it and 3 a level, past protobuf's 100, where JSON (256) reads it
+  // (written by hand: protobufjs's writer stops at that depth too)
+  const field = (tag: number, b: Buffer) => Buffer.concat([Buffer.from([tag]), varint(b.length), b]);
+  let any = field(0x0a, Buffer.from('x'));
+  for (let i = 0; i < 40; i++)
+    any = field(0x32, field(0x0a, Buffer.concat([field(0x0a, Buffer.from('k')), field(0x12, any)])));
+  const deep = field(0x0a, field(0x12, field(0x12, field(0x2a, any))));
+  assert.equal(problem(deep).split('@')[0], 'depth');
   // an unknown field is skipped, as OTLP/JSON skips an unknown name
   const unknown = decodeOtlpProtobuf(Buffer.from([...ok, 0x78, 0x05]));
   assert.ok(unknown.ok);

@@ -5,10 +5,8 @@
  * unsigned 32 bit integer) which represent the number of bytes contained in the encoded object" (big-endian, as its
  * file_writer.go writes it). Each message is handed on as the line record of its OTLP/JSON rendering.
  */
-import type { FindingSink } from '../../core/finding.ts';
 import { framingFinding } from '../../core/framing.ts';
 import { sniffBinary, SNIFF_BYTES } from '../../core/binary.ts';
-import type { JsonlLine } from '../../core/jsonl.ts';
 import type { BinaryEncoding } from '../../core/protocol.ts';
 import { decodeOtlpProtobuf } from './otlp-proto.ts';
 
@@ -84,7 +82,7 @@ export const OTLP_PROTOBUF: BinaryEncoding = {
     const tooLong = (length: number, start: number) => {
       messages++;
       sink(
-        framingFinding('jsonl/line-too-long', { source, line: messages, byteOffset: start }, 'message', {
+        framingFinding('jsonl/line-too-long', { source, line: messages, byteOffset: start }, 'protobuf', {
           number: messages,
           bytes: length,
           cap: maxBytes,
@@ -133,7 +131,7 @@ export const OTLP_PROTOBUF: BinaryEncoding = {
       if (over) {
         messages++;
         sink(
-          framingFinding('jsonl/line-too-long', { source, line: 1, byteOffset: 0 }, 'message', {
+          framingFinding('jsonl/line-too-long', { source, line: 1, byteOffset: 0 }, 'protobuf', {
             number: 1,
             bytes: total,
             cap: maxBytes,

@@ -7,8 +7,7 @@
 import { createRequire } from 'node:module';
 import type * as Protobuf from 'protobufjs';
 import type { MessageArgs } from '../../core/message.ts';
-
-type Obj = Record<string, unknown>;
+import type { Obj } from '../../core/value.ts';
 
 const repeated = (type: string, id: number) => ({ rule: 'repeated', type, id });
 const one = (type: string, id: number) => ({ type, id });
