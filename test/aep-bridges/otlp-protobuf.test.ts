@@ -198,6 +198,15 @@ test('told from the first bytes: JSON (after blank lines too) and UTF-16 stay te
   assert.equal(otlpInputKind(frame([pb]), true), 'framed');
   assert.equal(otlpInputKind(Buffer.from('\n\n{"resourceLogs":[]}\n'), true), 'text');
   assert.equal(otlpInputKind(Buffer.from('\n\n'), false), undefined);
+  assert.equal(otlpInputKind(Buffer.from('\n{"resourceLogs":[]}\n'), false), 'text');
+  // a request whose first ResourceLogs is 123 bytes starts "\n{\n": its control bytes tell it from JSON
+  const r123 = encodeRequest({
+    resourceLogs: [{ resource: { attributes: [{ key: 'k', value: { stringValue: 'v'.repeat(112) } }] } }],
+  });
+  assert.deepEqual([...r123.subarray(0, 3)], [0x0a, 0x7b, 0x0a]);
+  assert.equal(otlpInputKind(r123.subarray(0, 3), false), undefined);
+  assert.equal(otlpInputKind(r123, true), 'request');
+  assert.equal(otlpInputKind(Buffer.from([0x00]), false), undefined);
   assert.equal(otlpInputKind(Buffer.from('{"a":1}'), false), 'text');
   assert.equal(otlpInputKind(Buffer.from('\u0000{\u0000"\u0000a\u0000"\u0000:\u00001\u0000}', 'latin1'), true), 'text');
   const blank = await findings({ text: `\n${readFileSync(TRACE, 'utf8')}`, source: 'x' });

@@ -6,7 +6,7 @@
  * file_writer.go writes it). Each message is handed on as the line record of its OTLP/JSON rendering.
  */
 import { framingFinding } from '../../core/framing.ts';
-import { sniffBinary, SNIFF_BYTES } from '../../core/binary.ts';
+import { sniffBinary, SNIFF_BYTES, SNIFF_MIN } from '../../core/binary.ts';
 import type { BinaryEncoding } from '../../core/protocol.ts';
 import { decodeOtlpProtobuf } from './otlp-proto.ts';
 
@@ -19,23 +19,33 @@ const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0
 /**
  * What an `--from otlp` input starting with `head` is: `'request'` (one protobuf request: first byte 0x0A and not JSON
  * text after blank lines), `'framed'` (first byte 0x00: a big-endian length prefix of a message under 16 MiB, where
- * JSON text and a protobuf tag never start), `'text'` (anything else: the JSON readers), `undefined` while the blank
- * lines of a 0x0A start go on and more bytes may come.
+ * JSON text and a protobuf tag never start; UTF-16 text aside), `'text'` (anything else: the JSON readers), `undefined`
+ * while more bytes may come and are needed to tell.
  */
 export function otlpInputKind(head: Buffer, ended: boolean): 'request' | 'framed' | 'text' | undefined {
   if (head.length === 0) return ended ? 'text' : undefined;
   // UTF-16 big-endian JSON starts with 0x00 too: its own finding (jsonl/binary-input) says what it is
-  if (head[0] === 0x00) return sniffBinary(head)?.messageId === 'utf16' ? 'text' : 'framed';
+  if (head[0] === 0x00) {
+    if (head.length < SNIFF_MIN && !ended) return undefined;
+    return sniffBinary(head)?.messageId === 'utf16' ? 'text' : 'framed';
+  }
   if (head[0] !== RESOURCE_LOGS_TAG) return 'text';
   let i = 0;
   while (i < head.length && isSpace(head[i]!)) i++;
-  // JSON lines after a blank line hold no control byte but whitespace; every real request holds one (a tag or length
-  // under 0x20) within its first bytes
+  // JSON text holds no control byte but whitespace; a request holds one (a tag or a length under 0x20) within its
+  // first bytes
+  for (let k = i; k < head.length; k++) if (head[k]! < 0x20 && !isSpace(head[k]!)) return 'request';
+  // a whole first line that is a JSON object or array: text at once (a live stream is not held to SNIFF_BYTES)
   const end = head.indexOf(0x0a, i);
-  const seen = end < 0 ? head.length : end;
-  for (let k = i; k < seen; k++) if (head[k]! < 0x20 && !isSpace(head[k]!)) return 'request';
-  if (end < 0 && !ended && head.length < SNIFF_BYTES) return undefined;
-  return i === head.length && !ended ? undefined : 'text';
+  if (end > i) {
+    try {
+      const v: unknown = JSON.parse(head.subarray(i, end).toString('utf8'));
+      if (typeof v === 'object' && v !== null) return 'text';
+    } catch {
+      // not yet known: more bytes decide
+    }
+  }
+  return ended || head.length >= SNIFF_BYTES ? 'text' : undefined;
 }
 
 /** The {@link BinaryEncoding} of `--from otlp`: OTLP protobuf requests, alone or length-prefixed. */
