@@ -32,10 +32,8 @@ export function otlpInputKind(head: Buffer, ended: boolean): 'request' | 'framed
   if (head[0] !== RESOURCE_LOGS_TAG) return 'text';
   let i = 0;
   while (i < head.length && isSpace(head[i]!)) i++;
-  // JSON text holds no control byte but whitespace; a request holds one (a tag or a length under 0x20) within its
-  // first bytes
-  for (let k = i; k < head.length; k++) if (head[k]! < 0x20 && !isSpace(head[k]!)) return 'request';
   // a whole first line that is a JSON object or array: text at once (a live stream is not held to SNIFF_BYTES)
+  // (before the control bytes: a later line of broken JSON text is still text)
   const end = head.indexOf(0x0a, i);
   if (end > i) {
     try {
@@ -45,6 +43,9 @@ export function otlpInputKind(head: Buffer, ended: boolean): 'request' | 'framed
       // not yet known: more bytes decide
     }
   }
+  // JSON text holds no control byte but whitespace; a request holds one (a tag or a length under 0x20) within its
+  // first bytes
+  for (let k = i; k < head.length; k++) if (head[k]! < 0x20 && !isSpace(head[k]!)) return 'request';
   return ended || head.length >= SNIFF_BYTES ? 'text' : undefined;
 }
 
