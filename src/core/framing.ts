@@ -23,7 +23,7 @@ const DUPLICATE = 'appears more than once';
 const NOT_READ = 'it was not checked.';
 const PB = 'Protobuf message {number} ({bytes} bytes at byte offset {start}) is no ExportLogsServiceRequest:';
 const PB_AT = `${PB} at byte offset {offset}`;
-const PB_REST = 'it was not checked; the messages after it were read.';
+const PB_REST = 'it was not checked (in a length-prefixed file, the messages after it still are).';
 
 /** Metadata and message templates of the framing rules (catalogue order). */
 export const JSONL_RULES = [
