@@ -207,6 +207,21 @@ test('told from the first bytes: JSON (after blank lines too) and UTF-16 stay te
   assert.equal(otlpInputKind(r123.subarray(0, 3), false), undefined);
   assert.equal(otlpInputKind(r123, true), 'request');
   assert.equal(otlpInputKind(Buffer.from([0x00]), false), undefined);
+  // NUL bytes alone are no frames: /dev/zero stays one jsonl/binary-input, read no further
+  assert.equal(otlpInputKind(Buffer.alloc(1024), false), 'text');
+  assert.equal(otlpInputKind(Buffer.alloc(64), false), undefined);
+  let taken = 0;
+  const zeros = await findings({
+    stream: (async function* () {
+      for (; taken < 1000; taken++) yield Buffer.alloc(65536);
+    })(),
+    source: 'zeros',
+  });
+  assert.deepEqual(
+    zeros.map((f) => f.ruleId),
+    ['jsonl/binary-input'],
+  );
+  assert.ok(taken < 10, `${taken} chunks of zeros read`);
   assert.equal(otlpInputKind(Buffer.from('{"a":1}'), false), 'text');
   assert.equal(otlpInputKind(Buffer.from('\u0000{\u0000"\u0000a\u0000"\u0000:\u00001\u0000}', 'latin1'), true), 'text');
   const blank = await findings({ text: `\n${readFileSync(TRACE, 'utf8')}`, source: 'x' });

@@ -27,7 +27,15 @@ export function otlpInputKind(head: Buffer, ended: boolean): 'request' | 'framed
   // UTF-16 big-endian JSON starts with 0x00 too: its own finding (jsonl/binary-input) says what it is
   if (head[0] === 0x00) {
     if (head.length < SNIFF_MIN && !ended) return undefined;
-    return sniffBinary(head)?.messageId === 'utf16' ? 'text' : 'framed';
+    if (sniffBinary(head)?.messageId === 'utf16') return 'text';
+    // the first message that is not empty starts with the resource_logs tag; NUL bytes alone (/dev/zero) are no
+    // frames, so they stay one jsonl/binary-input and are not read forever
+    for (let at = 0; at + PREFIX <= head.length; at += PREFIX) {
+      if (head.readUInt32BE(at) === 0) continue;
+      if (at + PREFIX < head.length) return head[at + PREFIX] === RESOURCE_LOGS_TAG ? 'framed' : 'text';
+      break;
+    }
+    return ended || head.length >= SNIFF_BYTES ? 'text' : undefined;
   }
   if (head[0] !== RESOURCE_LOGS_TAG) return 'text';
   let i = 0;
