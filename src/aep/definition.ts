@@ -6,6 +6,7 @@ import { ruleSelection } from '../core/protocol.ts';
 import { BRIDGE_FRAMING_SPECS, bridgeChecker } from './bridges/checker.ts';
 import { bridgeInputChecker } from './bridges/input-hint.ts';
 import { bridgeHint } from './bridges/hint.ts';
+import { OTLP_PROTOBUF } from './bridges/otlp-binary.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
 import { AEP_FRAMING_SPECS, aepRules, createAepChecker, knownAepTypes } from './protocol.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './analyzers/options.ts';
@@ -63,7 +64,7 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
       name: 'from',
       flags: '--from <format>',
       description:
-        'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document); OTLP/JSON logs or OCSF records (one record or array per line, or one .json document) (AEP-0005), mapped back and checked as AEP',
+        'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document); OTLP/JSON logs or OCSF records (one record or array per line, or one .json document); OTLP binary protobuf (one request body, or a Collector format: proto file; told from the bytes) (AEP-0005), mapped back and checked as AEP',
       to: ['from'],
       kind: 'choice',
       choices: ['cloudevents', 'otlp', 'ocsf'],
@@ -110,6 +111,8 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   eventFacts: aepEventFacts,
   // bridge output may be one pretty-printed document (an OTLP export, a CE batch) in a .json file
   framing: (source, o) => (o.from !== undefined && source.endsWith('.json') ? 'document' : 'jsonl'),
+  // OTLP's binary protobuf encoding, told from the bytes whatever the name (src/aep/bridges/otlp-binary.ts)
+  binaryEncoding: (o) => (o.from === 'otlp' ? OTLP_PROTOBUF : undefined),
   acceptArrays: (o) => o.from === 'cloudevents' || o.from === 'ocsf',
   // issue 37 item 4d: a `.json` bridge input that is not one document is JSON lines
   documentLines: (o) => o.from !== undefined,

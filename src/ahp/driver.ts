@@ -58,7 +58,9 @@ export const AHP_FRAMING_SPECS: FramingSpecs = {
 
 /** Every rule `ahp validate` can report. */
 export function ahpRules(): RuleMeta[] {
-  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_RULES, RULE_ERROR].map(metaOf);
+  // AHP reads no protobuf (only AEP's --from otlp does)
+  const framing = framingRules(AHP_FRAMING_SPECS).filter((r) => r.id !== 'jsonl/invalid-protobuf');
+  return [...framing, ...AHP_RULES, RULE_ERROR].map(metaOf);
 }
 
 /** Known event types and methods (coverage statistics). */

@@ -123,7 +123,7 @@ export function addBridgeVerbs(
   program
     .command('convert')
     .description(
-      'convert AEP events to CloudEvents, OTLP/JSON or OCSF (AEP-0005), or CloudEvents or OTLP/JSON back to AEP (--from); write JSONL to stdout, counts of what was left out to stderr',
+      'convert AEP events to CloudEvents, OTLP/JSON or OCSF (AEP-0005), or CloudEvents or OTLP (JSON or binary protobuf) back to AEP (--from); write JSONL to stdout, counts of what was left out to stderr',
     )
     .argument('[files...]', 'JSONL files; - reads standard input')
     .addOption(

@@ -21,6 +21,9 @@ const SKIPPED_MARK = 'JSON text must not begin with one. The mark was skipped an
 const NO_VALUE = 'JSONL has one JSON value on every line.';
 const DUPLICATE = 'appears more than once';
 const NOT_READ = 'it was not checked.';
+const PB = 'Protobuf message {number} ({bytes} bytes at byte offset {start}) is no ExportLogsServiceRequest:';
+const PB_AT = `${PB} at byte offset {offset}`;
+const PB_REST = 'it was not checked (in a length-prefixed file, the messages after it still are).';
 
 /** Metadata and message templates of the framing rules (catalogue order). */
 export const JSONL_RULES = [
@@ -70,15 +73,40 @@ export const JSONL_RULES = [
     },
   },
   {
+    id: 'jsonl/invalid-protobuf',
+    severity: 'error',
+    description:
+      'An OTLP protobuf input (--from otlp: an OTLP/HTTP request body, or a Collector file exporter file of length-prefixed messages) holds bytes that do not decode as an ExportLogsServiceRequest.',
+    detail:
+      'Told from the first byte: 0x0A (field 1, resource_logs, length-delimited) is one request, 0x00 the first byte of the 4-byte big-endian length that prefixes each message of a Collector `format: proto` file; JSON text is read as before. The finding names the message by its number (as the line) and the byte offset of the fault: a field cut short, a malformed varint, a wire type protobuf does not define, a field written with another wire type than its type has, a string that is not UTF-8, nesting past 100 messages. The messages after a bad one are read where the framing allows (each length-prefixed message is its own). OTLP §OTLP/HTTP: binary payloads "use proto3 encoding standard"; the OpenTelemetry Collector file exporter README §File Format: "each encoded object is preceded by 4 bytes (an unsigned 32 bit integer)" (big-endian, its file_writer.go).',
+    spec: 'OTLP §Binary Protobuf Encoding; Collector fileexporter README §File Format',
+    messages: {
+      truncated: `${PB_AT} a field runs past the end of the message (cut short, or a wrong length); ${PB_REST}`,
+      varint: `${PB_AT} a varint is longer than protobuf allows (10 bytes; 5 for a length); ${PB_REST}`,
+      wireType: `${PB_AT} a field tag has wire type {wireType}, which protobuf does not define (0 to 5); ${PB_REST}`,
+      fieldZero: `${PB_AT} a field tag has field number 0, which protobuf does not allow; ${PB_REST}`,
+      fieldWireType: `${PB_AT} field {field} (number {number}) of {message} is written {found}, but its type is {expected}; ${PB_REST}`,
+      utf8: `${PB_AT} a string field holds bytes that are not UTF-8 (proto3 strings are UTF-8); ${PB_REST}`,
+      depth: `${PB} its messages nest deeper than {limit} levels (the recursion limit of protobuf readers); ${PB_REST}`,
+      invalid: `${PB_AT} {reason}; ${PB_REST}`,
+      frameCut:
+        'The length prefix at byte offset {start} announces a message of {length} bytes, but the input ends {bytes} bytes after it (a cut file?); that message was not checked.',
+      prefixCut:
+        'The input ends inside the 4-byte length prefix at byte offset {start} (Collector file exporter framing: each message is preceded by its length); the {bytes} bytes there were not read.',
+    },
+  },
+  {
     id: 'jsonl/line-too-long',
     severity: 'error',
     description:
-      'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).',
+      'A line, a single-document input (an AHP HTTP body or registration document), or one protobuf message (--from otlp), is longer than the configured cap (--max-line-bytes).',
     spec: LIMITS,
     messages: {
       line: 'Line is {bytes} bytes long, over the cap of {cap} bytes; it was not checked.',
       document: 'Document is {bytes} bytes long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
       undecodable: 'Document is {bytes} bytes long, too long to decode as one text; it was not checked.',
+      protobuf:
+        'Protobuf message {number} is {bytes} bytes long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
     },
   },
   {
@@ -225,6 +253,7 @@ export const UNREADABLE_LINE_RULES: ReadonlySet<string> = new Set<JsonlRuleId>([
   'jsonl/invalid-utf8',
   'jsonl/binary-input',
   'jsonl/gzip-corrupt',
+  'jsonl/invalid-protobuf',
 ]);
 
 const BY_ID: ReadonlyMap<string, JsonlRule> = new Map(JSONL_RULES.map((r) => [r.id, r]));

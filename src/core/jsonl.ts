@@ -28,6 +28,11 @@ export interface JsonlLine {
   byteLength: number;
   /** True when this is the last line and no newline terminated it. */
   unterminated: boolean;
+  /**
+   * True when `text` is the JSON rendering of a binary message (OTLP protobuf), not the input's own text: findings
+   * then name the message's byte offset and no column (`line` is the message's number in the input).
+   */
+  binary?: boolean;
 }
 
 /** Reader options. */

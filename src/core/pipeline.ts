@@ -132,6 +132,7 @@ class ParsedLine implements ParsedEvent {
   readonly line: number;
   readonly byteOffset: number;
   readonly text: string;
+  declare binary?: boolean;
   declare reread?: ParsedEvent['reread'];
 
   constructor(
@@ -144,6 +145,7 @@ class ParsedLine implements ParsedEvent {
     this.line = l.line;
     this.byteOffset = l.byteOffset;
     this.text = l.text;
+    if (l.binary) this.binary = true;
   }
 }
 

@@ -3,7 +3,7 @@
  * (docs/architecture.md §The run).
  */
 import type { FindingSink } from './finding.ts';
-import type { FramingSpecs } from './jsonl.ts';
+import type { FramingSpecs, JsonlLine } from './jsonl.ts';
 import type { ProtocolChecker, RunStats } from './pipeline.ts';
 import type { EventFacts } from './event-facts.ts';
 import type { ParsedEvent, RuleCrashError, RuleMeta } from './rule.ts';
@@ -64,6 +64,26 @@ export interface FlagSpec {
   requires?: { name: string; value: string | readonly string[]; flags: string };
 }
 
+/**
+ * A binary encoding a protocol reads besides JSON text (AEP `--from otlp`: OTLP protobuf), told from an input's first
+ * bytes: the run hands such an input to {@link BinaryEncoding.read} instead of the JSONL reader.
+ */
+export interface BinaryEncoding {
+  /** Whether an input starting with `head` is of this encoding; `undefined` while more bytes are needed and may come. */
+  detect(head: Buffer, ended: boolean): boolean | undefined;
+  /**
+   * Read one input: each message goes to `onLine` as the line record of its JSON rendering (`binary: true`), what
+   * cannot be read to `sink`; `maxBytes` caps one message. @returns the bytes and messages read.
+   */
+  read(
+    input: AsyncIterable<Uint8Array | string>,
+    source: string,
+    onLine: (line: JsonlLine) => void | Promise<void>,
+    sink: FindingSink,
+    maxBytes: number,
+  ): Promise<{ bytes: number; messages: number }>;
+}
+
 /** A protocol, as every entry of the run sees it. */
 export interface ProtocolDefinition {
   readonly name: Protocol;
@@ -89,6 +109,8 @@ export interface ProtocolDefinition {
   acceptArrays?(options: ProtocolOptions): boolean;
   /** True when a `document` input whose first line is one JSON document is read as JSON lines (AEP `--from`). */
   documentLines?(options: ProtocolOptions): boolean;
+  /** The binary encoding inputs may have under `options` (AEP `--from otlp`: protobuf), told from their bytes. */
+  binaryEncoding?(options: ProtocolOptions): BinaryEncoding | undefined;
   /** Framing of an input named `source`: one message per line, or the whole input one document. */
   framing(source: string, options: ProtocolOptions): 'jsonl' | 'document';
   /**

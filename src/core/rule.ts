@@ -53,6 +53,8 @@ export interface ParsedEvent {
   bigIntegers: BigIntegerLiteral[];
   /** Reads the line at `byteOffset` of a regular-file input again (`undefined` when it cannot). */
   reread?: (byteOffset: number) => string | undefined;
+  /** `text` renders a binary message (JsonlLine.binary, src/core/jsonl.ts): locations are the message's byte offset, no column. */
+  binary?: boolean;
 }
 
 /** What a rule passes to `ctx.report`, untyped (see {@link TypedReport} for a rule's own). */
@@ -159,6 +161,8 @@ function isParsedEvent(x: ParsedEvent | Location): x is ParsedEvent {
 
 /** Location of `pointer` in `event` (UTF-16 column of the key or value); column 1 when it names nothing. */
 export function eventLocation(event: ParsedEvent, pointer: string): Location {
+  // a protobuf message has no text to count columns in: its number, its first byte, and the pointer
+  if (event.binary) return { source: event.source, line: event.line, byteOffset: event.byteOffset, pointer };
   let idx = pointer === '' ? 0 : locateIndex(event.text, pointer);
   if (idx === undefined) {
     // a missing member: locate its parent instead

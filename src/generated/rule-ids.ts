@@ -9,6 +9,7 @@ export const AEP_RULE_IDS = [
   'jsonl/blank-line',
   'jsonl/invalid-utf8',
   'jsonl/binary-input',
+  'jsonl/invalid-protobuf',
   'jsonl/line-too-long',
   'jsonl/gzip-corrupt',
   'jsonl/empty-input',

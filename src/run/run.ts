@@ -11,7 +11,7 @@ import { addStats, InputError, newStats, readLineAt, streamGroups, type InputSpe
 import { RuleCrashError } from '../core/rule.ts';
 import { HintHold } from '../core/hint-hold.ts';
 import { ReadSpool } from '../core/read-spool.ts';
-import type { ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
+import type { BinaryEncoding, ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
 import { StreamCheck } from './stream-check.ts';
 import { counterOf, type RunHooks, type RunOptions, type RunResult, RunStopped } from './run-api.ts';
 
@@ -119,10 +119,32 @@ async function feed(
     for (const input of inputs) {
       stats.inputs++;
       const gz: GzipState = { compressed: false };
+      // the input's bytes, once a protocol with a binary encoding has looked at their head
+      let bytes: AsyncIterable<Uint8Array | string> | undefined;
+      const encoding = check.binaryEncoding;
+      if (encoding) {
+        let head: Awaited<ReturnType<typeof peekHead>>;
+        try {
+          head = await peekHead(gunzipIfCompressed(input.open(), gz, maxLineBytes), encoding);
+        } catch (e) {
+          throw new InputError(input.source, e);
+        }
+        if (head.binary) {
+          const n = await feedBinary(check, encoding, input.source, paced(head.rest, ready), maxLineBytes);
+          stats.bytes += n.bytes;
+          stats.lines += n.messages;
+          if (gz.corrupt) sink(gzipCorrupt(input.source, n.messages + 1, gz.corrupt));
+          done += n.bytes;
+          onBytes?.(done);
+          continue;
+        }
+        bytes = head.rest;
+      }
+      const open = () => bytes ?? gunzipIfCompressed(input.open(), gz, maxLineBytes);
       if (input.framing === 'document') {
         let doc: Awaited<ReturnType<typeof readAll>>;
         try {
-          doc = await readAll(gunzipIfCompressed(input.open(), gz, maxLineBytes), maxLineBytes);
+          doc = await readAll(open(), maxLineBytes);
         } catch (e) {
           throw new InputError(input.source, e);
         }
@@ -204,17 +226,11 @@ async function feed(
           ? undefined
           : (hold?.sink ?? sink)(f);
       try {
-        const st = await readJsonl(
-          spooled(gunzipIfCompressed(input.open(), gz, maxLineBytes)),
-          input.source,
-          onLine,
-          inputSink,
-          {
-            maxLineBytes,
-            cr: check.def.cr,
-            onProgress: onBytes ? (b) => onBytes(base + b) : undefined,
-          },
-        );
+        const st = await readJsonl(spooled(open()), input.source, onLine, inputSink, {
+          maxLineBytes,
+          cr: check.def.cr,
+          onProgress: onBytes ? (b) => onBytes(base + b) : undefined,
+        });
         hold?.end();
         stats.bytes += st.bytes;
         stats.lines += st.lines;
@@ -232,6 +248,74 @@ async function feed(
     for (const s of spools) s?.close();
   }
   return done;
+}
+
+/** The first bytes of an input, enough for `encoding` to say whether it is binary, and all its bytes from the start. */
+async function peekHead(
+  it: AsyncIterable<Uint8Array | string>,
+  encoding: BinaryEncoding,
+): Promise<{ binary: boolean; rest: AsyncIterable<Uint8Array | string> }> {
+  const iter = it[Symbol.asyncIterator]();
+  const held: Buffer[] = [];
+  let length = 0;
+  let ended = false;
+  let binary: boolean | undefined;
+  while (binary === undefined) {
+    const r = await iter.next();
+    if (r.done) ended = true;
+    else {
+      const b = typeof r.value === 'string' ? Buffer.from(r.value, 'utf8') : Buffer.from(r.value);
+      held.push(b);
+      length += b.length;
+    }
+    const head = Buffer.concat(held).subarray(0, SNIFF_BYTES);
+    // undecided after SNIFF_BYTES, or at the end: text, as it was before the encoding was looked for
+    binary = encoding.detect(head, ended) ?? (ended || length >= SNIFF_BYTES ? false : undefined);
+  }
+  async function* rest(): AsyncGenerator<Uint8Array | string> {
+    yield* held;
+    if (ended) return;
+    for (let r = await iter.next(); !r.done; r = await iter.next()) yield r.value;
+  }
+  return { binary, rest: rest() };
+}
+
+/** `it`, read on only once the output has room (`ready`). */
+async function* paced(
+  it: AsyncIterable<Uint8Array | string>,
+  ready: RunHooks['ready'],
+): AsyncGenerator<Uint8Array | string> {
+  for await (const piece of it) {
+    yield piece;
+    const wait = ready?.();
+    if (wait) await wait;
+  }
+}
+
+/** Read one binary input into `check`: each message a line record. @throws InputError; what the check throws. */
+async function feedBinary(
+  check: StreamCheck,
+  encoding: BinaryEncoding,
+  source: string,
+  it: AsyncIterable<Uint8Array | string>,
+  maxBytes: number,
+): Promise<{ bytes: number; messages: number }> {
+  // an exception while checking is ours, not the input's: never "cannot read"
+  let ownError: unknown;
+  const onLine = (line: JsonlLine) => {
+    try {
+      check.line(line, undefined, check.findingSink);
+    } catch (e) {
+      ownError = e ?? new Error('a checker threw a nullish value');
+      throw ownError;
+    }
+  };
+  try {
+    return await encoding.read(it, source, onLine, check.findingSink, maxBytes);
+  } catch (e) {
+    if (e === ownError || e instanceof RuleCrashError || e instanceof RunStopped) throw e;
+    throw new InputError(source, e);
+  }
 }
 
 /** The StreamCheck event hook of `hooks`: `event`, and `facts` where the protocol gives them. */

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { type JsonlLine, readJsonl } from '../core/jsonl.ts';
 import { sniffBinary } from '../core/binary.ts';
 import { newStats, parseLine, type ProtocolChecker, type RunStats } from '../core/pipeline.ts';
-import type { ProtocolDefinition, ProtocolOptions, SingleMessageOptions } from '../core/protocol.ts';
+import type { BinaryEncoding, ProtocolDefinition, ProtocolOptions, SingleMessageOptions } from '../core/protocol.ts';
 import { findingAt, type ParsedEvent, RULE_ERROR, RuleCrashError } from '../core/rule.ts';
 import { visibleFinding } from '../core/visible.ts';
 
@@ -27,6 +27,8 @@ export class StreamCheck {
   private readonly acceptArrays: boolean;
   /** {@link ProtocolDefinition.documentLines} for this stream's options. */
   readonly documentLines: boolean;
+  /** {@link ProtocolDefinition.binaryEncoding} for this stream's options. */
+  readonly binaryEncoding: BinaryEncoding | undefined;
   readonly hint: ((text: string, source: string, framing: 'jsonl' | 'document') => string | undefined) | undefined;
   private lastError: { source: string; line: number } | undefined;
   private lastSource: string | undefined;
@@ -56,6 +58,7 @@ export class StreamCheck {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.acceptArrays = def.acceptArrays?.(options) ?? false;
     this.documentLines = def.documentLines?.(options) ?? false;
+    this.binaryEncoding = def.binaryEncoding?.(options);
     const hint = def.bindingHint;
     this.hint = hint ? (text, source, framing) => hint(text, source, framing, options) : undefined;
     const failFast = options.failFast === true;

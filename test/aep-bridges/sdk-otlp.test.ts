@@ -1,8 +1,8 @@
 /**
  * The OTLP bridge against the OpenTelemetry JS SDK itself (@opentelemetry/sdk-logs and otlp-transformer 0.223.1, the
  * last line whose engines allow Node 20): log records built through the SDK's logger API with the §3.2 attributes and
- * serialised by its JsonLogsSerializer are read by `--from otlp` as the same AEP events, and what toOtlp writes agrees
- * with what the SDK writes for the same record.
+ * serialised by its JsonLogsSerializer, or as binary protobuf by its ProtobufLogsSerializer, are read by `--from otlp`
+ * as the same AEP events, and what toOtlp writes agrees with what the SDK writes for the same record.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import {
 } from '@opentelemetry/sdk-logs';
 import { nanosOf, OTLP_ATTRIBUTE_TABLE, OTLP_SEVERITY, toOtlp } from '../../src/aep/bridges/otlp.ts';
 import { decodeOtlp } from '../../src/aep/bridges/otlp-decode.ts';
+import { decodeOtlpProtobuf } from '../../src/aep/bridges/otlp-proto.ts';
 import { bridgeRule } from '../../src/aep/bridges/rules.ts';
 import type { BridgeIssue } from '../../src/aep/bridges/types.ts';
 import type { AepSeverity } from '../../src/aep/bridges/types.ts';
@@ -101,17 +102,22 @@ const recordOf = (req: unknown) => {
   return { resource: rl.resource as Obj, record: ((rl.scopeLogs as Obj[])[0]!.logRecords as Obj[])[0]! };
 };
 
-/** Events toOtlp exports (a LogRecord each, payload included), with the SDK's export of each (built once). */
+/** Events toOtlp exports (a LogRecord each, payload included), with the SDK's records and export of each (built once). */
 const exported = (() => {
-  let memo: Array<{ where: string; event: Obj; ours: Obj; sdk: ReturnType<typeof sdkJson> }> | undefined;
+  let memo:
+    | Array<{ where: string; event: Obj; ours: Obj; records: ReadableLogRecord[]; sdk: ReturnType<typeof sdkJson> }>
+    | undefined;
   return () =>
     (memo ??= events().flatMap(({ where, event }) => {
       const ours = toOtlp([event], { maxCapture: 'full' });
-      return typeof event.type === 'string' && ours.refused.length === 0
-        ? [{ where, event, ours: ours.request, sdk: sdkJson(emitted(event)) }]
-        : [];
+      if (typeof event.type !== 'string' || ours.refused.length) return [];
+      const records = emitted(event);
+      return [{ where, event, ours: ours.request, records, sdk: sdkJson(records) }];
     }));
 })();
+
+/** The SDK's binary protobuf request of `records` (ProtobufLogsSerializer: what its OTLP/HTTP exporter sends). */
+const sdkProtobuf = (records: ReadableLogRecord[]) => Buffer.from(ProtobufLogsSerializer.serializeRequest(records)!);
 
 test('records the SDK builds and serialises to OTLP/JSON are read by --from otlp as the events toOtlp gives', () => {
   let n = 0;
@@ -119,6 +125,28 @@ test('records the SDK builds and serialises to OTLP/JSON are read by --from otlp
     const got = decodeOtlp(sdk.value, { maxCapture: 'full', bigIntegers: sdk.big });
     const want = decodeOtlp(ours, { maxCapture: 'full' });
     assert.deepEqual(errors(got.issues), errors(want.issues), where);
+    assert.deepEqual(
+      got.events.map((d) => d.event),
+      want.events.map((d) => d.event),
+      where,
+    );
+    n++;
+  }
+  assert.ok(n > 500, `${n} records`);
+});
+
+test('records the SDK serialises to binary protobuf are read by --from otlp as the events of its OTLP/JSON', () => {
+  let n = 0;
+  for (const { where, records, sdk } of exported()) {
+    const pb = decodeOtlpProtobuf(sdkProtobuf(records));
+    assert.ok(pb.ok, where);
+    const got = decodeOtlp(pb.request, { maxCapture: 'full' });
+    const want = decodeOtlp(sdk.value, { maxCapture: 'full', bigIntegers: sdk.big });
+    assert.deepEqual(
+      got.issues.map((i) => `${i.ruleId}:${i.messageId}${i.pointer}`),
+      want.issues.map((i) => `${i.ruleId}:${i.messageId}${i.pointer}`),
+      where,
+    );
     assert.deepEqual(
       got.events.map((d) => d.event),
       want.events.map((d) => d.event),
@@ -154,7 +182,8 @@ test('aep convert --from otlp of the SDK export of the example session is the se
     .trimEnd()
     .split('\n')
     .map((l) => JSON.parse(l) as Obj);
-  const text = session.map((e) => sdkJson(emitted(e)).text).join('\n') + '\n';
+  const records = session.map((e) => emitted(e));
+  const text = records.map((r) => sdkJson(r).text).join('\n') + '\n';
   const r = await runCli('aep', ['convert', '--from', 'otlp', '--max-capture', 'full', '-'], text);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(
@@ -167,6 +196,28 @@ test('aep convert --from otlp of the SDK export of the example session is the se
   const v = await validate('aep', { text, source: 'sdk.jsonl' }, { from: 'otlp', maxCapture: 'full' });
   assert.deepEqual(
     v.findings.filter((f) => f.severity === 'error'),
+    [],
+  );
+  // the same records as protobuf: one request per event in a Collector `format: proto` file on stdin (each message
+  // after its 4-byte big-endian length), and all of them in one OTLP/HTTP request body
+  const framed = Buffer.concat(
+    records.map((rs) => {
+      const pb = sdkProtobuf(rs);
+      const prefix = Buffer.alloc(4);
+      prefix.writeUInt32BE(pb.length);
+      return Buffer.concat([prefix, pb]);
+    }),
+  );
+  const p = await runCli('aep', ['convert', '--from', 'otlp', '--max-capture', 'full', '-'], framed);
+  assert.equal(p.code, 0, p.stderr);
+  assert.equal(p.stdout, r.stdout);
+  const body = sdkProtobuf(records.flat());
+  const b = await runCli('aep', ['convert', '--from', 'otlp', '--max-capture', 'full', '-'], body);
+  assert.equal(b.code, 0, b.stderr);
+  assert.equal(b.stdout, r.stdout);
+  const vp = await validate('aep', { bytes: body, source: 'sdk.pb' }, { from: 'otlp', maxCapture: 'full' });
+  assert.deepEqual(
+    vp.findings.filter((f) => f.severity === 'error'),
     [],
   );
 });
@@ -216,11 +267,11 @@ test('records of the SDK beyond the mapping: a foreign log, a severity number al
     data: { 'gen_ai.usage.input_tokens': 12, 'gen_ai.ratio': 0.5, 'gen_ai.list': [1, 'a', null] },
   });
   assert.deepEqual(at(2), ['aep/otlp-shape']);
-  // the SDK's binary protobuf encoding is not OTLP/JSON, which is all --from otlp reads: one clear finding
-  const pb = ProtobufLogsSerializer.serializeRequest(records)!;
-  const v = await validate('aep', { bytes: Buffer.from(pb), source: 'logs.bin' }, { from: 'otlp' });
-  assert.deepEqual(
-    v.findings.map((f) => f.ruleId),
-    ['jsonl/binary-input'],
-  );
+  // the SDK's binary protobuf encoding of the same records: the same findings at the same pointers
+  const brief = (fs: readonly { ruleId: string; pointer?: string; messageId?: string }[]) =>
+    fs.map((f) => `${f.ruleId}${f.pointer}:${f.messageId}`);
+  const v = await validate('aep', { bytes: sdkProtobuf(records), source: 'logs.bin' }, { from: 'otlp' });
+  const j = await validate('aep', { text: sdk.text, source: 'logs.json' }, { from: 'otlp' });
+  assert.deepEqual(brief(v.findings), brief(j.findings));
+  assert.ok(v.findings.some((f) => f.ruleId === 'aep/otlp-foreign-record'));
 });

@@ -123,7 +123,7 @@ test('the build in dist/ is current: every src module has its .js and .d.ts (src
       else if (statSync(p).mtimeMs < statSync(file).mtimeMs) problems.push(`dist/${out} is older than src/${rel}`);
     }
   }
-  // each CLI is one bundle of every module it loads (it requires only node built-ins, `ws` on first use, and
+  // each CLI is one bundle of every module it loads (it requires only node built-ins, `ws` and protobufjs on first use, and
   // ajv's runtime pieces through the generated validators, which are not bundled), newer than every source
   for (const entry of ['aep', 'ahp']) {
     const p = join(dist, 'cli', `${entry}.cjs`);
@@ -136,8 +136,9 @@ test('the build in dist/ is current: every src module has its .js and .d.ts (src
     const requires = [...readFileSync(p, 'utf8').matchAll(/\brequire\((['"])([^'"]+)\1\)|^\s*import\b/gm)].map(
       (m) => m[2] ?? 'import',
     );
-    // `ws` (the WebSocket client of `aep live`) is a runtime dependency kept external, loaded on first use
-    const foreign = requires.filter((r) => !r.startsWith('node:') && r !== 'ws');
+    // `ws` (the WebSocket client of `aep live`) and protobufjs (`--from otlp` over protobuf) are runtime dependencies
+    // kept external, loaded on first use
+    const foreign = requires.filter((r) => !r.startsWith('node:') && r !== 'ws' && r !== 'protobufjs/light');
     if (foreign.length > 0) problems.push(`dist/cli/${entry}.cjs is not bundled: it loads ${foreign.join(', ')}`);
   }
   // the library's entry is one ES module bundle (tools/build/build.mjs) that dist/index.js re-exports
