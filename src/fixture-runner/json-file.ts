@@ -4,10 +4,16 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ZodIssue } from 'zod';
-import { ioReason } from '../core/errors.ts';
+import { ConformanceError, ioReason } from '../core/errors.ts';
 import { parseJsonText } from '../core/json.ts';
 import { pointerOf } from '../core/pointer.ts';
-import { FixtureError } from './context.ts';
+
+/** Thrown for a fixture directory that cannot be run at all (layout, manifest, I/O): exit 2. */
+export class FixtureError extends ConformanceError {
+  constructor(message: string) {
+    super('config', message);
+  }
+}
 
 /** A JSON file's text and value. */
 export interface JsonDoc {
