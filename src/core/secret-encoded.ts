@@ -218,3 +218,14 @@ function addMapped(out: SecretMatch[], view: EncodedView, scan: (decoded: string
     if (!held) out.push({ class: m.class, start, end });
   }
 }
+
+/**
+ * True when the email address that ends at `end` of `text` is followed by a colon, as written or escaped: a URL's
+ * `user@host:port` or an SSH address's `git@host:path` names a host, not a mailbox.
+ */
+export function hostColonAt(text: string, end: number): boolean {
+  return (
+    text.charCodeAt(end) === 0x3a || (text.charCodeAt(end) === 0x25 && ESCAPED_COLON.test(text.slice(end, end + 9)))
+  );
+}
+const ESCAPED_COLON = /^%(?:25){0,2}3a/i;

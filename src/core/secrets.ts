@@ -41,9 +41,10 @@ import {
   URL_PLACEHOLDER,
 } from './secret-patterns.ts';
 import { readDecoded } from './secret-encoded.ts';
+export { hostColonAt } from './secret-encoded.ts';
 import { TextMemo } from './text-memo.ts';
 
-import { blockEnd, proseValueEnd } from './secret-values.ts';
+import { blockEnd, inQuery, proseValueEnd } from './secret-values.ts';
 
 export * from './secret-classes.ts';
 export { mayHoldPii, mayHoldSecret } from './secret-patterns.ts';
@@ -131,14 +132,6 @@ function startsLine(text: string, at: number): boolean {
   const before = text.slice(from, at);
   return LINE_KEY.test(before) && (from === 0 || before.includes('\n'));
 }
-
-/** True when the name whose keyword is at `at` follows a query's `?` or `&` (looked for at most 64 back). */
-function inQuery(text: string, at: number): boolean {
-  let i = at - 1;
-  while (i >= 0 && at - i <= 64 && QUERY_NAME.test(text[i]!)) i--;
-  return i >= 0 && (text[i] === '?' || text[i] === '&');
-}
-const QUERY_NAME = /[A-Za-z0-9_.~-]/;
 
 /**
  * The whole value of an assignment match (AEP-0003 §9.4 a replaces the *value*), or undefined when the value is a
@@ -300,15 +293,6 @@ function decodedClasses(decoded: string, want: readonly DetectorClass[], pii: bo
   if (secrets === personal) return secrets ? want : [];
   return want.filter((c) => isPii(c) === personal);
 }
-
-/**
- * True when the email address that ends at `end` of `text` is followed by a colon, as written or escaped: a URL's
- * `user@host:port` or an SSH address's `git@host:path` names a host, not a mailbox.
- */
-export function hostColonAt(text: string, end: number): boolean {
-  return text.charCodeAt(end) === 0x3a || (text.charCodeAt(end) === 0x25 && ESCAPED_COLON.test(text.slice(end, end + 9)));
-}
-const ESCAPED_COLON = /^%(?:25){0,2}3a/i;
 
 /** Every match of the classes `want` in `text`, unsorted. */
 function scan(text: string, want: readonly DetectorClass[]): SecretMatch[] {

@@ -152,10 +152,10 @@ const spellings = (json: string, s: Shape): string[] => [
 ];
 
 /** One stream: the shape in every place, at every level, in every spelling; and which lines are at `full`. */
-function streamOf(s: Shape): { text: string; full: Set<number> } {
+function streamOf(s: Shape, places: readonly Place[] = Object.values(PLACES)): { text: string; full: Set<number> } {
   const lines: string[] = [];
   const full = new Set<number>();
-  for (const place of Object.values(PLACES))
+  for (const place of places)
     for (const capture of LEVELS) {
       const [type, data, envelope] = place(s);
       for (let k = 0; k < 3; k++) {
@@ -239,10 +239,14 @@ test('no byte run of a secret of any class survives a capture verb below full, i
   }
 });
 
-/** An email address or phone number: its plain text, its escaped spellings, and what of it a redacted copy never keeps. */
+/**
+ * An email address or phone number: its plain text, its escaped spellings, a random part of it (written `\u`-escaped in
+ * one JSON spelling), and what of it a redacted copy never keeps.
+ */
 interface PiiShape {
   cls: DetectorClass;
   plain: string;
+  body: string;
   escaped: string[];
   kept: RegExp;
 }
@@ -255,38 +259,62 @@ function piiShapes(): PiiShape[] {
     {
       cls: 'email',
       plain: `${user}.x+tag@example.com`,
-      escaped: [`${user}.x+tag%40example.com`, `${user}.x%2Btag%2540example.com`, `${user}.x%25252btag%252540example.com`],
+      body: user,
+      escaped: [
+        `${user}.x+tag%40example.com`,
+        `${user}.x%2Btag%2540example.com`,
+        `${user}.x%25252btag%252540example.com`,
+      ],
       kept: new RegExp(user),
     },
     {
       cls: 'phone',
       plain: `+1 555 ${d3} ${d4}`,
+      body: d3,
       escaped: [`%2B1%20555%20${d3}%20${d4}`, `%2b1+555+${d3}+${d4}`, `%252B1%2520555%2520${d3}%2520${d4}`],
       kept: new RegExp(`${d3}\\D{1,9}${d4}`),
     },
   ];
 }
 
+// a form's `+` with no escape anywhere is a space to the secret classes only: read so, a sum (`100+200+3000`) would be a
+// phone number (README, secrets)
+const PII_PLACES = Object.entries(PLACES)
+  .filter(([k]) => k !== 'plusOnly')
+  .map(([, p]) => p);
+
 // the rules that find PII where it stands (a warning in a `redacted`-gated member), or its member where it is not allowed
 const FINDS_PII = /^aep\/(?:metadata-content|redaction-leak-pii|capture-level|capture-none)$/;
 
 test('an escaped email address or phone number gets the verdict of its plain spelling: validate, redact, downlevel', async () => {
   const verdicts = async (s: PiiShape, text: string): Promise<string[]> => {
-    const stream = streamOf({ cls: s.cls, text, body: text }).text;
+    const stream = streamOf({ cls: s.cls, text, body: s.body }, PII_PLACES).text;
     const r = await runCli('aep', ['validate', '--format', 'json', '-'], stream);
     const report = JSON.parse(r.stdout) as { findings: { ruleId: string; line?: number }[] };
     const out = report.findings.filter((f) => FINDS_PII.test(f.ruleId)).map((f) => `validate ${f.line} ${f.ruleId}`);
-    for (const args of [['redact', '-'], ['downlevel', '--ceiling', 'metadata', '-'], ['redact', '--no-pii', '-']]) {
+    for (const args of [
+      ['redact', '-'],
+      ['downlevel', '--ceiling', 'metadata', '-'],
+      ['redact', '--no-pii', '-'],
+    ]) {
       const w = await runCli('aep', args, stream);
       w.stdout.split('\n').forEach((line, i) => {
-        if (line !== '' && s.kept.test(JSON.stringify(JSON.parse(line)))) out.push(`${args.join(' ')} keeps ${i + 1}`);
+        // every escape one non-digit, so that `555%20123` reads as `555 123` does
+        const read = JSON.stringify(JSON.parse(line || '0')).replace(/%(?:25){0,2}[0-9A-Fa-f]{2}/g, '_');
+        if (line !== '' && s.kept.test(read)) out.push(`${args.join(' ')} writes it in ${i + 1}`);
       });
     }
     return out.sort();
   };
   for (const s of piiShapes()) {
     const plain = await verdicts(s, s.plain);
-    assert.ok(plain.some((v) => v.includes('redaction-leak-pii')) && plain.some((v) => v.includes('--no-pii keeps')));
-    for (const text of s.escaped) assert.deepEqual(await verdicts(s, text), plain, `${s.cls} ${text}`);
+    assert.ok(
+      plain.some((v) => v.includes('redaction-leak-pii')) && plain.some((v) => v.includes('--no-pii - writes')),
+    );
+    for (const text of s.escaped) {
+      const got = await verdicts(s, text);
+      const only = (a: string[], b: string[]) => a.filter((v) => !b.includes(v));
+      assert.deepEqual({ escaped: only(got, plain), plain: only(plain, got) }, { escaped: [], plain: [] }, text);
+    }
   }
 });

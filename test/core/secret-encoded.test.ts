@@ -35,7 +35,8 @@ function decodeRun(raw: string, plus: boolean): string {
 
 // an escape the view decodes: ASCII punctuation, space, tab, line breaks (not `%` itself), past ASCII; `&` only once;
 // up to three times escaped
-const DECODED = /%(?:25){0,2}(?:0[9aAdD]|2[0-47-9a-fA-F]|3[a-fA-F]|40|5[b-fB-F]|60|7[b-eB-E]|[89a-fA-F][0-9a-fA-F])|%26/;
+const DECODED =
+  /%(?:25){0,2}(?:0[9aAdD]|2[0-47-9a-fA-F]|3[a-fA-F]|40|5[b-fB-F]|60|7[b-eB-E]|[89a-fA-F][0-9a-fA-F])|%26/;
 
 test('the view: each of its code units is what the text as written holds at the offsets it maps to', () => {
   const piece = fc.constantFrom(
@@ -60,7 +61,11 @@ test('the view: each of its code units is what the text as written holds at the 
         while (j < view.text.length && view.from[j] === view.from[i]) j++;
         const raw = text.slice(view.from[i], view.from[j]);
         assert.ok(raw.length === 1 || /^(?:%(?:25){0,2}[0-9A-Fa-f]{2})+$/.test(raw), JSON.stringify(raw));
-        assert.equal(decodeRun(raw, plus), view.text.slice(i, j), `${JSON.stringify(text)} at ${i}: ${JSON.stringify(raw)}`);
+        assert.equal(
+          decodeRun(raw, plus),
+          view.text.slice(i, j),
+          `${JSON.stringify(text)} at ${i}: ${JSON.stringify(raw)}`,
+        );
         i = j;
       }
     }),
@@ -175,7 +180,8 @@ test('ordinary percent-encoded text is flagged by nothing, and costs no view wit
 });
 
 test('an email address or phone number behind escapes is found as written, the text around it kept', () => {
-  const pii = (t: string) => findSecrets(t, { classes: ['email', 'phone'] }).map((m) => [m.class, t.slice(m.start, m.end)]);
+  const pii = (t: string) =>
+    findSecrets(t, { classes: ['email', 'phone'] }).map((m) => [m.class, t.slice(m.start, m.end)]);
   assert.deepEqual(pii('mailto%3Ajane.doe%40example.com%26x%3D1'), [['email', 'jane.doe%40example.com']]);
   assert.deepEqual(pii('to=jane%2Bci%2540example.com'), [['email', 'jane%2Bci%2540example.com']]);
   assert.deepEqual(pii('u%252540x%3Djane%252540example.org'), [['email', 'jane%252540example.org']]);

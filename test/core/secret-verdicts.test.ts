@@ -199,9 +199,7 @@ test('one detector, one verdict: aep validate, ahp validate and aep redact flag 
     ahp.findings.filter((f) => f.ruleId === 'ahp/config-managed-secret').map((f) => f.line! - 1),
   );
   const ahpEvent = await validate('ahp', { text: CORPUS.map(ahpEventLine).join('\n') + '\n', source: 'events.jsonl' });
-  const eventFlags = new Set(
-    ahpEvent.findings.filter((f) => f.ruleId === 'ahp/event-secret').map((f) => f.line! - 1),
-  );
+  const eventFlags = new Set(ahpEvent.findings.filter((f) => f.ruleId === 'ahp/event-secret').map((f) => f.line! - 1));
   const red = await runCli('aep', ['redact', '--no-pii', '--home', '/nonexistent-home', '-'], aepText);
   assert.equal(red.code, 0, red.stderr);
   const outLines = red.stdout.trimEnd().split('\n');
