@@ -9,12 +9,13 @@ import {
   findSecrets,
   FLOOR_SECRET_CLASSES,
   HARDENING_SECRET_CLASSES,
+  hostColonAt,
   mayHoldSecret,
   PII_MARK,
   SECRET_MARK,
   type DetectorClass,
 } from '../core/secrets.ts';
-import { mayHoldEncodedSecret, SECRET_OPENINGS } from '../core/secret-patterns.ts';
+import { mayHoldEncodedSecret, mayHoldPii, PII_SCREEN, SECRET_OPENINGS } from '../core/secret-patterns.ts';
 import { forEachGatedString, GatedPath, memberName, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { screened } from './envelope-members.ts';
@@ -81,12 +82,11 @@ const PII_CLASSES: readonly DetectorClass[] = ['email', 'phone'];
  * verdict from the rule and the verb.
  */
 const SECRET_CLASSES: readonly DetectorClass[] = [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES];
-/** What every phone number the detector finds holds; a string without it is not scanned for phone numbers. */
-const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
-/** {@link mayHoldSecret}'s openings, `@` or {@link PHONE_SCREEN}: a string without any holds no detector class. */
-const CONTENT_SCREEN = new RegExp(`${SECRET_OPENINGS.source}|@|${PHONE_SCREEN.source}`, 'i');
-/** {@link CONTENT_SCREEN}, or an opening that only percent-encoded separators read decoded show (`Bearer%20...`). */
-const mayHoldContent = (text: string): boolean => CONTENT_SCREEN.test(text) || mayHoldEncodedSecret(text);
+/** {@link mayHoldSecret}'s openings or {@link PII_SCREEN}: a string without any holds no detector class as written. */
+const CONTENT_SCREEN = new RegExp(`${SECRET_OPENINGS.source}|${PII_SCREEN.source}`, 'i');
+/** {@link CONTENT_SCREEN}, or an opening or PII that only escapes read decoded show (`Bearer%20...`, `%40`). */
+const mayHoldContent = (text: string): boolean =>
+  CONTENT_SCREEN.test(text) || (text.indexOf('%') >= 0 && (mayHoldPii(text) || mayHoldEncodedSecret(text)));
 
 /** The first detector class in `text`: a secret, else (with `pii`) an email address or phone number. */
 function firstContentClass(text: string, pii: boolean): DetectorClass | undefined {
@@ -96,7 +96,7 @@ function firstContentClass(text: string, pii: boolean): DetectorClass | undefine
     const m = findSecrets(text, { classes: SECRET_CLASSES });
     if (m.length) return m[0]!.class;
   }
-  if (!pii || (!text.includes('@') && !PHONE_SCREEN.test(text))) return undefined;
+  if (!pii || !mayHoldPii(text)) return undefined;
   return findSecrets(text, { classes: PII_CLASSES })[0]?.class;
 }
 
@@ -182,12 +182,12 @@ function visitRedacted(text: string, at: GatedPath): void {
     for (let j = 0; j < i && !seen; j++) seen = matches[j]!.class === cls;
     if (!seen) (leaksOut ??= []).push((pointer ??= at.pointer()), cls);
   }
-  if (!text.includes('@') && !PHONE_SCREEN.test(text)) return;
+  if (!mayHoldPii(text)) return;
   let email = false;
   let phone = false;
   for (const m of findSecrets(text, { classes: PII_CLASSES })) {
     // user@host:port or user@host:path is a URL's or an SSH address's host, not a mailbox (a warning's narrower reading)
-    if (m.class === 'email' && text.charCodeAt(m.end) === 0x3a) continue;
+    if (m.class === 'email' && hostColonAt(text, m.end)) continue;
     if (m.class === 'email' && !email) {
       email = true;
       (gatedOut ??= []).push({ pointer: (pointer ??= at.pointer()), what: 'email' });

@@ -2,7 +2,7 @@
  * The AEP-0003 §9.4 redaction pipeline over an event's `redacted`-gated text. "A floor, not a ceiling": also any
  * `/home/<user>`, credential-named members and unterminated PEM blocks; `*_digest` members never (§9 item 3).
  */
-import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
+import { findSecrets, mayHoldPii, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
 import type { CaptureNode } from './capture.ts';
 import { isCredentialName, namedCredentialIn, normName } from './credential-names.ts';
 import { screened } from './envelope-members.ts';
@@ -177,12 +177,9 @@ function markStrings(v: unknown): unknown {
   return o;
 }
 
-// what every email address or phone number the detector finds holds
-const PII_SCREEN = /@|\d{3,4}[ -]\d{4}/;
-
 /** True when `s` holds a secret, email address or phone number (as `aep/metadata-content` reads it). */
 function holdsContent(s: string): boolean {
-  return findSecrets(s).length > 0 || (PII_SCREEN.test(s) && findSecrets(s, { classes: PII_CLASSES }).length > 0);
+  return findSecrets(s).length > 0 || (mayHoldPii(s) && findSecrets(s, { classes: PII_CLASSES }).length > 0);
 }
 
 /**

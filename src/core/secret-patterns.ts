@@ -11,8 +11,10 @@ export const PEM_BEGIN = /-----BEGIN ([A-Z0-9][A-Z0-9 ]{0,62})-----/g;
 export const PEM_PUBLIC = /PUBLIC KEY|CERTIFICATE|X509 CRL|SIGNATURE|SIGNED MESSAGE|PARAMETERS|PKCS7|CMS/;
 export const PEM_PRIVATE = /PRIVATE|SECRET/;
 // the base64 body lines of a PEM block whose END line is missing (a truncated key still leaks), the line breaks real or
-// JSON-escaped (`\n`), as in a service-account key file's `"private_key"` shown raw
-export const PEM_BODY = /(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z0-9+/=:\- ]+)*/y;
+// JSON-escaped (`\n`), as in a service-account key file's `"private_key"` shown raw; or the body's lines joined by spaces
+// (a key collapsed onto one line, or its line breaks a form's `+`), its first line 16 base64 characters or more
+export const PEM_BODY =
+  /(?:[ \t]+(?=[A-Za-z0-9+/=]{16})[A-Za-z0-9+/= \t]*[A-Za-z0-9+/=])?(?:(?:\r?\n|\\r\\n|\\n)[A-Za-z0-9+/=:\- ]+)*/y;
 /** The PEM blocks of private material in `text` (to the END line of their label, or their base64 body lines). */
 export function findPem(text: string, out: SecretMatch[]): void {
   if (!text.includes('-----BEGIN ')) return;
@@ -154,9 +156,19 @@ export const AZURE_CONNECTION_KEY =
 export const URL_PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|%s|\{\{[^}]*\}\})$/;
 export const EMAIL =
   /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
+// what every email address or phone number the detector finds holds (an `@`, or a phone number's last two groups)
+export const PII_SCREEN = /@|\d{3,4}[ -]\d{4}/;
+// the same with its `@` or separator escaped, up to three times (`%40`, `%2540`, `555%20123%204567`), or a `+`
+const ENCODED_PII_SCREEN = /%(?:25){0,2}40|\d{3,4}(?:%(?:25){0,2}(?:20|2[dD])|\+)\d{4}/;
+
+/** False when `text` surely holds no email address or phone number, as written or read decoded (findSecrets). */
+export function mayHoldPii(text: string): boolean {
+  return PII_SCREEN.test(text) || (text.indexOf('%') >= 0 && ENCODED_PII_SCREEN.test(text));
+}
 export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
 
-// A text none of whose matches can start: every pattern above opens with one of these literals or needs one (PEM, a
+// A text none of whose matches can start: every pattern above opens with one of these literals or needs one (PEM, its
+// space also as a form's `+`, read as a space by the decoded view of secret-encoded.ts; a
 // Discord webhook's `://`, 1Password's `eyJ`, age's `SECRET`, a Telegram token's `:AA`, an Entra ID secret's
 // `Q~`; a secret name's `_sk`, `_pass`, `-pwd`). The first three characters of each and up to five literal ones after them are what the AHP screen
 // (src/ahp/secret-screen.ts) tests for, so an opening that starts like common words (`ata`, `lin`, `ppl`) costs
@@ -164,7 +176,7 @@ export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ 
 // Grouped by first letter, so a position is tried against one group rather than all thirty (half the time a string;
 // test/core/secret-screen.test.ts holds it to the flat list).
 export const SECRET_OPENINGS =
-  /-----BEGIN |A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=|TATT3|ws[_-]sk)|b(?:earer|asic)|p(?:ass(?:w(?:or)?d|code|[_-]?phrase)|rivate[_-]?key|in(?:[:="' _-]|code)|ypi-AgE|mak-|plx-)|l(?:in_api_|tai)|Q~[A-Za-z0-9_~.-]|s(?:ecret|igning[_-]?key|shpass|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_]|ncryption[_-]?key)|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_|ediscli[_-]auth)|whsec_|master[_-]?key|_(?:auth|sk)|[_-](?:pwd|pass)|JQQJ9|o(?:penai|cp-apim)|cognitive|:(?:\/\/|AA[A-Za-z0-9_-]{33})|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[por]_v1_|ckr_|api[0-9a-f])/i;
+  /-----BEGIN[ +]|A(?:KIA|SIA|BIA|CCA|3T|uthorization|pi[_-]?key|Iza|zure|ccountKey=|TATT3|ws[_-]sk)|b(?:earer|asic)|p(?:ass(?:w(?:or)?d|code|[_-]?phrase)|rivate[_-]?key|in(?:[:="' _-]|code)|ypi-AgE|mak-|plx-)|l(?:in_api_|tai)|Q~[A-Za-z0-9_~.-]|s(?:ecret|igning[_-]?key|shpass|k(?:[-_]|[0-9a-f][0-9a-f]{31})|ntry[su]_|bp_|q0(?:atp|csp)-|g\.[A-Za-z0-9_-]{22}\.|h(?:aredAccessKey=|p(?:at|ca|pa|ss)_)|ig=)|token|e(?:yJ|k[-_]|ncryption[_-]?key)|g(?:h[pousr]_|ithub_pat_|l(?:[a-z]+-|sa_|c_)|R1348941|ocspx-|sk_)|x(?:ox|app-|ai-)|h(?:ooks\.slack\.com\/|f_|v[sbr]\.)|r(?:k[-_]|8_|ediscli[_-]auth)|whsec_|master[_-]?key|_(?:auth|sk)|[_-](?:pwd|pass)|JQQJ9|o(?:penai|cp-apim)|cognitive|:(?:\/\/|AA[A-Za-z0-9_-]{33})|ya29\.|npm_|key-[0-9a-z]{32}|d(?:o[por]_v1_|ckr_|api[0-9a-f])/i;
 
 /**
  * False when `text` surely holds no match of a secret class (none of the literals the patterns open with, as written

@@ -57,3 +57,11 @@ export function proseValueEnd(text: string, end: number): number {
   }
   return e;
 }
+
+/** True when the name whose keyword is at `at` follows a query's `?` or `&` (looked for at most 64 back). */
+export function inQuery(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && at - i <= 64 && QUERY_NAME.test(text[i]!)) i--;
+  return i >= 0 && (text[i] === '?' || text[i] === '&');
+}
+const QUERY_NAME = /[A-Za-z0-9_.~-]/;

@@ -30,6 +30,7 @@ import {
   MARKER,
   findPem,
   PHONE,
+  PII_SCREEN,
   PIN,
   PROVIDER,
   SECRET_NAME,
@@ -40,12 +41,13 @@ import {
   URL_PLACEHOLDER,
 } from './secret-patterns.ts';
 import { readDecoded } from './secret-encoded.ts';
+export { hostColonAt } from './secret-encoded.ts';
 import { TextMemo } from './text-memo.ts';
 
-import { blockEnd, proseValueEnd } from './secret-values.ts';
+import { blockEnd, inQuery, proseValueEnd } from './secret-values.ts';
 
 export * from './secret-classes.ts';
-export { mayHoldSecret } from './secret-patterns.ts';
+export { mayHoldPii, mayHoldSecret } from './secret-patterns.ts';
 
 const hasLetterOnly = /^[A-Za-z]+$/;
 // a capital after the first letter, as in a random mixed-case string, never in a prose word
@@ -159,6 +161,12 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
     }
     return v.length === 0 || MARKER.test(v) ? undefined : [start, end];
   }
+  // in a query (the name after `?` or `&`), a plain `&` ends the pair as an encoded one does (WHATWG URL
+  // application/x-www-form-urlencoded parsing splits on it): `?password=<v>&next=/home`
+  if (g.op === '=' && inQuery(text, m.index)) {
+    const amp = v.indexOf('&');
+    if (amp >= 0) return amp === 0 || MARKER.test(v.slice(0, amp)) ? undefined : [start, start + amp];
+  }
   if (MARKER.test(v)) return undefined;
   // a `KEY: value` / `KEY=value` line (YAML, .env, properties): the value is the rest of the line, up to a ` #` comment
   // or a shell separator
@@ -258,17 +266,32 @@ const isPii = (c: DetectorClass): boolean => c === 'email' || c === 'phone';
 
 /**
  * Every match of the selected classes (default: secrets, no PII), sorted by start; linear per class. A text with
- * percent-encoded separators (`token%3Dghp_...`) is also read decoded, for the secret classes (secret-encoded.ts).
+ * percent escapes (`token%3Dghp_...`, `jane%40example.com`), or a text that may hold a secret with a `+`, is also read
+ * decoded (secret-encoded.ts): for the secret classes, and for the PII classes when it has a `%`.
  */
 export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[] {
   const want = opts.classes ?? ALL_SECRET;
   // the screen holds for every secret class by construction: a class whose opening is missing fails its own tests
   const screened = SECRET_OPENINGS.test(text);
-  const out = screened || want.some(isPii) ? scan(text, want) : [];
+  const pii = want.some(isPii);
+  const out = screened || pii ? scan(text, want) : [];
   // the common path: no `%` (and no `+` in a text that may hold a secret) leaves nothing to decode
-  if (text.indexOf('%') >= 0 || (screened && text.indexOf('+') >= 0))
-    readDecoded(text, out, SECRET_OPENINGS, (t) => scan(t, opts.classes ? want.filter((c) => !isPii(c)) : want));
+  const pct = text.indexOf('%') >= 0;
+  if (pct || (screened && text.indexOf('+') >= 0))
+    readDecoded(text, out, (decoded) => decodedClasses(decoded, want, pii && pct), scan);
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/**
+ * The classes of `want` a decoded view is scanned for: the secret classes when it holds an opening, the PII classes
+ * (when `pii`) when it holds what every match of theirs holds. A `+` alone is no reason to read PII decoded: prose
+ * (`100+200+3000`) would read as a phone number.
+ */
+function decodedClasses(decoded: string, want: readonly DetectorClass[], pii: boolean): readonly DetectorClass[] {
+  const secrets = SECRET_OPENINGS.test(decoded);
+  const personal = pii && PII_SCREEN.test(decoded);
+  if (secrets === personal) return secrets ? want : [];
+  return want.filter((c) => isPii(c) === personal);
 }
 
 /** Every match of the classes `want` in `text`, unsorted. */

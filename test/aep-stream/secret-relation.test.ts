@@ -2,7 +2,8 @@
  * The capture verbs and `validate` agree on every secret (AEP-0001 §8.2; AEP-0003 §9 items 2, 4 and 5, §9.4): for a
  * generated secret of every detector class, in every position (a payload string, a nested member, the value of a
  * credential-named member, a metadata-level member, an extension attribute, `subject`, a URL's userinfo, a URL-encoded
- * query value with percent-encoded separators in either hex case, escaped twice, or `+` for a space), each line in
+ * query value with percent-encoded separators in either hex case, escaped twice or three times, `+` for a space with or
+ * without an escape elsewhere, after a UTF-8 escape, valid or over-long), each line in
  * three JSON spellings (plain, `\u`-escaped letters, `\/`), at every declared capture:
  * - `validate` on the original reports every line below `full` with a content rule or a level rule (the secret is found,
  *   or its member is not allowed there);
@@ -109,6 +110,18 @@ const PLACES: Readonly<Record<string, Place>> = {
     'x.acme.progress.noted',
     { a: [`login?next=%252Fcb%253Fv%253D${encoded(s.text, 'upper', 2)}`] },
   ],
+  encodedThrice: (s) => [
+    'tool.requested',
+    { tool: { name: 'sh' }, extra: { q: `login?next=%25252fcb%25253fv%25253d${encoded(s.text, 'lower', 3)}` } },
+  ],
+  // a form's query with no escape at all: spaces and line breaks as `+`, pairs between plain `&`
+  plusOnly: (s) => [
+    'run.started',
+    { trigger: 'user', prompt: `https://app.example/login?user=ann&${s.text.replace(/[ \n]/g, '+')}&lang=en` },
+  ],
+  // after an over-long UTF-8 escape (`%C0%AF`, a `/` no URL decoder reads as one) and a valid one (`%E2%80%94`)
+  utf8Escapes: (s) => ['tool.requested', { tool: { name: 'sh' }, args_redacted: { u: `r%C0%AF${s.text}` } }],
+  utf8Member: (s) => ['tool.requested', { tool: { name: `n%E2%80%94${s.text}` } }],
   // a credential's name over array items, and past the walks' recursion limit (1,024 levels; validate --max-depth)
   namedRedactedItems: (s) => ['tool.requested', { tool: { name: 'sh' }, args_redacted: { password: [s.body] } }],
   namedMetadataItems: (s) => ['tool.requested', { tool: { name: 'sh' }, extra: { AWS_SK: [[s.body]] } }],
@@ -139,10 +152,10 @@ const spellings = (json: string, s: Shape): string[] => [
 ];
 
 /** One stream: the shape in every place, at every level, in every spelling; and which lines are at `full`. */
-function streamOf(s: Shape): { text: string; full: Set<number> } {
+function streamOf(s: Shape, places: readonly Place[] = Object.values(PLACES)): { text: string; full: Set<number> } {
   const lines: string[] = [];
   const full = new Set<number>();
-  for (const place of Object.values(PLACES))
+  for (const place of places)
     for (const capture of LEVELS) {
       const [type, data, envelope] = place(s);
       for (let k = 0; k < 3; k++) {
@@ -222,6 +235,86 @@ test('no byte run of a secret of any class survives a capture verb below full, i
             `${args.join(' ')} kept ${JSON.stringify(part)} of ${s.cls} ${JSON.stringify(s.text.slice(0, 50))}: ${line.slice(0, 400)}`,
           );
       }
+    }
+  }
+});
+
+/**
+ * An email address or phone number: its plain text, its escaped spellings, a random part of it (written `\u`-escaped in
+ * one JSON spelling), and what of it a redacted copy never keeps.
+ */
+interface PiiShape {
+  cls: DetectorClass;
+  plain: string;
+  body: string;
+  escaped: string[];
+  kept: RegExp;
+}
+
+/** The PII classes (AEP-0003 §9.4 d), each with `@`, `+` and spaces escaped once, twice, three times, or `+` a space. */
+function piiShapes(): PiiShape[] {
+  const user = chars('abcdefghijklmnopqrstuvwxyz', 10);
+  const [d3, d4] = [chars('0123456789', 3), chars('0123456789', 4)];
+  return [
+    {
+      cls: 'email',
+      plain: `${user}.x+tag@example.com`,
+      body: user,
+      escaped: [
+        `${user}.x+tag%40example.com`,
+        `${user}.x%2Btag%2540example.com`,
+        `${user}.x%25252btag%252540example.com`,
+      ],
+      kept: new RegExp(user),
+    },
+    {
+      cls: 'phone',
+      plain: `+1 555 ${d3} ${d4}`,
+      body: d3,
+      escaped: [`%2B1%20555%20${d3}%20${d4}`, `%2b1+555+${d3}+${d4}`, `%252B1%2520555%2520${d3}%2520${d4}`],
+      kept: new RegExp(`${d3}\\D{1,9}${d4}`),
+    },
+  ];
+}
+
+// a form's `+` with no escape anywhere is a space to the secret classes only: read so, a sum (`100+200+3000`) would be a
+// phone number (README, secrets)
+const PII_PLACES = Object.entries(PLACES)
+  .filter(([k]) => k !== 'plusOnly')
+  .map(([, p]) => p);
+
+// the rules that find PII where it stands (a warning in a `redacted`-gated member), or its member where it is not allowed
+const FINDS_PII = /^aep\/(?:metadata-content|redaction-leak-pii|capture-level|capture-none)$/;
+
+test('an escaped email address or phone number gets the verdict of its plain spelling: validate, redact, downlevel', async () => {
+  const verdicts = async (s: PiiShape, text: string): Promise<string[]> => {
+    const stream = streamOf({ cls: s.cls, text, body: s.body }, PII_PLACES).text;
+    const r = await runCli('aep', ['validate', '--format', 'json', '-'], stream);
+    const report = JSON.parse(r.stdout) as { findings: { ruleId: string; line?: number }[] };
+    const out = report.findings.filter((f) => FINDS_PII.test(f.ruleId)).map((f) => `validate ${f.line} ${f.ruleId}`);
+    for (const args of [
+      ['redact', '-'],
+      ['downlevel', '--ceiling', 'metadata', '-'],
+      ['redact', '--no-pii', '-'],
+    ]) {
+      const w = await runCli('aep', args, stream);
+      w.stdout.split('\n').forEach((line, i) => {
+        // every escape one non-digit, so that `555%20123` reads as `555 123` does
+        const read = JSON.stringify(JSON.parse(line || '0')).replace(/%(?:25){0,2}[0-9A-Fa-f]{2}/g, '_');
+        if (line !== '' && s.kept.test(read)) out.push(`${args.join(' ')} writes it in ${i + 1}`);
+      });
+    }
+    return out.sort();
+  };
+  for (const s of piiShapes()) {
+    const plain = await verdicts(s, s.plain);
+    assert.ok(
+      plain.some((v) => v.includes('redaction-leak-pii')) && plain.some((v) => v.includes('--no-pii - writes')),
+    );
+    for (const text of s.escaped) {
+      const got = await verdicts(s, text);
+      const only = (a: string[], b: string[]) => a.filter((v) => !b.includes(v));
+      assert.deepEqual({ escaped: only(got, plain), plain: only(plain, got) }, { escaped: [], plain: [] }, text);
     }
   }
 });

@@ -7,12 +7,13 @@ import { test } from 'node:test';
 import { mayHoldSecret, SECRET_OPENINGS } from '../../src/core/secret-patterns.ts';
 
 const FLAT =
-  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\/|pypi-AgE|sk[0-9a-f]{32}|sg\.[A-Za-z0-9_-]{22}\.|shp(?:at|ca|pa|ss)_|gocspx-|hf_|ya29\.|npm_|key-[0-9a-z]{32}|do[por]_v1_|dckr_|dapi[0-9a-f]|gsk_|xai-|r8_|hv[sbr]\.|sntry[su]_|pmak-|gl(?:sa|c)_|sbp_|sq0(?:atp|csp)-|atatt3|pplx-|lin_api_|ltai|q~[A-Za-z0-9_~.-]|:aa[A-Za-z0-9_-]{33}|pin[:="' _-]|pincode|passcode|pass[_-]?phrase|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|sshpass|rediscli[_-]auth|aws[_-]sk|_auth|_sk|[_-]pwd|[_-]pass/i;
+  /-----BEGIN[ +]|AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\/|pypi-AgE|sk[0-9a-f]{32}|sg\.[A-Za-z0-9_-]{22}\.|shp(?:at|ca|pa|ss)_|gocspx-|hf_|ya29\.|npm_|key-[0-9a-z]{32}|do[por]_v1_|dckr_|dapi[0-9a-f]|gsk_|xai-|r8_|hv[sbr]\.|sntry[su]_|pmak-|gl(?:sa|c)_|sbp_|sq0(?:atp|csp)-|atatt3|pplx-|lin_api_|ltai|q~[A-Za-z0-9_~.-]|:aa[A-Za-z0-9_-]{33}|pin[:="' _-]|pincode|passcode|pass[_-]?phrase|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|sshpass|rediscli[_-]auth|aws[_-]sk|_auth|_sk|[_-]pwd|[_-]pass/i;
 
 /** Each literal in the forms its alternative allows, and near misses of each. */
 const OPENINGS = [
   '-----BEGIN ',
   '-----begin ',
+  '-----BEGIN+',
   '-----BEGIN',
   '----BEGIN ',
   'AKIA',

@@ -4,7 +4,8 @@
  * floor shapes; credentials between percent-encoded separators; ordinary text, encoded URLs and
  * public key material) goes through `aep validate` (the string in a `redacted`-gated field of an
  * event at capture `redacted`), `ahp validate` (the string as a `config.change.after` summary,
- * which `ahp/config-managed-secret` reads) and `aep redact`.
+ * which `ahp/config-managed-secret` reads, and in a `tool.before` event's `native` payload, which
+ * `ahp/event-secret` reads) and `aep redact`.
  * The three flag exactly the same strings; AEP's rule follows the tier (the §9.4(a) floor is
  * `aep/redaction-leak`, the shapes beyond it `aep/redaction-leak-provider`), and the severity is
  * one for one string: an error in both protocols (issue 43: a user gating CI on both gets one
@@ -106,6 +107,13 @@ const ENCODED: string[] = [
   `login?next=%252Fcb%253Fapi_key%253D${body(16)}`,
   `h%3DBearer%20${body(30)}`,
   `Authorization%3A+Bearer+${body(30)}`,
+  // a form's `+` for every space and line break, no escape anywhere; escaped three times; after UTF-8 escapes
+  `k=-----BEGIN+RSA+PRIVATE+KEY-----+MIIE${body(40)}+QUFB+-----END+RSA+PRIVATE+KEY-----&n=1`,
+  `key=-----BEGIN+OPENSSH+PRIVATE+KEY-----+b3Bl${body(40)}`,
+  `login?next=%25252Fcb%25253Fapi_key%25253D${body(16)}`,
+  `x%C0%AFghp_${body(36)}`,
+  `r%E2%80%94sk-proj-${body(40)}`,
+  `https://app.example/cb?user=ann&password=${body(12)}&lang=en`,
 ];
 
 /** Strings no consumer flags. */
@@ -133,6 +141,10 @@ const CLEAN: string[] = [
   'q%3Dhello%20world and %2Fhome%2Fuser',
   'https%3A%2F%2Fexample.com%2Fsearch%3Fq%3Drotate%2520the%2520token%26lang%3Den',
   'cb?next=%2Fsettings%2Fpasswords%3Ftab%3Dsecurity, 100%25 done',
+  // ordinary `+` in prose and queries; a value already redacted ends at a plain `&`; an over-long `=` is no `=`
+  'C++ and a+b=c; search?q=rotate+the+token&lang=en; 3+4=7; -----BEGIN+ is a header',
+  'https://app.example/cb?password=[REDACTED:secret]&next=/home',
+  'password%C0%BDhunter2 and %E2%80%94 q%3Dcaf%C3%A9',
 ];
 
 const CORPUS = [...PROVIDER, ...FLOOR, ...ENCODED, ...CLEAN];
@@ -157,6 +169,17 @@ const ahpLine = (s: string, i: number) =>
     turn: { id: 'turn_1' },
     change: { source: 'user-settings', scope: 'user', settings: ['profiles.staging'], summary: s },
   });
+const ahpEventLine = (s: string, i: number) =>
+  observeLine({
+    id: `evt_${i}`,
+    source: 'urn:uuid:7e2a3b4c-1d5f-4e6a-8b9c-0a1b2c3d4e5f',
+    time: '2026-09-15T12:00:00Z',
+    type: 'tool.before',
+    session: { id: 'sess' },
+    turn: { id: 'turn_1' },
+    tool: { name: 'sh' },
+    native: { provider: 'p', eventName: 'E', payload: { url: s } },
+  });
 const LEAK_RULES = new Set(['aep/redaction-leak', 'aep/redaction-leak-provider']);
 
 test('one detector, one verdict: aep validate, ahp validate and aep redact flag the same strings, and redaction leaves nothing', async () => {
@@ -175,6 +198,8 @@ test('one detector, one verdict: aep validate, ahp validate and aep redact flag 
   const ahpFlags = new Set(
     ahp.findings.filter((f) => f.ruleId === 'ahp/config-managed-secret').map((f) => f.line! - 1),
   );
+  const ahpEvent = await validate('ahp', { text: CORPUS.map(ahpEventLine).join('\n') + '\n', source: 'events.jsonl' });
+  const eventFlags = new Set(ahpEvent.findings.filter((f) => f.ruleId === 'ahp/event-secret').map((f) => f.line! - 1));
   const red = await runCli('aep', ['redact', '--no-pii', '--home', '/nonexistent-home', '-'], aepText);
   assert.equal(red.code, 0, red.stderr);
   const outLines = red.stdout.trimEnd().split('\n');
@@ -183,13 +208,16 @@ test('one detector, one verdict: aep validate, ahp validate and aep redact flag 
 
   const rows = CORPUS.map((s, i) => {
     const expected = PROVIDER.includes(s) || FLOOR.includes(s) || ENCODED.includes(s);
-    return { i, s, expected, aep: aepFlags.has(i), ahp: ahpFlags.has(i), redact: redacted[i] !== s };
+    const ahp = ahpFlags.has(i);
+    return { i, s, expected, aep: aepFlags.has(i), ahp, event: eventFlags.has(i), redact: redacted[i] !== s };
   });
-  const wrong = rows.filter((r) => r.aep !== r.expected || r.ahp !== r.expected || r.redact !== r.expected);
+  const wrong = rows.filter(
+    (r) => r.aep !== r.expected || r.ahp !== r.expected || r.event !== r.expected || r.redact !== r.expected,
+  );
   assert.deepEqual(
     wrong.map(
       (r) =>
-        `${JSON.stringify(r.s.slice(0, 40))}: expected ${r.expected}, aep ${r.aep}, ahp ${r.ahp}, redact ${r.redact}`,
+        `${JSON.stringify(r.s.slice(0, 40))}: expected ${r.expected}, aep ${r.aep}, ahp ${r.ahp} event ${r.event}, redact ${r.redact}`,
     ),
     [],
   );

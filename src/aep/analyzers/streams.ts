@@ -8,6 +8,7 @@ import type { Mark } from '../../core/mark.ts';
 import {
   findSecrets,
   FLOOR_SECRET_CLASSES,
+  hostColonAt,
   type PiiClass,
   type SecretClass,
   type SecretMatch,
@@ -61,7 +62,7 @@ const floorSecrets = (s: string): SecretMatch[] => findSecrets(s, { classes: FLO
 const PII_CLASSES: readonly PiiClass[] = ['email', 'phone'];
 /** Emails and phone numbers as aep/redaction-leak-pii reads them: `user@host:port` is a host, not a mailbox. */
 const piiMatches = (s: string): SecretMatch[] =>
-  findSecrets(s, { classes: PII_CLASSES }).filter((m) => m.class !== 'email' || s.charCodeAt(m.end) !== 0x3a);
+  findSecrets(s, { classes: PII_CLASSES }).filter((m) => m.class !== 'email' || !hostColonAt(s, m.end));
 
 /** The matches of `find` over `tail + text` ending in `text` that `text` alone does not show (the per-event rules'). */
 function across<T extends { start: number; end: number; class?: string }>(
@@ -233,8 +234,9 @@ export class StreamAnalyzer implements StateHolder {
         if (!classes.includes(m.class as SecretClass)) classes.push(m.class as SecretClass);
       if (classes.length) facts.splitLeak = { classes, from };
       if (across(tail, text, homePathRanges).length) facts.splitHome = from;
-      // an email holds "@" and a phone number ends in a digit: without either no new match can end in this delta
-      if (text.includes('@') || tail.includes('@') || /\d/.test(text)) {
+      // an email holds "@" (or an escaped one, `%40`) and a phone number ends in a digit: without any no new match can
+      // end in this delta
+      if (text.includes('@') || tail.includes('@') || /\d/.test(text) || text.includes('%') || tail.includes('%')) {
         const pii: PiiClass[] = [];
         for (const m of across(tail, text, piiMatches))
           if (!pii.includes(m.class as PiiClass)) pii.push(m.class as PiiClass);
