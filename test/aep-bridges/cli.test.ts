@@ -149,7 +149,10 @@ test('aep convert --to cloudevents --max-capture down-levels as a hop; invalid l
   const red = await runCli('aep', ['convert', '--to', 'cloudevents', '--max-capture', 'redacted', '-'], `${ev}\n`);
   assert.equal(red.code, 0, red.stderr);
   assert.equal((JSON.parse(red.stdout) as Obj).aepcapture, 'metadata');
-  assert.match(red.stderr, /; 1 down-leveled to metadata \(max capture redacted: a mechanical hop never writes redacted/);
+  assert.match(
+    red.stderr,
+    /; 1 down-leveled to metadata \(max capture redacted: a mechanical hop never writes redacted/,
+  );
   assert.doesNotMatch(red.stderr, /down-leveled to redacted/);
   const none = await runCli('aep', ['convert', '--to', 'cloudevents', '--max-capture', 'full', '-'], `${ev}\n`);
   assert.match(none.stderr, /; 0 down-leveled \(max capture full\)\n$/);

@@ -54,8 +54,7 @@ function emitted(ev: Obj): ReadableLogRecord[] {
   if (ev.data && typeof ev.data === 'object' && !Array.isArray(ev.data))
     for (const [k, v] of Object.entries(ev.data)) (k.startsWith('gen_ai.') ? attributes : body)[k] = v;
   // §3.2: an empty payload is an empty map body; at capture none no body leaves (§3.3)
-  const emptyPayload =
-    ev.capture !== 'none' && isPlain(ev.data) && Object.keys(ev.data).length === 0;
+  const emptyPayload = ev.capture !== 'none' && isPlain(ev.data) && Object.keys(ev.data).length === 0;
   const ns = typeof ev.time === 'string' ? nanosOf(ev.time) : undefined;
   const sev = OTLP_SEVERITY[ev.severity as AepSeverity];
   const tp =
