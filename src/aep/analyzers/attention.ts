@@ -87,6 +87,8 @@ export class AttentionAnalyzer {
   ): void {
     const rec = facts.session;
     const type = ev.type;
+    // an event whose type failed may have been a request: an id it used proves nothing
+    if (ev.untrusted?.has('type')) this.requestsUnknown = true;
     if (rec && facts.endsSession) {
       const open = rec.hasLifecycle && !(rec.unknownCloses & UNKNOWN_CLOSES.requests) ? rec.openRequests() : undefined;
       if (open?.length) facts.endedWithOpen = open;
