@@ -194,7 +194,10 @@ test('bridge output and AHP lines through redact or downlevel are refused with a
     assert.equal(r.stdout, '', args.join(' '));
     assert.equal(r.stderr.match(/aep\/bridge-input {2}/g)?.length, 1, r.stderr);
     // one closing line for them all, as validate gives one finding (test/cli/capture-refuse.test.ts: every verb)
-    assert.match(r.stderr, /: 3 lines not written \(3 not AEP 0.1 events, aep\/bridge-input or aep\/version: see above\); 0 written$/m);
+    assert.match(
+      r.stderr,
+      /: 3 lines not written \(3 not AEP 0.1 events, aep\/bridge-input or aep\/version: see above\); 0 written$/m,
+    );
   }
 });
 
