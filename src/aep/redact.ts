@@ -297,15 +297,22 @@ export function hopCaptureTree(type: string, profile?: string): CaptureNode | un
 }
 
 /**
- * One event with its gated text redacted (all of `data` without annotations); same object when unchanged. A `full`
- * event whose text changed becomes `redacted` without its `full` members (AEP-0003 §9 item 5; AEP-0001 §8.2).
- * `profile`: `aep-0007` gives the sub-profile's types their annotations ({@link hopCaptureTree}).
+ * One event with its gated text redacted (all of `data` without annotations); same object when unchanged. `subject` and
+ * the extension attributes are read at every level, `full` too (they travel at every level, AEP-0003 §9 item 2). A
+ * `full` event in which anything was replaced becomes `redacted` without its `full` members (AEP-0003 §9 item 5;
+ * AEP-0001 §8.2). `profile`: `aep-0007` gives the sub-profile's types their annotations ({@link hopCaptureTree}).
  */
 export function redactEvent(
   event: Readonly<Record<string, unknown>>,
   r: Redactor,
   profile?: string,
 ): Record<string, unknown> {
+  const envelope = new Map<string, unknown>();
+  for (const [k, v] of Object.entries(event)) {
+    if (!screened(k)) continue;
+    const w = envelopeValue(v, k, r);
+    if (w !== v) envelope.set(k, w);
+  }
   let capture = event.capture;
   let data = event.data;
   if ((capture === 'redacted' || capture === 'full') && data !== undefined && typeof event.type === 'string') {
@@ -313,18 +320,19 @@ export function redactEvent(
     // without annotations no member can be told apart as structure: every string is treated as
     // redacted-gated text (redacting more than the floor is allowed, AEP-0003 §9.4)
     const red = tree ? redactGated(data, tree, r) : redactAll(data, r);
-    if (capture === 'full' && red !== data) capture = 'redacted';
+    // a replaced envelope member makes the copy no more verbatim than a replaced payload string
+    if (capture === 'full' && (red !== data || envelope.size > 0)) capture = 'redacted';
     // at `redacted` (declared or now honoured) no `full` member stays: the capture verbs never pass one on below `full`
     data = capture === 'redacted' ? withoutFull(red, tree) : red;
-  } else if (data !== undefined && r.configured) {
+  } else if (capture === 'full' && envelope.size > 0) capture = 'redacted';
+  else if (data !== undefined && r.configured) {
     // a metadata-level payload: rule (b) still holds (a detector class there fails aep/metadata-content)
     data = configuredIn(data, r);
   }
-  const envelope = capture === 'none' || capture === 'metadata' || capture === 'redacted';
   let changed = false;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(event)) {
-    const w = k === 'data' ? data : k === 'capture' ? capture : envelope && screened(k) ? envelopeValue(v, k, r) : v;
+    const w = k === 'data' ? data : k === 'capture' ? capture : envelope.has(k) ? envelope.get(k) : v;
     if (w !== v) changed = true;
     out[k] = w;
   }

@@ -177,7 +177,8 @@ export function addBridgeVerbs(
         }
         let converted = 0;
         let noClass = 0;
-        let downleveled = 0;
+        // the level each lowered event was written at: a mechanical hop asked for `redacted` writes `metadata` (§8.2(e))
+        const downleveled = new Map<string, number>();
         const otlp: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
         let transform: EventTransform;
         if (raw.to === 'cloudevents') {
@@ -189,7 +190,10 @@ export function addBridgeVerbs(
             const e = d ?? ev.value;
             const no = ceRefusal(e);
             if (no) return refuse(`${no.reason} (AEP-0005 §5 item 2: CloudEvents 1.0 JSON format)`, no.pointer);
-            if (d) downleveled++;
+            if (d) {
+              const at = String(d.capture);
+              downleveled.set(at, (downleveled.get(at) ?? 0) + 1);
+            }
             converted++;
             const ce = toCloudEvent(e);
             // B2: data verbatim, numbers as written (1e400, integers beyond 2^53, 1.50), not JSON.stringify's null or double
@@ -256,7 +260,7 @@ export function addBridgeVerbs(
                 `${otlp.withheld} of the records with the payload withheld at max capture ${max}`,
               ]
             : [`${converted} event${s(converted)} converted to ${raw.to}`];
-        if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
+        if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(downleveledPart(downleveled, raw.maxCapture));
         if (raw.to === 'otlp') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);
         if (raw.to === 'otlp')
           parts.push(
@@ -269,4 +273,17 @@ export function addBridgeVerbs(
         setExit(end.code);
       },
     );
+}
+
+/**
+ * The closing line's count of lowered events by the level each was written at (`6 down-leveled to metadata (max
+ * capture redacted: ...)`): a mechanical hop asked for `redacted` writes `metadata` (AEP-0001 §8.2(e)).
+ */
+function downleveledPart(byLevel: ReadonlyMap<string, number>, max: string): string {
+  const total = [...byLevel.values()].reduce((a, b) => a + b, 0);
+  if (total === 0) return `0 down-leveled (max capture ${max})`;
+  const below = [...byLevel.keys()].some((l) => l !== max);
+  const why = below && max === 'redacted' ? ': a mechanical hop never writes redacted, AEP-0001 §8.2(e)' : '';
+  const levels = [...byLevel].map(([l, n]) => `${byLevel.size > 1 ? `${n} ` : ''}to ${l}`).join(', ');
+  return below ? `${total} down-leveled ${levels} (max capture ${max}${why})` : `${total} down-leveled ${levels}`;
 }

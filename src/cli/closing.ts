@@ -38,7 +38,7 @@ function clauses(c: LineCounts, refusedWhy: string): [left: string, invalid: str
   const why = [
     ...(found > 0 ? [`${found} with error findings`] : []),
     ...(c.refused > 0 ? [`${c.refused} ${refusedWhy}`] : []),
-    ...(c.setAside > 0 ? [`${c.setAside} not AEP event${s(c.setAside)}, aep/bridge-input`] : []),
+    ...(c.setAside > 0 ? [`${c.setAside} not AEP 0.1 event${s(c.setAside)}, aep/bridge-input or aep/version`] : []),
   ];
   const n = c.invalidWritten;
   return [

@@ -27,6 +27,11 @@ export class CapLog<C extends string, M> {
     this.notices.push({ cap, limit, at: at() });
   }
 
+  /** True once any cap was exceeded (state was forgotten or refused: an absence proves less). */
+  get anyHit(): boolean {
+    return this.hit.size > 0;
+  }
+
   take(): TrackerCapNotice<C, M>[] {
     const n = this.notices;
     if (n.length) this.notices = [];

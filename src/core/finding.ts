@@ -59,14 +59,14 @@ export interface Finding extends Location {
 /** Receives findings as they are produced. The core never prints: a sink decides. */
 export type FindingSink = (finding: Finding) => void;
 
-/** Describe a JSON value for a message without echoing it: `string (12 chars)`, `object`, ... */
 function plainCount(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Describe a JSON value for a message without echoing it: `string (12 characters)`, `object`, ... */
 export function describeValue(v: unknown): string {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return `array (${v.length} items)`;
+  if (Array.isArray(v)) return `array (${plainCount(v.length, 'item')})`;
   // the unit of JSON Schema lengths: Unicode code points (an emoji is one character)
   if (typeof v === 'string') return `string (${plainCount([...v].length, 'character')})`;
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';

@@ -8,10 +8,11 @@ import { findingAt, type RuleMeta } from './rule.ts';
 
 const LIMITS = 'agent-conformance limits (README §Options of validate)';
 
-const GZIP_CUT = 'the incomplete line {line} ({dropped} bytes) was not checked';
-const GZIP = 'The gzip stream is truncated or corrupt (zlib: {reason}) after {bytes} bytes of decompressed text;';
+const GZIP_CUT = 'the incomplete line {line} ({dropped} byte{dropped:s}) was not checked';
+const GZIP =
+  'The gzip stream is truncated or corrupt (zlib: {reason}) after {bytes} byte{bytes:s} of decompressed text;';
 const GZIP_TRAILING =
-  'The gzip stream is not clean: after {bytes} bytes of decompressed text, the data after the last complete gzip member is not gzip (gzip -d ignores it with a warning);';
+  'The gzip stream is not clean: after {bytes} byte{bytes:s} of decompressed text, the data after the last complete gzip member is not gzip (gzip -d ignores it with a warning);';
 const GZIP_REST = 'the rest was not read.';
 const NOT_JSON = 'Line is not valid JSON: {reason}';
 const UNCLOSED = `${NOT_JSON}; it opens a value that it does not close (a pretty-printed, multi-line value? JSONL carries exactly one JSON value per line).`;
@@ -102,11 +103,12 @@ export const JSONL_RULES = [
       'A line, a single-document input (an AHP HTTP body or registration document), or one protobuf message (--from otlp), is longer than the configured cap (--max-line-bytes).',
     spec: LIMITS,
     messages: {
-      line: 'Line is {bytes} bytes long, over the cap of {cap} bytes; it was not checked.',
-      document: 'Document is {bytes} bytes long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
-      undecodable: 'Document is {bytes} bytes long, too long to decode as one text; it was not checked.',
+      line: 'Line is {bytes} byte{bytes:s} long, over the cap of {cap} bytes; it was not checked.',
+      document:
+        'Document is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
+      undecodable: 'Document is {bytes} byte{bytes:s} long, too long to decode as one text; it was not checked.',
       protobuf:
-        'Protobuf message {number} is {bytes} bytes long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
+        'Protobuf message {number} is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
     },
   },
   {

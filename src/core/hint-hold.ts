@@ -24,15 +24,34 @@ export class HintHold {
 
   readonly sink: FindingSink = (f) => (this.held ? this.held.push(f) : this.downstream(f));
 
+  /**
+   * A JSON array written one element per line (`[`, elements each ending in `,`, the last without, `]`): its last
+   * element parses, yet the input is one array, as a pretty-printed one is; held until a line shows otherwise.
+   */
+  private arrayTail = false;
+
   /** A line was read (before it is parsed). */
   line(l: JsonlLine): void {
     if (!this.held) return;
+    if (this.arrayTail && !/^\s*\]?\s*$/.test(l.text)) {
+      this.arrayTail = false;
+      this.release();
+      return;
+    }
     this.text += l.text + '\n';
-    if (this.text.length > HOLD_CHARS) this.release();
+    if (this.text.length > HOLD_CHARS) {
+      this.arrayTail = false;
+      this.release();
+    }
   }
 
-  /** A line parsed into a message: what was held passes on, and nothing more is held. */
+  /** A line parsed into a message: what was held passes on, and nothing more is held (but see {@link arrayTail}). */
   release(): void {
+    if (this.held && !this.arrayTail && arrayHead(this.text)) {
+      this.arrayTail = true;
+      return;
+    }
+    if (this.arrayTail) return;
     const held = this.held;
     this.held = undefined;
     this.text = '';
@@ -41,6 +60,7 @@ export class HintHold {
 
   /** The input ended: the held findings pass on, the parse findings folded into one when the hint applies. */
   end(): void {
+    this.arrayTail = false;
     const held = this.held;
     if (!held) return;
     const sentence = held.some((f) => PER_LINE_PARSE.has(f.ruleId)) ? this.hint(this.text) : undefined;
@@ -55,4 +75,10 @@ export class HintHold {
       }
     }
   }
+}
+
+/** True when `text` is `[` on its own line, then lines each ending in `,` but its last (the element that parsed). */
+function arrayHead(text: string): boolean {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  return lines.length >= 2 && lines[0]!.trim() === '[' && lines.slice(1, -1).every((l) => l.trimEnd().endsWith(','));
 }

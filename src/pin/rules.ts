@@ -180,7 +180,7 @@ export const PIN_RULES: readonly PinRule[] = [
     description: 'A download exceeded the size cap.',
     spec: SPEC_FETCH,
     messages: {
-      declared: '{at} declares {declared} bytes, over the cap of {maxBytes}.',
+      declared: '{at} declares {declared} byte{declared:s}, over the cap of {maxBytes}.',
       sent: '{at} sent more than the cap of {maxBytes} bytes.',
     },
   },

@@ -13,7 +13,7 @@ import { decodeCloudEvents, fromCloudEvent, toCloudEvent } from '../../src/aep/b
 import { nanosOf, OTLP_SEVERITY, severityOfNumber, timeOfNanos, toOtlp } from '../../src/aep/bridges/otlp.ts';
 import { decodeOtlp, fromOtlp } from '../../src/aep/bridges/otlp-decode.ts';
 import { toOcsf } from '../../src/aep/bridges/ocsf.ts';
-import { AEP_SEVERITIES } from '../../src/aep/bridges/types.ts';
+import { AEP_SEVERITIES, isAepCoreAttribute } from '../../src/aep/bridges/types.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { newStats, parseLine } from '../../src/core/pipeline.ts';
 import { createAepChecker } from '../../src/aep/protocol.ts';
@@ -57,6 +57,31 @@ test('CE round trip: fromCloudEvent(toCloudEvent(e)) is e for every event of our
     ),
     [],
   );
+});
+
+test('OTLP round trip at max capture full: the event, but for what §3.2 and §3.3 have no place for', () => {
+  let n = 0;
+  for (const { where, event } of events()) {
+    const ex = toOtlp([event], { maxCapture: 'full' });
+    // a number or string no OTLP value holds is refused, not written (README §Bridges)
+    if (ex.refused.length) continue;
+    n++;
+    const want: Obj = {};
+    // no §3.2 row: extension attributes; §3.3: a `capture: none` record has no body; the version is supplied
+    for (const [k, v] of Object.entries(event))
+      if (isAepCoreAttribute(k) && !(k === 'data' && event.capture === 'none')) want[k] = v;
+    want.aep = '0.1';
+    // trace_id, span_id and flags are mapped; the traceparent version is not (the inverse writes 00)
+    if (typeof want.traceparent === 'string') want.traceparent = `00${want.traceparent.slice(2)}`;
+    const got = { ...fromOtlp(ex.request, { maxCapture: 'full' })[0] };
+    // time_unix_nano holds the instant, not its spelling: `Z` and `.000Z` are one count
+    if (typeof want.time === 'string' && nanosOf(want.time) === nanosOf(String(got.time))) got.time = want.time;
+    assert.deepEqual(got, want, where);
+  }
+  assert.ok(n > 300, `${n} events`);
+  // an empty payload is an empty map body (§3.2 "preserved wholesale"), not no body
+  const empty = { ...JSON.parse(goldenLines()[0]!), data: {} } as Obj;
+  assert.deepEqual(fromOtlp(toOtlp([empty], { maxCapture: 'full' }).request, { maxCapture: 'full' })[0]!.data, {});
 });
 
 test('--from cloudevents and --from otlp (max capture full) find what a direct check of the same events finds, at the same lines', async (t) => {

@@ -145,6 +145,17 @@ test('aep convert --to cloudevents --max-capture down-levels as a hop; invalid l
   assert.equal(out[0]!.data, undefined);
   assert.equal(out[0]!.datacontenttype, undefined);
   assert.match(r.stderr, /1 down-leveled to none/);
+  // the count names the level written: a mechanical hop asked for `redacted` writes `metadata` (AEP-0001 §8.2(e))
+  const red = await runCli('aep', ['convert', '--to', 'cloudevents', '--max-capture', 'redacted', '-'], `${ev}\n`);
+  assert.equal(red.code, 0, red.stderr);
+  assert.equal((JSON.parse(red.stdout) as Obj).aepcapture, 'metadata');
+  assert.match(
+    red.stderr,
+    /; 1 down-leveled to metadata \(max capture redacted: a mechanical hop never writes redacted/,
+  );
+  assert.doesNotMatch(red.stderr, /down-leveled to redacted/);
+  const none = await runCli('aep', ['convert', '--to', 'cloudevents', '--max-capture', 'full', '-'], `${ev}\n`);
+  assert.match(none.stderr, /; 0 down-leveled \(max capture full\)\n$/);
 });
 
 test('aep convert --to cloudevents of golden is byte for byte ce-expected.jsonl (ASCII-only JSON, as the pins are written)', async (t) => {

@@ -146,6 +146,24 @@ test('4e: OCSF records without --from, and plain AEP with any --from, are one fi
     assert.match(r.stdout, /lines are one pretty-printed AEP event/);
     if (args.includes('--from')) assert.match(r.stdout, /drop `--from otlp`/);
   }
+  // a JSON array written one event per line (its last element parses): the array hint, as pretty-printed, by every route
+  const three = nine.slice(0, 3).map((e) => JSON.stringify(e));
+  const perLine = `[\n${three.join(',\n')}\n]\n`;
+  const prettyArray = `${JSON.stringify(nine.slice(0, 3), null, 2)}\n`;
+  for (const text of [perLine, prettyArray, perLine.replaceAll('\n', '\r\n')]) {
+    const r = await validate('aep', { text, source: 'arr.jsonl' });
+    const errors = r.findings.filter((f) => f.severity === 'error');
+    assert.equal(errors.length, 1, JSON.stringify(errors.map((f) => f.message)));
+    assert.match(errors[0]!.message, /JSON array of 3 AEP events: AEP JSONL holds one event per line/);
+    const cli = await runCli('aep', ['validate', '-'], text);
+    assert.match(cli.stdout, /JSON array of 3 AEP events/);
+  }
+  // a stray `[` before JSONL events is not an array: each line is reported as it is
+  const stray = await validate('aep', { text: `[\n${three.join('\n')}\n`, source: 's.jsonl' });
+  assert.deepEqual(
+    stray.findings.filter((f) => f.ruleId === 'jsonl/invalid-json').map((f) => f.line),
+    [1],
+  );
 });
 
 test('5: an empty AnyValue body is no body; a repeated kvlist key and an intValue beyond int64 are findings', () => {

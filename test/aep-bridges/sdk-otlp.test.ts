@@ -45,6 +45,8 @@ function sdkRecords(agent: unknown, emit: (l: ReturnType<LoggerProvider['getLogg
   return [...exporter.getFinishedLogRecords()];
 }
 
+const isPlain = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /** One AEP event emitted through the SDK's logger API with the attributes of the §3.2 table (payload exported). */
 function emitted(ev: Obj): ReadableLogRecord[] {
   const attributes: Obj = {};
@@ -52,6 +54,8 @@ function emitted(ev: Obj): ReadableLogRecord[] {
   const body: Obj = {};
   if (ev.data && typeof ev.data === 'object' && !Array.isArray(ev.data))
     for (const [k, v] of Object.entries(ev.data)) (k.startsWith('gen_ai.') ? attributes : body)[k] = v;
+  // §3.2: an empty payload is an empty map body; at capture none no body leaves (§3.3)
+  const emptyPayload = ev.capture !== 'none' && isPlain(ev.data) && Object.keys(ev.data).length === 0;
   const ns = typeof ev.time === 'string' ? nanosOf(ev.time) : undefined;
   const sev = OTLP_SEVERITY[ev.severity as AepSeverity];
   const tp =
@@ -65,7 +69,7 @@ function emitted(ev: Obj): ReadableLogRecord[] {
       ...(sev ? { severityNumber: sev.number, severityText: sev.text } : {}),
       eventName: `dev.aep.${ev.type as string}`,
       attributes: attributes as never,
-      ...(Object.keys(body).length ? { body: body as never } : {}),
+      ...(Object.keys(body).length || emptyPayload ? { body: body as never } : {}),
       ...(tp
         ? {
             context: trace.setSpanContext(ROOT_CONTEXT, {

@@ -81,7 +81,7 @@ test('file input: an exact repeat is a redelivery, reordered members and spacing
   const fs = await onFiles(file(text));
   assert.deepEqual(
     streamRules(fs),
-    ['aep/redelivery@2:warning', 'aep/redelivery@3:warning', 'aep/id-collision@4:error'],
+    ['aep/redelivery@2:info', 'aep/redelivery@3:info', 'aep/id-collision@4:error'],
     brief(fs),
   );
   assert.deepEqual(fs, await inMemory(text, fs[0].source), 'same findings as the digest path');
@@ -93,7 +93,7 @@ test('file input: integers beyond 2^53 are compared exactly when the first line 
   const b = a.replace('9007199254740993', '9007199254740992');
   const c = a.replace('"seq":0,', '"seq":0 ,');
   const fs = await onFiles(file([a, b, c].join('\n') + '\n'));
-  assert.deepEqual(streamRules(fs), ['aep/id-collision@2:error', 'aep/redelivery@3:warning'], brief(fs));
+  assert.deepEqual(streamRules(fs), ['aep/id-collision@2:error', 'aep/redelivery@3:info'], brief(fs));
 });
 
 test('file input: BOM, CRLF, multi-byte text and a first line across read chunks are read back at the right bytes', async () => {
@@ -106,7 +106,7 @@ test('file input: BOM, CRLF, multi-byte text and a first line across read chunks
     '\r\n';
   const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]);
   const fs = await onFiles(file(bytes));
-  assert.deepEqual(streamRules(fs), ['aep/redelivery@4:warning', 'aep/redelivery@5:warning'], brief(fs));
+  assert.deepEqual(streamRules(fs), ['aep/redelivery@4:info', 'aep/redelivery@5:info'], brief(fs));
 });
 
 test('first occurrence on stdin (digest) and the repeat in a file, and the other way round', async () => {
@@ -123,7 +123,7 @@ test('first occurrence on stdin (digest) and the repeat in a file, and the other
     },
     ...openInputs([p], noIO, () => 'jsonl'),
   ]);
-  assert.deepEqual(streamRules(stdinFirst), ['aep/redelivery@1:warning', 'aep/redelivery@2:warning']);
+  assert.deepEqual(streamRules(stdinFirst), ['aep/redelivery@1:info', 'aep/redelivery@2:info']);
   const fileFirst = await check([
     ...openInputs([p], noIO, () => 'jsonl'),
     {
@@ -133,7 +133,7 @@ test('first occurrence on stdin (digest) and the repeat in a file, and the other
       },
     },
   ]);
-  assert.deepEqual(streamRules(fileFirst), ['aep/redelivery@1:warning', 'aep/id-collision@2:error']);
+  assert.deepEqual(streamRules(fileFirst), ['aep/redelivery@1:info', 'aep/id-collision@2:error']);
 });
 
 test('a first line that cannot be read back as it was: a warning names it, and nothing is deduplicated by guess', async () => {

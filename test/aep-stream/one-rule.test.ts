@@ -26,7 +26,7 @@ test('runRule: aep/seq-regression alone reports only its own findings (no payloa
   ];
   assert.deepEqual(await runRule('aep/seq-regression', evs), ['error:aep/seq-regression@2/seq']);
   assert.deepEqual(await runRule('aep/run-terminal', evs), ['error:aep/run-terminal@5/type']);
-  assert.deepEqual(await runRule('aep/redelivery', evs), ['warning:aep/redelivery@3']);
+  assert.deepEqual(await runRule('aep/redelivery', evs), ['info:aep/redelivery@3']);
 });
 
 test('runRule: form values on a respond and on an answer are two rules with their own severity', async () => {

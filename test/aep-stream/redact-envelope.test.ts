@@ -1,6 +1,6 @@
 /**
  * `aep redact` on the envelope (AEP-0003 §9 item 2, §9.4): `subject` and extension attributes, at any depth, at
- * capture `none` to `redacted`; the core attributes never; an event with nothing to replace written byte for byte.
+ * every capture level (`full` too, which a replacement lowers to `redacted`); the core attributes never; an event with nothing to replace written byte for byte.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -53,8 +53,28 @@ test('core attributes other than subject are never changed, and a full event kee
   assert.equal(out.source, input.source);
   assert.equal(out.agent, secret);
   assert.equal(out.subject, '[REDACTED:secret]');
-  const full = ev('full', { subject: secret });
-  assert.equal(redactEvent(full, r), full);
+});
+
+test('at full and without capture the envelope is read too; a full event with a replaced one is written at redacted', () => {
+  const secret = 'AKIAQ7VLM2XC9RTY4BNA';
+  // nothing else to replace: the outcome does not hang on an unrelated member holding a token
+  const full = {
+    ...ev('full', { subject: `curl ${secret}`, acmekey: secret }),
+    type: 'tool.requested',
+    data: { tool: { name: 'sh', call_id: 'k1' }, args: { cmd: 'ls' } },
+  };
+  const out = redactEvent(full, r);
+  assert.equal(out.subject, 'curl [REDACTED:secret]');
+  assert.equal(out.acmekey, '[REDACTED:secret]');
+  assert.equal(out.capture, 'redacted');
+  assert.deepEqual(out.data, { tool: { name: 'sh', call_id: 'k1' } });
+  const bare: Record<string, unknown> = ev('metadata', { acmenote: `key ${secret}` });
+  delete bare.capture;
+  const plain = redactEvent(bare, r);
+  assert.equal(plain.acmenote, 'key [REDACTED:secret]');
+  assert.equal('capture' in plain, false);
+  const clean = ev('full', { subject: 'shell' });
+  assert.equal(redactEvent(clean, r), clean);
 });
 
 test('nothing to replace: the same object, and the same line byte for byte', async () => {

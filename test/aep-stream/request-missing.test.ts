@@ -152,10 +152,61 @@ const ROWS: Row[] = [
     events: [started(0), started(0, { source: OTHER_SOURCE }), routed()],
     want: 'info',
   },
+  // ids are unique per source (AEP-0001 §5.1 #2): an id its emitter used for another event is no request, gap or not
+  {
+    name: 'mid-session, subject is the id of its own tool.requested',
+    events: [status(3), event('tool.requested', 5, { id: 'q', data: { tool: { name: 'shell' } } }), answer(6)],
+    want: 'error',
+  },
+  {
+    name: 'a gap, subject is the id of its own progress.status',
+    events: [started(0), status(2, { id: 'q' }), answer(3)],
+    want: 'error',
+  },
+  {
+    name: 'a timeout after an epoch change naming its own tool.requested',
+    events: [
+      event('tool.requested', 4, { id: 'q', data: { tool: { name: 'shell' } } }),
+      event('attention.timeout', 0, { epoch: 1, subject: 'q', data: { after_ms: 1 } }),
+    ],
+    want: 'error',
+  },
+  {
+    name: 'foreign attention.routed after a gap, naming a tool.requested of the one emitter',
+    events: [
+      started(0),
+      status(2),
+      event('tool.requested', 3, { id: 'q', data: { tool: { name: 'shell' } } }),
+      routed(),
+    ],
+    want: 'error',
+  },
+  {
+    name: 'mid-session, the id is of an event of another source',
+    events: [status(3, { id: 'q', source: OTHER_SOURCE }), answer(5)],
+    want: 'info',
+  },
+  {
+    name: 'foreign attention.routed naming a tool.requested, two emitters of the session name',
+    events: [status(3, { id: 'q' }), status(1, { source: OTHER_SOURCE }), routed()],
+    want: 'info',
+  },
+  {
+    name: 'the id names a later event only',
+    events: [status(3), answer(5), status(6, { id: 'q' })],
+    want: 'info',
+    line: 2,
+  },
   // state the analyzers forgot keeps the info
   {
     name: 'request refused by maxOpen',
     events: [started(0), ask(1, { id: 'q0' }), ask(2), answer(3)],
+    want: 'info',
+    opts: { stream: { maxOpen: 1 } },
+  },
+  {
+    name: 'a request refused by maxOpen, the id named of another event',
+    events: [status(3), ask(4, { id: 'q0' }), ask(5, { id: 'q1' }), status(6, { id: 'q' }), answer(7)],
     want: 'info',
     opts: { stream: { maxOpen: 1 } },
   },
@@ -199,3 +250,29 @@ for (const row of ROWS) {
     assert.deepEqual(others, [], brief(fs));
   });
 }
+
+test('a respond naming a non-request event of the one emitter is the error with or without a gap; a refused request keeps the info', async () => {
+  const UI = { source: 'aep://ui-host/agent/ui/session/u_1', agent: 'ui' };
+  const respond = () =>
+    event('control.attention.respond', undefined, { ...UI, subject: 'q', data: { answer: { option: 'ok' } } });
+  const tool = (seq: number) =>
+    event('tool.completed', seq, { id: 'q', data: { tool: { name: 'sh' }, status: 'success' } });
+  const verdicts = async (events: Record<string, unknown>[]) =>
+    (await checkText(jsonl(events)))
+      .filter((f) => /request-missing|unknown-request/.test(f.ruleId))
+      .map((f) => `${f.severity}:${f.ruleId}@${f.line}`);
+  const ERR = 'error:aep/respond-request-missing';
+  assert.deepEqual(await verdicts([started(0), tool(1), respond()]), [`${ERR}@3`]);
+  assert.deepEqual(await verdicts([started(0), status(1), tool(4), respond()]), [`${ERR}@4`]);
+  const fs = await checkText(jsonl([status(1), tool(4), respond()]));
+  const f = fs.find((x) => x.ruleId === 'aep/respond-request-missing');
+  assert.match(f?.message ?? '', /is the id of the event at line 2, which is not an attention\.requested/, brief(fs));
+  // an attention.requested the schema stage refused may be the one named: nothing is known
+  const broken = ask(2, { id: 'q', agent: undefined, session: undefined });
+  assert.deepEqual(await verdicts([status(1), broken, respond()]), ['info:aep/attention-unknown-request@3']);
+  // the cause wording names what a respond's cause should be, not what its subject names
+  const cause = (await checkText(jsonl([status(1), tool(4), { ...respond(), cause: 'x' }]))).find(
+    (x) => x.ruleId === 'aep/respond-cause',
+  );
+  assert.doesNotMatch(cause?.message ?? '', /the attention\.requested its subject names/);
+});

@@ -25,3 +25,12 @@ export function placedEvent(
     data,
   };
 }
+
+/** True for the verbs that redact: `redact`, and a hop given `--redact`. */
+export const redacting = (args: readonly string[]): boolean => args[0] === 'redact' || args.includes('--redact');
+
+/** A written line's members but `data`, decoded: `subject` and the extension attributes travel at every level. */
+export const envelopeOf = (line: string): string => {
+  const { data: _, ...rest } = JSON.parse(line) as Record<string, unknown>;
+  return JSON.stringify(rest);
+};

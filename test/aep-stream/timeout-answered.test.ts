@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bothRoutes, brief, checkText, event, jsonl } from './helpers.ts';
+import { bothRoutes, brief, checkText, event, jsonl, judged } from './helpers.ts';
 
 const req = (seq: number, id: string) =>
   event('attention.requested', seq, { id, severity: 'notice', data: { kind: 'input', prompt: 'unit requests input' } });
@@ -19,7 +19,7 @@ const reversed = (e: Record<string, unknown>) => Object.fromEntries(Object.entri
 
 async function rules(events: readonly unknown[]): Promise<string[]> {
   const fs = await checkText(jsonl(events));
-  return fs.filter((f) => f.severity !== 'info').map((f) => `${f.ruleId}@${f.line}`);
+  return fs.filter(judged).map((f) => `${f.ruleId}@${f.line}`);
 }
 
 test('timeout after answered: reported at the timeout, whatever comes between, by every route', async () => {

@@ -155,7 +155,7 @@ test('redelivery of the first terminal, exact or down-leveled, is aep/redelivery
   const first = completed(0, 'c1', { capture: 'full', data: tool('c1', { result: 'ok' }) });
   const lower = downlevelEvent(first, 'metadata').event;
   const fs = await checkText(jsonl([first, first, lower]));
-  assert.deepEqual(brief(fs), 'warning:aep/redelivery@2 warning:aep/redelivery@3');
+  assert.deepEqual(brief(fs), 'info:aep/redelivery@2 info:aep/redelivery@3');
 });
 
 test("another event under the first terminal's own (source, id) is aep/id-collision, not a second terminal", async () => {

@@ -19,8 +19,10 @@ const GOOD =
   '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-01-01T00:00:00Z","source":"aep://h/a","agent":"a"}\n';
 const BAD_TIME =
   '{"aep":"0.1","id":"e2","type":"agent.heartbeat","time":"yesterday","source":"aep://h/a","agent":"a"}\n';
-// a repeated event is a warning (aep/redelivery); no final newline is an info
-const WARN_ONLY = GOOD + GOOD;
+// a repeated payload member with equal copies is a warning (aep/payload-duplicate-key); no final newline is an info,
+// and so is a repeated event (aep/redelivery: legal at-least-once delivery, AEP-0001 §7 rule 2)
+const WARN_ONLY = GOOD.replace('"agent":"a"}', '"agent":"a","data":{"n":1,"n":1}}');
+const REDELIVERED = GOOD + GOOD;
 const INFO_ONLY = GOOD.trimEnd();
 
 test('validate: exit 0 clean, 1 findings at/above --fail-on, 2 usage and I/O', async () => {
@@ -40,6 +42,9 @@ test('validate: --fail-on and --strict move the threshold', async () => {
   assert.equal((await run('aep', ['validate', '--fail-on', 'warning', '-'], WARN_ONLY)).code, 1);
   assert.equal((await run('aep', ['validate', '--strict', '-'], WARN_ONLY)).code, 1);
   assert.equal((await run('aep', ['validate', '--fail-on', 'warning', '-'], INFO_ONLY)).code, 0);
+  // the README's CI gate passes a legal stream: a redelivery is an info
+  assert.equal((await run('aep', ['validate', '--fail-on', 'warning', '-'], REDELIVERED)).code, 0);
+  assert.equal((await run('aep', ['validate', '--fail-on', 'info', '-'], REDELIVERED)).code, 1);
   assert.equal((await run('aep', ['validate', '--fail-on', 'info', '-'], INFO_ONLY)).code, 1);
 });
 
@@ -51,7 +56,7 @@ test('validate: --max-findings, --quiet, --output, --format json|sarif|junit|git
   assert.equal(capped.stdout.match(/aep\/time-format {2}/g)?.length, 1);
   assert.match(capped.stdout, /3 errors.*\(2 more not shown: --max-findings\)/);
   const quiet = await run('aep', ['validate', '--quiet', '-'], WARN_ONLY);
-  assert.doesNotMatch(quiet.stdout, /aep\/redelivery/);
+  assert.doesNotMatch(quiet.stdout, /aep\/payload-duplicate-key/);
   assert.match(quiet.stdout, /1 warning/);
   const out = join(dir, 'report.sarif');
   const toFile = await run('aep', ['validate', '--format', 'sarif', '--output', out, '-'], many);

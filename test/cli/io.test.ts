@@ -457,8 +457,8 @@ test('progress on a terminal: a finding clears the progress line first and it is
   let screen = '';
   let t = 0;
   const bad =
-    '{"aep":"9.9","id":"e1","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
-  const good = bad.replace('9.9', '0.1');
+    '{"aep":"0.9","id":"e1","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
+  const good = bad.replace('0.9', '0.1');
   const io: CliIO = {
     stdout: { write: (s) => void (screen += s) },
     stderr: { write: (s) => void (screen += s) },
@@ -494,7 +494,7 @@ test('progress under a pseudo-terminal (script(1)): no finding line shares the s
     '{"aep":"0.1","id":"eN","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
   const lines: string[] = [];
   for (let i = 0; i < 30_000; i++)
-    lines.push((i % 3000 === 2999 ? good.replace('0.1', '9.9') : good).replace('eN', `e${i}`));
+    lines.push((i % 3000 === 2999 ? good.replace('0.1', '0.9') : good).replace('eN', `e${i}`));
   writeFileSync(file, lines.join(''));
   // progress from the first chunk on, so the 10 findings meet it on screen
   const r = spawnSync(

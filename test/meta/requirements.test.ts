@@ -124,3 +124,17 @@ test('explain names the requirements a rule enforces', () => {
   assert.match(text, /Requirements it enforces/);
   for (const r of rows) assert.ok(text.includes(r.id), r.id);
 });
+
+test('the form-values rules name only the half of the MUST-reject sentence each enforces (AEP-0002 §5.3, AEP-0006)', () => {
+  // the sentence joins two conditions: uncovered required fields, and a non-choice string on a closed select
+  const rows = loadMatrix().rows.filter((r) => /MUST reject|non-choices/.test(r.quote));
+  assert.ok(rows.length >= 4, `${rows.length} rows`);
+  for (const r of rows) {
+    const required = /required: true/.test(r.quote);
+    const choice = /non-choices/.test(r.quote);
+    for (const id of r.rules) {
+      if (/values-choice$/.test(id)) assert.ok(choice, `${r.id} names ${id}, which enforces no required field`);
+      if (/values-required$/.test(id)) assert.ok(required, `${r.id} names ${id}, which enforces no choice`);
+    }
+  }
+});

@@ -170,3 +170,35 @@ test('sarif: a finding that names no input (a library caller may build one) stil
   for (const r of log.runs[0]!.results)
     assert.equal(r.locations?.[0]?.physicalLocation.artifactLocation.uri, '%3Cinput%3E');
 });
+
+test('a count in a message agrees with its noun: no template writes "{n} chars" where n may be 1', async () => {
+  const { aepRules } = await import('../../src/aep/protocol.ts');
+  const { ahpRules } = await import('../../src/ahp/driver.ts');
+  const { LOCATED_TEMPLATES, PHRASE_TEMPLATES } = await import('../../src/core/schema/wording.ts');
+  const templates: [string, string][] = [
+    ...[...aepRules(), ...ahpRules()].flatMap((r) =>
+      Object.entries(r.messages ?? {}).map(([id, t]): [string, string] => [`${r.id} ${id}`, t]),
+    ),
+    ...Object.entries({ ...LOCATED_TEMPLATES, ...PHRASE_TEMPLATES }),
+  ];
+  assert.ok(templates.length > 500, `${templates.length} templates`);
+  const COUNTED =
+    /\{(\w+)\} (?:chars|characters|items|members|bytes|lines|events|keys|fields|values|records|attributes)\b/;
+  // counts that are never 1: a fixed window or cap, "all {complete} lines" (one has its own message), an AnyValue
+  // setting more than one member; `{type} records` is a verb
+  const NEVER_ONE = new Set(['window', 'cap', 'complete', 'count', 'type']);
+  const bad = templates
+    .filter(([, t]) => [...t.matchAll(new RegExp(COUNTED, 'g'))].some((m) => !NEVER_ONE.has(m[1]!)))
+    .map(([id, t]) => `${id}: ${t}`);
+  assert.deepEqual(bad, []);
+  // the trial's label "A": one char
+  const { renderMessage } = await import('../../src/core/message.ts');
+  const label = aepRules().find((r) => r.id === 'aep/form-label-placeholder')!.messages!;
+  const text = Object.values(label).map((t) =>
+    renderMessage(t, { capture: 'metadata', position: '1', length: 1 }, 's'),
+  );
+  assert.ok(
+    text.some((t) => t.includes('a string of 1 char with')),
+    text.join('\n'),
+  );
+});

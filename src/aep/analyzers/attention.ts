@@ -6,7 +6,8 @@
 import type { Mark } from '../../core/mark.ts';
 import { attr, CAPTURE_RANK, type AepEvent } from '../event.ts';
 import { optionSetOf } from '../text-answer.ts';
-import type { OpenBudget } from './budget.ts';
+import type { AepCapLog, OpenBudget } from './budget.ts';
+import type { AepIdTable } from './id-table.ts';
 import { copiesAt, type IdentityFacts } from './identity.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { ClosedRequest, Completion, CompletionMarks } from './markers.ts';
@@ -47,6 +48,11 @@ export interface AttentionFacts {
     priorTerminal?: Completion;
     fromStart?: boolean;
     targetFromStart?: boolean;
+    /**
+     * The link is missing and `subject` is the id of an earlier event of the emitter whose request it must name (its own
+     * source; a foreign follower's, the session's one emitter) that is no attention.requested: where that event is.
+     */
+    notRequest?: Mark;
   };
   /** An `attention.answered` after its request's terminal in the same emitter session (AEP-0002 §7 order). */
   answeredLate?: Completion;
@@ -60,7 +66,20 @@ export class AttentionAnalyzer {
     private readonly lifecycle: LifecycleAnalyzer,
     private readonly budget: OpenBudget,
     private readonly marks: CompletionMarks,
+    private readonly ids: AepIdTable,
+    private readonly caps: AepCapLog,
   ) {}
+
+  /**
+   * Ids are unique per source (AEP-0001 §5.1 #2), so an id its emitter already used for another event names no request
+   * of it, gap or not. Not known when a request may have gone unrecorded (a refused event, a cap) or forgotten.
+   */
+  private requestsUnknown = false;
+
+  /** An event the schema stage refused: had it been an attention.requested, no record of it is kept. */
+  refused(ev: AepEvent): void {
+    if (ev.type === 'attention.requested' || ev.type === '' || ev.untrusted?.has('type')) this.requestsUnknown = true;
+  }
 
   observe(
     ev: AepEvent,
@@ -68,6 +87,8 @@ export class AttentionAnalyzer {
   ): void {
     const rec = facts.session;
     const type = ev.type;
+    // an event whose type failed may have been a request: an id it used proves nothing
+    if (ev.untrusted?.has('type')) this.requestsUnknown = true;
     if (rec && facts.endsSession) {
       const open = rec.hasLifecycle && !(rec.unknownCloses & UNKNOWN_CLOSES.requests) ? rec.openRequests() : undefined;
       if (open?.length) facts.endedWithOpen = open;
@@ -86,10 +107,16 @@ export class AttentionAnalyzer {
     const link =
       subject === undefined ? MISSING : rec ? this.linkOwn(rec, subject) : this.linkForeign(session, subject);
     const a: AttentionFacts['attention'] = { subject, link };
+    let emitter: SessionRecord | undefined = rec;
     if (rec?.fromStart && subject !== undefined && link.status === 'missing') a.fromStart = true;
     else if (!rec && subject !== undefined && link.status === 'missing') {
       const target = this.lifecycle.emittersOf(session);
       if (target?.fromStart && target.nextEmitter === undefined) a.targetFromStart = true;
+      emitter = target?.nextEmitter === undefined ? target : undefined;
+    }
+    if (emitter && subject !== undefined && link.status === 'missing' && !this.requestsUnknown && !this.caps.anyHit) {
+      const named = this.ids.get(emitter.idKey(subject));
+      if (named) a.notRequest = { file: this.ids.fileName(named.file), line: named.line };
     }
     facts.attention = a;
     if (rec && subject !== undefined && type === 'attention.answered') {
@@ -132,6 +159,7 @@ export class AttentionAnalyzer {
     const prior = this.marks.get(mark);
     if (!prior && !this.budget.admit(rec, ev)) {
       rec.fromStart = false; // a request not recorded: a follower's missing link proves nothing
+      this.requestsUnknown = true;
       return;
     }
     const data = ev.value.data;

@@ -223,7 +223,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       identity,
       lifecycle,
       ordering: new OrderingAnalyzer(),
-      attention: new AttentionAnalyzer(lifecycle, budget, marks),
+      attention: new AttentionAnalyzer(lifecycle, budget, marks, identity.idTable, caps),
       units: new UnitAnalyzer(marks),
       forms: new FormValuesAnalyzer(),
       control,
@@ -281,6 +281,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const session = attr(ev, 'session');
     const known = session === undefined ? undefined : s.lifecycle.peek(attr(ev, 'source')!, session);
     if (s.identity.observe(ev, facts, known) || ev.rejected) {
+      if (ev.rejected) s.attention.refused(ev);
       // a copy not checked as a second event (a redelivery, or one whose content cannot be compared) repeats the command
       if ((facts.redelivery !== undefined || facts.unverifiable !== undefined) && !ev.rejected) s.control.retried(ev);
       return facts;

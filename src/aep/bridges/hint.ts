@@ -42,9 +42,22 @@ export function isJsonRpc(v: unknown): boolean {
   return isObj(v) && v.jsonrpc === '2.0' && v.aep === undefined;
 }
 
-/** True for a line the AEP checker sets aside unchecked (`aep/bridge-input`): bridge output or an AHP message. */
+/**
+ * The major version of an AEP event's `aep` when it is one this checker does not read (not 0: it reads 0.1), else
+ * `undefined`. A reader skips such a line and reports it once (AEP-0003 §3.1 #3).
+ */
+export function unsupportedMajor(v: unknown): string | undefined {
+  if (!isObj(v) || typeof v.aep !== 'string') return undefined;
+  const m = /^(\d+)(?:\.|$)/.exec(v.aep);
+  return m && Number(m[1]) !== 0 ? m[1] : undefined;
+}
+
+/**
+ * True for a line the AEP checker sets aside unchecked: bridge output or an AHP message (`aep/bridge-input`), or an
+ * event of an unsupported major version (`aep/version`, reported once).
+ */
 export function isSetAside(v: unknown): boolean {
-  return bridgeFormatOf(v) !== undefined || isJsonRpc(v);
+  return bridgeFormatOf(v) !== undefined || isJsonRpc(v) || unsupportedMajor(v) !== undefined;
 }
 
 /**

@@ -246,7 +246,10 @@ function logRecordOf(
     }
   } else if (data) counts.withheld++;
   rec.attributes = attributes;
-  if (data && payload && Object.keys(body).length > 0) rec.body = anyValueOf(body, '/data', literals);
+  // §3.2 "remaining data → body, preserved wholesale": an empty `data` is an empty map, not no body (its inverse
+  // then has a `data`); a payload of gen_ai.* members alone comes back from the attributes
+  if (data && payload && (Object.keys(body).length > 0 || Object.keys(data).length === 0))
+    rec.body = anyValueOf(body, '/data', literals);
   const tp =
     typeof ev.traceparent === 'string'
       ? /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(ev.traceparent)

@@ -44,9 +44,10 @@ export const CE_RULES = {
     messages: {
       'string-chars':
         '{name} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate).',
-      'media-type': 'datacontenttype is a string of {length} characters that is not a media type (type/subtype).',
+      'media-type':
+        'datacontenttype is a string of {length} character{length:s} that is not a media type (type/subtype).',
       string: '{name} is {kind}; it must be a non-empty string.',
-      'time-string': 'time is a string of {length} characters that is not an RFC 3339 timestamp.',
+      'time-string': 'time is a string of {length} character{length:s} that is not an RFC 3339 timestamp.',
       'time-kind': 'time is {kind}.',
       'int-range':
         'Extension attribute {name} is an integer outside the signed 32-bit range of the CloudEvents Integer type.',

@@ -18,7 +18,7 @@ export const assessmentLabelText = defineEventRule({
   messages: {
     words:
       'The metadata token at this pointer is {words} words long; free text belongs in the redacted fields, and metadata tokens should stay short labels.',
-    long: 'The metadata token at this pointer is {length} characters long; free text belongs in the redacted fields, and metadata tokens should stay short labels.',
+    long: 'The metadata token at this pointer is {length} character{length:s} long; free text belongs in the redacted fields, and metadata tokens should stay short labels.',
     email:
       'The metadata token at this pointer holds an e-mail address; identifying content belongs in the redacted fields, not in metadata tokens.',
   },

@@ -20,7 +20,8 @@ export const attentionUnknownRequest = defineStreamRule({
   on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const a = f.attention;
-    if (!a || a.subject === undefined || a.link.status !== 'missing') return;
+    // an id its emitter used for another event is no request: aep/attention-request-missing or respond-request-missing
+    if (!a || a.subject === undefined || a.link.status !== 'missing' || (a.notRequest && !f.unreadable)) return;
     if (a.fromStart || a.targetFromStart) {
       // what would be aep/attention-request-missing or aep/respond-request-missing after a line that gave no event
       if (f.unreadable) {

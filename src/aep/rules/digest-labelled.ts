@@ -13,7 +13,7 @@ export const digestLabelled = defineEventRule({
   spec: 'AEP-0003 §9 item 3',
   messages: {
     labelled:
-      'Field /data/{member} is an algorithm-labelled digest of {length} chars, not 32 hex digits (AEP-0003 §9.3); it cannot be joined with digests of that shape.',
+      'Field /data/{member} is an algorithm-labelled digest of {length} char{length:s}, not 32 hex digits (AEP-0003 §9.3); it cannot be joined with digests of that shape.',
   },
   check(ev: AepEvent, ctx) {
     const digests = digestsOf(ev.value.data);

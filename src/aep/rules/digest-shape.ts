@@ -12,7 +12,7 @@ export const digestShape = defineEventRule({
   spec: 'AEP-0003 §9 item 3',
   messages: {
     shape:
-      'Field /data/{member} is a string of {length} chars, not 32 hex digits (SHA-256, first 16 bytes, AEP-0003 §9.3); streams joined by this digest cannot correlate.',
+      'Field /data/{member} is a string of {length} char{length:s}, not 32 hex digits (SHA-256, first 16 bytes, AEP-0003 §9.3); streams joined by this digest cannot correlate.',
   },
   check(ev: AepEvent, ctx) {
     const digests = digestsOf(ev.value.data);

@@ -14,7 +14,7 @@ export const formLabelPlaceholder = defineEventRule({
   spec: 'AEP-0002 §5.3, §8 [metadata*]; AEP-0006; AEP-0003 §9.2',
   messages: {
     label:
-      'At capture {capture:json} a label must be a structural placeholder (its id or "{position}"); this one is a string of {length} chars with other words.',
+      'At capture {capture:json} a label must be a structural placeholder (its id or "{position}"); this one is a string of {length} char{length:s} with other words.',
   },
   types: ['attention.requested'], // requestData
   check(ev: AepEvent, ctx) {

@@ -13,7 +13,7 @@ export const idUlid = defineEventRule({
   detail: 'Off by default: only uniqueness per source is required, and the upstream golden stream uses other ids.',
   spec: 'AEP-0001 §5.1 #2',
   messages: {
-    ulid: 'Event id is a string of {length} chars, not a ULID (26 Crockford base32 characters, time-sortable), which AEP-0001 §5.1 recommends.',
+    ulid: 'Event id is a string of {length} char{length:s}, not a ULID (26 Crockford base32 characters, time-sortable), which AEP-0001 §5.1 recommends.',
   },
   check(ev: AepEvent, ctx) {
     const id = ev.value.id;

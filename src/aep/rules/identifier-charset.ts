@@ -7,7 +7,7 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const MESSAGES = {
   charset:
-    'Attribute {name} is a string of {length} chars outside the interop-safe grammar [A-Za-z0-9._-] starting with a letter or digit (AEP-0003 §9.6); consumers must encode it before using it in a path, URL or query.',
+    'Attribute {name} is a string of {length} char{length:s} outside the interop-safe grammar [A-Za-z0-9._-] starting with a letter or digit (AEP-0003 §9.6); consumers must encode it before using it in a path, URL or query.',
 } as const;
 
 /** Report attribute `name` when it is a non-empty string outside the grammar (named loads: a keyed one an event showed). */

@@ -14,7 +14,7 @@ export const messageId = defineEventRule({
     missing:
       '{type} has no data.message_id; the message id is REQUIRED in the payload and mirrors subject (AEP-0007 §4).',
     differs:
-      '{type} has data.message_id ({length} chars) different from its subject ({subjectLength} chars); message_id mirrors subject (AEP-0007 §4).',
+      '{type} has data.message_id ({length} char{length:s}) different from its subject ({subjectLength} char{subjectLength:s}); message_id mirrors subject (AEP-0007 §4).',
   },
   types: [...MESSAGE_TYPES],
   check(ev: AepEvent, ctx) {

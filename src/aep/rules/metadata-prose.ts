@@ -28,7 +28,7 @@ export const metadataProse = defineEventRule({
   spec: 'AEP-0003 §9 item 2; AEP-0002 §5.3',
   messages: {
     prose:
-      'Field /data/{member} of {type} is a token (AEP-0002 §5.3) but holds {words} whitespace-separated words ({length} chars); metadata-level fields carry no free text (AEP-0003 §9.2).',
+      'Field /data/{member} of {type} is a token (AEP-0002 §5.3) but holds {words} whitespace-separated words ({length} char{length:s}); metadata-level fields carry no free text (AEP-0003 §9.2).',
   },
   check(ev: AepEvent, ctx) {
     const members = TOKEN_MEMBERS[ev.type];

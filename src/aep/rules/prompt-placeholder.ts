@@ -47,7 +47,7 @@ export const promptPlaceholder = defineEventRule({
   spec: 'AEP-0002 §5.3 prompt [metadata*]; AEP-0003 §9.2',
   messages: {
     prompt:
-      'At capture {capture:json} the prompt must be synthesised from structural metadata (e.g. {template:json}); this one is a string of {length} chars with other words.',
+      'At capture {capture:json} the prompt must be synthesised from structural metadata (e.g. {template:json}); this one is a string of {length} char{length:s} with other words.',
   },
   types: ['attention.requested'], // requestData
   check(ev: AepEvent, ctx) {

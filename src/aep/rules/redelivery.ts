@@ -2,10 +2,10 @@ import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
-/** Legal at-least-once delivery, but a capture has no fan-out to dedupe it: a warning. Nothing after identity runs. */
+/** Legal at-least-once delivery (AEP-0001 §7 rule 2: "legal: dedupe on (source, id)"): an info. Nothing after identity runs. */
 export const redelivery = defineStreamRule({
   id: 'aep/redelivery',
-  severity: 'warning',
+  severity: 'info',
   description:
     'An event repeated under the same (source, id), exactly or down-leveled (in either order), with or without extension attributes a relay added to either copy, is redelivery: reported, not checked again.',
   detail:

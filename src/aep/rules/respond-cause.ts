@@ -12,9 +12,9 @@ export const respondCause = defineEventRule({
   spec: 'AEP-0004 §6',
   messages: {
     missing:
-      'This control.attention.respond has no `cause`; a command should name the Event that prompted it, here the attention.requested its subject names.',
+      'This control.attention.respond has no `cause`; a command should name the Event that prompted it, for a respond the attention.requested it answers, whose id subject carries.',
     other:
-      'The cause of this control.attention.respond differs from its subject; a command should name the Event that prompted it, here the attention.requested its subject names.',
+      'The cause of this control.attention.respond differs from its subject; a command should name the Event that prompted it, for a respond the attention.requested it answers, whose id subject carries.',
   },
   types: ['control.attention.respond'],
   check(ev: AepEvent, ctx) {

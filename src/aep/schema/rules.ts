@@ -24,7 +24,13 @@ export const ENVELOPE_RULES = {
     id: 'aep/version',
     severity: 'error',
     description: 'The `aep` attribute is exactly "0.1".',
+    detail:
+      'A line of another major version (`"aep": "2.0"`) is skipped and reported once per major version (AEP-0003 §3.1 #3: a reader "MUST skip the line and SHOULD report it once"): the first such line has this finding, the later ones are counted as lines set aside, never checked.',
     spec: 'AEP-0001 §5.1 #1',
+    messages: {
+      major:
+        '"/aep" is {found:json}, major version {major}, which this checker does not read (it reads 0.1): a reader skips such lines and reports them once (AEP-0003 §3.1 #3), so this line and every later line of major version {major} are skipped, not checked.',
+    },
   }),
   attributeType: schemaRule({
     id: 'aep/attribute-type',
