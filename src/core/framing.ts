@@ -22,7 +22,7 @@ const SKIPPED_MARK = 'JSON text must not begin with one. The mark was skipped an
 const NO_VALUE = 'JSONL has one JSON value on every line.';
 const DUPLICATE = 'appears more than once';
 const NOT_READ = 'it was not checked.';
-const PB = 'Protobuf message {number} ({bytes} bytes at byte offset {start}) is no ExportLogsServiceRequest:';
+const PB = 'Protobuf message {number} ({bytes} byte{bytes:s} at byte offset {start}) is no ExportLogsServiceRequest:';
 const PB_AT = `${PB} at byte offset {offset}`;
 const PB_REST = 'it was not checked (in a length-prefixed file, the messages after it still are).';
 
@@ -91,9 +91,9 @@ export const JSONL_RULES = [
       depth: `${PB} its messages nest deeper than {limit} levels (the recursion limit of protobuf readers); ${PB_REST}`,
       invalid: `${PB_AT} {reason}; ${PB_REST}`,
       frameCut:
-        'The length prefix at byte offset {start} announces a message of {length} bytes, but the input ends {bytes} bytes after it (a cut file?); that message was not checked.',
+        'The length prefix at byte offset {start} announces a message of {length} byte{length:s}, but the input ends {bytes} byte{bytes:s} after it (a cut file?); that message was not checked.',
       prefixCut:
-        'The input ends inside the 4-byte length prefix at byte offset {start} (Collector file exporter framing: each message is preceded by its length); the {bytes} bytes there were not read.',
+        'The input ends inside the 4-byte length prefix at byte offset {start} (Collector file exporter framing: each message is preceded by its length); the {bytes} byte{bytes:s} there were not read.',
     },
   },
   {
