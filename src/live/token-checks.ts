@@ -3,7 +3,7 @@
  * once without credentials; one that accepts is reported under the rule of its host (trust-rules.ts).
  */
 import { isLoopback } from '../core/loopback.ts';
-import { fetchText, LiveConnectError, SseSubscriber } from './client.ts';
+import { fetchText, LiveConnectError, refusedForCredentials, SseSubscriber } from './client.ts';
 import { ForeignEndpoint, type LiveRun, skip } from './live-run.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -17,9 +17,6 @@ export function tokenRuleFor(url: URL): LiveRuleId {
 
 /** How one surface answered a request without credentials; `undefined` when it told neither. */
 type Verdict = 'accepted' | 'refused' | undefined;
-
-/** 401 and 403 refuse for credentials (AEP-0003 §8.1 names no other answer). */
-const refusal = (status: number) => status === 401 || status === 403;
 
 /** AEP-0003 §8.1: a POST and an SSE subscription without credentials are refused, on localhost (SHOULD) or off it. */
 export async function token(run: LiveRun): Promise<void> {
@@ -39,7 +36,7 @@ export async function token(run: LiveRun): Promise<void> {
         body: JSON.stringify(run.event()),
       })
     ).status;
-    post = status >= 200 && status < 300 ? 'accepted' : refusal(status) ? 'refused' : undefined;
+    post = status >= 200 && status < 300 ? 'accepted' : refusedForCredentials(status) ? 'refused' : undefined;
   } catch (e) {
     // without a token this is the run's own request, so a lost connection is the endpoint's (aep/live-timeout);
     // with one, a connection closed only to the request without credentials is a refusal at another layer
@@ -91,5 +88,5 @@ async function streamVerdict(
   sub.close();
   // a head held back until the first message (status 0) tells nothing yet; aep/live-fanout judges other answers
   const opened = sub.status === 200 && /^text\/event-stream\s*(;|$)/i.test(sub.contentType.trim());
-  return { url, verdict: opened ? 'accepted' : refusal(sub.status) ? 'refused' : undefined };
+  return { url, verdict: opened ? 'accepted' : refusedForCredentials(sub.status) ? 'refused' : undefined };
 }
