@@ -6,7 +6,8 @@
 import { abortReason } from '../core/abort.ts';
 import type { CheckOutcome } from '../core/check-outcome.ts';
 import type { Finding } from '../core/finding.ts';
-import { CredentialsRefused, LiveConnectError, LiveTimeout, refusedForCredentials } from './client.ts';
+import { LiveConnectError, LiveTimeout } from './client.ts';
+import { CredentialsRefused, refusedForCredentials } from './credentials.ts';
 import { backpressure } from './backpressure-checks.ts';
 import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';

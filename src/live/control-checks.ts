@@ -5,7 +5,8 @@
  * string when it cannot run here (the caller records it as skipped), nothing when it ran.
  */
 import { loadAepRegistry } from '../aep/schema/registry.ts';
-import { CredentialsRefused, LiveConnectError, LiveTimeout, type SseSubscriber } from './client.ts';
+import { LiveConnectError, LiveTimeout, type SseSubscriber } from './client.ts';
+import { CredentialsRefused } from './credentials.ts';
 import { WsPeer } from './ws-peer.ts';
 import {
   ACKS,

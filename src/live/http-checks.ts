@@ -6,7 +6,8 @@ import { isLoopback } from '../core/loopback.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
 import { describeValue } from '../core/finding.ts';
 import { coreOf } from './buffer-run.ts';
-import { BODY_LIMIT, CredentialsRefused, fetchText, refusedForCredentials, type SseSubscriber } from './client.ts';
+import { BODY_LIMIT, fetchText, type SseSubscriber } from './client.ts';
+import { CredentialsRefused, refusedForCredentials } from './credentials.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
 
 /** The first pointer at which two JSON values differ (`""` for the whole value). */

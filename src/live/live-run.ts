@@ -4,17 +4,16 @@ import type { MessageArgs } from '../core/message.ts';
 import { findingAt } from '../core/rule.ts';
 import {
   BODY_LIMIT,
-  CredentialsRefused,
   KEEP_LIMIT,
   oneLine,
   type SseMessage,
   SseSubscriber,
   fetchText,
-  refusedForCredentials,
   WireAbort,
   type WireOptions,
 } from './client.ts';
 import type * as control from './control-checks.ts';
+import { CredentialsRefused, refusedForCredentials } from './credentials.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW, type LiveCheck, type LiveRuleId } from './rules.ts';
 
 /** Options of `checkEndpoint` (src/live/check.ts). */

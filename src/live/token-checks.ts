@@ -3,7 +3,8 @@
  * once without credentials; one that accepts is reported under the rule of its host (trust-rules.ts).
  */
 import { isLoopback } from '../core/loopback.ts';
-import { fetchText, LiveConnectError, refusedForCredentials, SseSubscriber } from './client.ts';
+import { fetchText, LiveConnectError, SseSubscriber } from './client.ts';
+import { refusedForCredentials } from './credentials.ts';
 import { ForeignEndpoint, type LiveRun, skip } from './live-run.ts';
 import type { LiveRuleId } from './rules.ts';
 
