@@ -32,3 +32,17 @@ export class CredentialsRefused extends Error {
 
 /** 401 and 403: a refusal for credentials (AEP-0003 §8.1 names no other). */
 export const refusedForCredentials = (status: number | undefined) => status === 401 || status === 403;
+
+/**
+ * @throws CredentialsRefused when `answer` to a subscribe is an error frame coded `unauthorized` ("this connection may
+ * not subscribe (§8)", AEP-0003 §6.5): what a check asks of the subscription is not seen.
+ */
+export function subscribeRefused(answer: unknown, given: boolean): void {
+  const a = answer && typeof answer === 'object' ? (answer as { type?: unknown; code?: unknown }) : undefined;
+  if (a?.type === 'error' && a.code === 'unauthorized')
+    throw new CredentialsRefused(
+      'a subscribe on the WebSocket duplex',
+      'refused with an error frame, code "unauthorized"',
+      given,
+    );
+}

@@ -28,7 +28,13 @@ test('no --token against the compliant endpoint: no error, the refused checks sk
   try {
     const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
     assert.deepEqual(notInfo(r.findings), [], show(r.findings));
-    for (const c of ['version-gate', 'invalid-envelope', 'ingest', 'content-type', 'unsubscribe'])
+    for (const c of ['unsubscribe', 'subscribe-refusal', 'unknown-frame'])
+      assert.match(
+        skipReason(r, c),
+        /^a subscribe on the WebSocket duplex was refused .*"unauthorized": .*no token/,
+        c,
+      );
+    for (const c of ['version-gate', 'invalid-envelope', 'ingest', 'content-type'])
       assert.match(skipReason(r, c), /^POST \/events was answered 401: .*no token was given \(pass --token TOKEN/, c);
     for (const c of ['fanout', 'filter', 'capture-ceiling'])
       assert.match(skipReason(r, c), /^GET \/stream was answered 401: /, c);
@@ -75,13 +81,33 @@ test('a wrong --token: the refused checks (control ones too) are skipped as "ref
     const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, token: 'wrong-token' });
     assert.deepEqual(notInfo(r.findings), [], show(r.findings));
     assert.match(skipReason(r, 'ingest'), /^POST \/events was answered 401: the endpoint refused the token given/);
-    // the duplex is open, but commands on it are refused "unauthorized" (AEP-0004 §4 #1): not an ambiguous verdict
+    // the duplex is open, but a subscribe on it is refused "unauthorized" (AEP-0003 §6.5): not a control verdict
     for (const c of ['control-no-route', 'control-ambiguous'])
-      assert.match(skipReason(r, c), /command on the WebSocket duplex was refused .*"unauthorized": .*token given/, c);
+      assert.match(
+        skipReason(r, c),
+        /^a subscribe on the WebSocket duplex was refused .*"unauthorized": .*token given/,
+        c,
+      );
     assert.ok(r.credentials?.skipped.includes('control-ambiguous'));
     const cli = await runCli('aep', ['live', ep.url, '--timeout', String(TIMEOUT), '--token', 'wrong-token']);
     assert.equal(cli.code, 2, cli.stdout + cli.stderr);
     assert.match(cli.stderr, /refused the token given/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('a command refused "unauthorized" to the token given skips control-ambiguous, never fails it as not "ambiguous"', async () => {
+  // tokenless: every event surface takes the run, control alone refuses the wrong token (AEP-0004 §4 #1)
+  const ep = await startEndpoint('tokenless');
+  try {
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, token: 'wrong-token', checks: ['control-ambiguous'] });
+    assert.deepEqual(notInfo(r.findings), [], show(r.findings));
+    assert.match(
+      skipReason(r, 'control-ambiguous'),
+      /^the x\.agent-conformance\.control\.probe command on the WebSocket duplex was refused with an error frame, code "unauthorized": the endpoint refused the token given/,
+    );
+    assert.deepEqual(r.credentials?.skipped, ['control-ambiguous']);
   } finally {
     await ep.close();
   }
