@@ -268,7 +268,9 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   const stats = delivered?.summary;
   let code = exitCodeOf(r, o.failOn);
   const noneRan = code === EXIT.ok && result.ran.length === 0;
-  if (noneRan) code = EXIT.incomplete;
+  // checks skipped for refused credentials verified nothing: never a pass (README, "Credentials refused")
+  const refused = result.credentials;
+  if (noneRan || (code === EXIT.ok && refused)) code = EXIT.incomplete;
   // `inputs` is the one endpoint checked; bytes, lines and events those of the Events it delivered (README)
   const counts = pick(r.summary, ['errors', 'warnings', 'infos', 'byRule', 'omitted']);
   reporter.finish(stats ? { ...stats, ...counts, inputs: 1 } : { ...r.summary, inputs: 1 }, { exitCode: code });
@@ -279,12 +281,15 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
       return EXIT.io;
     }
   }
-  if (noneRan) {
+  // said once, whatever the format: which option to pass, and how many checks it left unrun
+  if (refused) {
+    const n = refused.skipped.length;
+    io.stderr.write(`aep live: ${refused.reason}; ${n} check${n === 1 ? ' was' : 's were'} skipped for it\n`);
+  }
+  if (noneRan && !refused)
     io.stderr.write(
       `aep live: none of the checks asked for ran (${result.skipped.length} skipped): nothing was verified\n`,
     );
-    return EXIT.incomplete;
-  }
   return code;
 }
 

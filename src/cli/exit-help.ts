@@ -31,7 +31,7 @@ const CODES: Readonly<Record<string, readonly [string, string | undefined, strin
   live: [
     FAIL_ON_0,
     'a finding at or above --fail-on (a failing check; an unreachable plain http: base off this host too)',
-    `a usage error, an endpoint that cannot be reached, no check asked for that ran, a rule that threw, ${OUTPUT}`,
+    `a usage error, an endpoint that cannot be reached, no check asked for that ran, a check skipped because the endpoint refused the credentials (401/403: no --token, or a wrong one) and nothing at or above --fail-on, a rule that threw, ${OUTPUT}`,
   ],
   'pin verify': [
     'the pin verified: digests and extraction match',

@@ -2,6 +2,7 @@
 import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber } from './client.ts';
+import { subscribeRefused } from './credentials.ts';
 import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveCheck, LiveRuleId } from './rules.ts';
 
@@ -95,7 +96,13 @@ export const helloAwaited = (ws: WsPeer) =>
 export async function wsSubscribe(run: BufferRun, ws: WsPeer, frame: Ev, session = run.session): Promise<unknown> {
   const at = ws.frames.length;
   ws.send({ type: 'subscribe', filter: { session: session }, ...frame });
-  return ws.next(at, (f) => !!f && typeof f === 'object' && (f as Ev).id === frame.id, run.opts.timeoutMs);
+  const answer = await ws.next(
+    at,
+    (f) => !!f && typeof f === 'object' && (f as Ev).id === frame.id,
+    run.opts.timeoutMs,
+  );
+  subscribeRefused(answer, !!run.opts.token);
+  return answer;
 }
 
 /** This run's Events among a socket's frames, with their index and text; each kept as delivered once. */

@@ -7,6 +7,7 @@ import { abortReason } from '../core/abort.ts';
 import type { CheckOutcome } from '../core/check-outcome.ts';
 import type { Finding } from '../core/finding.ts';
 import { LiveConnectError, LiveTimeout } from './client.ts';
+import { CredentialsRefused, refusedForCredentials } from './credentials.ts';
 import { backpressure } from './backpressure-checks.ts';
 import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
@@ -121,42 +122,47 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
   if (options.destructive) for (const c of LIVE_DESTRUCTIVE) wanted.add(c);
   const checks: CheckOutcome[] = [];
   // named by the finding that failed discovery (a timeout is not a bad document)
-  let noDiscovery = 'discovery failed (aep/live-discovery), so no endpoint is known';
+  let noDiscovery = 'discovery failed (aep/live-discovery), so no endpoint is known and nothing else was asked';
   // discovery could not connect: the rest is skipped, and the run ends with this error after (its result attached)
   let unreachable: LiveConnectError | undefined;
+  // discovery refused for credentials: every other check is skipped for the same reason
+  let refused: CredentialsRefused | undefined;
+  const credentialSkip = (check: LiveCheck, e: CredentialsRefused) => {
+    skip(run, check, e.reason);
+    run.credentials.skipped.push(check);
+    run.credentials.first ??= e;
+  };
   for (const check of LIVE_CHECKS) {
     if (!wanted.has(check) && check !== 'discovery') continue;
     if (abort?.aborted) throw abortReason(abort);
     const before = run.findings.length;
     run.check = check;
-    if (unreachable) {
-      skip(
-        run,
-        check,
-        `the endpoint could not be reached (${unreachable.reason ?? unreachable.message}; aep/live-timeout)`,
-      );
+    // no discovery document (unreachable, no answer, refused, not one): every check needs an endpoint it names, so
+    // none is asked anything (one finding for the failure, not one per check, nor a timeout each: trial 8 #14)
+    if (unreachable || (check !== 'discovery' && !run.discovery)) {
+      if (refused) credentialSkip(check, refused);
+      else
+        skip(
+          run,
+          check,
+          unreachable
+            ? `the endpoint could not be reached (${unreachable.reason ?? unreachable.message}; aep/live-timeout)`
+            : noDiscovery,
+        );
       checks.push(outcome(run, check, run.findings.slice(before), true));
       continue;
     }
     options.onCheck?.(check);
     try {
       if (NEEDS_STREAM.has(check) && !run.discovery?.endpoints.stream) {
-        skip(run, check, run.discovery ? 'the discovery document names no "stream" endpoint (SSE)' : noDiscovery);
-        continue;
-      }
-      if (check === 'roster' && !run.discovery) {
-        skip(run, check, noDiscovery);
+        skip(run, check, 'the discovery document names no "stream" endpoint (SSE)');
         continue;
       }
       const socketCheck = SOCKET_CHECKS[check];
       if (socketCheck) {
         const ws = socketUrl(run);
         if (!ws) {
-          skip(
-            run,
-            check,
-            run.discovery ? 'the discovery document names no "socket" endpoint (WebSocket)' : noDiscovery,
-          );
+          skip(run, check, 'the discovery document names no "socket" endpoint (WebSocket)');
           continue;
         }
         const reason = await socketCheck(run, ws);
@@ -167,7 +173,17 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
       } else await HTTP_CHECKS[check]!(run);
       if (wanted.has(check) && !run.skipped.includes(check)) run.ran.push(check);
     } catch (e) {
-      if (e instanceof ForeignEndpoint && check !== 'discovery') skip(run, check, e.message);
+      // a WebSocket upgrade refused 401/403 with the run's credentials (or none) is a refusal for them too
+      const cause =
+        e instanceof CredentialsRefused
+          ? e
+          : e instanceof LiveConnectError && refusedForCredentials(e.status) && SOCKET_CHECKS[check]
+            ? run.refused(`the WebSocket upgrade at ${socketUrl(run)?.pathname}`, `answered ${e.status}`)
+            : undefined;
+      if (cause) {
+        if (check === 'discovery') refused = cause;
+        credentialSkip(check, cause);
+      } else if (e instanceof ForeignEndpoint && check !== 'discovery') skip(run, check, e.message);
       else if (e instanceof LiveTimeout)
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });
       else if (e instanceof LiveConnectError && check !== 'discovery' && run.discovery)
@@ -181,13 +197,24 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
       } else throw e;
     } finally {
       const found = run.findings.slice(before);
-      if (check === 'discovery' && found[0])
-        noDiscovery = `discovery failed (${found[0].ruleId}), so no endpoint is known`;
+      // the finding that failed it (the off-host verdict on the base URL alone fails nothing)
+      const failed = found.find((f) => f.ruleId === 'aep/live-discovery' || f.ruleId === 'aep/live-timeout');
+      if (check === 'discovery' && failed)
+        noDiscovery = `discovery failed (${failed.ruleId}), so no endpoint is known and nothing else was asked`;
       checks.push(outcome(run, check, found, wanted.has(check)));
     }
   }
   if (abort?.aborted) throw abortReason(abort);
-  const result = { findings: run.findings, delivered: run.delivered, ran: run.ran, skipped: run.skipped, checks };
+  const result: LiveResult = {
+    findings: run.findings,
+    delivered: run.delivered,
+    ran: run.ran,
+    skipped: run.skipped,
+    checks,
+    ...(run.credentials.first
+      ? { credentials: { skipped: run.credentials.skipped, reason: run.credentials.first.reason } }
+      : {}),
+  };
   if (unreachable) {
     // no verdict on the endpoint, but what the URL alone decided is one (the base's aep/live-tls-off-host)
     unreachable.result = result;

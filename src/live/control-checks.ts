@@ -6,6 +6,7 @@
  */
 import { loadAepRegistry } from '../aep/schema/registry.ts';
 import { LiveConnectError, LiveTimeout, type SseSubscriber } from './client.ts';
+import { CredentialsRefused } from './credentials.ts';
 import { WsPeer } from './ws-peer.ts';
 import {
   ACKS,
@@ -61,15 +62,25 @@ async function sendCommand(
     s.ws.send(cmd);
     const decision = await s.next(from, decisionOf(id), opts.waitMs?.(s));
     // the run's credentials were refused (AEP-0004 §4 #1): what the endpoint does with an authorized command is unseen
-    const d = asFrame(decision);
-    if (d?.type === 'error' && d.code === 'unauthorized')
-      return `the ${type} command was refused with an error frame, code "unauthorized": ${
-        run.opts.token ? 'the --token given' : 'the run, with no --token,'
-      } may not send commands here, so the answer to an authorized one is not seen`;
+    unauthorized(run, type, decision);
     return await check({ s, cmd, id, from, decision });
   } finally {
     s.close();
   }
+}
+
+/**
+ * @throws CredentialsRefused when `decision` refuses a command the run sent with its token `unauthorized`: the check is
+ * skipped (check.ts), since the answer to an authorized command is not seen.
+ */
+function unauthorized(run: ControlRun, type: string, decision: unknown): void {
+  const d = asFrame(decision);
+  if (d?.type === 'error' && d.code === 'unauthorized')
+    throw new CredentialsRefused(
+      `the ${type} command on the WebSocket duplex`,
+      'refused with an error frame, code "unauthorized"',
+      !!run.opts.token,
+    );
 }
 
 /** AEP-0004 §4 #1-#2, AEP-0003 §8.1: a command on a duplex opened without credentials is refused and reaches no target. */
@@ -238,6 +249,7 @@ export async function controlAmbiguous(run: ControlRun, url: URL): Promise<strin
     const from = s.ws.frames.length;
     s.ws.send(cmd);
     const d = asFrame(await s.next(from, decisionOf(String(cmd.id))));
+    unauthorized(run, type, d);
     if (!d) run.report('aep/live-control-ambiguous', 'none', { ms: s.window });
     else if (d.type !== 'error' || d.code !== 'ambiguous')
       run.report('aep/live-control-ambiguous', 'frame', { got: describe(d) });

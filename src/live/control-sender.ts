@@ -2,6 +2,7 @@
 import type { MessageArgs } from '../core/message.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import { LiveTimeout, oneLine, type SseMessage, type SseSubscriber, type WireAbort } from './client.ts';
+import { subscribeRefused } from './credentials.ts';
 import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -160,6 +161,7 @@ export class Sender {
       const at = ws.frames.length;
       ws.send({ type: 'subscribe', id: 'ctl', filter: { session: session } });
       const ok = asFrame(await ws.next(at, (f) => asFrame(f)?.id === 'ctl', run.opts.timeoutMs));
+      subscribeRefused(ok, !!run.opts.token);
       if (ok?.type === 'subscribed') {
         s.sse = await watchStream(run, session, ws);
         return s;

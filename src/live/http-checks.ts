@@ -7,6 +7,7 @@ import { downlevelEvent } from '../aep/downlevel.ts';
 import { describeValue } from '../core/finding.ts';
 import { coreOf } from './buffer-run.ts';
 import { BODY_LIMIT, fetchText, type SseSubscriber } from './client.ts';
+import { CredentialsRefused, refusedForCredentials } from './credentials.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
 
 /** The first pointer at which two JSON values differ (`""` for the whole value). */
@@ -88,9 +89,9 @@ export async function discovery(run: LiveRun): Promise<void> {
   // named as requested: under a base with a path, `/events` is `{base}/events`
   const path = url.pathname;
   const r = await fetchText(url, run.opts);
-  // 401/403: say whether a token was given, so the operator knows what to pass
-  const why = r.status !== 401 && r.status !== 403 ? 'status' : run.opts.token ? 'tokenRefused' : 'unauthorized';
-  if (!ok(r.status)) return run.report('aep/live-discovery', why, { path, status: r.status });
+  // refused for credentials (AEP-0003 §8.1): no finding, the run is skipped saying which option to pass (check.ts)
+  if (refusedForCredentials(r.status)) throw run.refused(`GET ${path}`, `answered ${r.status}`);
+  if (!ok(r.status)) return run.report('aep/live-discovery', 'status', { path, status: r.status });
   if (r.truncated) return run.report('aep/live-discovery', 'tooLarge', { path, mib: BODY_LIMIT >> 20 });
   const type = String(r.headers['content-type'] ?? '');
   if (!/^application\/json\b/i.test(type)) run.report('aep/live-discovery', 'contentType', { path, type });
@@ -183,7 +184,8 @@ export async function invalidEnvelope(run: LiveRun): Promise<void> {
   // a stream that fails is aep/live-fanout's finding; the refusal is still checked without it
   const sub = run.discovery?.endpoints.stream
     ? await run.subscribe({ filter: JSON.stringify({ session: run.session }) }).catch((e: unknown) => {
-        if (e instanceof StreamFailed) return undefined;
+        // a stream refused for credentials leaves the POSTs to judge (they may need none)
+        if (e instanceof StreamFailed || e instanceof CredentialsRefused) return undefined;
         throw e;
       })
     : undefined;

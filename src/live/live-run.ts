@@ -13,6 +13,7 @@ import {
   type WireOptions,
 } from './client.ts';
 import type * as control from './control-checks.ts';
+import { CredentialsRefused, refusedForCredentials } from './credentials.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, LIVE_SLOW, type LiveCheck, type LiveRuleId } from './rules.ts';
 
 /** Options of `checkEndpoint` (src/live/check.ts). */
@@ -142,13 +143,25 @@ export class LiveRun {
     };
   }
 
-  post(body: string, type = 'application/json', version = '0.1') {
-    return fetchText(this.url(this.path('events'), undefined, 'events'), {
+  /** The checks skipped because the run's credentials (or their absence) were refused, and the first refusal. */
+  readonly credentials: { skipped: LiveCheck[]; first?: CredentialsRefused } = { skipped: [] };
+
+  /** A refusal for credentials of `what` (thrown, the check skipped for it in check.ts). */
+  refused(what: string, how: string): CredentialsRefused {
+    return new CredentialsRefused(what, how, !!this.opts.token);
+  }
+
+  /** A POST to the events endpoint. @throws CredentialsRefused when answered 401 or 403 (AEP-0003 §8.1) */
+  async post(body: string, type = 'application/json', version = '0.1') {
+    const url = this.url(this.path('events'), undefined, 'events');
+    const r = await fetchText(url, {
       ...this.opts,
       method: 'POST',
       headers: { 'content-type': type, 'aep-version': version },
       body,
     });
+    if (refusedForCredentials(r.status)) throw this.refused(`POST ${url.pathname}`, `answered ${r.status}`);
+    return r;
   }
 
   private readonly streamAnswers = new Set<string>();
@@ -157,7 +170,7 @@ export class LiveRun {
    * An SSE subscription; one not answered 200 `text/event-stream` is reported and closed. `refused` names the rule
    * of a request the endpoint may refuse for what it asks (a `from` position or `all`): its refusal is that rule's
    * `sseRefused` finding, not a stream failure, and the stream checks after it are not skipped for it.
-   * @throws StreamFailed
+   * @throws StreamFailed, CredentialsRefused (answered 401 or 403: AEP-0003 §8.1 lets the endpoint require a token)
    */
   async subscribe(
     query: Record<string, string>,
@@ -179,6 +192,10 @@ export class LiveRun {
       return sub;
     }
     if (good()) return sub;
+    if (refusedForCredentials(sub.status)) {
+      sub.close();
+      throw this.refused(`GET ${path}`, `answered ${sub.status}`);
+    }
     throw this.streamFailed(sub, path, this.check, refused);
   }
 

@@ -16,4 +16,9 @@ export interface LiveResult {
   skipped: LiveCheck[];
   /** Every check tried, in order (discovery always), with its status, its skip reason and its findings' counts. */
   checks: CheckOutcome[];
+  /**
+   * Present when a check was skipped because the endpoint refused the run's credentials, or their absence (401, 403,
+   * AEP-0003 §8.1): those checks, and the first refusal in words (which option to pass). The CLI exits 2 for it.
+   */
+  credentials?: { skipped: LiveCheck[]; reason: string };
 }

@@ -22,9 +22,6 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'AEP-0003 §3.4',
     messages: {
       status: 'GET {path} answered {status}, not 2xx with the discovery document.',
-      unauthorized:
-        "GET {path} answered {status}, not 2xx with the discovery document: no bearer token was given (--token or AEP_TOKEN; checkEndpoint's token).",
-      tokenRefused: 'GET {path} answered {status} to the bearer token given, not 2xx with the discovery document.',
       contentType: 'GET {path} answered with Content-Type {type:json}, not application/json.',
       notJson: 'GET {path} did not answer a JSON object.',
       tooLarge: 'GET {path} answered a body larger than {mib} MiB, more than this check reads.',

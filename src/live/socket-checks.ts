@@ -5,6 +5,7 @@
 import type { MessageArgs } from '../core/message.ts';
 import { describeFrame, helloAwaited } from './buffer-run.ts';
 import { LiveTimeout } from './client.ts';
+import { subscribeRefused } from './credentials.ts';
 import { WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -104,6 +105,8 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
       (f) => !!f && typeof f === 'object' && (f as Record<string, unknown>).id === 'bad-1',
       run.opts.timeoutMs,
     );
+    // refused for credentials before its `from` was read: how a malformed one is refused is not seen
+    subscribeRefused(e, !!run.opts.token);
     if (!isFrame('error', 'bad-1')(e) || !CLOSED_SUBSCRIBE_CODES.has(String((e as { code?: unknown }).code)))
       run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(e, ws.closed) });
     if (ws.closed) return run.report('aep/live-subscribe-refusal', 'closed');
@@ -115,6 +118,7 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
       run.opts.timeoutMs,
     );
     if (ws.closed && ok === undefined) return run.report('aep/live-subscribe-refusal', 'closed');
+    subscribeRefused(ok, !!run.opts.token);
     if (!isFrame('subscribed', 'good-1')(ok)) run.report('aep/live-subscribe-refusal', 'noSubscribed');
     await manyPositions(run, ws);
   } finally {
@@ -162,6 +166,7 @@ export async function unknownFrame(run: SocketRun, url: URL): Promise<void> {
       (f) => !!f && typeof f === 'object' && (f as { id?: unknown }).id === 'after-unknown',
       run.opts.timeoutMs,
     );
+    subscribeRefused(answer, !!run.opts.token);
     if (answer === undefined)
       run.report('aep/live-unknown-frame', 'closed', { got: ws.closed ? 'closed' : 'stopped answering a subscribe' });
   } finally {

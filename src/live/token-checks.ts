@@ -1,10 +1,12 @@
 /**
- * The `aep live` check of AEP-0003 §8.1's bearer token: the event surfaces (POST ingest, the SSE stream) are asked
- * once without credentials; one that accepts is reported under the rule of its host (trust-rules.ts).
+ * The `aep live` check of AEP-0003 §8.1's bearer token: the event surfaces (POST ingest, the SSE stream, a subscribe on
+ * the WebSocket duplex) are asked once without credentials; one that accepts is reported under the rule of its host (trust-rules.ts).
  */
 import { isLoopback } from '../core/loopback.ts';
 import { fetchText, LiveConnectError, SseSubscriber } from './client.ts';
+import { refusedForCredentials } from './credentials.ts';
 import { ForeignEndpoint, type LiveRun, skip } from './live-run.ts';
+import { WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
 /**
@@ -18,10 +20,7 @@ export function tokenRuleFor(url: URL): LiveRuleId {
 /** How one surface answered a request without credentials; `undefined` when it told neither. */
 type Verdict = 'accepted' | 'refused' | undefined;
 
-/** 401 and 403 refuse for credentials (AEP-0003 §8.1 names no other answer). */
-const refusal = (status: number) => status === 401 || status === 403;
-
-/** AEP-0003 §8.1: a POST and an SSE subscription without credentials are refused, on localhost (SHOULD) or off it. */
+/** AEP-0003 §8.1: a POST, an SSE subscription and a WebSocket subscribe without credentials are refused, on localhost (SHOULD) or off it. */
 export async function token(run: LiveRun): Promise<void> {
   // the run's token stripped: no Authorization header, and no URL here carries an access_token
   const bare = { ...run.opts, token: undefined };
@@ -39,7 +38,7 @@ export async function token(run: LiveRun): Promise<void> {
         body: JSON.stringify(run.event()),
       })
     ).status;
-    post = status >= 200 && status < 300 ? 'accepted' : refusal(status) ? 'refused' : undefined;
+    post = status >= 200 && status < 300 ? 'accepted' : refusedForCredentials(status) ? 'refused' : undefined;
   } catch (e) {
     // without a token this is the run's own request, so a lost connection is the endpoint's (aep/live-timeout);
     // with one, a connection closed only to the request without credentials is a refusal at another layer
@@ -58,12 +57,58 @@ export async function token(run: LiveRun): Promise<void> {
       what: `GET ${stream.url.pathname} ${without}`,
       host: stream.url.hostname,
     });
-  if (post === undefined && stream?.verdict === undefined)
+  const socket = await socketVerdict(run);
+  if (socket?.verdict === 'accepted')
+    run.report(tokenRuleFor(socket.url), 'socket', {
+      what: `A subscribe on the WebSocket duplex at ${socket.url.pathname}, opened ${without},`,
+      host: socket.url.hostname,
+    });
+  if (post === undefined && stream?.verdict === undefined && socket?.verdict === undefined)
     skip(
       run,
       'token',
-      `the POST without credentials was answered ${status}, neither accepted (2xx) nor refused for its credentials (401, 403)${stream ? ', and the SSE stream told neither' : ''}`,
+      `the POST without credentials was answered ${status}, neither accepted (2xx) nor refused for its credentials (401, 403)${stream ? ', and the SSE stream told neither' : ''}${socket ? `${stream ? '' : ','} and the WebSocket duplex told neither` : ''}`,
     );
+}
+
+/**
+ * How the WebSocket duplex (when discovery names one on the base's origin) answers a consumer's subscribe without
+ * credentials: `subscribed` accepts; a refusal at the upgrade (401, 403, the connection closed), at hello, or an error
+ * frame coded `unauthorized` ("this connection may not subscribe (§8)", AEP-0003 §6.5) refuses.
+ */
+async function socketVerdict(run: LiveRun): Promise<{ url: URL; verdict: Verdict } | undefined> {
+  let url: URL | undefined;
+  try {
+    url = run.socket();
+  } catch (e) {
+    if (e instanceof ForeignEndpoint) return undefined;
+    throw e;
+  }
+  if (!url) return undefined;
+  const bare = { timeoutMs: run.opts.timeoutMs, ...(run.opts.abort ? { abort: run.opts.abort } : {}) };
+  let ws: WsPeer;
+  try {
+    ws = await WsPeer.open(url, bare);
+  } catch (e) {
+    if (e instanceof LiveConnectError && (refusedForCredentials(e.status) || /reset or closed/.test(e.reason ?? '')))
+      return { url, verdict: 'refused' };
+    if (e instanceof LiveConnectError && e.status !== undefined) return { url, verdict: undefined };
+    throw e;
+  }
+  try {
+    const frame = (f: unknown) => (f && typeof f === 'object' ? (f as Record<string, unknown>) : undefined);
+    ws.send({ type: 'hello', versions: ['0.1'], role: 'consumer', identity: { agent: 'live', instance: run.session } });
+    const h = frame(await ws.next(0, () => true, run.opts.timeoutMs));
+    if (h?.type !== 'hello')
+      return { url, verdict: ws.closed || (h?.type === 'error' && h.code === 'unauthorized') ? 'refused' : undefined };
+    const at = ws.frames.length;
+    ws.send({ type: 'subscribe', id: 'token-probe', filter: { session: run.session } });
+    const a = frame(await ws.next(at, (f) => frame(f)?.id === 'token-probe', run.opts.timeoutMs));
+    const refused = (a?.type === 'error' && a.code === 'unauthorized') || (!a && ws.closed);
+    return { url, verdict: a?.type === 'subscribed' ? 'accepted' : refused ? 'refused' : undefined };
+  } finally {
+    ws.close();
+  }
 }
 
 /** How the stream endpoint (when discovery names one on the base's origin) answers a subscription without credentials. */
@@ -91,5 +136,5 @@ async function streamVerdict(
   sub.close();
   // a head held back until the first message (status 0) tells nothing yet; aep/live-fanout judges other answers
   const opened = sub.status === 200 && /^text\/event-stream\s*(;|$)/i.test(sub.contentType.trim());
-  return { url, verdict: opened ? 'accepted' : refusal(sub.status) ? 'refused' : undefined };
+  return { url, verdict: opened ? 'accepted' : refusedForCredentials(sub.status) ? 'refused' : undefined };
 }

@@ -21,7 +21,7 @@ export const TLS_RULE: LiveRule = {
 };
 
 const PROBE =
-  'The probe is one POST of a valid Event to the events endpoint and one SSE subscription to the stream endpoint, each with no Authorization header and no access_token: with --token it is an extra request, without one it is the request every check of the run makes. A surface that answers 401 or 403 passes; an answer neither accepting nor refusing for credentials (another status, an SSE head held back until a first message) is no verdict, and the check is skipped when neither surface gives one. The WebSocket duplex is not probed: aep/live-control-auth-gate judges control on it.';
+  'The probe is one POST of a valid Event to the events endpoint, one SSE subscription to the stream endpoint and, on a WebSocket opened the same way, a consumer hello and one subscribe, each with no Authorization header and no access_token: with --token it is an extra request, without one it is the request every check of the run makes. A surface that answers 401 or 403 passes, as does a WebSocket refused at the upgrade (401, 403, closed), at hello, or by an error frame coded "unauthorized" (AEP-0003 §6.5); an answer neither accepting nor refusing for credentials (another status, an SSE head held back until a first message, no answer) is no verdict, and the check is skipped when no surface gives one. Control on the duplex is aep/live-control-auth-gate\'s.';
 
 /** The token rules, in check order. */
 export const TOKEN_RULES: readonly LiveRule[] = [
@@ -29,7 +29,7 @@ export const TOKEN_RULES: readonly LiveRule[] = [
     id: 'aep/live-token-localhost',
     severity: 'warning',
     description:
-      'On localhost or a loopback address, the event surfaces (POST ingest, the SSE stream) refuse a request that carries no bearer token.',
+      'On localhost or a loopback address, the event surfaces (POST ingest, the SSE stream, a WebSocket subscribe) refuse a request that carries no bearer token.',
     detail: `A warning: the row says RECOMMENDED. A development endpoint on 127.0.0.1 without a token gets it. ${PROBE}`,
     spec: 'AEP-0003 §8.1',
     quote: 'bearer token RECOMMENDED',
@@ -37,13 +37,15 @@ export const TOKEN_RULES: readonly LiveRule[] = [
       post: '{what} was accepted ({status}) without a bearer token; on {host}, a localhost binding, a bearer token is RECOMMENDED.',
       stream:
         '{what} was answered 200 text/event-stream without a bearer token; on {host}, a localhost binding, a bearer token is RECOMMENDED.',
+      socket:
+        '{what} was answered "subscribed" without a bearer token; on {host}, a localhost binding, a bearer token is RECOMMENDED.',
     },
   },
   {
     id: 'aep/live-token-off-host',
     severity: 'error',
     description:
-      'On a host other than localhost or a loopback address, the event surfaces (POST ingest, the SSE stream) refuse a request that carries no bearer token or stronger credentials.',
+      'On a host other than localhost or a loopback address, the event surfaces (POST ingest, the SSE stream, a WebSocket subscribe) refuse a request that carries no bearer token or stronger credentials.',
     detail: `Off-host is decided as for aep/live-tls-off-host, which judges the TLS half of the row. "Or stronger": an endpoint that authenticates at another layer (mutual TLS, a connection refused or reset without credentials) refuses the unauthenticated request, which is all this rule asks; only a request accepted without credentials fails it. ${PROBE}`,
     spec: 'AEP-0003 §8.1',
     quote: 'TLS REQUIRED + bearer token (or stronger) REQUIRED',
@@ -51,6 +53,8 @@ export const TOKEN_RULES: readonly LiveRule[] = [
       post: '{what} was accepted ({status}) without a bearer token; on {host}, an off-host binding, a bearer token (or stronger) is REQUIRED.',
       stream:
         '{what} was answered 200 text/event-stream without a bearer token; on {host}, an off-host binding, a bearer token (or stronger) is REQUIRED.',
+      socket:
+        '{what} was answered "subscribed" without a bearer token; on {host}, an off-host binding, a bearer token (or stronger) is REQUIRED.',
     },
   },
 ];

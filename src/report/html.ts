@@ -64,7 +64,7 @@ export function htmlReporter(out: Output, ctx: ReportContext): Reporter {
       else c.infos++;
       c.rules.set(f.ruleId, (c.rules.get(f.ruleId) ?? 0) + 1);
     },
-    finish(summary) {
+    finish(summary, end) {
       timeline.end();
       const w = chunkedOutput(out);
       const order = [...new Set([...sources, ...counts.keys()])];
@@ -73,7 +73,7 @@ export function htmlReporter(out: Output, ctx: ReportContext): Reporter {
       const index = new Map(order.map((s, i) => [s, i]));
       const title = `${ctx.protocol.toUpperCase()} conformance report`;
       w.write(pageHead(`${title}: ${named(order)}`));
-      w.write(header(title, ctx, summary, order, threshold));
+      w.write(header(title, ctx, summary, order, threshold, end?.exitCode === 2));
       w.write(
         filterBar({ error: summary.errors, warning: summary.warnings, info: summary.infos }, shownByRule(counts)),
       );
@@ -158,7 +158,15 @@ function role(source: string, endpoint: string | undefined): Role {
   return endpoint === undefined ? undefined : source === endpoint ? 'endpoint' : 'delivered';
 }
 
-function header(title: string, ctx: ReportContext, s: Summary, order: readonly string[], threshold: Severity): string {
+function header(
+  title: string,
+  ctx: ReportContext,
+  s: Summary,
+  order: readonly string[],
+  threshold: Severity,
+  /** Exit 2 (aep live: checks left unrun for credentials, or none ran): no pass, whatever the counts. */
+  incomplete = false,
+): string {
   const failed = reached(s, ctx.failOn ?? 'error');
   const box = (n: number, label: string) => `<div class="count"><b>${NUMBER.format(n)}</b><span>${label}</span></div>`;
   // a live run has one endpoint and the Events it delivered, not inputs: its boxes count the checks instead
@@ -173,7 +181,7 @@ function header(title: string, ctx: ReportContext, s: Summary, order: readonly s
         .join(' · ')
     : named(order);
   return `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(names)}</div>
-<div class="verdict ${failed ? 'fail' : 'pass'}">${failed ? `✖ fails at --fail-on ${ctx.failOn ?? 'error'}` : `✔ passes at --fail-on ${ctx.failOn ?? 'error'}`}</div>
+<div class="verdict ${failed || incomplete ? 'fail' : 'pass'}">${failed ? `✖ fails at --fail-on ${ctx.failOn ?? 'error'}` : incomplete ? '◐ incomplete: checks could not run (exit 2)' : `✔ passes at --fail-on ${ctx.failOn ?? 'error'}`}</div>
 <div class="counts">${box(s.errors, 'errors')}${box(s.warnings, 'warnings')}${box(s.infos, 'infos')}${box(s.events, 'events')}${s.documents ? box(s.documents, 'registration documents') : ''}${box(s.lines, 'lines')}${sources}${s.coverage ? box(s.coverage.exercised, `of ${s.coverage.known} known types`) : ''}</div></header>\n`;
 }
 

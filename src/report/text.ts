@@ -289,12 +289,14 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
       out.write(`${reached(s, threshold) ? chalk.red('✖') : chalk.green('✔')} ${visible(source)}: ${summaryLine(s)}\n`);
       lastSource ??= source;
     },
-    finish(s) {
+    finish(s, end) {
       flush();
       if (lastSource !== undefined) out.write('\n');
       if (ctx.checks) out.write(checkLines(ctx.checks, chalk, threshold, ctx.quiet));
       const failed = reached(s, threshold);
-      out.write(`${failed ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${summaryLine(s)}\n`);
+      // exit 2 without a failure (aep live: checks left unrun for credentials, or none ran) is no pass
+      const mark = failed ? chalk.red.bold('✖') : end?.exitCode === 2 ? chalk.yellow.bold('◐') : chalk.green.bold('✔');
+      out.write(`${mark} ${summaryLine(s)}\n`);
       if (!ctx.quiet) out.write(statisticsLines(s, chalk, ctx.width));
     },
   };

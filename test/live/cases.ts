@@ -54,6 +54,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /GET \/stream with no Authorization header and no access_token was answered 200 text\/event-stream without a bearer token; on 0\.0\.0\.0, an off-host binding, a bearer token \(or stronger\) is REQUIRED/,
   },
   {
+    variant: 'tokenless-ws',
+    rules: ['aep/live-token-localhost'],
+    says: /A subscribe on the WebSocket duplex at \/socket, opened with no Authorization header and no access_token, was answered "subscribed" without a bearer token; on 127\.0\.0\.1, a localhost binding/,
+  },
+  {
     variant: 'accepts-invalid',
     rules: ['aep/live-invalid-envelope'],
     says: /The Event without "id" was accepted \(202\) and delivered/,

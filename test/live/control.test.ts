@@ -307,7 +307,9 @@ test('a token the endpoint refuses skips the target checks with that reason, nev
     const reasons = r.findings.filter((f) => f.ruleId === 'aep/live-skipped').map((f) => f.message);
     for (const c of checks)
       assert.ok(
-        reasons.some((m) => new RegExp(`${c} check was skipped: .*"unauthorized": the --token given may not`).test(m)),
+        reasons.some((m) =>
+          new RegExp(`${c} check was skipped: .*"unauthorized": the endpoint refused the token given`).test(m),
+        ),
         `${c}: ${reasons.join('\n')}`,
       );
     // the right token runs them

@@ -85,13 +85,15 @@ export type Broken =
   | 'sse-no-heartbeat'
   | 'tokenless'
   | 'tokenless-off-host'
+  | 'tokenless-ws'
   | 'drops-notice'
   | 'drops-one-notice'
   | 'closing-ahead';
 
 /**
- * The bearer token the endpoint takes (AEP-0003 §8.1): its event surfaces (POST ingest, the SSE stream) refuse a
- * request without it unless `tokenless`, and it authenticates a duplex for control (AEP-0004 §4 #1).
+ * The bearer token the endpoint takes (AEP-0003 §8.1): its event surfaces (POST ingest, the SSE stream, a WebSocket
+ * subscribe) refuse a request without it unless `tokenless` (`tokenless-ws`: the subscribe only), and it authenticates
+ * a duplex for control (AEP-0004 §4 #1).
  */
 export const TOKEN = 'live-test-token';
 /** The session the endpoint's one connected target claims, and a run of it to cancel. */
@@ -467,6 +469,7 @@ export async function startEndpoint(
 
   // AEP-0003 §8.1: the token as a header, or as `?access_token=` (a browser's EventSource sets no header); the
   // discovery document stays open, so a run without the token still learns the endpoints
+  const tokenless = broken === 'tokenless' || broken === 'tokenless-off-host' || broken === 'tokenless-ws';
   const tokenOk = (req: IncomingMessage) =>
     broken === 'tokenless' ||
     broken === 'tokenless-off-host' ||
@@ -804,6 +807,8 @@ export async function startEndpoint(
           return frame({ type: 'roster', id: f.id, entries });
         }
         if (f.type === 'subscribe') {
+          // AEP-0003 §8.1, §6.5: a connection without the token may not subscribe (`tokenless-ws` lets it)
+          if (!authed && !tokenless) return frame({ type: 'error', id: f.id, code: 'unauthorized' });
           let filter: AttrFilter;
           const from = f.from === undefined ? undefined : parseFrom(f.from);
           try {

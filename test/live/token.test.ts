@@ -49,13 +49,17 @@ test('a token-requiring endpoint passes the token check with the token and witho
   }
 });
 
-test('a tokenless endpoint on 127.0.0.1 is warned about for both surfaces; without --token the run says its own requests went without one', async () => {
+test('a tokenless endpoint on 127.0.0.1 is warned about for each surface; without --token the run says its own requests went without one', async () => {
   const ep = await startEndpoint('tokenless');
   try {
     const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['token'] });
     assert.deepEqual(
       r.findings.map((f) => `${f.severity} ${f.ruleId}`),
-      ['warning aep/live-token-localhost', 'warning aep/live-token-localhost'],
+      ['warning aep/live-token-localhost', 'warning aep/live-token-localhost', 'warning aep/live-token-localhost'],
+    );
+    assert.match(
+      r.findings[2]!.message,
+      /^A subscribe on the WebSocket duplex at \/socket, opened \(no token was given/,
     );
     assert.match(
       r.findings[0]!.message,
@@ -69,6 +73,33 @@ test('a tokenless endpoint on 127.0.0.1 is warned about for both surfaces; witho
     assert.match(cli.stdout, /warning +aep\/live-token-localhost/);
   } finally {
     await ep.close();
+  }
+});
+
+test('the WebSocket duplex (AEP-0003 §8.1 "HTTP / SSE / WS"): a subscribe without credentials answered "subscribed" is warned about; refused at the upgrade or in-band, it passes', async () => {
+  // tokenless-ws: POST and SSE need the token, a subscribe on the duplex does not
+  const open = await startEndpoint('tokenless-ws');
+  try {
+    const r = await checkEndpoint(open.url, { timeoutMs: TIMEOUT, token: TOKEN, checks: ['token'] });
+    assert.deepEqual(
+      r.findings.map((f) => `${f.ruleId}: ${f.message}`),
+      [
+        'aep/live-token-localhost: A subscribe on the WebSocket duplex at /socket, opened with no Authorization header and no access_token, was answered "subscribed" without a bearer token; on 127.0.0.1, a localhost binding, a bearer token is RECOMMENDED.',
+      ],
+    );
+  } finally {
+    await open.close();
+  }
+  // the compliant endpoint refuses the subscribe in-band ("unauthorized", §6.5); these refuse the upgrade itself
+  for (const authenticatedOnly of [true, 'reset'] as const) {
+    const gated = await startEndpoint('tokenless-ws', { authenticatedOnly });
+    try {
+      const r = await checkEndpoint(gated.url, { timeoutMs: TIMEOUT, token: TOKEN, checks: ['token'] });
+      assert.deepEqual(r.findings, [], `${authenticatedOnly}: ${show(r.findings)}`);
+      assert.deepEqual(r.ran, ['token']);
+    } finally {
+      await gated.close();
+    }
   }
 });
 
