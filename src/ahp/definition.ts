@@ -67,7 +67,17 @@ export const AHP: ProtocolDefinition & { name: 'ahp' } = {
     };
     const b = o.binding;
     const selection = ruleSelection(AHP, o.rules);
-    const bindingOf = (source: string): AhpBinding => b ?? bindingByName(source);
+    // asked per message (here and by the checker): one input's messages share a source, so its name is read once
+    let lastSource: string | undefined;
+    let lastBinding: AhpBinding = 'stdio';
+    const bindingOf = (source: string): AhpBinding => {
+      if (b !== undefined) return b;
+      if (source !== lastSource) {
+        lastBinding = bindingByName(source);
+        lastSource = source;
+      }
+      return lastBinding;
+    };
     const ahp = createAhpChecker(
       {
         rules: selection,
