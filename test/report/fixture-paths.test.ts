@@ -18,7 +18,11 @@ test('JUnit file= and SARIF uri of an AHP manifest case outside the working dire
   // the AHP manifest layout: <root>/ahp/fixtures/draft/manifest.json naming fixtures/draft/stdio/<case>
   const draft = join(root, 'ahp', 'fixtures', 'draft');
   mkdirSync(join(draft, 'stdio'), { recursive: true });
-  const bytes = readFileSync(join(REPO, 'conformance/ahp/fail/ahp.attention-shape.jsonl'));
+  // a case said valid that is not (an invalid line): SARIF lists only cases that did not pass
+  const bytes = Buffer.concat([
+    readFileSync(join(REPO, 'conformance/ahp/fail/ahp.attention-shape.jsonl')),
+    Buffer.from('{\n'),
+  ]);
   writeFileSync(join(draft, 'stdio', 'one.valid.jsonl'), bytes);
   const c = {
     id: 'stdio.one.valid',
@@ -32,7 +36,11 @@ test('JUnit file= and SARIF uri of an AHP manifest case outside the working dire
   // our AEP layout beside it
   const aep = join(root, 'aep');
   mkdirSync(join(aep, 'pass'), { recursive: true });
-  writeFileSync(join(aep, 'pass', 'aep.one.jsonl'), readFileSync(join(REPO, 'examples/aep/session.jsonl')));
+  // a pass case that fails (an invalid line), as the AHP one does
+  writeFileSync(
+    join(aep, 'pass', 'aep.one.jsonl'),
+    `${readFileSync(join(REPO, 'examples/aep/session.jsonl'), 'utf8')}{\n`,
+  );
 
   const cwd = process.cwd();
   const ahpDir = relative(cwd, draft);
