@@ -297,7 +297,14 @@ function visitContent(v: unknown, node: CaptureNode | undefined, depth: number):
         if (node !== undefined) node.clean = v;
       } else cls = screenedContentClass(v, contentPii);
     }
-    cls ??= namedCredentialIn(keyAt(contentAt, depth), v);
+    if (cls === undefined) {
+      const key = keyAt(contentAt, depth);
+      // a name that names no credential leaves nothing to read (namedCredentialIn), and a node's name recurs
+      if (node === undefined || node.plainName !== key) {
+        if (node !== undefined && typeof key === 'string' && !namesCredential(key)) node.plainName = key;
+        else cls = namedCredentialIn(key, v);
+      }
+    }
     if (cls !== undefined) {
       // the pointer of a string is built only when something is found in it (most strings: nothing)
       contentAt.depth = depth;

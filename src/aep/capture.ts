@@ -23,6 +23,8 @@ export interface CaptureNode {
    * function of the text alone, and a member's strings recur from event to event (tool names, enum values, versions).
    */
   clean?: string;
+  /** The last member name a string at this node was read under that names no credential (credential-names.ts). */
+  plainName?: string;
 }
 
 type Schema = Record<string, unknown>;
@@ -43,6 +45,7 @@ export function captureNode(level: AepCaptureLevel, properties?: Map<string, Cap
     leads: undefined,
     gates: undefined,
     clean: undefined,
+    plainName: undefined,
   };
 }
 
