@@ -14,9 +14,7 @@ import {
   envelopeFastOn,
   envelopePrint,
   envelopeSurelyValid,
-  isTraceparent,
   plainUri,
-  TRACEPARENT,
 } from '../../src/aep/schema/envelope-fast.ts';
 import { envelopeValidator } from '../../src/aep/schema/validators.ts';
 import { typeInfo } from '../../src/aep/schema/type-info.ts';
@@ -142,27 +140,4 @@ test('plainUri: only ever true for an RFC 3986 URI (every string of 1-4 units ov
     assert.equal(isUri(s), true, `plainUri accepts ${JSON.stringify(s)}, which is no URI`);
   }
   assert.ok(plain > 1000 && sources.some(plainUri), `${plain} plain`);
-});
-
-test('isTraceparent answers as the schema pattern on every one-character change of valid and edge values', () => {
-  const seeds = [
-    '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
-    'ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
-    '00-00000000000000000000000000000000-b7ad6b7169203331-01',
-    '00-00000000000000000000000000000001-0000000000000000-01',
-    '00-10000000000000000000000000000000-0000000000000001-00',
-  ];
-  const chars = ['0', '1', '9', 'a', 'f', 'g', 'A', 'F', '-', ' ', '\n', 'é'];
-  let valid = 0;
-  for (const seed of seeds) {
-    const cases = [seed, `${seed}0`, seed.slice(1), seed.slice(0, -1), `${seed}\n`];
-    for (let i = 0; i < seed.length; i++)
-      for (const c of chars) cases.push(seed.slice(0, i) + c + seed.slice(i + 1), seed.slice(0, i) + seed.slice(i + 1));
-    for (const s of cases) {
-      assert.equal(isTraceparent(s), TRACEPARENT.test(s), JSON.stringify(s));
-      if (TRACEPARENT.test(s)) valid++;
-    }
-  }
-  // both verdicts occur: the comparison is not of two constant answers
-  assert.ok(valid > 100, String(valid));
 });
