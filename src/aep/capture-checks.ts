@@ -84,14 +84,36 @@ const PII_CLASSES: readonly DetectorClass[] = ['email', 'phone'];
 const SECRET_CLASSES: readonly DetectorClass[] = [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES];
 /** {@link mayHoldSecret}'s openings or {@link PII_SCREEN}: a string without any holds no detector class as written. */
 const CONTENT_SCREEN = new RegExp(`${SECRET_OPENINGS.source}|${PII_SCREEN.source}`, 'i');
+/**
+ * Short texts {@link mayHoldContent} passed: the screen is a function of the text alone, and names, enum values, ids and
+ * versions recur from event to event, where a lookup is a fraction of the expression's cost. Bounded: at most
+ * {@link CLEAN_MAX} texts of at most {@link CLEAN_LONGEST} characters, all dropped at once when it is full.
+ */
+const cleanTexts = new Set<string>();
+const CLEAN_LONGEST = 64;
+const CLEAN_MAX = 2048;
+
 /** {@link CONTENT_SCREEN}, or an opening or PII that only escapes read decoded show (`Bearer%20...`, `%40`). */
-const mayHoldContent = (text: string): boolean =>
-  CONTENT_SCREEN.test(text) || (text.indexOf('%') >= 0 && (mayHoldPii(text) || mayHoldEncodedSecret(text)));
+function mayHoldContent(text: string): boolean {
+  const short = text.length <= CLEAN_LONGEST;
+  if (short && cleanTexts.has(text)) return false;
+  if (CONTENT_SCREEN.test(text) || (text.indexOf('%') >= 0 && (mayHoldPii(text) || mayHoldEncodedSecret(text))))
+    return true;
+  if (short) {
+    if (cleanTexts.size >= CLEAN_MAX) cleanTexts.clear();
+    cleanTexts.add(text);
+  }
+  return false;
+}
 
 /** The first detector class in `text`: a secret, else (with `pii`) an email address or phone number. */
 function firstContentClass(text: string, pii: boolean): DetectorClass | undefined {
   // one scan for the three screens below: most strings pass none
-  if (!mayHoldContent(text)) return undefined;
+  return mayHoldContent(text) ? screenedContentClass(text, pii) : undefined;
+}
+
+/** {@link firstContentClass} of a text {@link mayHoldContent} has passed. */
+function screenedContentClass(text: string, pii: boolean): DetectorClass | undefined {
   if (mayHoldSecret(text)) {
     const m = findSecrets(text, { classes: SECRET_CLASSES });
     if (m.length) return m[0]!.class;
@@ -269,7 +291,20 @@ function visitContent(v: unknown, node: CaptureNode | undefined, depth: number):
     return;
   }
   if (typeof v === 'string') {
-    const cls = firstContentClass(v, contentPii) ?? namedCredentialIn(keyAt(contentAt, depth), v);
+    let cls: DetectorClass | undefined;
+    if (node === undefined || node.clean !== v) {
+      if (!mayHoldContent(v)) {
+        if (node !== undefined) node.clean = v;
+      } else cls = screenedContentClass(v, contentPii);
+    }
+    if (cls === undefined) {
+      const key = keyAt(contentAt, depth);
+      // a name that names no credential leaves nothing to read (namedCredentialIn), and a node's name recurs
+      if (node === undefined || node.plainName !== key) {
+        if (node !== undefined && typeof key === 'string' && !namesCredential(key)) node.plainName = key;
+        else cls = namedCredentialIn(key, v);
+      }
+    }
     if (cls !== undefined) {
       // the pointer of a string is built only when something is found in it (most strings: nothing)
       contentAt.depth = depth;

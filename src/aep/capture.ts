@@ -18,6 +18,13 @@ export interface CaptureNode {
   watch?: (readonly (readonly [string, CaptureNode])[])[];
   leads?: readonly string[];
   gates?: boolean;
+  /**
+   * The last string at this member the content screen passed (capture-checks.ts `mayHoldContent`): the screen is a
+   * function of the text alone, and a member's strings recur from event to event (tool names, enum values, versions).
+   */
+  clean?: string;
+  /** The last member name a string at this node was read under that names no credential (credential-names.ts). */
+  plainName?: string;
 }
 
 type Schema = Record<string, unknown>;
@@ -37,6 +44,8 @@ export function captureNode(level: AepCaptureLevel, properties?: Map<string, Cap
     watch: undefined,
     leads: undefined,
     gates: undefined,
+    clean: undefined,
+    plainName: undefined,
   };
 }
 

@@ -25,30 +25,38 @@ export const captureFullRedacted = defineEventRule({
     if (ev.capture !== 'full') return;
     const data = ev.value.data;
     if (data === null || typeof data !== 'object') return;
-    // a string's pointer is built only when it holds a marker (most hold none)
-    const at = new GatedPath('/data');
-    const walk = (v: unknown, depth: number): void => {
-      if (typeof v === 'string') {
-        if (!v.includes(SECRET_MARK) && !v.includes(PII_MARK)) return;
-        at.depth = depth;
-        const ptr = at.pointer();
-        ctx.report({ pointer: ptr, args: { field: ptr } });
-        return;
-      }
-      if (v === null || typeof v !== 'object' || depth > 64) return;
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          at.keys[depth] = i;
-          walk(v[i], depth + 1);
-        }
-        return;
-      }
-      for (const k in v as Record<string, unknown>)
-        if (!k.endsWith(REDACTED_SUFFIX)) {
-          at.keys[depth] = k;
-          walk((v as Record<string, unknown>)[k], depth + 1);
-        }
-    };
-    walk(data, 0);
+    marked = undefined;
+    walkMarked(data, 0);
+    const found = marked as string[] | undefined;
+    marked = undefined;
+    if (found) for (const ptr of found) ctx.report({ pointer: ptr, args: { field: ptr } });
   },
 });
+
+// the walk's state (it runs synchronously): no closure and no path object an event
+const at = new GatedPath('/data');
+let marked: string[] | undefined;
+
+/** Push the pointer of each string under `v` holding a marker outside a `*_redacted` member to `marked`. */
+function walkMarked(v: unknown, depth: number): void {
+  if (typeof v === 'string') {
+    // a string's pointer is built only when it holds a marker (most hold none)
+    if (!v.includes(SECRET_MARK) && !v.includes(PII_MARK)) return;
+    at.depth = depth;
+    (marked ??= []).push(at.pointer());
+    return;
+  }
+  if (v === null || typeof v !== 'object' || depth > 64) return;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      at.keys[depth] = i;
+      walkMarked(v[i], depth + 1);
+    }
+    return;
+  }
+  for (const k in v as Record<string, unknown>)
+    if (!k.endsWith(REDACTED_SUFFIX)) {
+      at.keys[depth] = k;
+      walkMarked((v as Record<string, unknown>)[k], depth + 1);
+    }
+}

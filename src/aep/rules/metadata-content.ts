@@ -20,13 +20,15 @@ export const metadataContent = defineEventRule({
       'Envelope attribute {field} travels at every capture level but holds {found}; adapters must not smuggle content through metadata-level fields (AEP-0003 §9.2).',
   },
   check(ev: AepEvent, ctx) {
-    for (const messageId of ['content', 'envelope'] as const) {
-      const found = messageId === 'content' ? metadataContentOf(ev) : envelopeContentOf(ev);
+    const content = metadataContentOf(ev);
+    const envelope = envelopeContentOf(ev);
+    for (let n = 0; n < 2; n++) {
+      const found = n === 0 ? content : envelope;
       for (let i = 0; i < found.length; i += 2) {
         const field = found[i]!;
         ctx.report({
           pointer: field,
-          messageId,
+          messageId: n === 0 ? 'content' : 'envelope',
           args: { field, found: CLASS_DESCRIPTIONS[found[i + 1] as DetectorClass] },
         });
       }
