@@ -316,6 +316,7 @@ export const LIVE_RULE_IDS = [
   'aep/live-control-unsupported',
   'aep/live-control-cancel',
   'aep/live-backpressure-drop',
+  'aep/live-closing-frame',
   'aep/live-heartbeat',
   'aep/live-timeout',
   'aep/live-skipped',

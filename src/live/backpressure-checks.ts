@@ -35,6 +35,8 @@ interface Slow {
   ended(): boolean;
   /** The seq the closing frame names delivered for the probe session, when one came (WebSocket). */
   closingSeq(): number | undefined;
+  /** The endpoint closed the WebSocket with no closing frame first (never true of SSE, which has none). */
+  closedUnannounced(): boolean;
   keep(): void;
 }
 
@@ -59,6 +61,7 @@ async function wsSlow(run: LiveRun, url: URL, session: string): Promise<Slow | s
         await ws.next(ws.frames.length, () => true, deadline - Date.now());
     },
     ended: () => ws.closed || closingFrame() !== undefined,
+    closedUnannounced: () => ws.closed && closingFrame() === undefined,
     closingSeq: () => {
       const named = closingFrame()?.delivered;
       const at = Array.isArray(named) ? (named as Ev[]).find((p) => p && p.session === session) : undefined;
@@ -80,6 +83,7 @@ async function sseSlow(run: LiveRun, session: string): Promise<Slow> {
     until: async (done, ms) => void (await sub.until(done, ms)),
     ended: () => sub.ended,
     closingSeq: () => undefined,
+    closedUnannounced: () => false,
     keep: () => run.keep(sub, session),
   };
 }
@@ -154,6 +158,7 @@ export async function backpressure(run: LiveRun): Promise<void> {
     await drain(run, slow, notices.at(-1)!.seq as number);
     slow.keep();
     judge(run, slow, notices);
+    if (slow.closedUnannounced()) run.report('aep/live-closing-frame', 'closed', {});
   } finally {
     slow.close();
   }

@@ -1,7 +1,7 @@
 /**
- * The `aep live` rule of AEP-0003 §8.4 (AEP-0001 §8.1): toward a slow consumer, notice-and-above Events are
- * delivered or the consumer is disconnected, never dropped silently. Checked by backpressure-checks.ts; rules.ts
- * places it in check order.
+ * The `aep live` rules of AEP-0003 §8.4 (AEP-0001 §8.1): toward a slow consumer, notice-and-above Events are
+ * delivered or the consumer is disconnected, never dropped silently; and of §3.5 #3: that disconnect, a deliberate
+ * close, sends a closing frame first. Checked by backpressure-checks.ts; rules.ts places them in check order.
  */
 import type { LiveRule } from './rule-types.ts';
 
@@ -25,5 +25,21 @@ export const BACKPRESSURE_RULE: LiveRule = {
     gap: 'Over {how}, the notice Event {id:json} (seq {seq}) never arrived, yet the Event at seq {later} posted after it did: a consumer resuming from its last position never gets it ({count} such).',
     position:
       'Over the WebSocket, the closing frame names seq {named} delivered, but the notice Event {id:json} (seq {seq}) never arrived: a consumer resuming from that position never gets it.',
+  },
+};
+
+/** AEP-0003 §3.5 #3: a WebSocket closed deliberately (here: a slow consumer disconnected) gets a closing frame first. */
+export const CLOSING_FRAME_RULE: LiveRule = {
+  id: 'aep/live-closing-frame',
+  severity: 'warning',
+  description:
+    "Opt-in (--destructive): an endpoint that disconnects the backpressure check's slow WebSocket consumer sends a closing frame first (SHOULD).",
+  detail:
+    'The backpressure check (aep/live-backpressure-drop) is the one deliberate close a black-box checker can provoke: an endpoint that disconnects its paused consumer chooses to. Over the WebSocket, a close with no closing frame before it is this warning; the consumer still resumes from the positions it tracked (§3.5 #4), so it is no drop. SSE has no closing frame (the stream ends).',
+  spec: 'AEP-0003 §3.5; AEP-0003 §8.4',
+  quote: 'a party closing deliberately SHOULD first send a closing frame',
+  messages: {
+    closed:
+      "Over the WebSocket, the endpoint closed the slow consumer's connection without a closing frame first; a party closing deliberately SHOULD send one naming the positions delivered, so the consumer resumes exactly.",
   },
 };

@@ -3,7 +3,7 @@
  * the sentence it enforces. Like the pin rules they judge a service, not a stream, so they have no JSONL cases: the
  * compliant test endpoint and its broken variants (test/live/) are their passing and failing cases.
  */
-import { BACKPRESSURE_RULE } from './backpressure-rules.ts';
+import { BACKPRESSURE_RULE, CLOSING_FRAME_RULE } from './backpressure-rules.ts';
 import { BINDING_RULES } from './binding-rules.ts';
 import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
 import type { LiveRule } from './rule-types.ts';
@@ -322,6 +322,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
   ...BINDING_RULES,
   ...CONTROL_RULES,
   BACKPRESSURE_RULE,
+  CLOSING_FRAME_RULE,
   HEARTBEAT_RULE,
   {
     id: 'aep/live-timeout',

@@ -257,6 +257,13 @@ export const LIVE_CASES: readonly LiveCase[] = [
     checks: ['backpressure'],
     says: /the closing frame names seq (\d+) delivered, but the notice Event "live_[^"]+-\d+" \(seq \1\) never arrived/,
   },
+  // ... and a disconnect of the slow consumer with no closing frame first: no drop, a deliberate close unannounced
+  {
+    variant: 'closes-unannounced',
+    rules: ['aep/live-closing-frame'],
+    checks: ['backpressure'],
+    says: /closed the slow consumer's connection without a closing frame first/,
+  },
   { variant: 'control-unauthenticated', rules: ['aep/live-control-auth-gate'], control: true },
   // without --control-session: the run's own unauthenticated claimant is the would-be target the command reaches
   {

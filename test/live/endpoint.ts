@@ -88,7 +88,8 @@ export type Broken =
   | 'tokenless-ws'
   | 'drops-notice'
   | 'drops-one-notice'
-  | 'closing-ahead';
+  | 'closing-ahead'
+  | 'closes-unannounced';
 
 /**
  * The bearer token the endpoint takes (AEP-0003 §8.1): its event surfaces (POST ingest, the SSE stream, a WebSocket
@@ -852,7 +853,8 @@ export async function startEndpoint(
               const delivered = [...own.entries()].flatMap(
                 ([id, s]) => s.positions?.().map((p) => ({ sub: id, ...p })) ?? [],
               );
-              frame({ type: 'closing', reason: 'slow consumer', delivered });
+              // `closes-unannounced` closes with no closing frame (AEP-0003 §3.5 #3: a SHOULD)
+              if (broken !== 'closes-unannounced') frame({ type: 'closing', reason: 'slow consumer', delivered });
               ws.close(1008, 'slow consumer');
             },
             positions: () => [...sent.values()],
