@@ -9,6 +9,7 @@ import { checkFormValues, compileForm, type CompiledForm, type FormIssue } from 
 import type { AepEvent } from '../event.ts';
 import { markLocation, type Mark } from '../../core/mark.ts';
 import type { AttentionFacts } from './attention.ts';
+import type { IdentityFacts } from './identity.ts';
 
 /** Pointer of `answer.values` in both event types. */
 export const VALUES_POINTER = '/data/answer/values';
@@ -57,7 +58,10 @@ const compiled = (sketch: string): CompiledForm => compileForm(fieldsOfSketch(sk
 /** Form fields of requests, and the checks of the values that answer them. */
 export class FormValuesAnalyzer {
   /** Compile the fields of a new form request; check the values of an answer. */
-  observe(ev: AepEvent, facts: FormFacts & Pick<AttentionFacts, 'requested' | 'attention'>): void {
+  observe(
+    ev: AepEvent,
+    facts: FormFacts & Pick<AttentionFacts, 'requested' | 'attention'> & Pick<IdentityFacts, 'formSketch'>,
+  ): void {
     const r = facts.requested;
     if (r) {
       if (r.kind === 'form' && !r.terminal) {
@@ -65,7 +69,8 @@ export class FormValuesAnalyzer {
         const fields = isObj(data) ? data.fields : undefined;
         // held as its sketch (one string) until an answer compiles it: a compiled form (a Map, a record and a set a
         // field) lived until the request's terminal, hundreds of events, and was promoted (docs/benchmarks.md)
-        r.form = ev.payloadValid && Array.isArray(fields) ? formSketch(fields as unknown[]) : 'unusable';
+        r.form =
+          ev.payloadValid && Array.isArray(fields) ? (facts.formSketch ?? formSketch(fields as unknown[])) : 'unusable';
       }
       return;
     }

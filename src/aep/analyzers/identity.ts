@@ -62,6 +62,8 @@ export interface IdentityFacts {
   redactedFrom?: AepCaptureLevel;
   /** With `withheld`: whose payload was withheld. */
   withheldCopy?: 'this' | 'first' | 'both';
+  /** A form request's `formSketch` of its fields, as the down-level forms keep it (form-values.ts holds the same string). */
+  formSketch?: string;
 }
 
 /** Whether this event is another copy under the `(source, id)` of the event at `at`: one event to a consumer that dedupes (AEP-0001 §7 rule 4). */
@@ -128,7 +130,7 @@ export class IdentityAnalyzer {
   observe(ev: AepEvent, facts: IdentityFacts, known?: SessionRecord): boolean {
     const key = known ? known.idKey(attr(ev, 'id')!) : idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
-    if (ev.type === 'attention.requested' && downlevelable(ev)) this.forms.note(ev.value);
+    if (ev.type === 'attention.requested' && downlevelable(ev)) facts.formSketch = this.forms.note(ev.value);
     if (!first) {
       const digest = this.addFirst(key, ev);
       if (digest) this.keepLower(key, ev);
