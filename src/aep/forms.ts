@@ -68,7 +68,8 @@ export function compileForm(fields: readonly unknown[]): CompiledForm {
     if (!isObj(f) || typeof f.id !== 'string' || out.has(f.id)) return;
     let choices: Set<string> | undefined;
     if (Array.isArray(f.choices))
-      for (const c of f.choices as unknown[]) if (isObj(c) && typeof c.id === 'string') (choices ??= new Set()).add(c.id);
+      for (const c of f.choices as unknown[])
+        if (isObj(c) && typeof c.id === 'string') (choices ??= new Set()).add(c.id);
     out.set(f.id, {
       id: f.id,
       index,

@@ -9,7 +9,6 @@ import { checkFormValues, compileForm, type CompiledForm, type FormIssue } from 
 import type { AepEvent } from '../event.ts';
 import { markLocation, type Mark } from '../../core/mark.ts';
 import type { AttentionFacts } from './attention.ts';
-import type { IdentityFacts } from './identity.ts';
 
 /** Pointer of `answer.values` in both event types. */
 export const VALUES_POINTER = '/data/answer/values';
@@ -50,6 +49,8 @@ export interface FormObservation {
 /** What the form analyzer found about one event. */
 export interface FormFacts {
   form?: FormObservation;
+  /** A form request's `formSketch` of its fields as the down-level forms keep it (set by identity.ts; held by the request). */
+  formSketch?: string;
 }
 
 /** The form a request's {@link formSketch} stands for: `compileForm` of its fields (the sketch keeps what it reads). */
@@ -60,7 +61,7 @@ export class FormValuesAnalyzer {
   /** Compile the fields of a new form request; check the values of an answer. */
   observe(
     ev: AepEvent,
-    facts: FormFacts & Pick<AttentionFacts, 'requested' | 'attention'> & Pick<IdentityFacts, 'formSketch'>,
+    facts: FormFacts & Pick<AttentionFacts, 'requested' | 'attention'>,
   ): void {
     const r = facts.requested;
     if (r) {

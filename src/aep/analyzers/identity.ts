@@ -62,8 +62,6 @@ export interface IdentityFacts {
   redactedFrom?: AepCaptureLevel;
   /** With `withheld`: whose payload was withheld. */
   withheldCopy?: 'this' | 'first' | 'both';
-  /** A form request's `formSketch` of its fields, as the down-level forms keep it (form-values.ts holds the same string). */
-  formSketch?: string;
 }
 
 /** Whether this event is another copy under the `(source, id)` of the event at `at`: one event to a consumer that dedupes (AEP-0001 §7 rule 4). */
@@ -127,7 +125,7 @@ export class IdentityAnalyzer {
   }
 
   /** Compare `ev` with the first occurrence of its `(source, id)`; true for a redelivery (or a redacted copy). */
-  observe(ev: AepEvent, facts: IdentityFacts, known?: SessionRecord): boolean {
+  observe(ev: AepEvent, facts: IdentityFacts & { formSketch?: string }, known?: SessionRecord): boolean {
     const key = known ? known.idKey(attr(ev, 'id')!) : idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
     if (ev.type === 'attention.requested' && downlevelable(ev)) facts.formSketch = this.forms.note(ev.value);

@@ -241,7 +241,12 @@ export class SessionRecord implements OpenOwner {
   }
 
   get hasLifecycle(): boolean {
-    return this.run0 !== undefined || this.request0 !== undefined || this.runMap !== undefined || this.requestMap !== undefined;
+    return (
+      this.run0 !== undefined ||
+      this.request0 !== undefined ||
+      this.runMap !== undefined ||
+      this.requestMap !== undefined
+    );
   }
 
   /** Forget closed request records (kept while the session lives, for followers of a closed request). */
