@@ -228,8 +228,8 @@ export const DOWNLEVEL_MAX_FORMS = 10_000;
 export class RequestForms {
   private readonly forms = new Map<string, string>();
 
-  /** Remember the `fields` of a form request (`attention.requested` with `kind: "form"`); its sketch, if one. */
-  note(event: Readonly<Obj>): string | undefined {
+  /** Remember the `fields` of a form request (`attention.requested` with `kind: "form"`). */
+  note(event: Readonly<Obj>): void {
     const data = isObj(event.data) ? event.data : undefined;
     if (
       event.type !== 'attention.requested' ||
@@ -237,12 +237,10 @@ export class RequestForms {
       !Array.isArray(data.fields) ||
       typeof event.id !== 'string'
     )
-      return undefined;
+      return;
     const forms = this.forms;
     if (forms.size >= DOWNLEVEL_MAX_FORMS) forms.delete(forms.keys().next().value!);
-    const sketch = flat(formSketch(data.fields as unknown[]));
-    forms.set(flat(formKey(event, event.id)), sketch);
-    return sketch;
+    forms.set(flat(formKey(event, event.id)), flat(formSketch(data.fields as unknown[])));
   }
 
   /** The fields of the request an `attention.answered` or `control.attention.respond` answers, when remembered. */

@@ -4,8 +4,7 @@
  * §7.4); a respond against that session's request from any source (its `source` is the sender's, AEP-0004 §2.2).
  */
 import { isObj, own } from '../../core/value.ts';
-import { fieldsOfSketch, formSketch } from '../downlevel.ts';
-import { checkFormValues, compileForm, type CompiledForm, type FormIssue } from '../forms.ts';
+import { checkFormValues, compileForm, type FormIssue } from '../forms.ts';
 import type { AepEvent } from '../event.ts';
 import { markLocation, type Mark } from '../../core/mark.ts';
 import type { AttentionFacts } from './attention.ts';
@@ -49,29 +48,18 @@ export interface FormObservation {
 /** What the form analyzer found about one event. */
 export interface FormFacts {
   form?: FormObservation;
-  /** A form request's `formSketch` of its fields as the down-level forms keep it (set by identity.ts; held by the request). */
-  formSketch?: string;
 }
-
-/** The form a request's {@link formSketch} stands for: `compileForm` of its fields (the sketch keeps what it reads). */
-const compiled = (sketch: string): CompiledForm => compileForm(fieldsOfSketch(sketch));
 
 /** Form fields of requests, and the checks of the values that answer them. */
 export class FormValuesAnalyzer {
   /** Compile the fields of a new form request; check the values of an answer. */
-  observe(
-    ev: AepEvent,
-    facts: FormFacts & Pick<AttentionFacts, 'requested' | 'attention'>,
-  ): void {
+  observe(ev: AepEvent, facts: FormFacts & Pick<AttentionFacts, 'requested' | 'attention'>): void {
     const r = facts.requested;
     if (r) {
       if (r.kind === 'form' && !r.terminal) {
         const data = ev.value.data;
         const fields = isObj(data) ? data.fields : undefined;
-        // held as its sketch (one string) until an answer compiles it: a compiled form (a Map, a record and a set a
-        // field) lived until the request's terminal, hundreds of events, and was promoted (docs/benchmarks.md)
-        r.form =
-          ev.payloadValid && Array.isArray(fields) ? (facts.formSketch ?? formSketch(fields as unknown[])) : 'unusable';
+        r.form = ev.payloadValid && Array.isArray(fields) ? compileForm(fields as unknown[]) : 'unusable';
       }
       return;
     }
@@ -120,7 +108,7 @@ export class FormValuesAnalyzer {
     else
       outcome = {
         kind: 'checked',
-        issues: checkFormValues(compiled(req.form), values, ev.untrusted?.has('capture') ? undefined : ev.capture),
+        issues: checkFormValues(req.form, values, ev.untrusted?.has('capture') ? undefined : ev.capture),
         request: req.at,
       };
     facts.form = { role, values, subject, outcome }; // a literal, not a spread (docs/benchmarks.md)
@@ -141,7 +129,7 @@ export class FormValuesAnalyzer {
     const req = link.request;
     if (req.withheld || req.kind !== 'form' || req.terminal || req.form === undefined || req.form === 'unusable')
       return;
-    const issues = checkFormValues(compiled(req.form), {}, ev.untrusted?.has('capture') ? undefined : ev.capture);
+    const issues = checkFormValues(req.form, {}, ev.untrusted?.has('capture') ? undefined : ev.capture);
     if (issues.length === 0) return;
     const outcome: FormOutcome = { kind: 'checked', issues, request: req.at };
     facts.form = { role, values: {}, absent: true, subject: a.subject, outcome };

@@ -125,10 +125,10 @@ export class IdentityAnalyzer {
   }
 
   /** Compare `ev` with the first occurrence of its `(source, id)`; true for a redelivery (or a redacted copy). */
-  observe(ev: AepEvent, facts: IdentityFacts & { formSketch?: string }, known?: SessionRecord): boolean {
+  observe(ev: AepEvent, facts: IdentityFacts, known?: SessionRecord): boolean {
     const key = known ? known.idKey(attr(ev, 'id')!) : idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
-    if (ev.type === 'attention.requested' && downlevelable(ev)) facts.formSketch = this.forms.note(ev.value);
+    if (ev.type === 'attention.requested' && downlevelable(ev)) this.forms.note(ev.value);
     if (!first) {
       const digest = this.addFirst(key, ev);
       if (digest) this.keepLower(key, ev);

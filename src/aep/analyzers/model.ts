@@ -87,7 +87,6 @@ class FactsRecord implements AepFacts {
   unverifiable: Mark | undefined = undefined;
   unverifiableWhy: AepFacts['unverifiableWhy'] = undefined;
   withheldCopy: AepFacts['withheldCopy'] = undefined;
-  formSketch: AepFacts['formSketch'] = undefined;
   session: AepFacts['session'] = undefined;
   seq: bigint | undefined = undefined;
   epoch: bigint | undefined = undefined;

@@ -4,6 +4,7 @@
  */
 import type { Mark } from '../../core/mark.ts';
 import type { Counter } from '../event.ts';
+import type { CompiledForm } from '../forms.ts';
 import type { OptionSet } from '../text-answer.ts';
 import type { OpenOwner } from './budget.ts';
 import { pairKey, pairSourceWords, textKey } from '../../core/canonical.ts';
@@ -32,11 +33,8 @@ export interface RequestRecord {
   noControl?: readonly string[];
   /** The `options` of a schema-valid request, for text answers against them (AEP-0008). */
   options?: OptionSet;
-  /**
-   * The open form request's fields as their `formSketch` (src/aep/downlevel.ts), or `unusable` when its payload failed
-   * its schema (dropped at the terminal).
-   */
-  form?: string;
+  /** The open form request's fields, or `unusable` when its payload failed its schema (dropped at the terminal). */
+  form?: CompiledForm | 'unusable';
   /** Its first `attention.answered` while open: a timeout after it is one of an answered request. */
   answered?: Mark;
   terminal?: Mark;
