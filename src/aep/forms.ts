@@ -58,14 +58,18 @@ export interface CompiledField {
 /** The fields of one form, keyed by id (the first field wins when ids repeat). */
 export type CompiledForm = ReadonlyMap<string, CompiledField>;
 
+/** The choices of a field without any: one shared empty set (a form lives until its request's terminal, promoted). */
+const NO_CHOICES: ReadonlySet<string> = new Set<string>();
+
 /** Compile `fields` for lookups; entries without a string `id` are skipped, a repeated id keeps its first field. */
 export function compileForm(fields: readonly unknown[]): CompiledForm {
   const out = new Map<string, CompiledField>();
   fields.forEach((f, index) => {
     if (!isObj(f) || typeof f.id !== 'string' || out.has(f.id)) return;
-    const choices = new Set<string>();
+    let choices: Set<string> | undefined;
     if (Array.isArray(f.choices))
-      for (const c of f.choices as unknown[]) if (isObj(c) && typeof c.id === 'string') choices.add(c.id);
+      for (const c of f.choices as unknown[])
+        if (isObj(c) && typeof c.id === 'string') (choices ??= new Set()).add(c.id);
     out.set(f.id, {
       id: f.id,
       index,
@@ -73,7 +77,7 @@ export function compileForm(fields: readonly unknown[]): CompiledForm {
       required: f.required === true,
       multi: f.multi === true,
       other: f.other === true,
-      choices,
+      choices: choices ?? NO_CHOICES,
     });
   });
   return out;

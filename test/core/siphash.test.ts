@@ -103,7 +103,10 @@ test('siphash: AEP tuple keys tell apart every split of the same characters', as
 });
 
 test('siphash: the mark keys of a session extend its key words (stable, apart by tag, prefix and name; wide names by tuple)', async () => {
-  const { extendedKey, tupleHash, tupleKeyWords } = await import('../../src/aep/analyzers/canonical.ts');
+  const c = await import('../../src/aep/analyzers/canonical.ts');
+  const { tupleHash, tupleKeyWords } = c;
+  const extendedKey = (w: Uint32Array, tag: string, prefix: string[], last: string) =>
+    c.extendedKey(w[0]!, w[1]!, w[2]!, w[3]!, tag, prefix, last);
   const same = (a: { hi: number; lo: number }, b: { hi: number; lo: number }) => a.hi === b.hi && a.lo === b.lo;
   const w = tupleKeyWords(['src', 'sess']);
   assert.ok(same({ hi: w[1]!, lo: w[0]! }, tupleHash(['src', 'sess'])));

@@ -181,7 +181,7 @@ export class AttentionAnalyzer {
       r.terminal = prior.at;
       r.terminalType = prior.type;
     }
-    rec.requests.set(id, r);
+    rec.addRequest(r);
     facts.requested = r;
   }
 

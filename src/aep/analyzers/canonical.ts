@@ -63,9 +63,17 @@ export function tupleKeyWords(parts: readonly string[]): Uint32Array {
 
 /**
  * The key of `(tag, ...prefix, last)`: `tag + last` (`tag` one character, so the text is injective) hashed under the
- * prefix's {@link tupleKeyWords}; a `last` with a code unit >= 256 is keyed as {@link tupleHash} of the tuple.
+ * prefix's {@link tupleKeyWords} (`w0`-`w3`); a `last` with a code unit >= 256 is keyed as {@link tupleHash} of the tuple.
  */
-export function extendedKey(words: Uint32Array, tag: string, prefix: readonly string[], last: string): Hash64 {
-  if (sipHashNarrow(tag + last, words[0]!, words[1]!, words[2]!, words[3]!) >= 0) return { hi: sipHi, lo: sipLo };
+export function extendedKey(
+  w0: number,
+  w1: number,
+  w2: number,
+  w3: number,
+  tag: string,
+  prefix: readonly string[],
+  last: string,
+): Hash64 {
+  if (sipHashNarrow(tag + last, w0, w1, w2, w3) >= 0) return { hi: sipHi, lo: sipLo };
   return tupleHash([tag, ...prefix, last]);
 }

@@ -148,7 +148,7 @@ export class LifecycleAnalyzer {
         // an open run takes a maxOpen slot; a run that already ended is not opened again
         if (!r) {
           const mark = rec.markKey('r', run);
-          if (!this.marks.get(mark) && this.budget.admit(rec, ev)) rec.runs.set(run, { started: facts.at, mark });
+          if (!this.marks.get(mark) && this.budget.admit(rec, ev)) rec.addRun({ run, started: facts.at, mark });
         }
       } else {
         // completed: the run leaves the session and only a compact terminal mark stays
@@ -161,7 +161,7 @@ export class LifecycleAnalyzer {
           if (r) this.marks.put(mk, facts.at, type, ev);
           else this.marks.add(mk, facts.at, type, ev);
           if (r) {
-            rec.runs.delete(run);
+            rec.deleteRun(run);
             this.budget.release(rec);
           }
         }
@@ -201,7 +201,7 @@ export class LifecycleAnalyzer {
     for (const rec of this.sessions.values()) {
       if (!rec.hasLifecycle) continue;
       const runs: [string, Mark][] = [];
-      if (!(rec.unknownCloses & UNKNOWN_CLOSES.runs)) for (const [run, r] of rec.runs) runs.push([run, r.started]);
+      if (!(rec.unknownCloses & UNKNOWN_CLOSES.runs)) for (const r of rec.openRuns()) runs.push([r.run, r.started]);
       const requests = rec.unknownCloses & UNKNOWN_CLOSES.requests ? [] : rec.openRequests();
       if (runs.length || requests.length) yield { rec, runs, requests };
     }
@@ -221,8 +221,7 @@ export class LifecycleAnalyzer {
       return;
     }
     const t = this.endedSessions;
-    const w = rec.keyWords;
-    const s = t.put({ hi: w[1]!, lo: w[0]! });
+    const s = t.put(rec.tupleKey());
     t.setU(s, ENDED_U32.endedLine, e.line);
     t.setU(s, ENDED_U32.endedFile, this.names.fileIndex(e.file));
     t.setU(s, ENDED_U32.posLine, p.at.line);

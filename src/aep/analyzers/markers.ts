@@ -108,7 +108,7 @@ export class CompletionMarks {
   /** Leave a row per closed request of `rec`, then drop their records: a late follower still finds its request. */
   retireClosed(rec: SessionRecord, ev: ParsedEvent): void {
     const src = rec.sourceKey().lo >>> 8;
-    for (const r of rec.requests.values()) {
+    for (const r of rec.allRequests()) {
       if (!r.terminal) continue;
       const i = r.kind === undefined ? -1 : REQUEST_KINDS.indexOf(r.kind as (typeof REQUEST_KINDS)[number]);
       let code = (r.kind === undefined ? 0 : i < 0 ? OTHER_KIND : i + 1) | (r.withheld ? WITHHELD_BIT : 0);

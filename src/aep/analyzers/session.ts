@@ -13,6 +13,7 @@ import { extendedKey, tupleKeyWords, type Hash64 } from './canonical.ts';
 
 /** One open run of an emitter session (a run leaves the session at its terminal). */
 export interface RunRecord {
+  run: string;
   started: Mark;
   /** Its completion-mark key ({@link SessionRecord.markKey}), made at the start and used again at the terminal. */
   mark: Hash64;
@@ -78,8 +79,16 @@ export class SessionRecord implements OpenOwner {
   unknownCloses = 0;
   startEpoch: Counter = 0;
   startNext: Counter = 0;
-  /** The {@link tupleKeyWords} of `(source, session)`: its compact-row key, and the key of its run and request marks. */
-  private words?: Uint32Array;
+  // The {@link tupleKeyWords} of `(source, session)` (its compact-row key, and the key of its run and request marks) as
+  // 16-bit halves like the source's below (w0a < 0: not derived yet): a typed array a session was ~150 promoted bytes.
+  private w0a = -1;
+  private w0b = 0;
+  private w1a = 0;
+  private w1b = 0;
+  private w2a = 0;
+  private w2b = 0;
+  private w3a = 0;
+  private w3b = 0;
   // The source's pairSourceWords as 16-bit halves (k0 = k0a << 16 | k0b, ...; k0a < 0: not derived yet): identity keys
   // of this session's events without a lookup by source, and in the record (small integers), not behind a typed
   // array's two objects, which cost a cache miss or two per event.
@@ -94,16 +103,31 @@ export class SessionRecord implements OpenOwner {
   private nameLo = -1;
   private lastRun: string | undefined = undefined;
   private lastRunLo = 0;
-  /** Created on first use (most sessions never need one of them). */
-  private runMap?: Map<string, RunRecord>;
-  private requestMap?: Map<string, RequestRecord>;
+  // The first open run and the first request sit in the record, a Map only holds those after them (most sessions have
+  // one at a time): a session-long Map is promoted, and its `delete` reallocates a shrunken table (docs/benchmarks.md).
+  // The Maps are filled only while the slot's entry is older than theirs, so slot then Map is the order of arrival.
+  private run0: RunRecord | undefined = undefined;
+  private request0: RequestRecord | undefined = undefined;
+  private runMap: Map<string, RunRecord> | undefined = undefined;
+  private requestMap: Map<string, RequestRecord> | undefined = undefined;
   constructor(
     readonly key: string,
     readonly source: string,
     readonly session: string,
     words?: Uint32Array,
   ) {
-    this.words = words;
+    if (words !== undefined) this.setWords(words);
+  }
+
+  private setWords(w: Uint32Array): void {
+    this.w0a = w[0]! >>> 16;
+    this.w0b = w[0]! & 0xffff;
+    this.w1a = w[1]! >>> 16;
+    this.w1b = w[1]! & 0xffff;
+    this.w2a = w[2]! >>> 16;
+    this.w2b = w[2]! & 0xffff;
+    this.w3a = w[3]! >>> 16;
+    this.w3b = w[3]! & 0xffff;
   }
 
   /** The high-water position as an object (a regression's `prev`, the compact row), or `undefined` before the first. */
@@ -114,9 +138,10 @@ export class SessionRecord implements OpenOwner {
     return { epoch: this.posEpoch, seq: this.posSeq, at };
   }
 
-  /** Key words of this session (see {@link SessionRecord.words}). */
-  get keyWords(): Uint32Array {
-    return (this.words ??= tupleKeyWords([this.source, this.session]));
+  /** The {@link tupleHash} of `(source, session)`: words 1, 0 of its {@link tupleKeyWords} (its compact row's key). */
+  tupleKey(): Hash64 {
+    if (this.w0a < 0) this.setWords(tupleKeyWords([this.source, this.session]));
+    return { hi: ((this.w1a << 16) | this.w1b) >>> 0, lo: ((this.w0a << 16) | this.w0b) >>> 0 };
   }
 
   private deriveSourceWords(): void {
@@ -152,7 +177,16 @@ export class SessionRecord implements OpenOwner {
 
   /** The completion-mark key of `tag` and `name` in this session. */
   markKey(tag: MarkTag, name: string): Hash64 {
-    return extendedKey(this.keyWords, tag, [this.source, this.session], name);
+    if (this.w0a < 0) this.setWords(tupleKeyWords([this.source, this.session]));
+    return extendedKey(
+      ((this.w0a << 16) | this.w0b) >>> 0,
+      ((this.w1a << 16) | this.w1b) >>> 0,
+      ((this.w2a << 16) | this.w2b) >>> 0,
+      ((this.w3a << 16) | this.w3b) >>> 0,
+      tag,
+      [this.source, this.session],
+      name,
+    );
   }
 
   /** `textKey(session).lo`, made once per record (assessment rows keep the session as this word). */
@@ -170,39 +204,75 @@ export class SessionRecord implements OpenOwner {
     return this.lastRunLo;
   }
 
-  get runs(): Map<string, RunRecord> {
-    return (this.runMap ??= new Map());
+  /** Open a run (`run.run` not open: {@link peekRun} found none). */
+  addRun(r: RunRecord): void {
+    if (this.run0 === undefined && this.runMap === undefined) this.run0 = r;
+    else (this.runMap ??= new Map()).set(r.run, r);
   }
 
-  /** Attention requests by id: open ones, and closed ones (without form fields) until the session ends. */
-  get requests(): Map<string, RequestRecord> {
-    return (this.requestMap ??= new Map());
+  /** Close the open run `run`. */
+  deleteRun(run: string): void {
+    if (this.run0?.run === run) this.run0 = undefined;
+    else if (this.runMap?.delete(run) && this.runMap.size === 0) this.runMap = undefined;
+  }
+
+  /** The open runs, in the order they started. */
+  openRuns(): RunRecord[] {
+    const out: RunRecord[] = [];
+    if (this.run0) out.push(this.run0);
+    if (this.runMap) for (const r of this.runMap.values()) out.push(r);
+    return out;
+  }
+
+  /** Record an attention request (`r.id` not held: {@link peekRequest} found none); open ones and closed ones until the session ends. */
+  addRequest(r: RequestRecord): void {
+    if (this.request0 === undefined && this.requestMap === undefined) this.request0 = r;
+    else (this.requestMap ??= new Map()).set(r.id, r);
+  }
+
+  /** The attention requests held, in the order they were raised. */
+  allRequests(): RequestRecord[] {
+    const out: RequestRecord[] = [];
+    if (this.request0) out.push(this.request0);
+    if (this.requestMap) for (const r of this.requestMap.values()) out.push(r);
+    return out;
   }
 
   get hasLifecycle(): boolean {
-    return (this.runMap?.size ?? 0) + (this.requestMap?.size ?? 0) > 0;
+    return (
+      this.run0 !== undefined ||
+      this.request0 !== undefined ||
+      this.runMap !== undefined ||
+      this.requestMap !== undefined
+    );
   }
 
   /** Forget closed request records (kept while the session lives, for followers of a closed request). */
   dropClosed(): void {
     this.fromStart = false; // its requests are no longer all known
-    if (!this.requestMap) return;
-    for (const [id, r] of this.requestMap) if (r.terminal) this.requestMap.delete(id);
+    if (this.request0?.terminal) this.request0 = undefined;
+    const m = this.requestMap;
+    if (!m) return;
+    for (const [id, r] of m) if (r.terminal) m.delete(id);
+    if (m.size === 0) this.requestMap = undefined;
   }
 
   /** The open requests, in the order they were raised. */
   openRequests(): OpenRequest[] {
     const out: OpenRequest[] = [];
+    if (this.request0 && !this.request0.terminal) out.push(this.request0 as OpenRequest);
     if (this.requestMap) for (const r of this.requestMap.values()) if (!r.terminal) out.push(r as OpenRequest);
     return out;
   }
 
   /** Read-only peeks that never allocate. */
   peekRun(run: string): RunRecord | undefined {
-    return this.runMap?.get(run);
+    const r = this.run0;
+    return r !== undefined && r.run === run ? r : this.runMap?.get(run);
   }
 
   peekRequest(id: string): RequestRecord | undefined {
-    return this.requestMap?.get(id);
+    const r = this.request0;
+    return r !== undefined && r.id === id ? r : this.requestMap?.get(id);
   }
 }
