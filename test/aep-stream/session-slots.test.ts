@@ -5,18 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type RequestRecord, SessionRecord } from '../../src/aep/analyzers/session.ts';
-
-/** mulberry32: a fixed sequence of operations (no timing, no randomness between runs). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32: a fixed sequence of operations (no timing, no randomness between runs)
+import { prng } from '../../tools/bench/generate-aep.ts';
 
 const AT = { file: 'f', line: 1 };
 const MARK = { hi: 1, lo: 2 };

@@ -17,15 +17,10 @@ import { findSecrets, secretTier } from '../../src/core/secrets.ts';
 import { validate } from '../../src/index.ts';
 import { runCli } from '../cli/helpers.ts';
 import { observeLine } from '../ahp/helpers.ts';
+import { prng } from '../../tools/bench/generate-aep.ts';
 
-// a deterministic generator (mulberry32) so that the corpus is the same at every run
-let state = 0x2f6b9c1d;
-function rnd(): number {
-  state = (state + 0x6d2b79f5) | 0;
-  let t = Math.imul(state ^ (state >>> 15), 1 | state);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+// a deterministic generator (tools/bench/generate-aep.ts's mulberry32) so that the corpus is the same at every run
+const rnd = prng(0x2f6b9c1d);
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const body = (n: number, alphabet = ALNUM) =>
   Array.from({ length: n }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');

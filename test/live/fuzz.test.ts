@@ -10,21 +10,16 @@ import { WebSocketServer } from 'ws';
 import { checkEndpoint } from '../../src/live/check.ts';
 import { LiveConnectError } from '../../src/live/client.ts';
 import { LIVE_RULES } from '../../src/live/rules.ts';
+import { prng } from '../../tools/bench/generate-aep.ts';
 import { listenLocal } from './endpoint.ts';
 
 const SEEDS = 16;
 const TIMEOUT = 150;
 
-/** A small deterministic generator (mulberry32). */
+/** A deterministic draw from a list (tools/bench/generate-aep.ts's mulberry32). */
 function draw(seed: number): <T>(xs: readonly T[]) => T {
-  let a = seed >>> 0;
-  return (xs) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return xs[((t ^ (t >>> 14)) >>> 0) % xs.length]!;
-  };
+  const next = prng(seed);
+  return (xs) => xs[Math.floor(next() * xs.length)]!;
 }
 
 const DISCOVERY = [
