@@ -42,7 +42,14 @@ interface Slow {
 
 async function wsSlow(run: LiveRun, url: URL, session: string): Promise<Slow | string> {
   const ws = await greeted(run, url, 'consumer');
-  const answer = await wsSubscribe(run, ws, { id: 'slow-1' }, session);
+  let answer: unknown;
+  try {
+    answer = await wsSubscribe(run, ws, { id: 'slow-1' }, session);
+  } catch (e) {
+    // a subscribe refused for credentials (or lost) must not leave the socket open: the run would never exit
+    ws.close();
+    throw e;
+  }
   if (!isFrame('subscribed', 'slow-1')(answer)) {
     ws.close();
     return `a WebSocket subscribe was answered ${describeFrame(answer, ws.closed)}, not subscribed`;

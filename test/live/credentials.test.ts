@@ -190,3 +190,25 @@ test('a failed discovery (404, or no answer) is one finding: nothing else is ask
     }
   }
 });
+
+test('the built bin exits 2 when the backpressure check is skipped for a refused subscribe, with no token or a wrong one (new-user trial: it never exited)', async () => {
+  const { execFile } = await import('node:child_process');
+  const { REPO } = await import('../cli/helpers.ts');
+  const ep = await startEndpoint();
+  try {
+    for (const token of [undefined, 'wrong-token']) {
+      const r = await new Promise<{ code: number | string | null; stdout: string; stderr: string }>((resolve) => {
+        const args = ['bin/aep.js', 'live', ep.url, '--timeout', String(TIMEOUT), '--checks', 'backpressure'];
+        if (token) args.push('--token', token);
+        // a socket left open keeps the process alive: the bound kills it (code null), which fails the assertion
+        execFile(process.execPath, args, { cwd: REPO, timeout: 20_000 }, (e, stdout, stderr) =>
+          resolve({ code: e ? ((e as { code?: number | string }).code ?? null) : 0, stdout, stderr }),
+        );
+      });
+      assert.equal(r.code, 2, `${token ?? 'no token'}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /subscribe on the WebSocket duplex was refused/);
+    }
+  } finally {
+    await ep.close();
+  }
+});
