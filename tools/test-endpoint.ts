@@ -44,7 +44,7 @@ for (let i = 0; i < args.length; i++) {
 const ep = await startEndpoint(broken, control ? { control: true } : {});
 process.stdout.write(
   `${ep.url}\n` +
-    `test endpoint${broken ? ` (broken: ${broken})` : ''} listening on 127.0.0.1; try: aep live ${ep.url} --token ${TOKEN}${control ? ` --control-session ${CONTROL_SESSION}` : ''}\n` +
+    `test endpoint${broken ? ` (broken: ${broken})` : ''} listening on 127.0.0.1; try: aep live ${ep.url}${broken?.startsWith('tokenless') ? ' (this variant takes requests without a token)' : ` --token ${TOKEN}`}${control ? ` --control-session ${CONTROL_SESSION}` : ''}\n` +
     'Ctrl-C stops it\n',
 );
 let stopping = false;
