@@ -252,3 +252,17 @@ test('a message over --max-line-bytes is jsonl/line-too-long at its number; the 
     ['jsonl/line-too-long@1'],
   );
 });
+
+test('a request with no LogRecords (JSON or protobuf) counts 0 events, as convert writes 0', async () => {
+  const inputs = [
+    { text: '{"resourceLogs":[{}]}\n', source: 'a.jsonl' },
+    { text: '{"resourceLogs":[]}\n', source: 'b.jsonl' },
+    { bytes: Buffer.from([0x0a, 0x00]), source: 'c.binpb' },
+  ];
+  for (const input of inputs) {
+    const r = await validate('aep', input, { from: 'otlp' });
+    assert.equal(r.summary.events, 0, input.source);
+  }
+  // a value that is no request at all is still one (refused) event
+  assert.equal((await validate('aep', { text: '{}\n', source: 'd.jsonl' }, { from: 'otlp' })).summary.events, 1);
+});
