@@ -179,6 +179,9 @@ export const JSONL_RULES = [
       loneCrHint: `${LONE_CR} {hint}`,
       truncatedHint: `${TRUNCATED} {hint}`,
       unclosedHint: `${UNCLOSED} {hint}`,
+      // one JSON document (a registration, an HTTP body): no line framing to blame, cited to RFC 8259 alone
+      document: 'Document is not valid JSON: {reason}.',
+      documentHint: 'Document is not valid JSON: {reason}. {hint}',
     },
   },
   {
