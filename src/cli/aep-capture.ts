@@ -136,7 +136,12 @@ async function runFilter(
         return { code: exit, empty: false };
       }
       // the verb says what it wrote in its own terms, with this clause in the same sentence
-      if (deferClosing) return { code: exit, empty: false, closing: notWrittenClause(r, REFUSED[verb], seen.protobuf ? 'message' : 'line') };
+      if (deferClosing)
+        return {
+          code: exit,
+          empty: false,
+          closing: notWrittenClause(r, REFUSED[verb], seen.protobuf ? 'message' : 'line'),
+        };
       io.stderr.write(closingLine(verb, r, REFUSED[verb]));
     }
     return { code: exit, empty: false, setAside: r.setAside };
