@@ -79,10 +79,14 @@ export function openStreamVerb(
   return { inputs, reporter };
 }
 
-/** The run's empty-input finding (no line at all) marks `seen.empty`; every finding goes on to `reporter`. */
-export function noteEmpty(reporter: Reporter, seen: { empty: boolean }): (f: Finding) => void {
+/**
+ * The run's empty-input finding (no line at all) marks `seen.empty`, a protobuf one `seen.protobuf`; every finding goes
+ * on to `reporter`.
+ */
+export function noteEmpty(reporter: Reporter, seen: { empty: boolean; protobuf?: boolean }): (f: Finding) => void {
   return (f) => {
     if (f.ruleId === 'jsonl/empty-input') seen.empty = true;
+    if (f.ruleId === 'jsonl/invalid-protobuf') seen.protobuf = true;
     reporter.finding(f);
   };
 }

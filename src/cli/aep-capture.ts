@@ -97,11 +97,15 @@ async function runFilter(
   const { inputs, reporter } = opened;
   const out = StreamOutput.open(io, output, files);
   if (!out) return { code: EXIT.io, empty: false };
-  const seen = { empty: false };
+  const seen: { empty: boolean; protobuf?: boolean } = { empty: false };
   try {
     const r = await runAepFilter(
       inputs,
-      transform,
+      (ev, invalid) => {
+        // OTLP protobuf (--from otlp) is read as messages, not lines: the closing clause counts those
+        if (ev.binary) seen.protobuf = true;
+        return transform(ev, invalid);
+      },
       (line) => out.line(line),
       noteEmpty(reporter, seen),
       filter,
@@ -132,7 +136,12 @@ async function runFilter(
         return { code: exit, empty: false };
       }
       // the verb says what it wrote in its own terms, with this clause in the same sentence
-      if (deferClosing) return { code: exit, empty: false, closing: notWrittenClause(r, REFUSED[verb]) };
+      if (deferClosing)
+        return {
+          code: exit,
+          empty: false,
+          closing: notWrittenClause(r, REFUSED[verb], seen.protobuf ? 'message' : 'line'),
+        };
       io.stderr.write(closingLine(verb, r, REFUSED[verb]));
     }
     return { code: exit, empty: false, setAside: r.setAside };

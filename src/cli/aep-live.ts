@@ -284,7 +284,10 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   // said once, whatever the format: which option to pass, and how many checks it left unrun
   if (refused) {
     const n = refused.skipped.length;
-    io.stderr.write(`aep live: ${refused.reason}; ${n} check${n === 1 ? ' was' : 's were'} skipped for it\n`);
+    // the count is of every surface refused (POST, SSE GET, WebSocket subscribe), not only the one the reason names
+    io.stderr.write(
+      `aep live: ${refused.reason}; ${n} check${n === 1 ? ' was' : 's were'} skipped for refused credentials\n`,
+    );
   }
   if (noneRan && !refused)
     io.stderr.write(

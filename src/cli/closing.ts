@@ -32,8 +32,11 @@ export const emptyInputLine = (verb: StreamVerb): string =>
 export const inputErrorsLine = (verb: StreamVerb, written: number): string =>
   `aep ${verb}: no line left out, ${written} written; the error findings above are about the input, not a line\n`;
 
-/** The two clauses: the lines left out (`3 lines not written (...: see above)`) and those written with findings. */
-function clauses(c: LineCounts, refusedWhy: string): [left: string, invalid: string] {
+/**
+ * The two clauses: the lines left out (`3 lines not written (...: see above)`) and those written with findings.
+ * `unit`: what the input is made of (`message` for OTLP protobuf, which has no lines).
+ */
+function clauses(c: LineCounts, refusedWhy: string, unit = 'line'): [left: string, invalid: string] {
   const found = c.rejected - c.refused - c.setAside;
   const why = [
     ...(found > 0 ? [`${found} with error findings`] : []),
@@ -42,7 +45,7 @@ function clauses(c: LineCounts, refusedWhy: string): [left: string, invalid: str
   ];
   const n = c.invalidWritten;
   return [
-    c.rejected > 0 ? `${c.rejected} line${s(c.rejected)} not written (${why.join(', ')}: see above)` : '',
+    c.rejected > 0 ? `${c.rejected} ${unit}${s(c.rejected)} not written (${why.join(', ')}: see above)` : '',
     n > 0
       ? `${n} line${s(n)} with error findings written, at the level ${n === 1 ? 'it declares' : 'they declare'} or lower (findings above)`
       : '',
@@ -50,8 +53,8 @@ function clauses(c: LineCounts, refusedWhy: string): [left: string, invalid: str
 }
 
 /** The clause about the lines left out and those written with findings, for a verb's own closing line; `''` if none. */
-export function notWrittenClause(c: LineCounts, refusedWhy = ''): string {
-  return clauses(c, refusedWhy)
+export function notWrittenClause(c: LineCounts, refusedWhy = '', unit = 'line'): string {
+  return clauses(c, refusedWhy, unit)
     .filter((x) => x !== '')
     .join('; ');
 }

@@ -24,7 +24,8 @@ const DUPLICATE = 'appears more than once';
 const NOT_READ = 'it was not checked.';
 const PB = 'Protobuf message {number} ({bytes} byte{bytes:s} at byte offset {start}) is no ExportLogsServiceRequest:';
 const PB_AT = `${PB} at byte offset {offset}`;
-const PB_REST = 'it was not checked (in a length-prefixed file, the messages after it still are).';
+// `{after}`: in a length-prefixed file, that the messages after it are still read; empty for one request body
+const PB_REST = 'it was not checked{after}.';
 
 /** Metadata and message templates of the framing rules (catalogue order). */
 export const JSONL_RULES = [
@@ -179,6 +180,9 @@ export const JSONL_RULES = [
       loneCrHint: `${LONE_CR} {hint}`,
       truncatedHint: `${TRUNCATED} {hint}`,
       unclosedHint: `${UNCLOSED} {hint}`,
+      // one JSON document (a registration, an HTTP body): no line framing to blame, cited to RFC 8259 alone
+      document: 'Document is not valid JSON: {reason}.',
+      documentHint: 'Document is not valid JSON: {reason}. {hint}',
     },
   },
   {

@@ -9,6 +9,9 @@ import type { BinaryEncoding, ProtocolDefinition, ProtocolOptions, SingleMessage
 import { findingAt, type ParsedEvent, RULE_ERROR, RuleCrashError } from '../core/rule.ts';
 import { visibleFinding } from '../core/visible.ts';
 
+/** The `jsonl/invalid-json` message of a single JSON document; its citation is RFC 8259's, not a line binding's. */
+const DOCUMENT_JSON = 'document';
+
 /** The options a stream check reads beyond the protocol's own. */
 export interface StreamCheckOptions extends ProtocolOptions {
   /** Throw the {@link RuleCrashError} of a rule that throws instead of reporting it. */
@@ -53,7 +56,10 @@ export class StreamCheck {
       // every route of a line that gives no event (reader, parse, document, gzip) ends here, in stream order
       if (f.line !== undefined && UNREADABLE_LINE_RULES.has(f.ruleId))
         this.checker.onUnreadable?.({ file: f.source, line: f.line });
-      emit(visibleFinding(specs?.[f.ruleId] !== undefined ? { ...f, spec: specs[f.ruleId]! } : f));
+      const own =
+        specs?.[f.ruleId] !== undefined &&
+        !(f.ruleId === 'jsonl/invalid-json' && f.messageId?.startsWith(DOCUMENT_JSON));
+      emit(visibleFinding(own ? { ...f, spec: specs[f.ruleId]! } : f));
     };
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.acceptArrays = def.acceptArrays?.(options) ?? false;
@@ -176,8 +182,12 @@ export class StreamCheck {
     this.stats.lines += text.split('\n').length;
     // a parse failure of a text that another binding reads says which (ProtocolDefinition.bindingHint)
     const hinted = (f: Finding): Finding => {
-      const sentence = f.ruleId === 'jsonl/invalid-json' ? this.hint?.(text, source, 'document') : undefined;
-      return sentence === undefined ? f : withHint(f, sentence);
+      if (f.ruleId !== 'jsonl/invalid-json') return f;
+      // the JSONL messages (a multi-line value? a lone CR?) speak of lines; a document has none
+      const { ruleId: _r, severity: _s, message: _m, spec: _p, messageId: _k, related: _rel, args, ...loc } = f;
+      const doc = { ...framingFinding('jsonl/invalid-json', loc, DOCUMENT_JSON, args), spec: 'RFC 8259 §2' };
+      const sentence = this.hint?.(text, source, 'document');
+      return sentence === undefined ? doc : withHint(doc, sentence);
     };
     const ev = parseLine(
       { source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false },

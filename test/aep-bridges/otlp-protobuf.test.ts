@@ -252,3 +252,32 @@ test('a message over --max-line-bytes is jsonl/line-too-long at its number; the 
     ['jsonl/line-too-long@1'],
   );
 });
+
+test('a request with no LogRecords (JSON or protobuf) counts 0 events, as convert writes 0', async () => {
+  const inputs = [
+    { text: '{"resourceLogs":[{}]}\n', source: 'a.jsonl' },
+    { text: '{"resourceLogs":[]}\n', source: 'b.jsonl' },
+    { bytes: Buffer.from([0x0a, 0x00]), source: 'c.binpb' },
+  ];
+  for (const input of inputs) {
+    const r = await validate('aep', input, { from: 'otlp' });
+    assert.equal(r.summary.events, 0, input.source);
+  }
+  // a value that is no request at all is still one (refused) event
+  assert.equal((await validate('aep', { text: '{}\n', source: 'd.jsonl' }, { from: 'otlp' })).summary.events, 1);
+});
+
+test('a bad single request body says nothing of length-prefixed files; convert counts protobuf in messages', async () => {
+  const m = encodeRequest(traceRequests()[0]);
+  const cut = m.subarray(0, m.length - 5);
+  const [one] = await findings({ bytes: cut, source: 'req.binpb' });
+  assert.equal(one!.ruleId, 'jsonl/invalid-protobuf');
+  assert.doesNotMatch(one!.message, /length-prefixed/);
+  assert.doesNotMatch(one!.spec, /Collector/);
+  // in a Collector file the messages after a bad one are still read, and the message says so
+  const [framed] = await findings({ bytes: frame([cut, m]), source: 'f.binpb' });
+  assert.match(framed!.message, /in a length-prefixed file/);
+  const cli = await runCli('aep', ['convert', '--from', 'otlp', '-'], cut);
+  assert.match(cli.stderr, /1 message not written/);
+  assert.doesNotMatch(cli.stderr, /\bline\b/);
+});

@@ -12,7 +12,7 @@ import { tempDir } from '../temp.ts';
 import { registration } from './builders.ts';
 
 interface Report {
-  findings: { ruleId: string; source?: string; line?: number; message: string }[];
+  findings: { ruleId: string; source?: string; line?: number; message: string; spec?: string }[];
 }
 
 const findingsOf = async (files: readonly string[]): Promise<Report['findings']> =>
@@ -40,4 +40,20 @@ test('registration, HTTP and stdio inputs in one run: each is read by its own bi
   assert.notDeepEqual(rules(alone.get(lines(1))!), rules(alone.get(body(1))!));
   assert.deepEqual(rules(alone.get(reg(1))!), []);
   for (const f of order) assert.deepEqual(rules(together.filter((x) => x.source === f)), rules(alone.get(f)!), f);
+});
+
+test('a registration document or HTTP body that is not JSON is told as a document, not a JSONL line', async (t) => {
+  const dir = tempDir(t, 'ac-binding-');
+  const reg = join(dir, 'bad.registration.json');
+  writeFileSync(reg, '{"hooks": [');
+  const body = join(dir, 'body.json');
+  writeFileSync(body, '{"jsonrpc": "2.0",');
+  for (const f of [reg, body]) {
+    const [x, ...rest] = await findingsOf([f]);
+    assert.equal(rest.length, 0);
+    assert.equal(x!.ruleId, 'jsonl/invalid-json');
+    assert.match(x!.message, /^Document is not valid JSON/);
+    assert.doesNotMatch(x!.message, /JSONL|pretty-printed/);
+    assert.doesNotMatch(x!.spec ?? '', /stdio/);
+  }
 });

@@ -86,8 +86,10 @@ export function bridgeChecker(
         sink(makeFinding(BRIDGE_INPUT_RULE, { pointer: '', messageId: 'ahp' }, ev));
         return;
       }
-      // the run counts one event per value; a batch or a request holds one per item or LogRecord (issue 37 item 4c)
-      if (stats) stats.events += itemCount(from, value) - 1;
+      // the run counts one event per value; a batch or a request holds one per item or LogRecord (issue 37 item 4c),
+      // and a request with no LogRecord holds none (convert writes none; new-user trial 9)
+      const request = from === 'otlp' && isObj(value) && Array.isArray(value.resourceLogs);
+      if (stats) stats.events += itemCount(from, value, request ? 0 : 1) - 1;
       const res =
         from === 'cloudevents'
           ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers, text: ev.text })

@@ -76,15 +76,16 @@ export const OTLP_PROTOBUF: BinaryEncoding = {
       if (!d.ok) {
         const { offset, messageId, args } = d.problem;
         const at = { source, line: messages, byteOffset: start + offset };
-        sink(
-          framingFinding('jsonl/invalid-protobuf', at, messageId, {
-            ...args,
-            number: messages,
-            bytes: buf.length,
-            start,
-            offset: start + offset,
-          }),
-        );
+        const f = framingFinding('jsonl/invalid-protobuf', at, messageId, {
+          ...args,
+          number: messages,
+          bytes: buf.length,
+          start,
+          offset: start + offset,
+          after: framed ? ' (in a length-prefixed file, the messages after it still are)' : '',
+        });
+        // one OTLP/HTTP request body: the Collector file framing has no part in it
+        sink(framed ? f : { ...f, spec: 'OTLP §Binary Protobuf Encoding' });
         return;
       }
       const text = JSON.stringify(d.request);
