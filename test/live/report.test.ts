@@ -12,8 +12,8 @@ import { startEndpoint, TOKEN } from './endpoint.ts';
 const TIMEOUT = '5000';
 const CHECKS = 'discovery,ingest,fanout,hello,roster,control-ack';
 /** `aep live URL` with the token, the timeout and {@link CHECKS} of these tests, then `rest`. */
-const liveCli = (url: string, rest: readonly string[], stdin?: string) =>
-  runCli('aep', ['live', url, '--timeout', TIMEOUT, '--token', TOKEN, '--checks', CHECKS, ...rest], stdin);
+const liveCli = (url: string, rest: readonly string[], checks = CHECKS) =>
+  runCli('aep', ['live', url, '--timeout', TIMEOUT, '--token', TOKEN, '--checks', checks, ...rest]);
 
 test('aep live lists its checks in every report, and the summary counts the delivered Events', async () => {
   const ep = await startEndpoint('no-socket');
@@ -48,18 +48,7 @@ test('aep live lists its checks in every report, and the summary counts the deli
     assert.equal(doc.summary.events, doc.summary.lines);
     // one endpoint checked (README §Check a running endpoint), whether or not it delivered Events
     assert.equal((doc.summary as { inputs?: number }).inputs, 1);
-    const bare = await runCli('aep', [
-      'live',
-      ep.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      'discovery',
-      '--format',
-      'json',
-    ]);
+    const bare = await liveCli(ep.url, ['--format', 'json'], 'discovery');
     assert.equal(bare.code, 0, bare.stderr);
     const summary = (JSON.parse(bare.stdout) as { summary: { inputs: number; events: number } }).summary;
     assert.deepEqual([summary.inputs, summary.events], [1, 0]);
@@ -93,16 +82,7 @@ test('aep live lists its checks in every report, and the summary counts the deli
 test('aep live: a failed check is listed as failed; when no check asked for ran, nothing was verified (exit 2)', async () => {
   const ep = await startEndpoint('no-socket');
   try {
-    const none = await runCli('aep', [
-      'live',
-      ep.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      'hello,roster',
-    ]);
+    const none = await liveCli(ep.url, [], 'hello,roster');
     assert.equal(none.code, 2);
     assert.match(
       none.stdout,
@@ -110,18 +90,7 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
     );
     assert.equal(none.stderr, 'aep live: none of the checks asked for ran (2 skipped): nothing was verified\n');
     // no verdict: the SARIF log says so (exit 2, not a successful execution)
-    const sarif = await runCli('aep', [
-      'live',
-      ep.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      'hello,roster',
-      '-f',
-      'sarif',
-    ]);
+    const sarif = await liveCli(ep.url, ['-f', 'sarif'], 'hello,roster');
     assert.equal(sarif.code, 2);
     const inv = JSON.parse(sarif.stdout).runs[0].invocations[0];
     assert.deepEqual([inv.exitCode, inv.executionSuccessful], [2, false]);
@@ -130,32 +99,10 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
   }
   const broken = await startEndpoint('ingest-201');
   try {
-    const r = await runCli('aep', [
-      'live',
-      broken.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      'ingest',
-      '--format',
-      'junit',
-    ]);
+    const r = await liveCli(broken.url, ['--format', 'junit'], 'ingest');
     assert.equal(r.code, 1);
     assert.match(r.stdout, /name="ingest">\n {6}<failure type="ingest" message="\d+ errors?"\/>/);
-    const sarif = await runCli('aep', [
-      'live',
-      broken.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      'ingest',
-      '-f',
-      'sarif',
-    ]);
+    const sarif = await liveCli(broken.url, ['-f', 'sarif'], 'ingest');
     const uris = new Set(
       (
         JSON.parse(sarif.stdout) as {
@@ -166,16 +113,7 @@ test('aep live: a failed check is listed as failed; when no check asked for ran,
       ).runs[0].results.flatMap((x) => (x.locations ?? []).map((l) => l.physicalLocation.artifactLocation.uri)),
     );
     assert.ok(uris.has(encodeURIComponent(new URL(broken.url).href)), [...uris].join(' '));
-    const text = await runCli('aep', [
-      'live',
-      broken.url,
-      '--timeout',
-      TIMEOUT,
-      '--token',
-      TOKEN,
-      '--checks',
-      'ingest',
-    ]);
+    const text = await liveCli(broken.url, [], 'ingest');
     assert.match(
       text.stdout,
       /^checks: 1 passed, 1 failed, 0 skipped\n {2}passed {3}discovery\n {2}failed {3}ingest \(\d+ errors?\)$/m,
