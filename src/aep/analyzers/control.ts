@@ -85,6 +85,20 @@ export interface ControlFacts {
   respondIssues?: HeldIssue[];
 }
 
+/** What an ack decision says of its command: its type, id and (rejected) reason. */
+interface EarlyAck {
+  type: string;
+  id: string;
+  reason?: unknown;
+}
+
+/** The ack decision of the ack event `ev`. */
+function ackOf(ev: AepEvent): EarlyAck {
+  const a: EarlyAck = { type: ev.type, id: attr(ev, 'id')! };
+  if (ev.type === 'control.rejected' && ev.payloadValid) a.reason = (ev.value.data as { reason?: unknown } | undefined)?.reason;
+  return a;
+}
+
 /** The command map key of `(session, id)`: `<session length>:<session><id>` (injective; cheaper than JSON). */
 const key2 = (a: string, b: string) => a.length + ':' + a + b;
 
@@ -124,6 +138,11 @@ export class ControlAnalyzer implements StateHolder {
   private readonly expected = new Map<string, Expected>();
   /** Sessions with an event that may have been an ack of unknown cause (a failed `cause` or `type`); kept to the end. */
   private readonly unknownAcks = new Set<string>();
+  /**
+   * Acks whose cause named no command yet, `a(session, cause)` -> the ack: foreign events are ordered by time and cause,
+   * not by file position (AEP-0001 §5.2), so a merged log may hold a command after its ack. Budgeted, oldest forgotten.
+   */
+  private readonly earlyAcks = new Map<string, EarlyAck>();
   /** Commands by bare id and ended session names. */
   private readonly index: CommandIndex;
   /** The values issues of pending invalid responds (a StateHolder of its own). */
@@ -146,15 +165,15 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   bytes(): number {
-    return this.targets.bytes() + this.expected.size * ENTRY_BYTES + this.index.bytes();
+    return this.targets.bytes() + (this.expected.size + this.earlyAcks.size) * ENTRY_BYTES + this.index.bytes();
   }
 
   forgetOldest(): boolean {
     if (this.targets.forgetOldest()) return true;
     const first = this.expected.keys().next();
-    if (first.done) return this.index.forgetOldest();
-    this.expected.delete(first.value);
-    return true;
+    if (!first.done) return this.expected.delete(first.value);
+    const early = this.earlyAcks.keys().next();
+    return early.done ? this.index.forgetOldest() : this.earlyAcks.delete(early.value);
   }
 
   /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
@@ -207,7 +226,7 @@ export class ControlAnalyzer implements StateHolder {
         if (t !== undefined && cmd.timeMs !== undefined && !cmd.retried && t - cmd.timeMs > this.ackWindowMs)
           ack.command.lateByMs = t - cmd.timeMs - this.ackWindowMs;
         this.rememberTarget(textKey(ck!), rec.sourceKey(), facts.at, cmd.at);
-        this.decided(ev, cmd, facts);
+        this.decided(ackOf(ev), cmd, facts);
       } else if (ck !== undefined) {
         const t = this.targets;
         const s = t.size > 0 ? t.slot(textKey(ck)) : undefined;
@@ -220,6 +239,7 @@ export class ControlAnalyzer implements StateHolder {
         const own = s === undefined && !ack.prior ? this.names.get(rec.idKey(cause!)) : undefined;
         if (own) ack.own = { file: this.names.fileName(own.file), line: own.line };
         else if (s === undefined && !ack.prior) ack.other = this.index.otherSession(cause!, rec.session);
+        if (s === undefined && !ack.prior && !own && !ack.other) remember(this.earlyAcks, ck, ackOf(ev));
       }
     }
     if (cmd?.invalid) {
@@ -233,10 +253,10 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   /** An ack decided `cmd`: an accepted respond or cancel expects its outcome; a rejected text answer is judged. */
-  private decided(ev: AepEvent, cmd: PendingCommand, facts: ControlFacts): void {
-    const ackId = attr(ev, 'id')!;
-    if (ev.type === 'control.rejected') {
-      const reason = ev.payloadValid ? (ev.value.data as { reason?: unknown } | undefined)?.reason : undefined;
+  private decided(ack: EarlyAck, cmd: PendingCommand, facts: ControlFacts): void {
+    const ackId = ack.id;
+    if (ack.type === 'control.rejected') {
+      const reason = ack.reason;
       const m = cmd.text?.match;
       if (reason === 'invalid' && m?.status === 'matched' && cmd.text!.requestOpen)
         facts.rejectedMatched = { command: cmd.at, option: m.option };
@@ -350,7 +370,9 @@ export class ControlAnalyzer implements StateHolder {
     // a command under an id already acked starts over: its first target is not this one's
     if (this.targets.size > 0) this.targets.delete(textKey(k));
     let cmd = this.commands.get(k);
-    if (!cmd && this.budget.admit(undefined, ev)) {
+    const early = cmd ? undefined : this.earlyAcks.get(k);
+    if (early) this.earlyAcks.delete(k);
+    if (!cmd && (early !== undefined || this.budget.admit(undefined, ev))) {
       cmd = {
         at: facts.at,
         type: ev.type,
@@ -377,6 +399,11 @@ export class ControlAnalyzer implements StateHolder {
       } else if (ev.type === 'control.cancel' && data) {
         const run = attr(ev, 'run');
         cmd.cancels = data.scope === 'run' && run !== undefined ? run : '';
+      }
+      if (early) {
+        // acked before it appeared: decided, never pending (its first target, ack window and rejection not judged)
+        this.decided(early, cmd, {});
+        return;
       }
       this.commands.set(k, cmd);
       this.pendingBySession.set(session, (this.pendingBySession.get(session) ?? 0) + 1);
