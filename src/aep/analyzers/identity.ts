@@ -60,6 +60,8 @@ export interface IdentityFacts {
   unverifiableWhy?: 'read-back' | 'redaction' | 'withheld';
   /** With `redaction`: the first copy's capture (`full` or `redacted`). */
   redactedFrom?: AepCaptureLevel;
+  /** With `redaction`: `first` when the first copy is the redacted one (this one `full`), the other order. */
+  redactedCopy?: 'first';
   /** With `withheld`: whose payload was withheld. */
   withheldCopy?: 'this' | 'first' | 'both';
 }
@@ -141,6 +143,11 @@ export class IdentityAnalyzer {
     if (same === false && downlevelable(ev)) same = this.withAddedExtensions(key, first, ev);
     let to: AepCaptureLevel | undefined;
     if (same === false && downlevelable(ev) && (to = this.upleveled(first, ev)) !== undefined) same = true;
+    let redactedFirst = false;
+    if (same === false && downlevelable(ev) && this.redactedBefore(key, first, ev)) {
+      [same, redactedFirst] = ['redaction', true];
+      this.redactedFrom = 'full';
+    }
     const apart = same === false && downlevelable(ev) ? this.extensionsApart(key, first, ev) : undefined;
     if (apart) [same, this.added, facts.extensionsOnFirst] = [true, apart.copy, apart.first];
     if (this.added > 0 && same !== false && same !== undefined) facts.extensionsAdded = this.added;
@@ -164,6 +171,7 @@ export class IdentityAnalyzer {
         facts.unverifiable = firstAt;
         facts.unverifiableWhy = 'redaction';
         facts.redactedFrom = this.redactedFrom;
+        if (redactedFirst) facts.redactedCopy = 'first';
         return true;
       }
       facts.redelivery = firstAt;
@@ -362,6 +370,36 @@ export class IdentityAnalyzer {
       }
     }
     return false;
+  }
+
+  /**
+   * True when `ev` is `full` and the first copy a `redacted` one that agrees with it at `metadata`: that copy may be this
+   * event redacted beyond our pipeline (AEP-0003 §9 item 4), as {@link downleveled} finds in the other order; copies
+   * arrive in any order (AEP-0001 §7 rule 2), so the pair gets one verdict.
+   */
+  private redactedBefore(key: Hash64, first: IdEntry, ev: AepEvent): boolean {
+    if (ev.capture !== 'full') return false;
+    const projected = downlevelEvent(ev.value, 'metadata', { profile: this.profile });
+    if (projected.capture !== 'metadata') return false;
+    const text = copyText(ev, projected.event);
+    if (first.kind === 'digest') {
+      const s = this.lower.slot(key);
+      if (s === undefined || this.lower.getU(s, DL_U32.rank) !== CAPTURE_RANK.redacted) return false;
+      const h = textKey(text);
+      const i = DL_U32.digests + 2 * LOWER.indexOf('metadata');
+      if (h.hi === this.lower.getU(s, i) && h.lo === this.lower.getU(s, i + 1)) return true;
+      const f = this.formLower.slot(key);
+      return f !== undefined && h.hi === this.formLower.getU(f, 0) && h.lo === this.formLower.getU(f, 1);
+    }
+    const line = this.rereaders.get(first.file)?.(first.byteOffset);
+    if (line === undefined || lineFingerprint(line) !== first.fingerprint) return false;
+    const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
+    if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+      return false;
+    const value = parsed.value as Record<string, unknown>;
+    if (value.capture !== 'redacted') return false;
+    if (downlevelTexts(value, parsed.bigIntegers, this.redactor, this.profile).get('metadata') === text) return true;
+    return formCopyText(value, parsed.bigIntegers, this.forms.formOf(value), this.profile) === text;
   }
 
   /** Remember the first occurrence of `ev`: a line place and fingerprint from a regular file, else a digest (true). */
