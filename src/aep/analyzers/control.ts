@@ -15,39 +15,15 @@ import { CommandIndex } from './command-index.ts';
 import type { FormFacts } from './form-values.ts';
 import { HeldResponds, type HeldIssue } from './held-responds.ts';
 import { outcomeOf, type OutcomeFact } from './outcome.ts';
+import { ackOf, type EarlyAck, type PendingCommand } from './pending-command.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
 
+export type { PendingCommand } from './pending-command.ts';
+
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
-
-/** A command (AEP-0004 §2) awaiting its ack. */
-export interface PendingCommand {
-  at: Mark;
-  type: string;
-  id: string;
-  source: string;
-  session: string;
-  /** `subject` of a `control.attention.respond`. */
-  subject?: string;
-  /** The run a `control.cancel` with scope "run" names (`''`: the session). */
-  cancels?: string;
-  /** A text-only answer's verdict against the request's options. */
-  text?: TextAnswer;
-  /** Reported by aep/ack-overdue: its target emitted past the window without acking. */
-  overdue?: boolean;
-  /** `time` in ms since the epoch, when it parses. */
-  timeMs: number | undefined;
-  /** True when an emitter of the addressed session had been seen when the command came. */
-  targetSeen: boolean;
-  /** A `control.attention.respond` whose values fail its form, not yet answered (AEP-0002 §5.3 MUST-reject). */
-  invalid?: boolean;
-  /** The `session.ended` of the addressed session name that came before the command. */
-  afterEnd?: Mark;
-  /** Repeated in the input before its ack: a retry (AEP-0004 §2.3) whose send time the stream does not hold. */
-  retried?: boolean;
-}
 
 /** An accepted command whose outcome Event is expected (AEP-0004 §5-§6). */
 interface Expected {
@@ -83,20 +59,6 @@ export interface ControlFacts {
   endorsesInvalid?: Mark;
   /** The values issues of an invalid respond this event decided other than by rejecting it as `invalid`. */
   respondIssues?: HeldIssue[];
-}
-
-/** What an ack decision says of its command: its type, id and (rejected) reason. */
-interface EarlyAck {
-  type: string;
-  id: string;
-  reason?: unknown;
-}
-
-/** The ack decision of the ack event `ev`. */
-function ackOf(ev: AepEvent): EarlyAck {
-  const a: EarlyAck = { type: ev.type, id: attr(ev, 'id')! };
-  if (ev.type === 'control.rejected' && ev.payloadValid) a.reason = (ev.value.data as { reason?: unknown } | undefined)?.reason;
-  return a;
 }
 
 /** The command map key of `(session, id)`: `<session length>:<session><id>` (injective; cheaper than JSON). */

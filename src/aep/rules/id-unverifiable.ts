@@ -7,7 +7,7 @@ export const idUnverifiable = defineStreamRule({
   id: 'aep/id-unverifiable',
   severity: 'warning',
   description:
-    'A repeated (source, id) whose first line can no longer be read back, or a redacted copy of a full or redacted event redacted beyond AEP-0003 §9.4 (in either order), cannot be classified as redelivery or collision.',
+    'A repeated (source, id) whose first line cannot be read back, or a redacted copy of a full or redacted event (either first) redacted beyond AEP-0003 §9.4, is not classified as redelivery or collision.',
   spec: 'AEP-0001 §5.1 #2, §7.4, §8.2(e)',
   messages: {
     reread:
