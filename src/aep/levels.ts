@@ -13,8 +13,11 @@ export type AepScope = 'session' | 'agent' | 'foreign';
 const FOREIGN =
   /^(control\.attention\.respond|control\.cancel|control\.pause|control\.resume|x\.[a-z0-9_-]+\.control\..+|attention\.routed)$/;
 
-/** The scope class of `type`: `agent.*` -> agent; commands and `attention.routed` -> foreign; else session. */
+// category agent, core or vendor (AEP-0001 §5.2 scopes by category; §6 puts it after `x.{vendor}.`)
+const AGENT = /^(x\.[a-z0-9_-]+\.)?agent\./;
+
+/** The scope class of `type`: category `agent` -> agent; commands and `attention.routed` -> foreign; else session. */
 export function scopeOf(type: string): AepScope {
-  if (type.startsWith('agent.')) return 'agent';
+  if (AGENT.test(type)) return 'agent';
   return FOREIGN.test(type) ? 'foreign' : 'session';
 }

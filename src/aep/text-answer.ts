@@ -134,3 +134,14 @@ export function textAnswerOf(
     requestOpen: request.terminal === undefined,
   };
 }
+
+/**
+ * Whether a permission request's text-only answer was applied as a permissive option the text does not name: text
+ * naming no option, or naming another one (an emitter that applied another option did not map it, so for that emitter
+ * it was unmatched text, AEP-0008 §1). `undefined` when that cannot be told (placeholder labels, no option applied).
+ */
+export function appliedPermissiveUnnamed(text: TextAnswer | undefined, applied: string | undefined): boolean {
+  if (!text?.permission || applied === undefined || text.match.status === 'unknown') return false;
+  if (text.match.status === 'matched' && text.match.option === applied) return false;
+  return optionStance(applied) === 'permissive';
+}

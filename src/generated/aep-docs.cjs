@@ -7,7 +7,7 @@
  * `$id` (set when the file has none) and the length of its text when generated.
  */
 exports.DOCUMENTS = [
-  { file: "schemas/aep/envelope.schema.json", id: "https://agent-conformance.dev/schemas/aep/envelope.schema.json", length: 9089 },
+  { file: "schemas/aep/envelope.schema.json", id: "https://agent-conformance.dev/schemas/aep/envelope.schema.json", length: 9321 },
   { file: "schemas/aep/types/session.started.schema.json", id: "https://agent-conformance.dev/schemas/aep/types/session.started.schema.json", length: 1773 },
   { file: "schemas/aep/types/session.ended.schema.json", id: "https://agent-conformance.dev/schemas/aep/types/session.ended.schema.json", length: 840 },
   { file: "schemas/aep/types/run.started.schema.json", id: "https://agent-conformance.dev/schemas/aep/types/run.started.schema.json", length: 3081 },

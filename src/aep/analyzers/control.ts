@@ -15,39 +15,15 @@ import { CommandIndex } from './command-index.ts';
 import type { FormFacts } from './form-values.ts';
 import { HeldResponds, type HeldIssue } from './held-responds.ts';
 import { outcomeOf, type OutcomeFact } from './outcome.ts';
+import { ackOf, type EarlyAck, type PendingCommand } from './pending-command.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
 
+export type { PendingCommand } from './pending-command.ts';
+
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
-
-/** A command (AEP-0004 §2) awaiting its ack. */
-export interface PendingCommand {
-  at: Mark;
-  type: string;
-  id: string;
-  source: string;
-  session: string;
-  /** `subject` of a `control.attention.respond`. */
-  subject?: string;
-  /** The run a `control.cancel` with scope "run" names (`''`: the session). */
-  cancels?: string;
-  /** A text-only answer's verdict against the request's options. */
-  text?: TextAnswer;
-  /** Reported by aep/ack-overdue: its target emitted past the window without acking. */
-  overdue?: boolean;
-  /** `time` in ms since the epoch, when it parses. */
-  timeMs: number | undefined;
-  /** True when an emitter of the addressed session had been seen when the command came. */
-  targetSeen: boolean;
-  /** A `control.attention.respond` whose values fail its form, not yet answered (AEP-0002 §5.3 MUST-reject). */
-  invalid?: boolean;
-  /** The `session.ended` of the addressed session name that came before the command. */
-  afterEnd?: Mark;
-  /** Repeated in the input before its ack: a retry (AEP-0004 §2.3) whose send time the stream does not hold. */
-  retried?: boolean;
-}
 
 /** An accepted command whose outcome Event is expected (AEP-0004 §5-§6). */
 interface Expected {
@@ -124,6 +100,11 @@ export class ControlAnalyzer implements StateHolder {
   private readonly expected = new Map<string, Expected>();
   /** Sessions with an event that may have been an ack of unknown cause (a failed `cause` or `type`); kept to the end. */
   private readonly unknownAcks = new Set<string>();
+  /**
+   * Acks whose cause named no command yet, `a(session, cause)` -> the ack: foreign events are ordered by time and cause,
+   * not by file position (AEP-0001 §5.2), so a merged log may hold a command after its ack. Budgeted, oldest forgotten.
+   */
+  private readonly earlyAcks = new Map<string, EarlyAck>();
   /** Commands by bare id and ended session names. */
   private readonly index: CommandIndex;
   /** The values issues of pending invalid responds (a StateHolder of its own). */
@@ -146,15 +127,15 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   bytes(): number {
-    return this.targets.bytes() + this.expected.size * ENTRY_BYTES + this.index.bytes();
+    return this.targets.bytes() + (this.expected.size + this.earlyAcks.size) * ENTRY_BYTES + this.index.bytes();
   }
 
   forgetOldest(): boolean {
     if (this.targets.forgetOldest()) return true;
     const first = this.expected.keys().next();
-    if (first.done) return this.index.forgetOldest();
-    this.expected.delete(first.value);
-    return true;
+    if (!first.done) return this.expected.delete(first.value);
+    const early = this.earlyAcks.keys().next();
+    return early.done ? this.index.forgetOldest() : this.earlyAcks.delete(early.value);
   }
 
   /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
@@ -207,7 +188,7 @@ export class ControlAnalyzer implements StateHolder {
         if (t !== undefined && cmd.timeMs !== undefined && !cmd.retried && t - cmd.timeMs > this.ackWindowMs)
           ack.command.lateByMs = t - cmd.timeMs - this.ackWindowMs;
         this.rememberTarget(textKey(ck!), rec.sourceKey(), facts.at, cmd.at);
-        this.decided(ev, cmd, facts);
+        this.decided(ackOf(ev), cmd, facts);
       } else if (ck !== undefined) {
         const t = this.targets;
         const s = t.size > 0 ? t.slot(textKey(ck)) : undefined;
@@ -220,6 +201,7 @@ export class ControlAnalyzer implements StateHolder {
         const own = s === undefined && !ack.prior ? this.names.get(rec.idKey(cause!)) : undefined;
         if (own) ack.own = { file: this.names.fileName(own.file), line: own.line };
         else if (s === undefined && !ack.prior) ack.other = this.index.otherSession(cause!, rec.session);
+        if (s === undefined && !ack.prior && !own && !ack.other) remember(this.earlyAcks, ck, ackOf(ev));
       }
     }
     if (cmd?.invalid) {
@@ -233,10 +215,10 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   /** An ack decided `cmd`: an accepted respond or cancel expects its outcome; a rejected text answer is judged. */
-  private decided(ev: AepEvent, cmd: PendingCommand, facts: ControlFacts): void {
-    const ackId = attr(ev, 'id')!;
-    if (ev.type === 'control.rejected') {
-      const reason = ev.payloadValid ? (ev.value.data as { reason?: unknown } | undefined)?.reason : undefined;
+  private decided(ack: EarlyAck, cmd: PendingCommand, facts: ControlFacts): void {
+    const ackId = ack.id;
+    if (ack.type === 'control.rejected') {
+      const reason = ack.reason;
       const m = cmd.text?.match;
       if (reason === 'invalid' && m?.status === 'matched' && cmd.text!.requestOpen)
         facts.rejectedMatched = { command: cmd.at, option: m.option };
@@ -350,7 +332,9 @@ export class ControlAnalyzer implements StateHolder {
     // a command under an id already acked starts over: its first target is not this one's
     if (this.targets.size > 0) this.targets.delete(textKey(k));
     let cmd = this.commands.get(k);
-    if (!cmd && this.budget.admit(undefined, ev)) {
+    const early = cmd ? undefined : this.earlyAcks.get(k);
+    if (early) this.earlyAcks.delete(k);
+    if (!cmd && (early !== undefined || this.budget.admit(undefined, ev))) {
       cmd = {
         at: facts.at,
         type: ev.type,
@@ -377,6 +361,11 @@ export class ControlAnalyzer implements StateHolder {
       } else if (ev.type === 'control.cancel' && data) {
         const run = attr(ev, 'run');
         cmd.cancels = data.scope === 'run' && run !== undefined ? run : '';
+      }
+      if (early) {
+        // acked before it appeared: decided, never pending (its first target, ack window and rejection not judged)
+        this.decided(early, cmd, {});
+        return;
       }
       this.commands.set(k, cmd);
       this.pendingBySession.set(session, (this.pendingBySession.get(session) ?? 0) + 1);

@@ -32,43 +32,11 @@ import {
 } from './downlevel-copies.ts';
 import { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
 import { carriesExtension, ExtCopies, extensionsApart, extSignature, lineSignature } from './ext-copies.ts';
+import type { IdentityFacts } from './identity-facts.ts';
 
 export { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
 export { downlevelTexts } from './downlevel-copies.ts';
-
-/** What the identity analyzer found about one event. */
-export interface IdentityFacts {
-  /** The first occurrence, when this event repeats it (exactly, or down-leveled): then no other fact is set. */
-  redelivery?: Mark;
-  /** With `redelivery`: the first copy's capture, when this repeat is that copy down-leveled to its own capture. */
-  downleveledFrom?: AepCaptureLevel;
-  /** With `redelivery`: the first copy's capture, when it is this one down-leveled (AEP-0001 §7 rule 2: any order). */
-  downleveledTo?: AepCaptureLevel;
-  /** With `redelivery` (or a `redaction` unverifiable): how many extension attributes a relay added to the first copy (AEP-0001 §4.2). */
-  extensionsAdded?: number;
-  /** With `redelivery`: how many extension attributes only the first copy carries (a relay added them to it, §4.2). */
-  extensionsOnFirst?: number;
-  /** The first occurrence, when this event reuses its `(source, id)` with other content. */
-  collision?: Mark;
-  /** The first occurrence, when this event repeats its `(source, id)` but whether it is the same event cannot be decided. */
-  unverifiable?: Mark;
-  /**
-   * With `unverifiable`: `read-back` (the first line could not be read back as it was), `redaction` (a `redacted` copy
-   * of a `full` event whose free text another pipeline redacted) or `withheld` (a bridge withheld a copy's payload at
-   * its ceiling, AEP-0005 §3.3: the envelopes agree, the contents cannot be compared).
-   */
-  unverifiableWhy?: 'read-back' | 'redaction' | 'withheld';
-  /** With `redaction`: the first copy's capture (`full` or `redacted`). */
-  redactedFrom?: AepCaptureLevel;
-  /** With `withheld`: whose payload was withheld. */
-  withheldCopy?: 'this' | 'first' | 'both';
-}
-
-/** Whether this event is another copy under the `(source, id)` of the event at `at`: one event to a consumer that dedupes (AEP-0001 §7 rule 4). */
-export function copiesAt(facts: IdentityFacts, at: Mark): boolean {
-  const first = facts.collision ?? facts.unverifiable;
-  return first !== undefined && first.line === at.line && first.file === at.file;
-}
+export { copiesAt, type IdentityFacts } from './identity-facts.ts';
 
 /** `(source, id)` identity and dedupe for one run. */
 export class IdentityAnalyzer {
@@ -141,6 +109,11 @@ export class IdentityAnalyzer {
     if (same === false && downlevelable(ev)) same = this.withAddedExtensions(key, first, ev);
     let to: AepCaptureLevel | undefined;
     if (same === false && downlevelable(ev) && (to = this.upleveled(first, ev)) !== undefined) same = true;
+    let redactedFirst = false;
+    if (same === false && downlevelable(ev) && this.redactedBefore(key, first, ev)) {
+      [same, redactedFirst] = ['redaction', true];
+      this.redactedFrom = 'full';
+    }
     const apart = same === false && downlevelable(ev) ? this.extensionsApart(key, first, ev) : undefined;
     if (apart) [same, this.added, facts.extensionsOnFirst] = [true, apart.copy, apart.first];
     if (this.added > 0 && same !== false && same !== undefined) facts.extensionsAdded = this.added;
@@ -164,6 +137,7 @@ export class IdentityAnalyzer {
         facts.unverifiable = firstAt;
         facts.unverifiableWhy = 'redaction';
         facts.redactedFrom = this.redactedFrom;
+        if (redactedFirst) facts.redactedCopy = 'first';
         return true;
       }
       facts.redelivery = firstAt;
@@ -324,19 +298,7 @@ export class IdentityAnalyzer {
       if (rank === WITHHELD_RANK || rank < CAPTURE_RANK[to] || (rank === CAPTURE_RANK[to] && to !== 'redacted'))
         return false;
       from = (['none', 'metadata', 'redacted', 'full'] as const)[rank]!;
-      const f = this.formLower.slot(key);
-      matches = (level, text) => {
-        const i = LOWER.indexOf(level);
-        const h = textKey(text);
-        if (h.hi === 0 && h.lo === 0) return false;
-        if (h.hi === t.getU(s!, DL_U32.digests + 2 * i) && h.lo === t.getU(s!, DL_U32.digests + 2 * i + 1)) return true;
-        return (
-          level === 'metadata' &&
-          f !== undefined &&
-          h.hi === this.formLower.getU(f, 0) &&
-          h.lo === this.formLower.getU(f, 1)
-        );
-      };
+      matches = (level, text) => this.digestMatches(key, s!, level, text);
     } else {
       const line = this.rereaders.get(first.file)?.(first.byteOffset);
       if (line === undefined || lineFingerprint(line) !== first.fingerprint) return undefined;
@@ -362,6 +324,41 @@ export class IdentityAnalyzer {
       }
     }
     return false;
+  }
+
+  /**
+   * True when `ev` is `full` and the first copy a `redacted` one agreeing with it at `metadata`: {@link downleveled}'s
+   * `redaction` in the other order (AEP-0003 §9 item 4; copies arrive in any order, AEP-0001 §7 rule 2).
+   */
+  private redactedBefore(key: Hash64, first: IdEntry, ev: AepEvent): boolean {
+    if (ev.capture !== 'full') return false;
+    const projected = downlevelEvent(ev.value, 'metadata', { profile: this.profile });
+    if (projected.capture !== 'metadata') return false;
+    const text = copyText(ev, projected.event);
+    const s = first.kind === 'digest' ? this.lower.slot(key) : undefined;
+    if (s !== undefined)
+      return this.lower.getU(s, DL_U32.rank) === CAPTURE_RANK.redacted && this.digestMatches(key, s, 'metadata', text);
+    if (first.kind === 'digest') return false;
+    const line = this.rereaders.get(first.file)?.(first.byteOffset);
+    if (line === undefined || lineFingerprint(line) !== first.fingerprint) return false;
+    const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
+    if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+      return false;
+    const value = parsed.value as Record<string, unknown>;
+    if (value.capture !== 'redacted') return false;
+    if (downlevelTexts(value, parsed.bigIntegers, this.redactor, this.profile).get('metadata') === text) return true;
+    return formCopyText(value, parsed.bigIntegers, this.forms.formOf(value), this.profile) === text;
+  }
+
+  /** Whether `text` is a digest entry's first copy (row `s` of the down-level digests) down-leveled to `level`. */
+  private digestMatches(key: Hash64, s: number, level: AepCaptureLevel, text: string): boolean {
+    const t = this.lower;
+    const i = DL_U32.digests + 2 * LOWER.indexOf(level);
+    const h = textKey(text);
+    if (h.hi === 0 && h.lo === 0) return false;
+    if (h.hi === t.getU(s, i) && h.lo === t.getU(s, i + 1)) return true;
+    const f = level === 'metadata' ? this.formLower.slot(key) : undefined;
+    return f !== undefined && h.hi === this.formLower.getU(f, 0) && h.lo === this.formLower.getU(f, 1);
   }
 
   /** Remember the first occurrence of `ev`: a line place and fingerprint from a regular file, else a digest (true). */

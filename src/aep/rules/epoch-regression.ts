@@ -21,7 +21,8 @@ export const epochRegression = defineStreamRule({
     const has = Object.hasOwn(f.ev.value, 'epoch');
     const prior = markLocation(prev.at);
     ctx.report({
-      pointer: has ? '/epoch' : '/seq',
+      // an absent epoch is located at the member it lacks, with no column (as other absent members)
+      pointer: '/epoch',
       messageId: has ? 'below' : 'absent',
       args: { epoch: String(epoch), previousEpoch: String(prev.epoch), prior },
       related: [prior],

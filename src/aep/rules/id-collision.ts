@@ -1,5 +1,6 @@
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
+import { copiesAt } from '../analyzers/identity.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
 /** `aep/id-collision`: the same `id` from two sources is legal and never compared. */
@@ -15,6 +16,8 @@ export const idCollision = defineStreamRule({
   on: ['collision'],
   onEvent(f: AepFacts, ctx) {
     if (!f.collision) return;
+    // an ack under the id of the earlier ack of its command: a re-emit not byte-identical, aep/ack-exclusive's (AEP-0004 §3)
+    if (f.ack?.prior && copiesAt(f, f.ack.prior.at)) return;
     const prior = markLocation(f.collision, '/id');
     ctx.report({ pointer: '/id', args: { id: String(f.ev.value.id), prior }, related: [prior] });
   },

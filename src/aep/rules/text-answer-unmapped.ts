@@ -1,6 +1,7 @@
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
+import { appliedPermissiveUnnamed } from '../text-answer.ts';
 
 /** `aep/text-answer-unmapped`. A SHOULD of the receiving emitter, hence a warning. */
 export const textAnswerUnmapped = defineStreamRule({
@@ -30,6 +31,8 @@ export const textAnswerUnmapped = defineStreamRule({
     const o = f.outcome;
     const m = o?.text?.match;
     if (m?.status !== 'matched' || o!.option === m.option) return;
+    // applied as a permissive option it does not name: aep/text-answer-permissive's error, one finding for one fault
+    if (appliedPermissiveUnnamed(o!.text, o!.option)) return;
     const command = markLocation(o!.command, '/data/answer/text');
     ctx.report({
       pointer: o!.option === undefined ? '/data/answer' : '/data/answer/option',

@@ -11,7 +11,7 @@ import { MEMO_FORMATS } from '../../core/schema/memo-pattern.ts';
 import { TextMemo } from '../../core/text-memo.ts';
 
 /** FNV-1a of the envelope schema this path was written against: another turns it off (envelope-fast.test.ts). */
-export const ENVELOPE_PRINT = 0xa6a5ee2a;
+export const ENVELOPE_PRINT = 0x5e32b82c;
 
 /** The print of the envelope schema as shipped ({@link ENVELOPE_PRINT} when this path was read against it). */
 export function envelopePrint(): number {
@@ -35,7 +35,7 @@ let unprinted = 0;
 // the schema's patterns, as its generated validator compiles them (flag `u`)
 const TYPE =
   /^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\.[a-z0-9_]+)+|x\.[a-z0-9_-]+\.[a-z0-9_]+(\.[a-z0-9_]+)+)$/u;
-const AGENT = /^agent\./u;
+const AGENT = /^(x\.[a-z0-9_-]+\.)?agent\./u;
 const FOREIGN =
   /^(control\.(attention\.respond|cancel|pause|resume)|attention\.routed|x\.[a-z0-9_-]+\.control(\.[a-z0-9_]+)+)$/u;
 const MEMBER = /^[a-z0-9]{1,20}$/u;
@@ -51,7 +51,7 @@ export function plainUri(s: string): boolean {
   return PLAIN_URI.test(s);
 }
 
-/** The `allOf` branch a type falls in: no valid type, `agent.*`, a foreign command or routing, or session-scoped. */
+/** The `allOf` branch a type falls in: no valid type, category `agent` (`agent.*`, `x.{vendor}.agent.*`), a foreign command or routing, or session-scoped. */
 const Scope = { Invalid: 0, Agent: 1, Foreign: 2, Session: 3 } as const;
 /** An `allOf` branch (see {@link Scope}). */
 export type EnvelopeBranch = (typeof Scope)[keyof typeof Scope];

@@ -106,7 +106,8 @@ export const ENVELOPE_RULES = {
   scopeAgent: schemaRule({
     id: 'aep/scope-agent',
     severity: 'error',
-    description: 'Agent-scoped (`agent.*`) events carry none of session, run, step, seq.',
+    description:
+      'Agent-scoped events (category agent: `agent.*`, `x.{vendor}.agent.*`) carry none of session, run, step, seq.',
     spec: 'AEP-0001 §5.2',
   }),
   scopeForeign: schemaRule({

@@ -29,7 +29,7 @@ const KEY_TEMPLATES: MessageTemplates = {
   'extension-name': 'Extension attribute name "{member}" is not 1-20 lowercase letters or digits ([a-z0-9]{1,20}).',
   'extension-value': 'Extension attribute "{attribute}" must be a string, integer or boolean.',
   'scope-agent':
-    'Agent-scoped event "{type}" must not carry "{attribute}" (agent.* events have no session, run, step or seq).',
+    'Agent-scoped event "{type}" must not carry "{attribute}" (events of category agent, agent.* or x.VENDOR.agent.*, have no session, run, step or seq).',
   'scope-foreign.required': '"{type}" is addressed to a session and must carry "{attribute}".',
   'scope-foreign':
     '"{type}" must not carry "{attribute}": commands and attention.routed are not sequenced by their sender.',

@@ -1,0 +1,46 @@
+/** A command awaiting its ack, and an ack decision kept apart from its command (the control analyzer, control.ts). */
+import type { Mark } from '../../core/mark.ts';
+import { attr, type AepEvent } from '../event.ts';
+import type { TextAnswer } from '../text-answer.ts';
+
+/** A command (AEP-0004 §2) awaiting its ack. */
+export interface PendingCommand {
+  at: Mark;
+  type: string;
+  id: string;
+  source: string;
+  session: string;
+  /** `subject` of a `control.attention.respond`. */
+  subject?: string;
+  /** The run a `control.cancel` with scope "run" names (`''`: the session). */
+  cancels?: string;
+  /** A text-only answer's verdict against the request's options. */
+  text?: TextAnswer;
+  /** Reported by aep/ack-overdue: its target emitted past the window without acking. */
+  overdue?: boolean;
+  /** `time` in ms since the epoch, when it parses. */
+  timeMs: number | undefined;
+  /** True when an emitter of the addressed session had been seen when the command came. */
+  targetSeen: boolean;
+  /** A `control.attention.respond` whose values fail its form, not yet answered (AEP-0002 §5.3 MUST-reject). */
+  invalid?: boolean;
+  /** The `session.ended` of the addressed session name that came before the command. */
+  afterEnd?: Mark;
+  /** Repeated in the input before its ack: a retry (AEP-0004 §2.3) whose send time the stream does not hold. */
+  retried?: boolean;
+}
+
+/** What an ack decision says of its command: its type, id and (rejected) reason. */
+export interface EarlyAck {
+  type: string;
+  id: string;
+  reason?: unknown;
+}
+
+/** The ack decision of the ack event `ev`. */
+export function ackOf(ev: AepEvent): EarlyAck {
+  const a: EarlyAck = { type: ev.type, id: attr(ev, 'id')! };
+  if (ev.type === 'control.rejected' && ev.payloadValid)
+    a.reason = (ev.value.data as { reason?: unknown } | undefined)?.reason;
+  return a;
+}
