@@ -225,6 +225,7 @@ export function schemaStage(
     ];
   }
   findings = dedupe(findings);
+  if (root.kind === 'wire' && findings.length > 0) findings = offeredVersion(findings, v, params);
   msg.kind = root.kind === 'registration' ? 'registration' : root.kind === 'event' ? 'event' : messageKind(v, 'stdio');
   msg.event =
     root.kind === 'event'
@@ -259,6 +260,25 @@ export function schemaStage(
   if (findings.length > 0 && msg.eventPointer !== undefined) findings = namedFindings(findings, msg, v);
   msg.wireValid = (findings.length === 0 || !findings.some((f) => f.rule.wire)) && ev.duplicates.length === 0;
   return findings;
+}
+
+/** A published snapshot's identifier: its release date in `YYYY-MM-DD` form (base/versioning.md §Versioning). */
+const SNAPSHOT_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/**
+ * A request's other snapshot identifier is the harness offering it (base/versioning.md: a backend that does not support
+ * the supplied version returns -32001), so its `ahp/protocol-version` finding becomes `ahp/protocol-version-offered`.
+ */
+function offeredVersion(findings: SchemaStageFinding[], v: Obj, params: Obj | undefined): SchemaStageFinding[] {
+  const version = params?.protocolVersion;
+  const request = (v.method === 'hooks/intercept' || v.method === 'hooks/capabilities') && Object.hasOwn(v, 'id');
+  if (!request || typeof version !== 'string' || !SNAPSHOT_DATE.test(version)) return findings;
+  const rule = AHP_SCHEMA_RULES['ahp/protocol-version'];
+  return findings.map((f) =>
+    f.rule === rule && f.pointer === '/params/protocolVersion'
+      ? found('ahp/protocol-version-offered', f.pointer, 'offered', { version })
+      : f,
+  );
 }
 
 /** The member a generic `required` finding names (not one whose name or requiring value its sentence could not quote). */
