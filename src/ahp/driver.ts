@@ -3,9 +3,9 @@
  * shape.
  */
 import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
-import { Engine, type EventEntry, type RuleSelection } from '../core/engine.ts';
+import { Engine, type EventEntry, isSelected, type RuleSelection } from '../core/engine.ts';
 import { countDocument, type ProtocolChecker } from '../core/pipeline.ts';
-import { metaOf, RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
+import { findingAt, metaOf, RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
 import { markOf } from '../core/mark.ts';
 import { ruleType, type AhpBinding, type AhpMessage } from './message.ts';
@@ -181,6 +181,14 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
     },
     onUnreadable(at) {
       model?.unreadable(at);
+    },
+    emptyDocument(source) {
+      // no body is what an accepted observe notification's response must have (base/transports/http.md), a request
+      // or a 200 answer never has: the status and direction say which, and a capture of bodies has neither
+      if (root || bindingOf(source) !== 'http') return false;
+      const rule = AHP_SCHEMA_RULES['ahp/http-status-unverifiable'];
+      if (isSelected(opts.rules, rule.id)) sink(findingAt(rule, { source, byteOffset: 0 }, 'empty'));
+      return true;
     },
     end() {
       sync();

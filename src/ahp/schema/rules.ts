@@ -49,11 +49,13 @@ export const AHP_SCHEMA_RULES = {
     wire: true,
     severity: 'info',
     description:
-      'An HTTP body that is a JSON object but no JSON-RPC message (no jsonrpc, method, id or result) is what a server may send with a non-success status; a capture of bodies has no status (not verified).',
+      'An HTTP body that is a JSON object but no JSON-RPC message (no jsonrpc, method, id or result) is what a server may send with a non-success status, and an empty body what an accepted observe notification is answered with; a capture of bodies has no status (not verified).',
     detail:
-      'Read for `--binding http` inputs only (README §Decisions on HTTP bodies without their status). Under status 200 such a body breaks AHP-HTTP-001 (a successful response contains the correlated JSON-RPC response); under any other status the exchange is an operational failure and the spec says nothing of its body beyond the JSON media type. A body that is not JSON at all is still a framing error, and one with any of those members is still judged as JSON-RPC (ahp/jsonrpc). It replaces ahp/jsonrpc for such a body.',
+      'Read for `--binding http` inputs only (README §Decisions on HTTP bodies without their status). Under status 200 such a body breaks AHP-HTTP-001 (a successful response contains the correlated JSON-RPC response); under any other status the exchange is an operational failure and the spec says nothing of its body beyond the JSON media type. A body that is not JSON at all is still a framing error, and one with any of those members is still judged as JSON-RPC (ahp/jsonrpc). It replaces ahp/jsonrpc for such a body, and jsonl/empty-input for a body of zero bytes (one of only whitespace is still not JSON).',
     spec: 'AHP base/transports/http.md §Request and response (AHP-HTTP-001)',
     messages: {
+      empty:
+        'This HTTP body is empty: what the response to an accepted hooks/observe notification must be (202 or 204 with no body), but a request always has a body and a 200 answer must carry the correlated JSON-RPC response (AHP-HTTP-001). A capture of bodies has no status or direction, so which it was is not verified.',
       body: 'This HTTP body is a JSON object but no JSON-RPC message (it has no `jsonrpc`, `method`, `id` or `result`): legal as the body of a non-success status, which is an operational failure, but a 200 answer must carry the correlated JSON-RPC response (AHP-HTTP-001). A capture of bodies has no status, so which it was is not verified.',
     },
   }),
