@@ -178,7 +178,14 @@ export const AHP_SCHEMA_RULES = {
     wire: false,
     severity: 'error',
     description: 'Canonical messages have id, a canonical role and ordered parts; the role belongs to the message.',
-    detail: 'Requirements: AHP-CONTENT-001.',
+    detail:
+      'Requirements: AHP-CONTENT-001. A content part where a message belongs (a `kind`, no `role` or `parts`) is one finding, at the list when every item is one (a bare part list is not a message list: execution-payloads.md §Content and accounting), else at each such item.',
+    messages: {
+      bareList:
+        'This is a list of content parts, not a canonical message list: each message wraps its ordered parts as `{id, role, parts}`, and a bare part list is not a message list.',
+      barePart:
+        'This is a content part, not a canonical message: a message list holds `{id, role, parts}` messages, each wrapping its ordered parts.',
+    },
     spec: 'AHP content-upload.md §Canonical messages and content selection',
   }),
   'ahp/content-selection': schemaRule({
