@@ -90,7 +90,11 @@ const NO_STREAM = { state: undefined, observe: () => undefined };
  * intercept: there any list is rejected as a list (ahp/modify-invalid), whatever its items (the schema stage cannot
  * tell that boundary from user.message.outbound, where the items are canonical messages).
  */
-function answerListFindings(findings: SchemaStageFinding[], ev: ParsedEvent, model: AhpStreamModel): SchemaStageFinding[] {
+function answerListFindings(
+  findings: SchemaStageFinding[],
+  ev: ParsedEvent,
+  model: AhpStreamModel,
+): SchemaStageFinding[] {
   const v = ev.value;
   const effects = isObj(v) && isObj(v.result) ? v.result.effects : undefined;
   if (!Array.isArray(effects)) return findings;

@@ -24,7 +24,10 @@ test('a JSON-RPC error body passes; the same object as a stdio frame is a JSON-R
 });
 
 /** The findings of `text` read as `ahp validate` reads an HTTP body file: one document. */
-async function document(text: string, source = 'body.json'): Promise<{ severity: string; ruleId: string; messageId?: string }[]> {
+async function document(
+  text: string,
+  source = 'body.json',
+): Promise<{ severity: string; ruleId: string; messageId?: string }[]> {
   const out: Finding[] = [];
   const open = async function* () {
     yield text;

@@ -82,7 +82,12 @@ describe('wire root and JSON-RPC', () => {
         [['ahp/protocol-version-offered', 'info', '/params/protocolVersion']],
       );
     };
-    const discovery = { jsonrpc: '2.0', id: 'd', method: 'hooks/capabilities', params: { protocolVersion: '2026-08-27' } };
+    const discovery = {
+      jsonrpc: '2.0',
+      id: 'd',
+      method: 'hooks/capabilities',
+      params: { protocolVersion: '2026-08-27' },
+    };
     offered(discovery);
     const request = intercept(event('tool.before')) as { params: { protocolVersion: string } };
     request.params.protocolVersion = '2025-11-25';
