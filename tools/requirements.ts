@@ -27,7 +27,10 @@ export type MatrixProtocol = 'aep' | 'ahp';
 /** The exact header line of every matrix file. */
 export const HEADER = 'section\tn\tlevel\tverdict\trules\tquote\tnote';
 
-/** Requirement levels: RFC 2119 keywords, plus closed sets and formats stated in tables. */
+/**
+ * Requirement levels: RFC 2119 keywords, plus closed sets and formats stated in tables, and `statement`: a normative
+ * sentence with no BCP 14 keyword (RFC 8174: only the capitals are), whose rules' severity the row's note explains.
+ */
 export const LEVELS = [
   'MUST',
   'MUST NOT',
@@ -40,6 +43,7 @@ export const LEVELS = [
   'MAY',
   'closed-set',
   'format',
+  'statement',
 ] as const;
 /** One requirement level. */
 export type Level = (typeof LEVELS)[number];
@@ -106,7 +110,7 @@ export function documentOf(protocol: MatrixProtocol, file: string): MatrixDocume
 
 /** The severity a rule enforcing a requirement of this level has, unless the row's note says why not. */
 export function severityOfLevel(level: Level): 'error' | 'warning' | undefined {
-  if (level === 'MAY') return undefined;
+  if (level === 'MAY' || level === 'statement') return undefined;
   return level === 'SHOULD' || level === 'SHOULD NOT' || level === 'RECOMMENDED' ? 'warning' : 'error';
 }
 
@@ -438,7 +442,8 @@ export function renderRequirementsMarkdown(
     '     test/meta/requirements.test.ts fails when this file is stale. -->\n' +
     '# Requirements matrix\n\n' +
     'One row per normative sentence of the documents the tool checks (MUST, MUST NOT, SHALL, REQUIRED,\n' +
-    'SHOULD, RECOMMENDED, MAY, closed sets and formats stated in tables), with its verdict: the rules\n' +
+    'SHOULD, RECOMMENDED, MAY, closed sets and formats stated in tables, statements without a keyword), with its\n' +
+    'verdict: the rules\n' +
     'that enforce it; `runtime-only`, what a recorded stream cannot show; `accepts`, what the tool must\n' +
     'let pass; or `gap`, checkable but not enforced yet. The data is `conformance/requirements/`\n' +
     '(format in its README); `aep explain RULE` / `ahp explain RULE` list the rows a rule enforces.\n' +

@@ -61,6 +61,9 @@ export function aepInputChecker(
     onUnreadable(at) {
       inner.onUnreadable?.(at);
     },
+    emptyDocument(source) {
+      return inner.emptyDocument?.(source) ?? false;
+    },
     end() {
       inner.end();
     },

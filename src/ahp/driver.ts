@@ -3,9 +3,10 @@
  * shape.
  */
 import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
-import { Engine, type EventEntry, type RuleSelection } from '../core/engine.ts';
+import { Engine, type EventEntry, isSelected, type RuleSelection } from '../core/engine.ts';
 import { countDocument, type ProtocolChecker } from '../core/pipeline.ts';
-import { metaOf, RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
+import { findingAt, metaOf, type ParsedEvent, RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
+import { answerListEffects, insideValue } from './analyzers/effects-model.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
 import { markOf } from '../core/mark.ts';
 import { ruleType, type AhpBinding, type AhpMessage } from './message.ts';
@@ -84,6 +85,27 @@ export interface AhpCheckOptions {
 
 const NO_STREAM = { state: undefined, observe: () => undefined };
 
+/**
+ * Without the schema's item findings inside a list value of `modify(content)` answering a user.elicitation.result
+ * intercept: there any list is rejected as a list (ahp/modify-invalid), whatever its items (the schema stage cannot
+ * tell that boundary from user.message.outbound, where the items are canonical messages).
+ */
+function answerListFindings(
+  findings: SchemaStageFinding[],
+  ev: ParsedEvent,
+  model: AhpStreamModel,
+): SchemaStageFinding[] {
+  const v = ev.value;
+  const effects = isObj(v) && isObj(v.result) ? v.result.effects : undefined;
+  if (!Array.isArray(effects)) return findings;
+  const event = model.state.correlation.awaited(ev as AhpMessage)?.host?.event;
+  const lists = event === undefined ? undefined : answerListEffects(effects, event);
+  if (!lists?.size) return findings;
+  return findings.filter(
+    (f) => !f.pointer.startsWith('/result/effects/') || ![...lists].some((i) => insideValue(f.pointer.slice(15), i)),
+  );
+}
+
 /** A checker of one AHP stream. @throws Error when `opts.single` names an unknown root. */
 export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): ProtocolChecker {
   const { sink, stats } = out;
@@ -155,6 +177,7 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
       }
       let findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), stageOpts);
       if (binding === 'http' && !root && findings.length > 0 && statusBody(ev.value)) findings = [HTTP_STATUS_BODY];
+      if (model && findings.length > 0) findings = answerListFindings(findings, ev, model);
       reportSchemaFindings(findings, ev, sink, opts.rules);
       const msg = ev as AhpMessage;
       msg.binding = binding;
@@ -181,6 +204,14 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
     },
     onUnreadable(at) {
       model?.unreadable(at);
+    },
+    emptyDocument(source) {
+      // no body is what an accepted observe notification's response must have (base/transports/http.md), a request
+      // or a 200 answer never has: the status and direction say which, and a capture of bodies has neither
+      if (root || bindingOf(source) !== 'http') return false;
+      const rule = AHP_SCHEMA_RULES['ahp/http-status-unverifiable'];
+      if (isSelected(opts.rules, rule.id)) sink(findingAt(rule, { source, byteOffset: 0 }, 'empty'));
+      return true;
     },
     end() {
       sync();

@@ -46,6 +46,11 @@ export interface ProtocolChecker {
   onEvent(event: ParsedEvent): void;
   /** A line of the stream at `at` gave no event (framing: `UNREADABLE_LINE_RULES`); verdicts of absence after it are unsure. */
   onUnreadable?(at: Mark): void;
+  /**
+   * A whole-document input of `source` is zero bytes (after a BOM): true when the checker gave its own verdict, which
+   * replaces `jsonl/empty-input` (an AHP HTTP body, whose emptiness may be the binding's required form).
+   */
+  emptyDocument?(source: string): boolean;
   end(): void;
 }
 

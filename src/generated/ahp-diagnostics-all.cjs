@@ -14,7 +14,7 @@ const schema33 = docs[8]["$defs"]["__ctx26"];
 const schema35 = docs[0]["$defs"]["request"];
 const schema36 = docs[0]["$defs"]["jsonrpcVersion"];
 const schema37 = docs[0]["$defs"]["jsonRpcId"];
-const schema38 = docs[0]["$defs"]["__ctx212"];
+const schema38 = docs[0]["$defs"]["__ctx211"];
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -110,7 +110,7 @@ if(data.method !== undefined){
 let data2 = data.method;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err7 = {instancePath:instancePath+"/method",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx212/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38,data:data2};
+const err7 = {instancePath:instancePath+"/method",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx211/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -121,7 +121,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/method",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx212/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data2};
+const err8 = {instancePath:instancePath+"/method",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx211/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -191,28 +191,28 @@ const schema149 = docs[0]["$defs"]["__ctx127"];
 const schema152 = docs[0]["$defs"]["__ctx126"];
 const schema66 = docs[1]["$defs"]["messages"];
 const schema67 = docs[1]["$defs"]["message"];
-const schema68 = docs[0]["$defs"]["__ctx187"];
+const schema68 = docs[0]["$defs"]["__ctx186"];
 const schema69 = docs[1]["$defs"]["role"];
-const schema133 = docs[0]["$defs"]["__ctx185"];
-const schema70 = docs[1]["$defs"]["__ctx186"];
+const schema133 = docs[0]["$defs"]["__ctx184"];
+const schema70 = docs[1]["$defs"]["__ctx185"];
 const schema71 = docs[1]["$defs"]["part"];
 const schema72 = docs[1]["$defs"]["notAMessage"];
-const schema73 = docs[1]["$defs"]["__ctx200"];
-const schema83 = docs[1]["$defs"]["__ctx197"];
-const schema89 = docs[1]["$defs"]["__ctx195"];
-const schema96 = docs[1]["$defs"]["__ctx193"];
-const schema103 = docs[1]["$defs"]["__ctx211"];
-const schema110 = docs[1]["$defs"]["__ctx209"];
-const schema118 = docs[1]["$defs"]["__ctx206"];
-const schema125 = docs[1]["$defs"]["__ctx204"];
-const schema132 = docs[1]["$defs"]["__ctx201"];
-const schema74 = docs[1]["$defs"]["__ctx198"];
-const schema75 = docs[0]["$defs"]["__ctx190"];
-const schema76 = docs[1]["$defs"]["__ctx192"];
-const schema80 = docs[0]["$defs"]["__ctx191"];
-const schema82 = docs[0]["$defs"]["__ctx189"];
+const schema73 = docs[1]["$defs"]["__ctx199"];
+const schema83 = docs[1]["$defs"]["__ctx196"];
+const schema89 = docs[1]["$defs"]["__ctx194"];
+const schema96 = docs[1]["$defs"]["__ctx192"];
+const schema103 = docs[1]["$defs"]["__ctx210"];
+const schema110 = docs[1]["$defs"]["__ctx208"];
+const schema118 = docs[1]["$defs"]["__ctx205"];
+const schema125 = docs[1]["$defs"]["__ctx203"];
+const schema132 = docs[1]["$defs"]["__ctx200"];
+const schema74 = docs[1]["$defs"]["__ctx197"];
+const schema75 = docs[0]["$defs"]["__ctx189"];
+const schema76 = docs[1]["$defs"]["__ctx191"];
+const schema80 = docs[0]["$defs"]["__ctx190"];
+const schema82 = docs[0]["$defs"]["__ctx188"];
 const func4 = Object.prototype.hasOwnProperty;
-const schema77 = docs[1]["$defs"]["__ctx199"];
+const schema77 = docs[1]["$defs"]["__ctx198"];
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -251,7 +251,7 @@ if(data.reason !== undefined){
 let data0 = data.reason;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/reason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/reason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -262,7 +262,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/reason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err3 = {instancePath:instancePath+"/reason",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -276,7 +276,7 @@ if(data.path !== undefined){
 let data1 = data.path;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data1};
+const err4 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -287,7 +287,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data1};
+const err5 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -352,7 +352,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -363,7 +363,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -389,7 +389,7 @@ errors++;
 if(data.mediaType !== undefined){
 let data2 = data.mediaType;
 if("text/plain" !== data2){
-const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
+const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx191/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -447,7 +447,7 @@ if(data.sha256 !== undefined){
 let data6 = data.sha256;
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-const err9 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data6};
+const err9 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -457,7 +457,7 @@ vErrors.push(err9);
 errors++;
 }
 if(func1(data6) < 64){
-const err10 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data6};
+const err10 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -467,7 +467,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!pattern23.test(data6)){
-const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data6};
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -478,7 +478,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data6};
+const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -492,7 +492,7 @@ if(data.category !== undefined){
 let data7 = data.category;
 if(typeof data7 === "string"){
 if(func1(data7) < 1){
-const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data7};
+const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -503,7 +503,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data7};
+const err14 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -516,7 +516,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data8 = data.synthesized;
 if(typeof data8 !== "boolean"){
-const err15 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data8};
+const err15 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx188/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -542,7 +542,7 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema84 = docs[1]["$defs"]["__ctx196"];
+const schema84 = docs[1]["$defs"]["__ctx195"];
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -581,7 +581,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -592,7 +592,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -618,7 +618,7 @@ errors++;
 if(data.mediaType !== undefined){
 let data2 = data.mediaType;
 if("text/plain" !== data2){
-const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
+const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx191/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -658,7 +658,7 @@ if(data.category !== undefined){
 let data5 = data.category;
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-const err8 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data5};
+const err8 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -669,7 +669,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data5};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -682,7 +682,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data6 = data.synthesized;
 if(typeof data6 !== "boolean"){
-const err10 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data6};
+const err10 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx188/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -708,7 +708,7 @@ return errors === 0;
 }
 validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema90 = docs[1]["$defs"]["__ctx194"];
+const schema90 = docs[1]["$defs"]["__ctx193"];
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -737,7 +737,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -748,7 +748,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -774,7 +774,7 @@ errors++;
 if(data.mediaType !== undefined){
 let data2 = data.mediaType;
 if("text/plain" !== data2){
-const err4 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
+const err4 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx191/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -826,7 +826,7 @@ if(data.sha256 !== undefined){
 let data5 = data.sha256;
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-const err8 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
+const err8 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -836,7 +836,7 @@ vErrors.push(err8);
 errors++;
 }
 if(func1(data5) < 64){
-const err9 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
+const err9 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -846,7 +846,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!pattern23.test(data5)){
-const err10 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
+const err10 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -857,7 +857,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -871,7 +871,7 @@ if(data.category !== undefined){
 let data6 = data.category;
 if(typeof data6 === "string"){
 if(func1(data6) < 1){
-const err12 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
+const err12 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -882,7 +882,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
+const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -895,7 +895,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data7 = data.synthesized;
 if(typeof data7 !== "boolean"){
-const err14 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
+const err14 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx188/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -921,7 +921,7 @@ return errors === 0;
 }
 validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema97 = docs[1]["$defs"]["__ctx188"];
+const schema97 = docs[1]["$defs"]["__ctx187"];
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -950,7 +950,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -961,7 +961,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -987,7 +987,7 @@ errors++;
 if(data.mediaType !== undefined){
 let data2 = data.mediaType;
 if("text/plain" !== data2){
-const err4 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx192/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
+const err4 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx191/const",keyword:"const",params:{allowedValue: "text/plain"},message:"must be equal to constant",schema:"text/plain",parentSchema:schema76,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1039,7 +1039,7 @@ if(data.sha256 !== undefined){
 let data5 = data.sha256;
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-const err8 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
+const err8 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1049,7 +1049,7 @@ vErrors.push(err8);
 errors++;
 }
 if(func1(data5) < 64){
-const err9 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
+const err9 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1059,7 +1059,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!pattern23.test(data5)){
-const err10 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
+const err10 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1070,7 +1070,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1084,7 +1084,7 @@ if(data.category !== undefined){
 let data6 = data.category;
 if(typeof data6 === "string"){
 if(func1(data6) < 1){
-const err12 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
+const err12 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1095,7 +1095,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
+const err13 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1108,7 +1108,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data7 = data.synthesized;
 if(typeof data7 !== "boolean"){
-const err14 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
+const err14 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx188/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1134,8 +1134,8 @@ return errors === 0;
 }
 validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema104 = docs[1]["$defs"]["__ctx210"];
-const schema106 = docs[1]["$defs"]["__ctx203"];
+const schema104 = docs[1]["$defs"]["__ctx209"];
+const schema106 = docs[1]["$defs"]["__ctx202"];
 const pattern26 = new RegExp("^\\s*(?:[Tt][Ee][Xx][Tt]\\s*/|[^/;]+/(?:[^;]*\\+)?[Jj][Ss][Oo][Nn]\\s*(?:;|$))", "u");
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1175,7 +1175,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1186,7 +1186,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1227,7 +1227,7 @@ errors++;
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
+const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1249,7 +1249,7 @@ vErrors = null;
 }
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1260,7 +1260,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+const err8 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1318,7 +1318,7 @@ if(data.sha256 !== undefined){
 let data6 = data.sha256;
 if(typeof data6 === "string"){
 if(func1(data6) > 64){
-const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data6};
+const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1328,7 +1328,7 @@ vErrors.push(err12);
 errors++;
 }
 if(func1(data6) < 64){
-const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data6};
+const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1338,7 +1338,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!pattern23.test(data6)){
-const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data6};
+const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1349,7 +1349,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data6};
+const err15 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1363,7 +1363,7 @@ if(data.category !== undefined){
 let data7 = data.category;
 if(typeof data7 === "string"){
 if(func1(data7) < 1){
-const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data7};
+const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1374,7 +1374,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data7};
+const err17 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1387,7 +1387,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data8 = data.synthesized;
 if(typeof data8 !== "boolean"){
-const err18 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data8};
+const err18 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx188/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1413,8 +1413,8 @@ return errors === 0;
 }
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema111 = docs[1]["$defs"]["__ctx207"];
-const schema114 = docs[1]["$defs"]["__ctx208"];
+const schema111 = docs[1]["$defs"]["__ctx206"];
+const schema114 = docs[1]["$defs"]["__ctx207"];
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1453,7 +1453,7 @@ if(data.ref !== undefined){
 let data0 = data.ref;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/ref",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/ref",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1464,7 +1464,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/ref",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err3 = {instancePath:instancePath+"/ref",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1528,7 +1528,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1539,7 +1539,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err3 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1580,7 +1580,7 @@ errors++;
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
+const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1602,7 +1602,7 @@ vErrors = null;
 }
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1613,7 +1613,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+const err8 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1646,7 +1646,7 @@ if(data.category !== undefined){
 let data5 = data.category;
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-const err10 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data5};
+const err10 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1657,7 +1657,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data5};
+const err11 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1670,7 +1670,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data6 = data.synthesized;
 if(typeof data6 !== "boolean"){
-const err12 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data6};
+const err12 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx188/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1696,7 +1696,7 @@ return errors === 0;
 }
 validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema119 = docs[1]["$defs"]["__ctx205"];
+const schema119 = docs[1]["$defs"]["__ctx204"];
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1725,7 +1725,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1736,7 +1736,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1777,7 +1777,7 @@ errors++;
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
+const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1799,7 +1799,7 @@ vErrors = null;
 }
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1810,7 +1810,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1862,7 +1862,7 @@ if(data.sha256 !== undefined){
 let data5 = data.sha256;
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1872,7 +1872,7 @@ vErrors.push(err11);
 errors++;
 }
 if(func1(data5) < 64){
-const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
+const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1882,7 +1882,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!pattern23.test(data5)){
-const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
+const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1893,7 +1893,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
+const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1907,7 +1907,7 @@ if(data.category !== undefined){
 let data6 = data.category;
 if(typeof data6 === "string"){
 if(func1(data6) < 1){
-const err15 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
+const err15 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1918,7 +1918,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
+const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1931,7 +1931,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data7 = data.synthesized;
 if(typeof data7 !== "boolean"){
-const err17 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
+const err17 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx188/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1957,7 +1957,7 @@ return errors === 0;
 }
 validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema126 = docs[1]["$defs"]["__ctx202"];
+const schema126 = docs[1]["$defs"]["__ctx201"];
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1986,7 +1986,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
+const err1 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1997,7 +1997,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2038,7 +2038,7 @@ errors++;
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
+const err5 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema106.not,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2060,7 +2060,7 @@ vErrors = null;
 }
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
+const err6 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2071,7 +2071,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx203/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
+const err7 = {instancePath:instancePath+"/mediaType",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx202/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema106.type,parentSchema:schema106,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2123,7 +2123,7 @@ if(data.sha256 !== undefined){
 let data5 = data.sha256;
 if(typeof data5 === "string"){
 if(func1(data5) > 64){
-const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
+const err11 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2133,7 +2133,7 @@ vErrors.push(err11);
 errors++;
 }
 if(func1(data5) < 64){
-const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
+const err12 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 64},message:"must NOT have fewer than 64 characters",schema:64,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2143,7 +2143,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!pattern23.test(data5)){
-const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
+const err13 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\"",schema:"^[0-9a-f]{64}$",parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2154,7 +2154,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx191/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
+const err14 = {instancePath:instancePath+"/sha256",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.type,parentSchema:schema80,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2168,7 +2168,7 @@ if(data.category !== undefined){
 let data6 = data.category;
 if(typeof data6 === "string"){
 if(func1(data6) < 1){
-const err15 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
+const err15 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2179,7 +2179,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx190/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
+const err16 = {instancePath:instancePath+"/category",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.type,parentSchema:schema75,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2192,7 +2192,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data7 = data.synthesized;
 if(typeof data7 !== "boolean"){
-const err17 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx189/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
+const err17 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx188/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.type,parentSchema:schema82,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3266,7 +3266,7 @@ errors++;
 if(data.selection !== undefined){
 let data17 = data.selection;
 if(!(((data17 === "body") || (data17 === "metadata")) || (data17 === "omit"))){
-const err48 = {instancePath:instancePath+"/selection",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx201/enum",keyword:"enum",params:{allowedValues: schema132.enum},message:"must be equal to one of the allowed values",schema:schema132.enum,parentSchema:schema132,data:data17};
+const err48 = {instancePath:instancePath+"/selection",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx200/enum",keyword:"enum",params:{allowedValues: schema132.enum},message:"must be equal to one of the allowed values",schema:schema132.enum,parentSchema:schema132,data:data17};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3386,7 +3386,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx187/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema68,data:data0};
+const err4 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx186/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema68,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3397,7 +3397,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx187/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx186/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.type,parentSchema:schema68,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3429,7 +3429,7 @@ errors = vErrors.length;
 if(data.synthesized !== undefined){
 let data3 = data.synthesized;
 if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx185/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema133.type,parentSchema:schema133,data:data3};
+const err7 = {instancePath:instancePath+"/synthesized",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx184/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema133.type,parentSchema:schema133,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19617,7 +19617,7 @@ errors++;
 if(data.selection !== undefined){
 let data9 = data.selection;
 if(!(((data9 === "body") || (data9 === "metadata")) || (data9 === "omit"))){
-const err30 = {instancePath:instancePath+"/selection",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx201/enum",keyword:"enum",params:{allowedValues: schema132.enum},message:"must be equal to one of the allowed values",schema:schema132.enum,parentSchema:schema132,data:data9};
+const err30 = {instancePath:instancePath+"/selection",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx200/enum",keyword:"enum",params:{allowedValues: schema132.enum},message:"must be equal to one of the allowed values",schema:schema132.enum,parentSchema:schema132,data:data9};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -32424,7 +32424,7 @@ if(data.method !== undefined){
 let data1 = data.method;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/method",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx212/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38,data:data1};
+const err6 = {instancePath:instancePath+"/method",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx211/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema38,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -32435,7 +32435,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/method",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx212/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data1};
+const err7 = {instancePath:instancePath+"/method",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx211/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.type,parentSchema:schema38,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -39863,68 +39863,16 @@ validate450.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema466 = docs[10]["$defs"]["__ctx14"];
 const schema468 = docs[10]["$defs"]["__ctx18"];
-const pattern67 = new RegExp("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
 const schema469 = docs[1]["$defs"]["contentSelection"];
-const schema470 = docs[1]["$defs"]["__ctx177"];
+const pattern67 = new RegExp("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
+const schema470 = docs[10]["$defs"]["__ctx15"];
+const schema471 = docs[10]["$defs"]["__ctx16"];
+const schema472 = docs[0]["$defs"]["__ctx17"];
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate453.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.default === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "default"},message:"must have required property '"+"default"+"'",schema:schema469.required,parentSchema:schema469,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-let data0 = data[key0];
-if(!(((data0 === "body") || (data0 === "metadata")) || (data0 === "omit"))){
-const err1 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/content.schema.json#/$defs/__ctx177/enum",keyword:"enum",params:{allowedValues: schema470.enum},message:"must be equal to one of the allowed values",schema:schema470.enum,parentSchema:schema470,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema469.type,parentSchema:schema469,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate453.errors = vErrors;
-return errors === 0;
-}
-validate453.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const schema471 = docs[10]["$defs"]["__ctx15"];
-const schema472 = docs[10]["$defs"]["__ctx16"];
-const schema473 = docs[0]["$defs"]["__ctx17"];
-
-function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate456.evaluated;
+const evaluated0 = validate454.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39991,7 +39939,7 @@ let passing0 = null;
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tokenEnv === undefined){
-const err3 = {instancePath,schemaPath:"#/allOf/0/then/allOf/0/oneOf/0/required",keyword:"required",params:{missingProperty: "tokenEnv"},message:"must have required property '"+"tokenEnv"+"'",schema:schema472.allOf[0].then.allOf[0].oneOf[0].required,parentSchema:schema472.allOf[0].then.allOf[0].oneOf[0],data};
+const err3 = {instancePath,schemaPath:"#/allOf/0/then/allOf/0/oneOf/0/required",keyword:"required",params:{missingProperty: "tokenEnv"},message:"must have required property '"+"tokenEnv"+"'",schema:schema471.allOf[0].then.allOf[0].oneOf[0].required,parentSchema:schema471.allOf[0].then.allOf[0].oneOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -40009,7 +39957,7 @@ passing0 = 0;
 const _errs11 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tokenRef === undefined){
-const err4 = {instancePath,schemaPath:"#/allOf/0/then/allOf/0/oneOf/1/required",keyword:"required",params:{missingProperty: "tokenRef"},message:"must have required property '"+"tokenRef"+"'",schema:schema472.allOf[0].then.allOf[0].oneOf[1].required,parentSchema:schema472.allOf[0].then.allOf[0].oneOf[1],data};
+const err4 = {instancePath,schemaPath:"#/allOf/0/then/allOf/0/oneOf/1/required",keyword:"required",params:{missingProperty: "tokenRef"},message:"must have required property '"+"tokenRef"+"'",schema:schema471.allOf[0].then.allOf[0].oneOf[1].required,parentSchema:schema471.allOf[0].then.allOf[0].oneOf[1],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -40031,7 +39979,7 @@ passing0 = 1;
 }
 }
 if(!valid4){
-const err5 = {instancePath,schemaPath:"#/allOf/0/then/allOf/0/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema472.allOf[0].then.allOf[0].oneOf,parentSchema:schema472.allOf[0].then.allOf[0],data};
+const err5 = {instancePath,schemaPath:"#/allOf/0/then/allOf/0/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema471.allOf[0].then.allOf[0].oneOf,parentSchema:schema471.allOf[0].then.allOf[0],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -40056,7 +40004,7 @@ if(data.tokenEnv !== undefined){
 let data1 = data.tokenEnv;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err6 = {instancePath:instancePath+"/tokenEnv",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema473,data:data1};
+const err6 = {instancePath:instancePath+"/tokenEnv",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema472,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -40067,7 +40015,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/tokenEnv",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema473.type,parentSchema:schema473,data:data1};
+const err7 = {instancePath:instancePath+"/tokenEnv",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema472.type,parentSchema:schema472,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -40081,7 +40029,7 @@ if(data.tokenRef !== undefined){
 let data2 = data.tokenRef;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err8 = {instancePath:instancePath+"/tokenRef",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema473,data:data2};
+const err8 = {instancePath:instancePath+"/tokenRef",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema472,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -40092,7 +40040,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/tokenRef",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema473.type,parentSchema:schema473,data:data2};
+const err9 = {instancePath:instancePath+"/tokenRef",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema472.type,parentSchema:schema472,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -40113,7 +40061,7 @@ props0.type = true;
 }
 }
 if(!valid1){
-const err10 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema472.allOf[0].if,parentSchema:schema472.allOf[0],data};
+const err10 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema471.allOf[0].if,parentSchema:schema471.allOf[0],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -40178,7 +40126,7 @@ if(_valid2){
 const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.issuer === undefined){
-const err14 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "issuer"},message:"must have required property '"+"issuer"+"'",schema:schema472.allOf[1].then.required,parentSchema:schema472.allOf[1].then,data};
+const err14 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "issuer"},message:"must have required property '"+"issuer"+"'",schema:schema471.allOf[1].then.required,parentSchema:schema471.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -40188,7 +40136,7 @@ vErrors.push(err14);
 errors++;
 }
 if(data.resource === undefined){
-const err15 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema472.allOf[1].then.required,parentSchema:schema472.allOf[1].then,data};
+const err15 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema471.allOf[1].then.required,parentSchema:schema471.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -40198,7 +40146,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data.clientId === undefined){
-const err16 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'",schema:schema472.allOf[1].then.required,parentSchema:schema472.allOf[1].then,data};
+const err16 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'",schema:schema471.allOf[1].then.required,parentSchema:schema471.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -40208,7 +40156,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data.flow === undefined){
-const err17 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "flow"},message:"must have required property '"+"flow"+"'",schema:schema472.allOf[1].then.required,parentSchema:schema472.allOf[1].then,data};
+const err17 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "flow"},message:"must have required property '"+"flow"+"'",schema:schema471.allOf[1].then.required,parentSchema:schema471.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -40221,7 +40169,7 @@ if(data.issuer !== undefined){
 let data4 = data.issuer;
 if(typeof data4 === "string"){
 if(!pattern66.test(data4)){
-const err18 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]://",parentSchema:schema472.allOf[1].then.properties.issuer,data:data4};
+const err18 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]://",parentSchema:schema471.allOf[1].then.properties.issuer,data:data4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -40231,7 +40179,7 @@ vErrors.push(err18);
 errors++;
 }
 if(!(formats8(data4))){
-const err19 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/format",keyword:"format",params:{format: "web-url"},message:"must match format \""+"web-url"+"\"",schema:"web-url",parentSchema:schema472.allOf[1].then.properties.issuer,data:data4};
+const err19 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/format",keyword:"format",params:{format: "web-url"},message:"must match format \""+"web-url"+"\"",schema:"web-url",parentSchema:schema471.allOf[1].then.properties.issuer,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -40242,7 +40190,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema472.allOf[1].then.properties.issuer.type,parentSchema:schema472.allOf[1].then.properties.issuer,data:data4};
+const err20 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema471.allOf[1].then.properties.issuer.type,parentSchema:schema471.allOf[1].then.properties.issuer,data:data4};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -40256,7 +40204,7 @@ if(data.resource !== undefined){
 let data5 = data.resource;
 if(typeof data5 === "string"){
 if(!(formats4(data5))){
-const err21 = {instancePath:instancePath+"/resource",schemaPath:"#/allOf/1/then/properties/resource/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema472.allOf[1].then.properties.resource,data:data5};
+const err21 = {instancePath:instancePath+"/resource",schemaPath:"#/allOf/1/then/properties/resource/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema471.allOf[1].then.properties.resource,data:data5};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -40267,7 +40215,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/resource",schemaPath:"#/allOf/1/then/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema472.allOf[1].then.properties.resource.type,parentSchema:schema472.allOf[1].then.properties.resource,data:data5};
+const err22 = {instancePath:instancePath+"/resource",schemaPath:"#/allOf/1/then/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema471.allOf[1].then.properties.resource.type,parentSchema:schema471.allOf[1].then.properties.resource,data:data5};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -40281,7 +40229,7 @@ if(data.clientId !== undefined){
 let data6 = data.clientId;
 if(typeof data6 === "string"){
 if(func1(data6) < 1){
-const err23 = {instancePath:instancePath+"/clientId",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema473,data:data6};
+const err23 = {instancePath:instancePath+"/clientId",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema472,data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -40292,7 +40240,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/clientId",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema473.type,parentSchema:schema473,data:data6};
+const err24 = {instancePath:instancePath+"/clientId",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema472.type,parentSchema:schema472,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -40306,7 +40254,7 @@ if(data.flow !== undefined){
 let data7 = data.flow;
 if(typeof data7 === "string"){
 if(func1(data7) < 1){
-const err25 = {instancePath:instancePath+"/flow",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema473,data:data7};
+const err25 = {instancePath:instancePath+"/flow",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema472,data:data7};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -40317,7 +40265,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/flow",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema473.type,parentSchema:schema473,data:data7};
+const err26 = {instancePath:instancePath+"/flow",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema472.type,parentSchema:schema472,data:data7};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -40335,7 +40283,7 @@ for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
 if(func1(data9) < 1){
-const err27 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema473,data:data9};
+const err27 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema472,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -40346,7 +40294,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema473.type,parentSchema:schema473,data:data9};
+const err28 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema472.type,parentSchema:schema472,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -40358,7 +40306,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/scopes",schemaPath:"#/allOf/1/then/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema472.allOf[1].then.properties.scopes.type,parentSchema:schema472.allOf[1].then.properties.scopes,data:data8};
+const err29 = {instancePath:instancePath+"/scopes",schemaPath:"#/allOf/1/then/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema471.allOf[1].then.properties.scopes.type,parentSchema:schema471.allOf[1].then.properties.scopes,data:data8};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -40372,7 +40320,7 @@ if(data.clientSecretRef !== undefined){
 let data10 = data.clientSecretRef;
 if(typeof data10 === "string"){
 if(func1(data10) < 1){
-const err30 = {instancePath:instancePath+"/clientSecretRef",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema473,data:data10};
+const err30 = {instancePath:instancePath+"/clientSecretRef",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema472,data:data10};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -40383,7 +40331,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/clientSecretRef",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema473.type,parentSchema:schema473,data:data10};
+const err31 = {instancePath:instancePath+"/clientSecretRef",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx17/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema472.type,parentSchema:schema472,data:data10};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -40408,7 +40356,7 @@ props1.type = true;
 }
 }
 if(!valid8){
-const err32 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema472.allOf[1].if,parentSchema:schema472.allOf[1],data};
+const err32 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema471.allOf[1].if,parentSchema:schema471.allOf[1],data};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -40428,7 +40376,7 @@ Object.assign(props0, props1);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err33 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema472.required,parentSchema:schema472,data};
+const err33 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema471.required,parentSchema:schema471,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -40444,7 +40392,7 @@ props0.type = true;
 if(data.type !== undefined){
 let data11 = data.type;
 if(!((data11 === "bearer") || (data11 === "oauth"))){
-const err34 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema472.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema472.properties.type.enum,parentSchema:schema472.properties.type,data:data11};
+const err34 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema471.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema471.properties.type.enum,parentSchema:schema471.properties.type,data:data11};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -40456,7 +40404,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema472.type,parentSchema:schema472,data};
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema471.type,parentSchema:schema471,data};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -40465,17 +40413,17 @@ vErrors.push(err35);
 }
 errors++;
 }
-validate456.errors = vErrors;
+validate454.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate456.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate454.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate455.evaluated;
+const evaluated0 = validate453.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40484,7 +40432,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.endpoint === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema471.required,parentSchema:schema471,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema470.required,parentSchema:schema470,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40494,7 +40442,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.timeoutMs === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeoutMs"},message:"must have required property '"+"timeoutMs"+"'",schema:schema471.required,parentSchema:schema471,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeoutMs"},message:"must have required property '"+"timeoutMs"+"'",schema:schema470.required,parentSchema:schema470,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -40504,7 +40452,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.maxBytes === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxBytes"},message:"must have required property '"+"maxBytes"+"'",schema:schema471.required,parentSchema:schema471,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxBytes"},message:"must have required property '"+"maxBytes"+"'",schema:schema470.required,parentSchema:schema470,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -40517,7 +40465,7 @@ if(data.endpoint !== undefined){
 let data0 = data.endpoint;
 if(typeof data0 === "string"){
 if(!pattern65.test(data0)){
-const err3 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://",parentSchema:schema471.properties.endpoint,data:data0};
+const err3 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://",parentSchema:schema470.properties.endpoint,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -40527,7 +40475,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(formats8(data0))){
-const err4 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/format",keyword:"format",params:{format: "web-url"},message:"must match format \""+"web-url"+"\"",schema:"web-url",parentSchema:schema471.properties.endpoint,data:data0};
+const err4 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/format",keyword:"format",params:{format: "web-url"},message:"must match format \""+"web-url"+"\"",schema:"web-url",parentSchema:schema470.properties.endpoint,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -40538,7 +40486,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema471.properties.endpoint.type,parentSchema:schema471.properties.endpoint,data:data0};
+const err5 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema470.properties.endpoint.type,parentSchema:schema470.properties.endpoint,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -40551,7 +40499,7 @@ errors++;
 if(data.timeoutMs !== undefined){
 let data1 = data.timeoutMs;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err6 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema471.properties.timeoutMs.type,parentSchema:schema471.properties.timeoutMs,data:data1};
+const err6 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema470.properties.timeoutMs.type,parentSchema:schema470.properties.timeoutMs,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -40562,7 +40510,7 @@ errors++;
 }
 if(typeof data1 == "number"){
 if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema471.properties.timeoutMs,data:data1};
+const err7 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema470.properties.timeoutMs,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -40576,7 +40524,7 @@ errors++;
 if(data.maxBytes !== undefined){
 let data2 = data.maxBytes;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err8 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema471.properties.maxBytes.type,parentSchema:schema471.properties.maxBytes,data:data2};
+const err8 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema470.properties.maxBytes.type,parentSchema:schema470.properties.maxBytes,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -40587,7 +40535,7 @@ errors++;
 }
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema471.properties.maxBytes,data:data2};
+const err9 = {instancePath:instancePath+"/maxBytes",schemaPath:"#/properties/maxBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema470.properties.maxBytes,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -40599,14 +40547,14 @@ errors++;
 }
 }
 if(data.auth !== undefined){
-if(!(validate456(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
+if(!(validate454(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate454.errors : vErrors.concat(validate454.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema471.type,parentSchema:schema471,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema470.type,parentSchema:schema470,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -40615,10 +40563,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate455.errors = vErrors;
+validate453.errors = vErrors;
 return errors === 0;
 }
-validate455.evaluated = {"props":{"endpoint":true,"timeoutMs":true,"maxBytes":true,"auth":true},"dynamicProps":false,"dynamicItems":false};
+validate453.evaluated = {"props":{"endpoint":true,"timeoutMs":true,"maxBytes":true,"auth":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate452(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -41242,15 +41190,10 @@ errors++;
 }
 }
 if(data.content !== undefined){
-if(!(validate453(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
-errors = vErrors.length;
-}
-}
-if(data.includeNative !== undefined){
-let data13 = data.includeNative;
-if(typeof data13 !== "boolean"){
-const err38 = {instancePath:instancePath+"/includeNative",schemaPath:"#/properties/includeNative/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema466.properties.includeNative.type,parentSchema:schema466.properties.includeNative,data:data13};
+let data12 = data.content;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.default === undefined){
+const err38 = {instancePath:instancePath+"/content",schemaPath:"content.schema.json#/$defs/contentSelection/required",keyword:"required",params:{missingProperty: "default"},message:"must have required property '"+"default"+"'",schema:schema469.required,parentSchema:schema469,data:data12};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -41259,18 +41202,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data.filters !== undefined){
-let data14 = data.filters;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.toolKinds !== undefined){
-let data15 = data14.toolKinds;
-if(Array.isArray(data15)){
-const len2 = data15.length;
-for(let i2=0; i2<len2; i2++){
-let data16 = data15[i2];
-if(typeof data16 !== "string"){
-const err39 = {instancePath:instancePath+"/filters/toolKinds/" + i2,schemaPath:"#/properties/filters/properties/toolKinds/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema466.properties.filters.properties.toolKinds.items.type,parentSchema:schema466.properties.filters.properties.toolKinds.items,data:data16};
+for(const key0 in data12){
+let data13 = data12[key0];
+if(!(((data13 === "body") || (data13 === "metadata")) || (data13 === "omit"))){
+const err39 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"content.schema.json#/$defs/contentSelection/additionalProperties/enum",keyword:"enum",params:{allowedValues: schema469.additionalProperties.enum},message:"must be equal to one of the allowed values",schema:schema469.additionalProperties.enum,parentSchema:schema469.additionalProperties,data:data13};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -41282,7 +41217,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/filters/toolKinds",schemaPath:"#/properties/filters/properties/toolKinds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.filters.properties.toolKinds.type,parentSchema:schema466.properties.filters.properties.toolKinds,data:data15};
+const err40 = {instancePath:instancePath+"/content",schemaPath:"content.schema.json#/$defs/contentSelection/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema469.type,parentSchema:schema469,data:data12};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -41292,14 +41227,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data14.paths !== undefined){
-let data17 = data14.paths;
-if(Array.isArray(data17)){
-const len3 = data17.length;
-for(let i3=0; i3<len3; i3++){
-let data18 = data17[i3];
-if(typeof data18 !== "string"){
-const err41 = {instancePath:instancePath+"/filters/paths/" + i3,schemaPath:"#/properties/filters/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema466.properties.filters.properties.paths.items.type,parentSchema:schema466.properties.filters.properties.paths.items,data:data18};
+if(data.includeNative !== undefined){
+let data14 = data.includeNative;
+if(typeof data14 !== "boolean"){
+const err41 = {instancePath:instancePath+"/includeNative",schemaPath:"#/properties/includeNative/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema466.properties.includeNative.type,parentSchema:schema466.properties.includeNative,data:data14};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -41309,9 +41240,17 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/filters/paths",schemaPath:"#/properties/filters/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.filters.properties.paths.type,parentSchema:schema466.properties.filters.properties.paths,data:data17};
+if(data.filters !== undefined){
+let data15 = data.filters;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.toolKinds !== undefined){
+let data16 = data15.toolKinds;
+if(Array.isArray(data16)){
+const len2 = data16.length;
+for(let i2=0; i2<len2; i2++){
+let data17 = data16[i2];
+if(typeof data17 !== "string"){
+const err42 = {instancePath:instancePath+"/filters/toolKinds/" + i2,schemaPath:"#/properties/filters/properties/toolKinds/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema466.properties.filters.properties.toolKinds.items.type,parentSchema:schema466.properties.filters.properties.toolKinds.items,data:data17};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -41323,7 +41262,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema466.properties.filters.type,parentSchema:schema466.properties.filters,data:data14};
+const err43 = {instancePath:instancePath+"/filters/toolKinds",schemaPath:"#/properties/filters/properties/toolKinds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.filters.properties.toolKinds.type,parentSchema:schema466.properties.filters.properties.toolKinds,data:data16};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -41333,20 +41272,61 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data.upload !== undefined){
-if(!(validate455(data.upload, {instancePath:instancePath+"/upload",parentData:data,parentDataProperty:"upload",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate455.errors : vErrors.concat(validate455.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema466.type,parentSchema:schema466,data};
+if(data15.paths !== undefined){
+let data18 = data15.paths;
+if(Array.isArray(data18)){
+const len3 = data18.length;
+for(let i3=0; i3<len3; i3++){
+let data19 = data18[i3];
+if(typeof data19 !== "string"){
+const err44 = {instancePath:instancePath+"/filters/paths/" + i3,schemaPath:"#/properties/filters/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema466.properties.filters.properties.paths.items.type,parentSchema:schema466.properties.filters.properties.paths.items,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/filters/paths",schemaPath:"#/properties/filters/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema466.properties.filters.properties.paths.type,parentSchema:schema466.properties.filters.properties.paths,data:data18};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/filters",schemaPath:"#/properties/filters/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema466.properties.filters.type,parentSchema:schema466.properties.filters,data:data15};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data.upload !== undefined){
+if(!(validate453(data.upload, {instancePath:instancePath+"/upload",parentData:data,parentDataProperty:"upload",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate453.errors : vErrors.concat(validate453.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema466.type,parentSchema:schema466,data};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
 }
 errors++;
 }
@@ -41600,26 +41580,63 @@ validate445.evaluated = {"props":{"protocolVersion":true,"hooks":true},"dynamicP
 target["effects.schema.json#/$defs/effect"] = validate267;
 
 
-target["effects.schema.json#/$defs/returnContracts/$defs/tool.before"] = validate467;
-const schema484 = docs[6]["$defs"]["returnContracts"]["$defs"]["tool.before"];
+target["effects.schema.json#/$defs/returnContracts/$defs/tool.before"] = validate465;
+const schema483 = docs[6]["$defs"]["returnContracts"]["$defs"]["tool.before"];
 
-function validate467(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate465(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate467.evaluated;
+const evaluated0 = validate465.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-validate467.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
-validate467.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate465.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-target["effects.schema.json#/$defs/returnContracts/$defs/model.request.before"] = validate468;
-const schema485 = docs[6]["$defs"]["returnContracts"]["$defs"]["model.request.before"];
+target["effects.schema.json#/$defs/returnContracts/$defs/model.request.before"] = validate466;
+const schema484 = docs[6]["$defs"]["returnContracts"]["$defs"]["model.request.before"];
+
+function validate466(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate466.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate34(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema484.type,parentSchema:schema484,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate466.errors = vErrors;
+return errors === 0;
+}
+validate466.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+target["effects.schema.json#/$defs/returnContracts/$defs/context.compact.before"] = validate468;
+const schema485 = docs[6]["$defs"]["returnContracts"]["$defs"]["context.compact.before"];
 
 function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -41634,8 +41651,8 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate34(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate182(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 }
@@ -41655,8 +41672,9 @@ return errors === 0;
 }
 validate468.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-target["effects.schema.json#/$defs/returnContracts/$defs/context.compact.before"] = validate470;
-const schema486 = docs[6]["$defs"]["returnContracts"]["$defs"]["context.compact.before"];
+target["effects.schema.json#/$defs/returnContracts/$defs/user.elicitation.request"] = validate470;
+const schema486 = docs[6]["$defs"]["returnContracts"]["$defs"]["user.elicitation.request"];
+const schema488 = docs[11]["$defs"]["__ctx79"];
 
 function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -41668,47 +41686,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate182(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema486.type,parentSchema:schema486,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate470.errors = vErrors;
-return errors === 0;
-}
-validate470.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-target["effects.schema.json#/$defs/returnContracts/$defs/user.elicitation.request"] = validate472;
-const schema487 = docs[6]["$defs"]["returnContracts"]["$defs"]["user.elicitation.request"];
-const schema489 = docs[11]["$defs"]["__ctx79"];
-
-function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate472.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err0 = {instancePath,schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema489.required,parentSchema:schema489,data};
+const err0 = {instancePath,schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema488.required,parentSchema:schema488,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -41722,7 +41702,7 @@ let data0 = data._meta;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-const err1 = {instancePath:instancePath+"/_meta",schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema489.properties._meta.type,parentSchema:schema489.properties._meta,data:data0};
+const err1 = {instancePath:instancePath+"/_meta",schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema488.properties._meta.type,parentSchema:schema488.properties._meta,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -41735,7 +41715,7 @@ errors++;
 if(data.action !== undefined){
 let data1 = data.action;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/action",schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema489.properties.action.type,parentSchema:schema489.properties.action,data:data1};
+const err2 = {instancePath:instancePath+"/action",schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema488.properties.action.type,parentSchema:schema488.properties.action,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -41745,7 +41725,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
-const err3 = {instancePath:instancePath+"/action",schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/action/enum",keyword:"enum",params:{allowedValues: schema489.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema489.properties.action.enum,parentSchema:schema489.properties.action,data:data1};
+const err3 = {instancePath:instancePath+"/action",schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/action/enum",keyword:"enum",params:{allowedValues: schema488.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema488.properties.action.enum,parentSchema:schema488.properties.action,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -41768,7 +41748,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err4 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema489.properties.content.additionalProperties.anyOf[0].items.type,parentSchema:schema489.properties.content.additionalProperties.anyOf[0].items,data:data4};
+const err4 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema488.properties.content.additionalProperties.anyOf[0].items.type,parentSchema:schema488.properties.content.additionalProperties.anyOf[0].items,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -41780,7 +41760,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema489.properties.content.additionalProperties.anyOf[0].type,parentSchema:schema489.properties.content.additionalProperties.anyOf[0],data:data3};
+const err5 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema488.properties.content.additionalProperties.anyOf[0].type,parentSchema:schema488.properties.content.additionalProperties.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -41793,7 +41773,7 @@ var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
 const _errs17 = errors;
 if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
-const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema489.properties.content.additionalProperties.anyOf[1].type},message:"must be string,number,boolean",schema:schema489.properties.content.additionalProperties.anyOf[1].type,parentSchema:schema489.properties.content.additionalProperties.anyOf[1],data:data3};
+const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema488.properties.content.additionalProperties.anyOf[1].type},message:"must be string,number,boolean",schema:schema488.properties.content.additionalProperties.anyOf[1].type,parentSchema:schema488.properties.content.additionalProperties.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -41805,7 +41785,7 @@ errors++;
 var _valid0 = _errs17 === errors;
 valid3 = valid3 || _valid0;
 if(!valid3){
-const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema489.properties.content.additionalProperties.anyOf,parentSchema:schema489.properties.content.additionalProperties,data:data3};
+const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema488.properties.content.additionalProperties.anyOf,parentSchema:schema488.properties.content.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -41828,7 +41808,7 @@ vErrors = null;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/content",schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema489.properties.content.type,parentSchema:schema489.properties.content,data:data2};
+const err8 = {instancePath:instancePath+"/content",schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema488.properties.content.type,parentSchema:schema488.properties.content,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -41840,7 +41820,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema489.type,parentSchema:schema489,data};
+const err9 = {instancePath,schemaPath:"urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/__ctx79/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema488.type,parentSchema:schema488,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -41849,19 +41829,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate472.errors = vErrors;
+validate470.errors = vErrors;
 return errors === 0;
 }
-validate472.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+validate470.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
-target["effects.schema.json#/$defs/modifyValues/$defs/workspace"] = validate474;
-const schema490 = docs[6]["$defs"]["modifyValues"]["$defs"]["workspace"];
-const schema491 = docs[4]["$defs"]["__ctx77"];
+target["effects.schema.json#/$defs/modifyValues/$defs/workspace"] = validate472;
+const schema489 = docs[6]["$defs"]["modifyValues"]["$defs"]["workspace"];
+const schema490 = docs[4]["$defs"]["__ctx77"];
 
-function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate475.evaluated;
+const evaluated0 = validate473.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41873,7 +41853,7 @@ let valid1 = false;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cwd === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "cwd"},message:"must have required property '"+"cwd"+"'",schema:schema491.allOf[0].anyOf[0].required,parentSchema:schema491.allOf[0].anyOf[0],data};
+const err0 = {instancePath,schemaPath:"#/allOf/0/anyOf/0/required",keyword:"required",params:{missingProperty: "cwd"},message:"must have required property '"+"cwd"+"'",schema:schema490.allOf[0].anyOf[0].required,parentSchema:schema490.allOf[0].anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -41888,7 +41868,7 @@ valid1 = valid1 || _valid0;
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.workspaceRoots === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "workspaceRoots"},message:"must have required property '"+"workspaceRoots"+"'",schema:schema491.allOf[0].anyOf[1].required,parentSchema:schema491.allOf[0].anyOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/0/anyOf/1/required",keyword:"required",params:{missingProperty: "workspaceRoots"},message:"must have required property '"+"workspaceRoots"+"'",schema:schema490.allOf[0].anyOf[1].required,parentSchema:schema490.allOf[0].anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -41901,7 +41881,7 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema491.allOf[0].anyOf,parentSchema:schema491.allOf[0],data};
+const err2 = {instancePath,schemaPath:"#/allOf/0/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema490.allOf[0].anyOf,parentSchema:schema490.allOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -41924,7 +41904,7 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((key0 === "cwd") || (key0 === "workspaceRoots"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema491,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema490,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -41966,7 +41946,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/workspaceRoots/" + i0,schemaPath:"#/properties/workspaceRoots/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema491.properties.workspaceRoots.items.type,parentSchema:schema491.properties.workspaceRoots.items,data:data2};
+const err6 = {instancePath:instancePath+"/workspaceRoots/" + i0,schemaPath:"#/properties/workspaceRoots/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema490.properties.workspaceRoots.items.type,parentSchema:schema490.properties.workspaceRoots.items,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -41978,7 +41958,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/workspaceRoots",schemaPath:"#/properties/workspaceRoots/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema491.properties.workspaceRoots.type,parentSchema:schema491.properties.workspaceRoots,data:data1};
+const err7 = {instancePath:instancePath+"/workspaceRoots",schemaPath:"#/properties/workspaceRoots/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema490.properties.workspaceRoots.type,parentSchema:schema490.properties.workspaceRoots,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -41990,7 +41970,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema491.type,parentSchema:schema491,data};
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema490.type,parentSchema:schema490,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -41999,30 +41979,30 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate475.errors = vErrors;
+validate473.errors = vErrors;
 return errors === 0;
 }
-validate475.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate473.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate474.evaluated;
+const evaluated0 = validate472.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate475(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate475.errors : vErrors.concat(validate475.errors);
+if(!(validate473(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate473.errors : vErrors.concat(validate473.errors);
 errors = vErrors.length;
 }
-validate474.errors = vErrors;
+validate472.errors = vErrors;
 return errors === 0;
 }
-validate474.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate472.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["events.schema.json#/$defs/envelope"] = validate31;
 
@@ -42034,131 +42014,131 @@ target["events.schema.json#/$defs/interceptableEvent"] = validate29;
 
 
 target["events.schema.json#/$defs/tool.before"] = validate30;
-const schema501 = docs[5]["$defs"]["tool.before"];
+const schema500 = docs[5]["$defs"]["tool.before"];
 
 
 target["events.schema.json#/$defs/tool.after"] = validate92;
-const schema502 = docs[5]["$defs"]["tool.after"];
+const schema501 = docs[5]["$defs"]["tool.after"];
 
 
 target["events.schema.json#/$defs/session.start"] = validate101;
-const schema503 = docs[5]["$defs"]["session.start"];
+const schema502 = docs[5]["$defs"]["session.start"];
 
 
 target["events.schema.json#/$defs/session.end"] = validate311;
-const schema504 = docs[5]["$defs"]["session.end"];
+const schema503 = docs[5]["$defs"]["session.end"];
 
 
 target["events.schema.json#/$defs/config.change.before"] = validate116;
-const schema505 = docs[5]["$defs"]["config.change.before"];
+const schema504 = docs[5]["$defs"]["config.change.before"];
 
 
 target["events.schema.json#/$defs/config.change.after"] = validate317;
-const schema506 = docs[5]["$defs"]["config.change.after"];
+const schema505 = docs[5]["$defs"]["config.change.after"];
 
 
 target["events.schema.json#/$defs/turn.start"] = validate122;
-const schema507 = docs[5]["$defs"]["turn.start"];
+const schema506 = docs[5]["$defs"]["turn.start"];
 
 
 target["events.schema.json#/$defs/turn.finish.before"] = validate127;
-const schema508 = docs[5]["$defs"]["turn.finish.before"];
+const schema507 = docs[5]["$defs"]["turn.finish.before"];
 
 
 target["events.schema.json#/$defs/turn.end"] = validate324;
-const schema509 = docs[5]["$defs"]["turn.end"];
+const schema508 = docs[5]["$defs"]["turn.end"];
 
 
 target["events.schema.json#/$defs/turn.progress"] = validate330;
-const schema510 = docs[5]["$defs"]["turn.progress"];
+const schema509 = docs[5]["$defs"]["turn.progress"];
 
 
 target["events.schema.json#/$defs/model.request.before"] = validate134;
-const schema511 = docs[5]["$defs"]["model.request.before"];
+const schema510 = docs[5]["$defs"]["model.request.before"];
 
 
 target["events.schema.json#/$defs/model.response.after"] = validate246;
-const schema512 = docs[5]["$defs"]["model.response.after"];
+const schema511 = docs[5]["$defs"]["model.response.after"];
 
 
 target["events.schema.json#/$defs/model.error"] = validate340;
-const schema513 = docs[5]["$defs"]["model.error"];
+const schema512 = docs[5]["$defs"]["model.error"];
 
 
 target["events.schema.json#/$defs/model.switch.before"] = validate143;
-const schema514 = docs[5]["$defs"]["model.switch.before"];
+const schema513 = docs[5]["$defs"]["model.switch.before"];
 
 
 target["events.schema.json#/$defs/model.switch.after"] = validate350;
-const schema515 = docs[5]["$defs"]["model.switch.after"];
+const schema514 = docs[5]["$defs"]["model.switch.after"];
 
 
 target["events.schema.json#/$defs/tool.permission.request"] = validate150;
-const schema516 = docs[5]["$defs"]["tool.permission.request"];
+const schema515 = docs[5]["$defs"]["tool.permission.request"];
 
 
 target["events.schema.json#/$defs/tool.permission.resolved"] = validate358;
-const schema517 = docs[5]["$defs"]["tool.permission.resolved"];
+const schema516 = docs[5]["$defs"]["tool.permission.resolved"];
 
 
 target["events.schema.json#/$defs/tool.progress"] = validate365;
-const schema518 = docs[5]["$defs"]["tool.progress"];
+const schema517 = docs[5]["$defs"]["tool.progress"];
 
 
 target["events.schema.json#/$defs/tool.batch.after"] = validate157;
-const schema519 = docs[5]["$defs"]["tool.batch.after"];
+const schema518 = docs[5]["$defs"]["tool.batch.after"];
 
 
 target["events.schema.json#/$defs/context.compact.before"] = validate178;
-const schema520 = docs[5]["$defs"]["context.compact.before"];
+const schema519 = docs[5]["$defs"]["context.compact.before"];
 
 
 target["events.schema.json#/$defs/context.compact.after"] = validate191;
-const schema521 = docs[5]["$defs"]["context.compact.after"];
+const schema520 = docs[5]["$defs"]["context.compact.after"];
 
 
 target["events.schema.json#/$defs/task.change.before"] = validate197;
-const schema522 = docs[5]["$defs"]["task.change.before"];
+const schema521 = docs[5]["$defs"]["task.change.before"];
 
 
 target["events.schema.json#/$defs/task.change.after"] = validate377;
-const schema523 = docs[5]["$defs"]["task.change.after"];
+const schema522 = docs[5]["$defs"]["task.change.after"];
 
 
 target["events.schema.json#/$defs/user.attention"] = validate383;
-const schema524 = docs[5]["$defs"]["user.attention"];
+const schema523 = docs[5]["$defs"]["user.attention"];
 
 
 target["events.schema.json#/$defs/user.elicitation.request"] = validate205;
-const schema525 = docs[5]["$defs"]["user.elicitation.request"];
+const schema524 = docs[5]["$defs"]["user.elicitation.request"];
 
 
 target["events.schema.json#/$defs/user.elicitation.result"] = validate216;
-const schema526 = docs[5]["$defs"]["user.elicitation.result"];
+const schema525 = docs[5]["$defs"]["user.elicitation.result"];
 
 
 target["events.schema.json#/$defs/user.message.inbound"] = validate222;
-const schema527 = docs[5]["$defs"]["user.message.inbound"];
+const schema526 = docs[5]["$defs"]["user.message.inbound"];
 
 
 target["events.schema.json#/$defs/user.message.outbound"] = validate230;
-const schema528 = docs[5]["$defs"]["user.message.outbound"];
+const schema527 = docs[5]["$defs"]["user.message.outbound"];
 
 
 target["events.schema.json#/$defs/workspace.change.before"] = validate236;
-const schema529 = docs[5]["$defs"]["workspace.change.before"];
+const schema528 = docs[5]["$defs"]["workspace.change.before"];
 
 
 target["events.schema.json#/$defs/workspace.change.after"] = validate399;
-const schema530 = docs[5]["$defs"]["workspace.change.after"];
+const schema529 = docs[5]["$defs"]["workspace.change.after"];
 
 
 target["events.schema.json#/$defs/file.changed"] = validate405;
-const schema531 = docs[5]["$defs"]["file.changed"];
+const schema530 = docs[5]["$defs"]["file.changed"];
 
 
 target["events.schema.json#/$defs/hook.failure"] = validate423;
-const schema532 = docs[5]["$defs"]["hook.failure"];
+const schema531 = docs[5]["$defs"]["hook.failure"];
 
 
 target["execution-events.schema.json#/$defs/tool.before"] = validate77;
@@ -42257,15 +42237,15 @@ target["task-workspace-events.schema.json#/$defs/file.changed"] = validate407;
 target["interaction-events.schema.json#/$defs/hook.failure"] = validate425;
 
 
-target["common.schema.json#/$defs/session"] = validate710;
-const schema616 = docs[0]["$defs"]["session"];
-const schema617 = docs[0]["$defs"]["nonEmptyString"];
-const schema619 = docs[0]["$defs"]["synthesized"];
+target["common.schema.json#/$defs/session"] = validate708;
+const schema615 = docs[0]["$defs"]["session"];
+const schema616 = docs[0]["$defs"]["nonEmptyString"];
+const schema618 = docs[0]["$defs"]["synthesized"];
 
-function validate710(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate710.evaluated;
+const evaluated0 = validate708.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42274,7 +42254,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema616.required,parentSchema:schema616,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema615.required,parentSchema:schema615,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42287,7 +42267,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema617,data:data0};
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema616,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -42298,7 +42278,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema617.type,parentSchema:schema617,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.type,parentSchema:schema616,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -42311,7 +42291,7 @@ errors++;
 if(data.cwd !== undefined){
 let data1 = data.cwd;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.properties.cwd.type,parentSchema:schema616.properties.cwd,data:data1};
+const err3 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema615.properties.cwd.type,parentSchema:schema615.properties.cwd,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -42328,7 +42308,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/workspaceRoots/" + i0,schemaPath:"#/properties/workspaceRoots/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.properties.workspaceRoots.items.type,parentSchema:schema616.properties.workspaceRoots.items,data:data3};
+const err4 = {instancePath:instancePath+"/workspaceRoots/" + i0,schemaPath:"#/properties/workspaceRoots/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema615.properties.workspaceRoots.items.type,parentSchema:schema615.properties.workspaceRoots.items,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -42340,7 +42320,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/workspaceRoots",schemaPath:"#/properties/workspaceRoots/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema616.properties.workspaceRoots.type,parentSchema:schema616.properties.workspaceRoots,data:data2};
+const err5 = {instancePath:instancePath+"/workspaceRoots",schemaPath:"#/properties/workspaceRoots/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema615.properties.workspaceRoots.type,parentSchema:schema615.properties.workspaceRoots,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -42353,7 +42333,7 @@ errors++;
 if(data.model !== undefined){
 let data4 = data.model;
 if(typeof data4 !== "string"){
-const err6 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.properties.model.type,parentSchema:schema616.properties.model,data:data4};
+const err6 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema615.properties.model.type,parentSchema:schema615.properties.model,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -42367,7 +42347,7 @@ if(data.agent !== undefined){
 let data5 = data.agent;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.id === undefined){
-const err7 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema616.properties.agent.required,parentSchema:schema616.properties.agent,data:data5};
+const err7 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema615.properties.agent.required,parentSchema:schema615.properties.agent,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -42380,7 +42360,7 @@ if(data5.id !== undefined){
 let data6 = data5.id;
 if(typeof data6 === "string"){
 if(func1(data6) < 1){
-const err8 = {instancePath:instancePath+"/agent/id",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema617,data:data6};
+const err8 = {instancePath:instancePath+"/agent/id",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema616,data:data6};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -42391,7 +42371,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/agent/id",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema617.type,parentSchema:schema617,data:data6};
+const err9 = {instancePath:instancePath+"/agent/id",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.type,parentSchema:schema616,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -42404,7 +42384,7 @@ errors++;
 if(data5.type !== undefined){
 let data7 = data5.type;
 if(typeof data7 !== "string"){
-const err10 = {instancePath:instancePath+"/agent/type",schemaPath:"#/properties/agent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.properties.agent.properties.type.type,parentSchema:schema616.properties.agent.properties.type,data:data7};
+const err10 = {instancePath:instancePath+"/agent/type",schemaPath:"#/properties/agent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema615.properties.agent.properties.type.type,parentSchema:schema615.properties.agent.properties.type,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -42416,7 +42396,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema616.properties.agent.type,parentSchema:schema616.properties.agent,data:data5};
+const err11 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema615.properties.agent.type,parentSchema:schema615.properties.agent,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -42429,7 +42409,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data8 = data.synthesized;
 if(typeof data8 !== "boolean"){
-const err12 = {instancePath:instancePath+"/synthesized",schemaPath:"#/$defs/synthesized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema619.type,parentSchema:schema619,data:data8};
+const err12 = {instancePath:instancePath+"/synthesized",schemaPath:"#/$defs/synthesized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema618.type,parentSchema:schema618,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -42441,7 +42421,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema616.type,parentSchema:schema616,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema615.type,parentSchema:schema615,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -42450,18 +42430,18 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate710.errors = vErrors;
+validate708.errors = vErrors;
 return errors === 0;
 }
-validate710.evaluated = {"props":{"id":true,"cwd":true,"workspaceRoots":true,"model":true,"agent":true,"synthesized":true},"dynamicProps":false,"dynamicItems":false};
+validate708.evaluated = {"props":{"id":true,"cwd":true,"workspaceRoots":true,"model":true,"agent":true,"synthesized":true},"dynamicProps":false,"dynamicItems":false};
 
-target["common.schema.json#/$defs/turn"] = validate711;
-const schema620 = docs[0]["$defs"]["turn"];
+target["common.schema.json#/$defs/turn"] = validate709;
+const schema619 = docs[0]["$defs"]["turn"];
 
-function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate709(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate711.evaluated;
+const evaluated0 = validate709.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42470,7 +42450,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema620.required,parentSchema:schema620,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema619.required,parentSchema:schema619,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42483,7 +42463,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema617,data:data0};
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema616,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -42494,7 +42474,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema617.type,parentSchema:schema617,data:data0};
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.type,parentSchema:schema616,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -42507,7 +42487,7 @@ errors++;
 if(data.synthesized !== undefined){
 let data1 = data.synthesized;
 if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/synthesized",schemaPath:"#/$defs/synthesized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema619.type,parentSchema:schema619,data:data1};
+const err3 = {instancePath:instancePath+"/synthesized",schemaPath:"#/$defs/synthesized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema618.type,parentSchema:schema618,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -42519,7 +42499,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema620.type,parentSchema:schema620,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema619.type,parentSchema:schema619,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -42528,19 +42508,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate711.errors = vErrors;
+validate709.errors = vErrors;
 return errors === 0;
 }
-validate711.evaluated = {"props":{"id":true,"synthesized":true},"dynamicProps":false,"dynamicItems":false};
+validate709.evaluated = {"props":{"id":true,"synthesized":true},"dynamicProps":false,"dynamicItems":false};
 
-target["common.schema.json#/$defs/gaps"] = validate712;
-const schema623 = docs[0]["$defs"]["gaps"];
-const schema624 = docs[0]["$defs"]["gap"];
+target["common.schema.json#/$defs/gaps"] = validate710;
+const schema622 = docs[0]["$defs"]["gaps"];
+const schema623 = docs[0]["$defs"]["gap"];
 
-function validate713(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate711(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate713.evaluated;
+const evaluated0 = validate711.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42549,7 +42529,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.path === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema624.required,parentSchema:schema624,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema623.required,parentSchema:schema623,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42559,7 +42539,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.reason === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema624.required,parentSchema:schema624,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema623.required,parentSchema:schema623,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -42572,7 +42552,7 @@ if(data.path !== undefined){
 let data0 = data.path;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema617,data:data0};
+const err2 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema616,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -42583,7 +42563,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema617.type,parentSchema:schema617,data:data0};
+const err3 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.type,parentSchema:schema616,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -42597,7 +42577,7 @@ if(data.reason !== undefined){
 let data1 = data.reason;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema617,data:data1};
+const err4 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema616,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -42608,7 +42588,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema617.type,parentSchema:schema617,data:data1};
+const err5 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.type,parentSchema:schema616,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -42620,7 +42600,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema624.type,parentSchema:schema624,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema623.type,parentSchema:schema623,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -42629,16 +42609,16 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate713.errors = vErrors;
+validate711.errors = vErrors;
 return errors === 0;
 }
-validate713.evaluated = {"props":{"path":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate711.evaluated = {"props":{"path":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate712(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate710(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate712.evaluated;
+const evaluated0 = validate710.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42648,14 +42628,14 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate713(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate713.errors : vErrors.concat(validate713.errors);
+if(!(validate711(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate711.errors : vErrors.concat(validate711.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema623.type,parentSchema:schema623,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema622.type,parentSchema:schema622,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42664,24 +42644,24 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate712.errors = vErrors;
+validate710.errors = vErrors;
 return errors === 0;
 }
-validate712.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate710.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-target["common.schema.json#/$defs/native"] = validate467;
-const schema627 = docs[0]["$defs"]["native"];
+target["common.schema.json#/$defs/native"] = validate465;
+const schema626 = docs[0]["$defs"]["native"];
 
 
 target["common.schema.json#/$defs/extensions"] = validate73;
 
 
-target["common.schema.json#/$defs/synthesized"] = validate717;
+target["common.schema.json#/$defs/synthesized"] = validate715;
 
-function validate717(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate715(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate717.evaluated;
+const evaluated0 = validate715.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42689,7 +42669,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema619.type,parentSchema:schema619,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema618.type,parentSchema:schema618,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42698,18 +42678,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate717.errors = vErrors;
+validate715.errors = vErrors;
 return errors === 0;
 }
-validate717.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate715.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-target["messages.schema.json#/$defs/interceptRequest"] = validate718;
-const schema631 = docs[8]["$defs"]["interceptRequest"];
+target["messages.schema.json#/$defs/interceptRequest"] = validate716;
+const schema630 = docs[8]["$defs"]["interceptRequest"];
 
-function validate718(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate716(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate718.evaluated;
+const evaluated0 = validate716.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42724,7 +42704,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method !== undefined){
 let data0 = data.method;
 if("hooks/intercept" !== data0){
-const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/intercept"},message:"must be equal to constant",schema:"hooks/intercept",parentSchema:schema631.allOf[1].properties.method,data:data0};
+const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/intercept"},message:"must be equal to constant",schema:"hooks/intercept",parentSchema:schema630.allOf[1].properties.method,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42741,21 +42721,21 @@ errors = vErrors.length;
 }
 }
 }
-validate718.errors = vErrors;
+validate716.errors = vErrors;
 return errors === 0;
 }
-validate718.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate716.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/interceptParams"] = validate26;
 
 
-target["messages.schema.json#/$defs/observeNotification"] = validate725;
-const schema654 = docs[8]["$defs"]["observeNotification"];
+target["messages.schema.json#/$defs/observeNotification"] = validate723;
+const schema653 = docs[8]["$defs"]["observeNotification"];
 
-function validate725(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate723(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate725.evaluated;
+const evaluated0 = validate723.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42770,7 +42750,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method !== undefined){
 let data0 = data.method;
 if("hooks/observe" !== data0){
-const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/observe"},message:"must be equal to constant",schema:"hooks/observe",parentSchema:schema654.allOf[1].properties.method,data:data0};
+const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/observe"},message:"must be equal to constant",schema:"hooks/observe",parentSchema:schema653.allOf[1].properties.method,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42787,21 +42767,21 @@ errors = vErrors.length;
 }
 }
 }
-validate725.errors = vErrors;
+validate723.errors = vErrors;
 return errors === 0;
 }
-validate725.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
+validate723.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/observeParams"] = validate306;
 
 
-target["messages.schema.json#/$defs/capabilitiesRequest"] = validate730;
-const schema657 = docs[8]["$defs"]["capabilitiesRequest"];
+target["messages.schema.json#/$defs/capabilitiesRequest"] = validate728;
+const schema656 = docs[8]["$defs"]["capabilitiesRequest"];
 
-function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate728(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate730.evaluated;
+const evaluated0 = validate728.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42816,7 +42796,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method !== undefined){
 let data0 = data.method;
 if("hooks/capabilities" !== data0){
-const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/capabilities"},message:"must be equal to constant",schema:"hooks/capabilities",parentSchema:schema657.allOf[1].properties.method,data:data0};
+const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/capabilities"},message:"must be equal to constant",schema:"hooks/capabilities",parentSchema:schema656.allOf[1].properties.method,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42833,21 +42813,21 @@ errors = vErrors.length;
 }
 }
 }
-validate730.errors = vErrors;
+validate728.errors = vErrors;
 return errors === 0;
 }
-validate730.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate728.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/capabilitiesParams"] = validate433;
 
 
-target["messages.schema.json#/$defs/interceptResponse"] = validate734;
-const schema660 = docs[8]["$defs"]["interceptResponse"];
+target["messages.schema.json#/$defs/interceptResponse"] = validate732;
+const schema659 = docs[8]["$defs"]["interceptResponse"];
 
-function validate734(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate732(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate734.evaluated;
+const evaluated0 = validate732.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42860,7 +42840,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema660.allOf[1].required,parentSchema:schema660.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema659.allOf[1].required,parentSchema:schema659.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42876,21 +42856,21 @@ errors = vErrors.length;
 }
 }
 }
-validate734.errors = vErrors;
+validate732.errors = vErrors;
 return errors === 0;
 }
-validate734.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate732.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/interceptResult"] = validate265;
 
 
-target["messages.schema.json#/$defs/capabilitiesResponse"] = validate740;
-const schema663 = docs[8]["$defs"]["capabilitiesResponse"];
+target["messages.schema.json#/$defs/capabilitiesResponse"] = validate738;
+const schema662 = docs[8]["$defs"]["capabilitiesResponse"];
 
-function validate740(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate740.evaluated;
+const evaluated0 = validate738.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42903,7 +42883,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema663.allOf[1].required,parentSchema:schema663.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema662.allOf[1].required,parentSchema:schema662.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42919,26 +42899,26 @@ errors = vErrors.length;
 }
 }
 }
-validate740.errors = vErrors;
+validate738.errors = vErrors;
 return errors === 0;
 }
-validate740.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate738.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/capabilitiesResult"] = validate438;
 
 
 target["messages.schema.json#/$defs/errorResponse"] = validate299;
-const schema666 = docs[8]["$defs"]["errorResponse"];
+const schema665 = docs[8]["$defs"]["errorResponse"];
 
 
-target["messages.schema.json#/$defs/noEffectResponse"] = validate747;
-const schema667 = docs[8]["$defs"]["noEffectResponse"];
-const schema668 = docs[8]["$defs"]["__ctx27"];
+target["messages.schema.json#/$defs/noEffectResponse"] = validate745;
+const schema666 = docs[8]["$defs"]["noEffectResponse"];
+const schema667 = docs[8]["$defs"]["__ctx27"];
 
-function validate748(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate746(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate748.evaluated;
+const evaluated0 = validate746.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -42951,7 +42931,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema668.allOf[1].required,parentSchema:schema668.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema667.allOf[1].required,parentSchema:schema667.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -42967,24 +42947,24 @@ errors = vErrors.length;
 }
 }
 }
-validate748.errors = vErrors;
+validate746.errors = vErrors;
 return errors === 0;
 }
-validate748.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate746.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate747(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate745(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate747.evaluated;
+const evaluated0 = validate745.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate748(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate748.errors : vErrors.concat(validate748.errors);
+if(!(validate746(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate746.errors : vErrors.concat(validate746.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -42995,7 +42975,7 @@ if(data0.effects !== undefined){
 let data1 = data0.effects;
 if(Array.isArray(data1)){
 if(data1.length > 0){
-const err0 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema667.allOf[1].properties.result.properties.effects,data:data1};
+const err0 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema666.allOf[1].properties.result.properties.effects,data:data1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -43009,26 +42989,26 @@ errors++;
 }
 }
 }
-validate747.errors = vErrors;
+validate745.errors = vErrors;
 return errors === 0;
 }
-validate747.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate745.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-target["messages.schema.json#/$defs/denyResponse"] = validate752;
-const schema669 = docs[8]["$defs"]["denyResponse"];
+target["messages.schema.json#/$defs/denyResponse"] = validate750;
+const schema668 = docs[8]["$defs"]["denyResponse"];
 
-function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate750(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate752.evaluated;
+const evaluated0 = validate750.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate748(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate748.errors : vErrors.concat(validate748.errors);
+if(!(validate746(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate746.errors : vErrors.concat(validate746.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -43039,7 +43019,7 @@ if(data0.effects !== undefined){
 let data1 = data0.effects;
 if(Array.isArray(data1)){
 if(data1.length > 1){
-const err0 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema669.allOf[1].properties.result.properties.effects,data:data1};
+const err0 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema668.allOf[1].properties.result.properties.effects,data:data1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -43049,7 +43029,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data1.length < 1){
-const err1 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema669.allOf[1].properties.result.properties.effects,data:data1};
+const err1 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema668.allOf[1].properties.result.properties.effects,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -43065,7 +43045,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.type !== undefined){
 let data3 = data2.type;
 if("deny" !== data3){
-const err2 = {instancePath:instancePath+"/result/effects/" + i0+"/type",schemaPath:"#/allOf/1/properties/result/properties/effects/items/properties/type/const",keyword:"const",params:{allowedValue: "deny"},message:"must be equal to constant",schema:"deny",parentSchema:schema669.allOf[1].properties.result.properties.effects.items.properties.type,data:data3};
+const err2 = {instancePath:instancePath+"/result/effects/" + i0+"/type",schemaPath:"#/allOf/1/properties/result/properties/effects/items/properties/type/const",keyword:"const",params:{allowedValue: "deny"},message:"must be equal to constant",schema:"deny",parentSchema:schema668.allOf[1].properties.result.properties.effects.items.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43082,18 +43062,18 @@ errors++;
 }
 }
 }
-validate752.errors = vErrors;
+validate750.errors = vErrors;
 return errors === 0;
 }
-validate752.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate750.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-target["messages.schema.json#/$defs/jsonRpcMessage"] = validate754;
-const schema670 = docs[8]["$defs"]["jsonRpcMessage"];
+target["messages.schema.json#/$defs/jsonRpcMessage"] = validate752;
+const schema669 = docs[8]["$defs"]["jsonRpcMessage"];
 
-function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate752(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate754.evaluated;
+const evaluated0 = validate752.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43101,7 +43081,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema670.type,parentSchema:schema670,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema669.type,parentSchema:schema669,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -43226,7 +43206,7 @@ props0.params = true;
 ifClause1 = "else";
 }
 if(!valid1){
-const err5 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema670.then.if,parentSchema:schema670.then,data};
+const err5 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema669.then.if,parentSchema:schema669.then,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43315,7 +43295,7 @@ props1.result = true;
 ifClause2 = "else";
 }
 if(!valid2){
-const err8 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema670.else.if,parentSchema:schema670.else,data};
+const err8 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema669.else.if,parentSchema:schema669.else,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -43340,7 +43320,7 @@ Object.assign(props0, props1);
 ifClause0 = "else";
 }
 if(!valid0){
-const err9 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema670.if,parentSchema:schema670,data};
+const err9 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema669.if,parentSchema:schema669,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -43349,19 +43329,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate754.errors = vErrors;
+validate752.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate754.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate752.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate759;
-const schema671 = docs[11]["$defs"]["BooleanSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate757;
+const schema670 = docs[11]["$defs"]["BooleanSchema"];
 
-function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate757(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate759.evaluated;
+const evaluated0 = validate757.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43370,7 +43350,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema671.required,parentSchema:schema671,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema670.required,parentSchema:schema670,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -43381,7 +43361,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "default") || (key0 === "description")) || (key0 === "title")) || (key0 === "type"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema671,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema670,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -43394,7 +43374,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(typeof data0 !== "boolean"){
-const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema671.properties.default.type,parentSchema:schema671.properties.default,data:data0};
+const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema670.properties.default.type,parentSchema:schema670.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43407,7 +43387,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.description.type,parentSchema:schema671.properties.description,data:data1};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema670.properties.description.type,parentSchema:schema670.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -43420,7 +43400,7 @@ errors++;
 if(data.title !== undefined){
 let data2 = data.title;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.title.type,parentSchema:schema671.properties.title,data:data2};
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema670.properties.title.type,parentSchema:schema670.properties.title,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -43433,7 +43413,7 @@ errors++;
 if(data.type !== undefined){
 let data3 = data.type;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.type.type,parentSchema:schema671.properties.type,data:data3};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema670.properties.type.type,parentSchema:schema670.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43443,7 +43423,7 @@ vErrors.push(err5);
 errors++;
 }
 if("boolean" !== data3){
-const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant",schema:"boolean",parentSchema:schema671.properties.type,data:data3};
+const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant",schema:"boolean",parentSchema:schema670.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43455,7 +43435,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema671.type,parentSchema:schema671,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema670.type,parentSchema:schema670,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43464,28 +43444,28 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate759.errors = vErrors;
+validate757.errors = vErrors;
 return errors === 0;
 }
-validate759.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate757.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate760;
-const schema672 = docs[11]["$defs"]["ElicitRequestFormParams"];
-const schema673 = docs[11]["$defs"]["ProgressToken"];
-const schema683 = docs[11]["$defs"]["TaskMetadata"];
-const schema674 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
-const schema675 = docs[11]["$defs"]["StringSchema"];
-const schema676 = docs[11]["$defs"]["NumberSchema"];
-const schema678 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
-const schema679 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
-const schema680 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
-const schema681 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
-const schema682 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate758;
+const schema671 = docs[11]["$defs"]["ElicitRequestFormParams"];
+const schema672 = docs[11]["$defs"]["ProgressToken"];
+const schema682 = docs[11]["$defs"]["TaskMetadata"];
+const schema673 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
+const schema674 = docs[11]["$defs"]["StringSchema"];
+const schema675 = docs[11]["$defs"]["NumberSchema"];
+const schema677 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
+const schema678 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
+const schema679 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
+const schema680 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
+const schema681 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
 
-function validate761(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate761.evaluated;
+const evaluated0 = validate759.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -43497,7 +43477,7 @@ let valid0 = false;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/StringSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema675.required,parentSchema:schema675,data};
+const err0 = {instancePath,schemaPath:"#/$defs/StringSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema674.required,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -43508,7 +43488,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "format")) || (key0 === "maxLength")) || (key0 === "minLength")) || (key0 === "title")) || (key0 === "type"))){
-const err1 = {instancePath,schemaPath:"#/$defs/StringSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema675,data};
+const err1 = {instancePath,schemaPath:"#/$defs/StringSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -43521,7 +43501,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/StringSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.default.type,parentSchema:schema675.properties.default,data:data0};
+const err2 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/StringSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.default.type,parentSchema:schema674.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -43534,7 +43514,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/StringSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.description.type,parentSchema:schema675.properties.description,data:data1};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/StringSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.description.type,parentSchema:schema674.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -43547,7 +43527,7 @@ errors++;
 if(data.format !== undefined){
 let data2 = data.format;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/format",schemaPath:"#/$defs/StringSchema/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.format.type,parentSchema:schema675.properties.format,data:data2};
+const err4 = {instancePath:instancePath+"/format",schemaPath:"#/$defs/StringSchema/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.format.type,parentSchema:schema674.properties.format,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -43557,7 +43537,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-const err5 = {instancePath:instancePath+"/format",schemaPath:"#/$defs/StringSchema/properties/format/enum",keyword:"enum",params:{allowedValues: schema675.properties.format.enum},message:"must be equal to one of the allowed values",schema:schema675.properties.format.enum,parentSchema:schema675.properties.format,data:data2};
+const err5 = {instancePath:instancePath+"/format",schemaPath:"#/$defs/StringSchema/properties/format/enum",keyword:"enum",params:{allowedValues: schema674.properties.format.enum},message:"must be equal to one of the allowed values",schema:schema674.properties.format.enum,parentSchema:schema674.properties.format,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -43570,7 +43550,7 @@ errors++;
 if(data.maxLength !== undefined){
 let data3 = data.maxLength;
 if(!(typeof data3 == "number")){
-const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"#/$defs/StringSchema/properties/maxLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.maxLength.type,parentSchema:schema675.properties.maxLength,data:data3};
+const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"#/$defs/StringSchema/properties/maxLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema674.properties.maxLength.type,parentSchema:schema674.properties.maxLength,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -43583,7 +43563,7 @@ errors++;
 if(data.minLength !== undefined){
 let data4 = data.minLength;
 if(!(typeof data4 == "number")){
-const err7 = {instancePath:instancePath+"/minLength",schemaPath:"#/$defs/StringSchema/properties/minLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.minLength.type,parentSchema:schema675.properties.minLength,data:data4};
+const err7 = {instancePath:instancePath+"/minLength",schemaPath:"#/$defs/StringSchema/properties/minLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema674.properties.minLength.type,parentSchema:schema674.properties.minLength,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -43596,7 +43576,7 @@ errors++;
 if(data.title !== undefined){
 let data5 = data.title;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/StringSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.title.type,parentSchema:schema675.properties.title,data:data5};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/StringSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.title.type,parentSchema:schema674.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -43609,7 +43589,7 @@ errors++;
 if(data.type !== undefined){
 let data6 = data.type;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/StringSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.type.type,parentSchema:schema675.properties.type,data:data6};
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/StringSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.type.type,parentSchema:schema674.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -43619,7 +43599,7 @@ vErrors.push(err9);
 errors++;
 }
 if("string" !== data6){
-const err10 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/StringSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema675.properties.type,data:data6};
+const err10 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/StringSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema674.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -43631,7 +43611,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/$defs/StringSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema675.type,parentSchema:schema675,data};
+const err11 = {instancePath,schemaPath:"#/$defs/StringSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema674.type,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -43648,7 +43628,7 @@ var props0 = true;
 const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err12 = {instancePath,schemaPath:"#/$defs/NumberSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema676.required,parentSchema:schema676,data};
+const err12 = {instancePath,schemaPath:"#/$defs/NumberSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema675.required,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -43659,7 +43639,7 @@ errors++;
 }
 for(const key1 in data){
 if(!((((((key1 === "default") || (key1 === "description")) || (key1 === "maximum")) || (key1 === "minimum")) || (key1 === "title")) || (key1 === "type"))){
-const err13 = {instancePath,schemaPath:"#/$defs/NumberSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema676,data};
+const err13 = {instancePath,schemaPath:"#/$defs/NumberSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -43672,7 +43652,7 @@ errors++;
 if(data.default !== undefined){
 let data7 = data.default;
 if(!(typeof data7 == "number")){
-const err14 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/NumberSchema/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.default.type,parentSchema:schema676.properties.default,data:data7};
+const err14 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/NumberSchema/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.default.type,parentSchema:schema675.properties.default,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -43685,7 +43665,7 @@ errors++;
 if(data.description !== undefined){
 let data8 = data.description;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/NumberSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.description.type,parentSchema:schema676.properties.description,data:data8};
+const err15 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/NumberSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.description.type,parentSchema:schema675.properties.description,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -43698,7 +43678,7 @@ errors++;
 if(data.maximum !== undefined){
 let data9 = data.maximum;
 if(!(typeof data9 == "number")){
-const err16 = {instancePath:instancePath+"/maximum",schemaPath:"#/$defs/NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.maximum.type,parentSchema:schema676.properties.maximum,data:data9};
+const err16 = {instancePath:instancePath+"/maximum",schemaPath:"#/$defs/NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.maximum.type,parentSchema:schema675.properties.maximum,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -43711,7 +43691,7 @@ errors++;
 if(data.minimum !== undefined){
 let data10 = data.minimum;
 if(!(typeof data10 == "number")){
-const err17 = {instancePath:instancePath+"/minimum",schemaPath:"#/$defs/NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.minimum.type,parentSchema:schema676.properties.minimum,data:data10};
+const err17 = {instancePath:instancePath+"/minimum",schemaPath:"#/$defs/NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.minimum.type,parentSchema:schema675.properties.minimum,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -43724,7 +43704,7 @@ errors++;
 if(data.title !== undefined){
 let data11 = data.title;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/NumberSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.title.type,parentSchema:schema676.properties.title,data:data11};
+const err18 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/NumberSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.title.type,parentSchema:schema675.properties.title,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -43737,7 +43717,7 @@ errors++;
 if(data.type !== undefined){
 let data12 = data.type;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/NumberSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.type.type,parentSchema:schema676.properties.type,data:data12};
+const err19 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/NumberSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.type.type,parentSchema:schema675.properties.type,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -43747,7 +43727,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data12 === "integer") || (data12 === "number"))){
-const err20 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema676.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema676.properties.type.enum,parentSchema:schema676.properties.type,data:data12};
+const err20 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema675.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema675.properties.type.enum,parentSchema:schema675.properties.type,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -43759,7 +43739,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/$defs/NumberSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema676.type,parentSchema:schema676,data};
+const err21 = {instancePath,schemaPath:"#/$defs/NumberSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema675.type,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -43778,7 +43758,7 @@ props0 = true;
 const _errs35 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err22 = {instancePath,schemaPath:"#/$defs/BooleanSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema671.required,parentSchema:schema671,data};
+const err22 = {instancePath,schemaPath:"#/$defs/BooleanSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema670.required,parentSchema:schema670,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -43789,7 +43769,7 @@ errors++;
 }
 for(const key2 in data){
 if(!((((key2 === "default") || (key2 === "description")) || (key2 === "title")) || (key2 === "type"))){
-const err23 = {instancePath,schemaPath:"#/$defs/BooleanSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema671,data};
+const err23 = {instancePath,schemaPath:"#/$defs/BooleanSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema670,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -43802,7 +43782,7 @@ errors++;
 if(data.default !== undefined){
 let data13 = data.default;
 if(typeof data13 !== "boolean"){
-const err24 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema671.properties.default.type,parentSchema:schema671.properties.default,data:data13};
+const err24 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema670.properties.default.type,parentSchema:schema670.properties.default,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -43815,7 +43795,7 @@ errors++;
 if(data.description !== undefined){
 let data14 = data.description;
 if(typeof data14 !== "string"){
-const err25 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.description.type,parentSchema:schema671.properties.description,data:data14};
+const err25 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema670.properties.description.type,parentSchema:schema670.properties.description,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -43828,7 +43808,7 @@ errors++;
 if(data.title !== undefined){
 let data15 = data.title;
 if(typeof data15 !== "string"){
-const err26 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.title.type,parentSchema:schema671.properties.title,data:data15};
+const err26 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema670.properties.title.type,parentSchema:schema670.properties.title,data:data15};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -43841,7 +43821,7 @@ errors++;
 if(data.type !== undefined){
 let data16 = data.type;
 if(typeof data16 !== "string"){
-const err27 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.type.type,parentSchema:schema671.properties.type,data:data16};
+const err27 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema670.properties.type.type,parentSchema:schema670.properties.type,data:data16};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -43851,7 +43831,7 @@ vErrors.push(err27);
 errors++;
 }
 if("boolean" !== data16){
-const err28 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/BooleanSchema/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant",schema:"boolean",parentSchema:schema671.properties.type,data:data16};
+const err28 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/BooleanSchema/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant",schema:"boolean",parentSchema:schema670.properties.type,data:data16};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -43863,7 +43843,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath,schemaPath:"#/$defs/BooleanSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema671.type,parentSchema:schema671,data};
+const err29 = {instancePath,schemaPath:"#/$defs/BooleanSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema670.type,parentSchema:schema670,data};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -43882,7 +43862,7 @@ props0 = true;
 const _errs47 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
-const err30 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema678.required,parentSchema:schema678,data};
+const err30 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema677.required,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -43892,7 +43872,7 @@ vErrors.push(err30);
 errors++;
 }
 if(data.type === undefined){
-const err31 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema678.required,parentSchema:schema678,data};
+const err31 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema677.required,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -43903,7 +43883,7 @@ errors++;
 }
 for(const key3 in data){
 if(!(((((key3 === "default") || (key3 === "description")) || (key3 === "enum")) || (key3 === "title")) || (key3 === "type"))){
-const err32 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema678,data};
+const err32 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -43916,7 +43896,7 @@ errors++;
 if(data.default !== undefined){
 let data17 = data.default;
 if(typeof data17 !== "string"){
-const err33 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.default.type,parentSchema:schema678.properties.default,data:data17};
+const err33 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.default.type,parentSchema:schema677.properties.default,data:data17};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -43929,7 +43909,7 @@ errors++;
 if(data.description !== undefined){
 let data18 = data.description;
 if(typeof data18 !== "string"){
-const err34 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.description.type,parentSchema:schema678.properties.description,data:data18};
+const err34 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.description.type,parentSchema:schema677.properties.description,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -43946,7 +43926,7 @@ const len0 = data19.length;
 for(let i0=0; i0<len0; i0++){
 let data20 = data19[i0];
 if(typeof data20 !== "string"){
-const err35 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.enum.items.type,parentSchema:schema678.properties.enum.items,data:data20};
+const err35 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.enum.items.type,parentSchema:schema677.properties.enum.items,data:data20};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -43958,7 +43938,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/enum",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema678.properties.enum.type,parentSchema:schema678.properties.enum,data:data19};
+const err36 = {instancePath:instancePath+"/enum",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema677.properties.enum.type,parentSchema:schema677.properties.enum,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -43971,7 +43951,7 @@ errors++;
 if(data.title !== undefined){
 let data21 = data.title;
 if(typeof data21 !== "string"){
-const err37 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.title.type,parentSchema:schema678.properties.title,data:data21};
+const err37 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.title.type,parentSchema:schema677.properties.title,data:data21};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -43984,7 +43964,7 @@ errors++;
 if(data.type !== undefined){
 let data22 = data.type;
 if(typeof data22 !== "string"){
-const err38 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.type.type,parentSchema:schema678.properties.type,data:data22};
+const err38 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.type.type,parentSchema:schema677.properties.type,data:data22};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -43994,7 +43974,7 @@ vErrors.push(err38);
 errors++;
 }
 if("string" !== data22){
-const err39 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema678.properties.type,data:data22};
+const err39 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema677.properties.type,data:data22};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -44006,7 +43986,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema678.type,parentSchema:schema678,data};
+const err40 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema677.type,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -44025,7 +44005,7 @@ props0 = true;
 const _errs63 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
-const err41 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'",schema:schema679.required,parentSchema:schema679,data};
+const err41 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'",schema:schema678.required,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -44035,7 +44015,7 @@ vErrors.push(err41);
 errors++;
 }
 if(data.type === undefined){
-const err42 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema679.required,parentSchema:schema679,data};
+const err42 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema678.required,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -44046,7 +44026,7 @@ errors++;
 }
 for(const key4 in data){
 if(!(((((key4 === "default") || (key4 === "description")) || (key4 === "oneOf")) || (key4 === "title")) || (key4 === "type"))){
-const err43 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema679,data};
+const err43 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -44059,7 +44039,7 @@ errors++;
 if(data.default !== undefined){
 let data23 = data.default;
 if(typeof data23 !== "string"){
-const err44 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.default.type,parentSchema:schema679.properties.default,data:data23};
+const err44 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.default.type,parentSchema:schema678.properties.default,data:data23};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -44072,7 +44052,7 @@ errors++;
 if(data.description !== undefined){
 let data24 = data.description;
 if(typeof data24 !== "string"){
-const err45 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.description.type,parentSchema:schema679.properties.description,data:data24};
+const err45 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.description.type,parentSchema:schema678.properties.description,data:data24};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -44090,7 +44070,7 @@ for(let i1=0; i1<len1; i1++){
 let data26 = data25[i1];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.const === undefined){
-const err46 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema679.properties.oneOf.items.required,parentSchema:schema679.properties.oneOf.items,data:data26};
+const err46 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema678.properties.oneOf.items.required,parentSchema:schema678.properties.oneOf.items,data:data26};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -44100,7 +44080,7 @@ vErrors.push(err46);
 errors++;
 }
 if(data26.title === undefined){
-const err47 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema679.properties.oneOf.items.required,parentSchema:schema679.properties.oneOf.items,data:data26};
+const err47 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema678.properties.oneOf.items.required,parentSchema:schema678.properties.oneOf.items,data:data26};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -44111,7 +44091,7 @@ errors++;
 }
 for(const key5 in data26){
 if(!((key5 === "const") || (key5 === "title"))){
-const err48 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema679.properties.oneOf.items,data:data26};
+const err48 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema678.properties.oneOf.items,data:data26};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -44124,7 +44104,7 @@ errors++;
 if(data26.const !== undefined){
 let data27 = data26.const;
 if(typeof data27 !== "string"){
-const err49 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.oneOf.items.properties.const.type,parentSchema:schema679.properties.oneOf.items.properties.const,data:data27};
+const err49 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.oneOf.items.properties.const.type,parentSchema:schema678.properties.oneOf.items.properties.const,data:data27};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -44137,7 +44117,7 @@ errors++;
 if(data26.title !== undefined){
 let data28 = data26.title;
 if(typeof data28 !== "string"){
-const err50 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.oneOf.items.properties.title.type,parentSchema:schema679.properties.oneOf.items.properties.title,data:data28};
+const err50 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.oneOf.items.properties.title.type,parentSchema:schema678.properties.oneOf.items.properties.title,data:data28};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -44149,7 +44129,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.properties.oneOf.items.type,parentSchema:schema679.properties.oneOf.items,data:data26};
+const err51 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema678.properties.oneOf.items.type,parentSchema:schema678.properties.oneOf.items,data:data26};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -44161,7 +44141,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath:instancePath+"/oneOf",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema679.properties.oneOf.type,parentSchema:schema679.properties.oneOf,data:data25};
+const err52 = {instancePath:instancePath+"/oneOf",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema678.properties.oneOf.type,parentSchema:schema678.properties.oneOf,data:data25};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -44174,7 +44154,7 @@ errors++;
 if(data.title !== undefined){
 let data29 = data.title;
 if(typeof data29 !== "string"){
-const err53 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.title.type,parentSchema:schema679.properties.title,data:data29};
+const err53 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.title.type,parentSchema:schema678.properties.title,data:data29};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -44187,7 +44167,7 @@ errors++;
 if(data.type !== undefined){
 let data30 = data.type;
 if(typeof data30 !== "string"){
-const err54 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.type.type,parentSchema:schema679.properties.type,data:data30};
+const err54 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.type.type,parentSchema:schema678.properties.type,data:data30};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -44197,7 +44177,7 @@ vErrors.push(err54);
 errors++;
 }
 if("string" !== data30){
-const err55 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema679.properties.type,data:data30};
+const err55 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema678.properties.type,data:data30};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -44209,7 +44189,7 @@ errors++;
 }
 }
 else {
-const err56 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.type,parentSchema:schema679,data};
+const err56 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema678.type,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -44228,7 +44208,7 @@ props0 = true;
 const _errs84 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
-const err57 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema680.required,parentSchema:schema680,data};
+const err57 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema679.required,parentSchema:schema679,data};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -44238,7 +44218,7 @@ vErrors.push(err57);
 errors++;
 }
 if(data.type === undefined){
-const err58 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema680.required,parentSchema:schema680,data};
+const err58 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema679.required,parentSchema:schema679,data};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -44249,7 +44229,7 @@ errors++;
 }
 for(const key6 in data){
 if(!(((((((key6 === "default") || (key6 === "description")) || (key6 === "items")) || (key6 === "maxItems")) || (key6 === "minItems")) || (key6 === "title")) || (key6 === "type"))){
-const err59 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema680,data};
+const err59 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema679,data};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -44266,7 +44246,7 @@ const len2 = data31.length;
 for(let i2=0; i2<len2; i2++){
 let data32 = data31[i2];
 if(typeof data32 !== "string"){
-const err60 = {instancePath:instancePath+"/default/" + i2,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.default.items.type,parentSchema:schema680.properties.default.items,data:data32};
+const err60 = {instancePath:instancePath+"/default/" + i2,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.default.items.type,parentSchema:schema679.properties.default.items,data:data32};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -44278,7 +44258,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema680.properties.default.type,parentSchema:schema680.properties.default,data:data31};
+const err61 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema679.properties.default.type,parentSchema:schema679.properties.default,data:data31};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -44291,7 +44271,7 @@ errors++;
 if(data.description !== undefined){
 let data33 = data.description;
 if(typeof data33 !== "string"){
-const err62 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.description.type,parentSchema:schema680.properties.description,data:data33};
+const err62 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.description.type,parentSchema:schema679.properties.description,data:data33};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -44305,7 +44285,7 @@ if(data.items !== undefined){
 let data34 = data.items;
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
 if(data34.enum === undefined){
-const err63 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema680.properties.items.required,parentSchema:schema680.properties.items,data:data34};
+const err63 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema679.properties.items.required,parentSchema:schema679.properties.items,data:data34};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -44315,7 +44295,7 @@ vErrors.push(err63);
 errors++;
 }
 if(data34.type === undefined){
-const err64 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema680.properties.items.required,parentSchema:schema680.properties.items,data:data34};
+const err64 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema679.properties.items.required,parentSchema:schema679.properties.items,data:data34};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -44326,7 +44306,7 @@ errors++;
 }
 for(const key7 in data34){
 if(!((key7 === "enum") || (key7 === "type"))){
-const err65 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema680.properties.items,data:data34};
+const err65 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema679.properties.items,data:data34};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -44343,7 +44323,7 @@ const len3 = data35.length;
 for(let i3=0; i3<len3; i3++){
 let data36 = data35[i3];
 if(typeof data36 !== "string"){
-const err66 = {instancePath:instancePath+"/items/enum/" + i3,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.items.properties.enum.items.type,parentSchema:schema680.properties.items.properties.enum.items,data:data36};
+const err66 = {instancePath:instancePath+"/items/enum/" + i3,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.items.properties.enum.items.type,parentSchema:schema679.properties.items.properties.enum.items,data:data36};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -44355,7 +44335,7 @@ errors++;
 }
 }
 else {
-const err67 = {instancePath:instancePath+"/items/enum",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema680.properties.items.properties.enum.type,parentSchema:schema680.properties.items.properties.enum,data:data35};
+const err67 = {instancePath:instancePath+"/items/enum",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema679.properties.items.properties.enum.type,parentSchema:schema679.properties.items.properties.enum,data:data35};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -44368,7 +44348,7 @@ errors++;
 if(data34.type !== undefined){
 let data37 = data34.type;
 if(typeof data37 !== "string"){
-const err68 = {instancePath:instancePath+"/items/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.items.properties.type.type,parentSchema:schema680.properties.items.properties.type,data:data37};
+const err68 = {instancePath:instancePath+"/items/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.items.properties.type.type,parentSchema:schema679.properties.items.properties.type,data:data37};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -44378,7 +44358,7 @@ vErrors.push(err68);
 errors++;
 }
 if("string" !== data37){
-const err69 = {instancePath:instancePath+"/items/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema680.properties.items.properties.type,data:data37};
+const err69 = {instancePath:instancePath+"/items/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema679.properties.items.properties.type,data:data37};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -44390,7 +44370,7 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.properties.items.type,parentSchema:schema680.properties.items,data:data34};
+const err70 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.properties.items.type,parentSchema:schema679.properties.items,data:data34};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -44403,7 +44383,7 @@ errors++;
 if(data.maxItems !== undefined){
 let data38 = data.maxItems;
 if(!(typeof data38 == "number")){
-const err71 = {instancePath:instancePath+"/maxItems",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema680.properties.maxItems.type,parentSchema:schema680.properties.maxItems,data:data38};
+const err71 = {instancePath:instancePath+"/maxItems",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema679.properties.maxItems.type,parentSchema:schema679.properties.maxItems,data:data38};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -44416,7 +44396,7 @@ errors++;
 if(data.minItems !== undefined){
 let data39 = data.minItems;
 if(!(typeof data39 == "number")){
-const err72 = {instancePath:instancePath+"/minItems",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema680.properties.minItems.type,parentSchema:schema680.properties.minItems,data:data39};
+const err72 = {instancePath:instancePath+"/minItems",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema679.properties.minItems.type,parentSchema:schema679.properties.minItems,data:data39};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -44429,7 +44409,7 @@ errors++;
 if(data.title !== undefined){
 let data40 = data.title;
 if(typeof data40 !== "string"){
-const err73 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.title.type,parentSchema:schema680.properties.title,data:data40};
+const err73 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.title.type,parentSchema:schema679.properties.title,data:data40};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -44442,7 +44422,7 @@ errors++;
 if(data.type !== undefined){
 let data41 = data.type;
 if(typeof data41 !== "string"){
-const err74 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.type.type,parentSchema:schema680.properties.type,data:data41};
+const err74 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.type.type,parentSchema:schema679.properties.type,data:data41};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -44452,7 +44432,7 @@ vErrors.push(err74);
 errors++;
 }
 if("array" !== data41){
-const err75 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema680.properties.type,data:data41};
+const err75 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema679.properties.type,data:data41};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -44464,7 +44444,7 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.type,parentSchema:schema680,data};
+const err76 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.type,parentSchema:schema679,data};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -44483,7 +44463,7 @@ props0 = true;
 const _errs111 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
-const err77 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema681.required,parentSchema:schema681,data};
+const err77 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema680.required,parentSchema:schema680,data};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -44493,7 +44473,7 @@ vErrors.push(err77);
 errors++;
 }
 if(data.type === undefined){
-const err78 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema681.required,parentSchema:schema681,data};
+const err78 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema680.required,parentSchema:schema680,data};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -44504,7 +44484,7 @@ errors++;
 }
 for(const key8 in data){
 if(!(((((((key8 === "default") || (key8 === "description")) || (key8 === "items")) || (key8 === "maxItems")) || (key8 === "minItems")) || (key8 === "title")) || (key8 === "type"))){
-const err79 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema681,data};
+const err79 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema680,data};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -44521,7 +44501,7 @@ const len4 = data42.length;
 for(let i4=0; i4<len4; i4++){
 let data43 = data42[i4];
 if(typeof data43 !== "string"){
-const err80 = {instancePath:instancePath+"/default/" + i4,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.default.items.type,parentSchema:schema681.properties.default.items,data:data43};
+const err80 = {instancePath:instancePath+"/default/" + i4,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.default.items.type,parentSchema:schema680.properties.default.items,data:data43};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -44533,7 +44513,7 @@ errors++;
 }
 }
 else {
-const err81 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema681.properties.default.type,parentSchema:schema681.properties.default,data:data42};
+const err81 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema680.properties.default.type,parentSchema:schema680.properties.default,data:data42};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -44546,7 +44526,7 @@ errors++;
 if(data.description !== undefined){
 let data44 = data.description;
 if(typeof data44 !== "string"){
-const err82 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.description.type,parentSchema:schema681.properties.description,data:data44};
+const err82 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.description.type,parentSchema:schema680.properties.description,data:data44};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -44560,7 +44540,7 @@ if(data.items !== undefined){
 let data45 = data.items;
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 if(data45.anyOf === undefined){
-const err83 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "anyOf"},message:"must have required property '"+"anyOf"+"'",schema:schema681.properties.items.required,parentSchema:schema681.properties.items,data:data45};
+const err83 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "anyOf"},message:"must have required property '"+"anyOf"+"'",schema:schema680.properties.items.required,parentSchema:schema680.properties.items,data:data45};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -44571,7 +44551,7 @@ errors++;
 }
 for(const key9 in data45){
 if(!(key9 === "anyOf")){
-const err84 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema681.properties.items,data:data45};
+const err84 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema680.properties.items,data:data45};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -44589,7 +44569,7 @@ for(let i5=0; i5<len5; i5++){
 let data47 = data46[i5];
 if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 if(data47.const === undefined){
-const err85 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema681.properties.items.properties.anyOf.items.required,parentSchema:schema681.properties.items.properties.anyOf.items,data:data47};
+const err85 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema680.properties.items.properties.anyOf.items.required,parentSchema:schema680.properties.items.properties.anyOf.items,data:data47};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -44599,7 +44579,7 @@ vErrors.push(err85);
 errors++;
 }
 if(data47.title === undefined){
-const err86 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema681.properties.items.properties.anyOf.items.required,parentSchema:schema681.properties.items.properties.anyOf.items,data:data47};
+const err86 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema680.properties.items.properties.anyOf.items.required,parentSchema:schema680.properties.items.properties.anyOf.items,data:data47};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -44610,7 +44590,7 @@ errors++;
 }
 for(const key10 in data47){
 if(!((key10 === "const") || (key10 === "title"))){
-const err87 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema681.properties.items.properties.anyOf.items,data:data47};
+const err87 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema680.properties.items.properties.anyOf.items,data:data47};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -44623,7 +44603,7 @@ errors++;
 if(data47.const !== undefined){
 let data48 = data47.const;
 if(typeof data48 !== "string"){
-const err88 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.items.properties.anyOf.items.properties.const.type,parentSchema:schema681.properties.items.properties.anyOf.items.properties.const,data:data48};
+const err88 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.items.properties.anyOf.items.properties.const.type,parentSchema:schema680.properties.items.properties.anyOf.items.properties.const,data:data48};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -44636,7 +44616,7 @@ errors++;
 if(data47.title !== undefined){
 let data49 = data47.title;
 if(typeof data49 !== "string"){
-const err89 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.items.properties.anyOf.items.properties.title.type,parentSchema:schema681.properties.items.properties.anyOf.items.properties.title,data:data49};
+const err89 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.items.properties.anyOf.items.properties.title.type,parentSchema:schema680.properties.items.properties.anyOf.items.properties.title,data:data49};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -44648,7 +44628,7 @@ errors++;
 }
 }
 else {
-const err90 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.properties.items.properties.anyOf.items.type,parentSchema:schema681.properties.items.properties.anyOf.items,data:data47};
+const err90 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.properties.items.properties.anyOf.items.type,parentSchema:schema680.properties.items.properties.anyOf.items,data:data47};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -44660,7 +44640,7 @@ errors++;
 }
 }
 else {
-const err91 = {instancePath:instancePath+"/items/anyOf",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema681.properties.items.properties.anyOf.type,parentSchema:schema681.properties.items.properties.anyOf,data:data46};
+const err91 = {instancePath:instancePath+"/items/anyOf",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema680.properties.items.properties.anyOf.type,parentSchema:schema680.properties.items.properties.anyOf,data:data46};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -44672,7 +44652,7 @@ errors++;
 }
 }
 else {
-const err92 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.properties.items.type,parentSchema:schema681.properties.items,data:data45};
+const err92 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.properties.items.type,parentSchema:schema680.properties.items,data:data45};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -44685,7 +44665,7 @@ errors++;
 if(data.maxItems !== undefined){
 let data50 = data.maxItems;
 if(!(typeof data50 == "number")){
-const err93 = {instancePath:instancePath+"/maxItems",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema681.properties.maxItems.type,parentSchema:schema681.properties.maxItems,data:data50};
+const err93 = {instancePath:instancePath+"/maxItems",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema680.properties.maxItems.type,parentSchema:schema680.properties.maxItems,data:data50};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -44698,7 +44678,7 @@ errors++;
 if(data.minItems !== undefined){
 let data51 = data.minItems;
 if(!(typeof data51 == "number")){
-const err94 = {instancePath:instancePath+"/minItems",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema681.properties.minItems.type,parentSchema:schema681.properties.minItems,data:data51};
+const err94 = {instancePath:instancePath+"/minItems",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema680.properties.minItems.type,parentSchema:schema680.properties.minItems,data:data51};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -44711,7 +44691,7 @@ errors++;
 if(data.title !== undefined){
 let data52 = data.title;
 if(typeof data52 !== "string"){
-const err95 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.title.type,parentSchema:schema681.properties.title,data:data52};
+const err95 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.title.type,parentSchema:schema680.properties.title,data:data52};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -44724,7 +44704,7 @@ errors++;
 if(data.type !== undefined){
 let data53 = data.type;
 if(typeof data53 !== "string"){
-const err96 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.type.type,parentSchema:schema681.properties.type,data:data53};
+const err96 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.type.type,parentSchema:schema680.properties.type,data:data53};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -44734,7 +44714,7 @@ vErrors.push(err96);
 errors++;
 }
 if("array" !== data53){
-const err97 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema681.properties.type,data:data53};
+const err97 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema680.properties.type,data:data53};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -44746,7 +44726,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.type,parentSchema:schema681,data};
+const err98 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.type,parentSchema:schema680,data};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -44765,7 +44745,7 @@ props0 = true;
 const _errs141 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
-const err99 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema682.required,parentSchema:schema682,data};
+const err99 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema681.required,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -44775,7 +44755,7 @@ vErrors.push(err99);
 errors++;
 }
 if(data.type === undefined){
-const err100 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema682.required,parentSchema:schema682,data};
+const err100 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema681.required,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -44786,7 +44766,7 @@ errors++;
 }
 for(const key11 in data){
 if(!((((((key11 === "default") || (key11 === "description")) || (key11 === "enum")) || (key11 === "enumNames")) || (key11 === "title")) || (key11 === "type"))){
-const err101 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema682,data};
+const err101 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -44799,7 +44779,7 @@ errors++;
 if(data.default !== undefined){
 let data54 = data.default;
 if(typeof data54 !== "string"){
-const err102 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.default.type,parentSchema:schema682.properties.default,data:data54};
+const err102 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.default.type,parentSchema:schema681.properties.default,data:data54};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -44812,7 +44792,7 @@ errors++;
 if(data.description !== undefined){
 let data55 = data.description;
 if(typeof data55 !== "string"){
-const err103 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.description.type,parentSchema:schema682.properties.description,data:data55};
+const err103 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.description.type,parentSchema:schema681.properties.description,data:data55};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -44829,7 +44809,7 @@ const len6 = data56.length;
 for(let i6=0; i6<len6; i6++){
 let data57 = data56[i6];
 if(typeof data57 !== "string"){
-const err104 = {instancePath:instancePath+"/enum/" + i6,schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.enum.items.type,parentSchema:schema682.properties.enum.items,data:data57};
+const err104 = {instancePath:instancePath+"/enum/" + i6,schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.enum.items.type,parentSchema:schema681.properties.enum.items,data:data57};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -44841,7 +44821,7 @@ errors++;
 }
 }
 else {
-const err105 = {instancePath:instancePath+"/enum",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema682.properties.enum.type,parentSchema:schema682.properties.enum,data:data56};
+const err105 = {instancePath:instancePath+"/enum",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema681.properties.enum.type,parentSchema:schema681.properties.enum,data:data56};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -44858,7 +44838,7 @@ const len7 = data58.length;
 for(let i7=0; i7<len7; i7++){
 let data59 = data58[i7];
 if(typeof data59 !== "string"){
-const err106 = {instancePath:instancePath+"/enumNames/" + i7,schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.enumNames.items.type,parentSchema:schema682.properties.enumNames.items,data:data59};
+const err106 = {instancePath:instancePath+"/enumNames/" + i7,schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.enumNames.items.type,parentSchema:schema681.properties.enumNames.items,data:data59};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -44870,7 +44850,7 @@ errors++;
 }
 }
 else {
-const err107 = {instancePath:instancePath+"/enumNames",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema682.properties.enumNames.type,parentSchema:schema682.properties.enumNames,data:data58};
+const err107 = {instancePath:instancePath+"/enumNames",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema681.properties.enumNames.type,parentSchema:schema681.properties.enumNames,data:data58};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -44883,7 +44863,7 @@ errors++;
 if(data.title !== undefined){
 let data60 = data.title;
 if(typeof data60 !== "string"){
-const err108 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.title.type,parentSchema:schema682.properties.title,data:data60};
+const err108 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.title.type,parentSchema:schema681.properties.title,data:data60};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -44896,7 +44876,7 @@ errors++;
 if(data.type !== undefined){
 let data61 = data.type;
 if(typeof data61 !== "string"){
-const err109 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.type.type,parentSchema:schema682.properties.type,data:data61};
+const err109 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.type.type,parentSchema:schema681.properties.type,data:data61};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -44906,7 +44886,7 @@ vErrors.push(err109);
 errors++;
 }
 if("string" !== data61){
-const err110 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema682.properties.type,data:data61};
+const err110 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema681.properties.type,data:data61};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -44918,7 +44898,7 @@ errors++;
 }
 }
 else {
-const err111 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema682.type,parentSchema:schema682,data};
+const err111 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.type,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -44935,12 +44915,559 @@ props0 = true;
 }
 }
 if(!valid0){
-const err112 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema674.anyOf,parentSchema:schema674,data};
+const err112 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema673.anyOf,parentSchema:schema673,data};
 if(vErrors === null){
 vErrors = [err112];
 }
 else {
 vErrors.push(err112);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate759.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate759.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate758(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate758.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.message === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema671.required,parentSchema:schema671,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.requestedSchema === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestedSchema"},message:"must have required property '"+"requestedSchema"+"'",schema:schema671.required,parentSchema:schema671,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data._meta !== undefined){
+let data0 = data._meta;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.progressToken !== undefined){
+let data1 = data0.progressToken;
+if((typeof data1 !== "string") && (!(typeof data1 == "number"))){
+const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"#/$defs/ProgressToken/type",keyword:"type",params:{type: schema672.type},message:"must be string,number",schema:schema672.type,parentSchema:schema672,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema671.properties._meta.type,parentSchema:schema671.properties._meta,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+let data2 = data.message;
+if(typeof data2 !== "string"){
+const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.message.type,parentSchema:schema671.properties.message,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data3 = data.mode;
+if(typeof data3 !== "string"){
+const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.mode.type,parentSchema:schema671.properties.mode,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if("form" !== data3){
+const err6 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant",schema:"form",parentSchema:schema671.properties.mode,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.requestedSchema !== undefined){
+let data4 = data.requestedSchema;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.properties === undefined){
+const err7 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'",schema:schema671.properties.requestedSchema.required,parentSchema:schema671.properties.requestedSchema,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data4.type === undefined){
+const err8 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema671.properties.requestedSchema.required,parentSchema:schema671.properties.requestedSchema,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data4){
+if(!((((key0 === "$schema") || (key0 === "properties")) || (key0 === "required")) || (key0 === "type"))){
+const err9 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema671.properties.requestedSchema,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.$schema !== undefined){
+let data5 = data4.$schema;
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.requestedSchema.properties.$schema.type,parentSchema:schema671.properties.requestedSchema.properties.$schema,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4.properties !== undefined){
+let data6 = data4.properties;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key1 in data6){
+if(!(validate759(data6[key1], {instancePath:instancePath+"/requestedSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate759.errors : vErrors.concat(validate759.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema671.properties.requestedSchema.properties.properties.type,parentSchema:schema671.properties.requestedSchema.properties.properties,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data4.required !== undefined){
+let data8 = data4.required;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(typeof data9 !== "string"){
+const err12 = {instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.requestedSchema.properties.required.items.type,parentSchema:schema671.properties.requestedSchema.properties.required.items,data:data9};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema671.properties.requestedSchema.properties.required.type,parentSchema:schema671.properties.requestedSchema.properties.required,data:data8};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data4.type !== undefined){
+let data10 = data4.type;
+if(typeof data10 !== "string"){
+const err14 = {instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.requestedSchema.properties.type.type,parentSchema:schema671.properties.requestedSchema.properties.type,data:data10};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if("object" !== data10){
+const err15 = {instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant",schema:"object",parentSchema:schema671.properties.requestedSchema.properties.type,data:data10};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema671.properties.requestedSchema.type,parentSchema:schema671.properties.requestedSchema,data:data4};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.task !== undefined){
+let data11 = data.task;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.ttl !== undefined){
+let data12 = data11.ttl;
+if(!(typeof data12 == "number")){
+const err17 = {instancePath:instancePath+"/task/ttl",schemaPath:"#/$defs/TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema682.properties.ttl.type,parentSchema:schema682.properties.ttl,data:data12};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/TaskMetadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema682.type,parentSchema:schema682,data:data11};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema671.type,parentSchema:schema671,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate758.errors = vErrors;
+return errors === 0;
+}
+validate758.evaluated = {"props":{"_meta":true,"message":true,"mode":true,"requestedSchema":true,"task":true},"dynamicProps":false,"dynamicItems":false};
+
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate761;
+const schema683 = docs[11]["$defs"]["ElicitRequestParams"];
+const schema684 = docs[11]["$defs"]["ElicitRequestURLParams"];
+
+function validate762(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate762.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.elicitationId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "elicitationId"},message:"must have required property '"+"elicitationId"+"'",schema:schema684.required,parentSchema:schema684,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.message === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema684.required,parentSchema:schema684,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.mode === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'",schema:schema684.required,parentSchema:schema684,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.url === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema684.required,parentSchema:schema684,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data._meta !== undefined){
+let data0 = data._meta;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.progressToken !== undefined){
+let data1 = data0.progressToken;
+if((typeof data1 !== "string") && (!(typeof data1 == "number"))){
+const err4 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"#/$defs/ProgressToken/type",keyword:"type",params:{type: schema672.type},message:"must be string,number",schema:schema672.type,parentSchema:schema672,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema684.properties._meta.type,parentSchema:schema684.properties._meta,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.elicitationId !== undefined){
+let data2 = data.elicitationId;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/elicitationId",schemaPath:"#/properties/elicitationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema684.properties.elicitationId.type,parentSchema:schema684.properties.elicitationId,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.message !== undefined){
+let data3 = data.message;
+if(typeof data3 !== "string"){
+const err7 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema684.properties.message.type,parentSchema:schema684.properties.message,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data4 = data.mode;
+if(typeof data4 !== "string"){
+const err8 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema684.properties.mode.type,parentSchema:schema684.properties.mode,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if("url" !== data4){
+const err9 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant",schema:"url",parentSchema:schema684.properties.mode,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.task !== undefined){
+let data5 = data.task;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.ttl !== undefined){
+let data6 = data5.ttl;
+if(!(typeof data6 == "number")){
+const err10 = {instancePath:instancePath+"/task/ttl",schemaPath:"#/$defs/TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema682.properties.ttl.type,parentSchema:schema682.properties.ttl,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/TaskMetadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema682.type,parentSchema:schema682,data:data5};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.url !== undefined){
+let data7 = data.url;
+if(typeof data7 === "string"){
+if(!(formats4(data7))){
+const err12 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema684.properties.url,data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema684.properties.url.type,parentSchema:schema684.properties.url,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema684.type,parentSchema:schema684,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate762.errors = vErrors;
+return errors === 0;
+}
+validate762.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate761(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate761.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(validate762(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate762.errors : vErrors.concat(validate762.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+var props0 = {};
+props0._meta = true;
+props0.elicitationId = true;
+props0.message = true;
+props0.mode = true;
+props0.task = true;
+props0.url = true;
+}
+const _errs2 = errors;
+if(!(validate758(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate758.errors : vErrors.concat(validate758.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0._meta = true;
+props0.message = true;
+props0.mode = true;
+props0.requestedSchema = true;
+props0.task = true;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema683.anyOf,parentSchema:schema683,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
 }
 errors++;
 }
@@ -44961,563 +45488,16 @@ return errors === 0;
 }
 validate761.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate762;
 
-function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate766;
+const schema690 = docs[11]["$defs"]["ElicitResult"];
+
+function validate766(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate760.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.message === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema672.required,parentSchema:schema672,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.requestedSchema === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestedSchema"},message:"must have required property '"+"requestedSchema"+"'",schema:schema672.required,parentSchema:schema672,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data._meta !== undefined){
-let data0 = data._meta;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
-let data1 = data0.progressToken;
-if((typeof data1 !== "string") && (!(typeof data1 == "number"))){
-const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"#/$defs/ProgressToken/type",keyword:"type",params:{type: schema673.type},message:"must be string,number",schema:schema673.type,parentSchema:schema673,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema672.properties._meta.type,parentSchema:schema672.properties._meta,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-let data2 = data.message;
-if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.message.type,parentSchema:schema672.properties.message,data:data2};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.mode !== undefined){
-let data3 = data.mode;
-if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.mode.type,parentSchema:schema672.properties.mode,data:data3};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if("form" !== data3){
-const err6 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant",schema:"form",parentSchema:schema672.properties.mode,data:data3};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.requestedSchema !== undefined){
-let data4 = data.requestedSchema;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.properties === undefined){
-const err7 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'",schema:schema672.properties.requestedSchema.required,parentSchema:schema672.properties.requestedSchema,data:data4};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data4.type === undefined){
-const err8 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema672.properties.requestedSchema.required,parentSchema:schema672.properties.requestedSchema,data:data4};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-for(const key0 in data4){
-if(!((((key0 === "$schema") || (key0 === "properties")) || (key0 === "required")) || (key0 === "type"))){
-const err9 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema672.properties.requestedSchema,data:data4};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data4.$schema !== undefined){
-let data5 = data4.$schema;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.requestedSchema.properties.$schema.type,parentSchema:schema672.properties.requestedSchema.properties.$schema,data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data4.properties !== undefined){
-let data6 = data4.properties;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key1 in data6){
-if(!(validate761(data6[key1], {instancePath:instancePath+"/requestedSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate761.errors : vErrors.concat(validate761.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema672.properties.requestedSchema.properties.properties.type,parentSchema:schema672.properties.requestedSchema.properties.properties,data:data6};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data4.required !== undefined){
-let data8 = data4.required;
-if(Array.isArray(data8)){
-const len0 = data8.length;
-for(let i0=0; i0<len0; i0++){
-let data9 = data8[i0];
-if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.requestedSchema.properties.required.items.type,parentSchema:schema672.properties.requestedSchema.properties.required.items,data:data9};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema672.properties.requestedSchema.properties.required.type,parentSchema:schema672.properties.requestedSchema.properties.required,data:data8};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data4.type !== undefined){
-let data10 = data4.type;
-if(typeof data10 !== "string"){
-const err14 = {instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.requestedSchema.properties.type.type,parentSchema:schema672.properties.requestedSchema.properties.type,data:data10};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if("object" !== data10){
-const err15 = {instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant",schema:"object",parentSchema:schema672.properties.requestedSchema.properties.type,data:data10};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema672.properties.requestedSchema.type,parentSchema:schema672.properties.requestedSchema,data:data4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.task !== undefined){
-let data11 = data.task;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.ttl !== undefined){
-let data12 = data11.ttl;
-if(!(typeof data12 == "number")){
-const err17 = {instancePath:instancePath+"/task/ttl",schemaPath:"#/$defs/TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema683.properties.ttl.type,parentSchema:schema683.properties.ttl,data:data12};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/TaskMetadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema683.type,parentSchema:schema683,data:data11};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema672.type,parentSchema:schema672,data};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-validate760.errors = vErrors;
-return errors === 0;
-}
-validate760.evaluated = {"props":{"_meta":true,"message":true,"mode":true,"requestedSchema":true,"task":true},"dynamicProps":false,"dynamicItems":false};
-
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate763;
-const schema684 = docs[11]["$defs"]["ElicitRequestParams"];
-const schema685 = docs[11]["$defs"]["ElicitRequestURLParams"];
-
-function validate764(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate764.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.elicitationId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "elicitationId"},message:"must have required property '"+"elicitationId"+"'",schema:schema685.required,parentSchema:schema685,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema685.required,parentSchema:schema685,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.mode === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'",schema:schema685.required,parentSchema:schema685,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.url === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema685.required,parentSchema:schema685,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data._meta !== undefined){
-let data0 = data._meta;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
-let data1 = data0.progressToken;
-if((typeof data1 !== "string") && (!(typeof data1 == "number"))){
-const err4 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"#/$defs/ProgressToken/type",keyword:"type",params:{type: schema673.type},message:"must be string,number",schema:schema673.type,parentSchema:schema673,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema685.properties._meta.type,parentSchema:schema685.properties._meta,data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.elicitationId !== undefined){
-let data2 = data.elicitationId;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/elicitationId",schemaPath:"#/properties/elicitationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema685.properties.elicitationId.type,parentSchema:schema685.properties.elicitationId,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-let data3 = data.message;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema685.properties.message.type,parentSchema:schema685.properties.message,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.mode !== undefined){
-let data4 = data.mode;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema685.properties.mode.type,parentSchema:schema685.properties.mode,data:data4};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if("url" !== data4){
-const err9 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant",schema:"url",parentSchema:schema685.properties.mode,data:data4};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.task !== undefined){
-let data5 = data.task;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.ttl !== undefined){
-let data6 = data5.ttl;
-if(!(typeof data6 == "number")){
-const err10 = {instancePath:instancePath+"/task/ttl",schemaPath:"#/$defs/TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema683.properties.ttl.type,parentSchema:schema683.properties.ttl,data:data6};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/TaskMetadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema683.type,parentSchema:schema683,data:data5};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.url !== undefined){
-let data7 = data.url;
-if(typeof data7 === "string"){
-if(!(formats4(data7))){
-const err12 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema685.properties.url,data:data7};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema685.properties.url.type,parentSchema:schema685.properties.url,data:data7};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema685.type,parentSchema:schema685,data};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-validate764.errors = vErrors;
-return errors === 0;
-}
-validate764.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate763(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate763.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(!(validate764(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate764.errors : vErrors.concat(validate764.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-props0.elicitationId = true;
-props0.message = true;
-props0.mode = true;
-props0.task = true;
-props0.url = true;
-}
-const _errs2 = errors;
-if(!(validate760(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate760.errors : vErrors.concat(validate760.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs2 === errors;
-valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.message = true;
-props0.mode = true;
-props0.requestedSchema = true;
-props0.task = true;
-}
-}
-if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema684.anyOf,parentSchema:schema684,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate763.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate763.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate764;
-
-
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate768;
-const schema691 = docs[11]["$defs"]["ElicitResult"];
-
-function validate768(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate768.evaluated;
+const evaluated0 = validate766.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45526,7 +45506,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema691.required,parentSchema:schema691,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema690.required,parentSchema:schema690,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -45540,7 +45520,7 @@ let data0 = data._meta;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-const err1 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema691.properties._meta.type,parentSchema:schema691.properties._meta,data:data0};
+const err1 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema690.properties._meta.type,parentSchema:schema690.properties._meta,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -45553,7 +45533,7 @@ errors++;
 if(data.action !== undefined){
 let data1 = data.action;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema691.properties.action.type,parentSchema:schema691.properties.action,data:data1};
+const err2 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema690.properties.action.type,parentSchema:schema690.properties.action,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -45563,7 +45543,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
-const err3 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema691.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema691.properties.action.enum,parentSchema:schema691.properties.action,data:data1};
+const err3 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema690.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema690.properties.action.enum,parentSchema:schema690.properties.action,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -45586,7 +45566,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err4 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema691.properties.content.additionalProperties.anyOf[0].items.type,parentSchema:schema691.properties.content.additionalProperties.anyOf[0].items,data:data4};
+const err4 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema690.properties.content.additionalProperties.anyOf[0].items.type,parentSchema:schema690.properties.content.additionalProperties.anyOf[0].items,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -45598,7 +45578,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema691.properties.content.additionalProperties.anyOf[0].type,parentSchema:schema691.properties.content.additionalProperties.anyOf[0],data:data3};
+const err5 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema690.properties.content.additionalProperties.anyOf[0].type,parentSchema:schema690.properties.content.additionalProperties.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -45611,7 +45591,7 @@ var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
 const _errs15 = errors;
 if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
-const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema691.properties.content.additionalProperties.anyOf[1].type},message:"must be string,number,boolean",schema:schema691.properties.content.additionalProperties.anyOf[1].type,parentSchema:schema691.properties.content.additionalProperties.anyOf[1],data:data3};
+const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema690.properties.content.additionalProperties.anyOf[1].type},message:"must be string,number,boolean",schema:schema690.properties.content.additionalProperties.anyOf[1].type,parentSchema:schema690.properties.content.additionalProperties.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -45623,7 +45603,7 @@ errors++;
 var _valid0 = _errs15 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema691.properties.content.additionalProperties.anyOf,parentSchema:schema691.properties.content.additionalProperties,data:data3};
+const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema690.properties.content.additionalProperties.anyOf,parentSchema:schema690.properties.content.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -45646,7 +45626,7 @@ vErrors = null;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema691.properties.content.type,parentSchema:schema691.properties.content,data:data2};
+const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema690.properties.content.type,parentSchema:schema690.properties.content,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -45658,7 +45638,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema691.type,parentSchema:schema691,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema690.type,parentSchema:schema690,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -45667,17 +45647,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate768.errors = vErrors;
+validate766.errors = vErrors;
 return errors === 0;
 }
-validate768.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+validate766.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate769;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate767;
 
-function validate769(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate767(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate769.evaluated;
+const evaluated0 = validate767.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -45686,7 +45666,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema682.required,parentSchema:schema682,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema681.required,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -45696,7 +45676,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema682.required,parentSchema:schema682,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema681.required,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -45707,7 +45687,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((key0 === "default") || (key0 === "description")) || (key0 === "enum")) || (key0 === "enumNames")) || (key0 === "title")) || (key0 === "type"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema682,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -45720,7 +45700,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.default.type,parentSchema:schema682.properties.default,data:data0};
+const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.default.type,parentSchema:schema681.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -45733,7 +45713,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.description.type,parentSchema:schema682.properties.description,data:data1};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.description.type,parentSchema:schema681.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -45750,7 +45730,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.enum.items.type,parentSchema:schema682.properties.enum.items,data:data3};
+const err5 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.enum.items.type,parentSchema:schema681.properties.enum.items,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -45762,7 +45742,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema682.properties.enum.type,parentSchema:schema682.properties.enum,data:data2};
+const err6 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema681.properties.enum.type,parentSchema:schema681.properties.enum,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -45779,7 +45759,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(typeof data5 !== "string"){
-const err7 = {instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.enumNames.items.type,parentSchema:schema682.properties.enumNames.items,data:data5};
+const err7 = {instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.enumNames.items.type,parentSchema:schema681.properties.enumNames.items,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -45791,7 +45771,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema682.properties.enumNames.type,parentSchema:schema682.properties.enumNames,data:data4};
+const err8 = {instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema681.properties.enumNames.type,parentSchema:schema681.properties.enumNames,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -45804,7 +45784,7 @@ errors++;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.title.type,parentSchema:schema682.properties.title,data:data6};
+const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.title.type,parentSchema:schema681.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -45817,7 +45797,7 @@ errors++;
 if(data.type !== undefined){
 let data7 = data.type;
 if(typeof data7 !== "string"){
-const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema682.properties.type.type,parentSchema:schema682.properties.type,data:data7};
+const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.type.type,parentSchema:schema681.properties.type,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -45827,7 +45807,7 @@ vErrors.push(err10);
 errors++;
 }
 if("string" !== data7){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema682.properties.type,data:data7};
+const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema681.properties.type,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -45839,7 +45819,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema682.type,parentSchema:schema682,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.type,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -45848,186 +45828,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate769.errors = vErrors;
+validate767.errors = vErrors;
 return errors === 0;
 }
-validate769.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate767.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate770;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate768;
 
-function validate770(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate768(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate770.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema676.required,parentSchema:schema676,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((((key0 === "default") || (key0 === "description")) || (key0 === "maximum")) || (key0 === "minimum")) || (key0 === "title")) || (key0 === "type"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema676,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.default !== undefined){
-let data0 = data.default;
-if(!(typeof data0 == "number")){
-const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.default.type,parentSchema:schema676.properties.default,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.description !== undefined){
-let data1 = data.description;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.description.type,parentSchema:schema676.properties.description,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.maximum !== undefined){
-let data2 = data.maximum;
-if(!(typeof data2 == "number")){
-const err4 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.maximum.type,parentSchema:schema676.properties.maximum,data:data2};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.minimum !== undefined){
-let data3 = data.minimum;
-if(!(typeof data3 == "number")){
-const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.minimum.type,parentSchema:schema676.properties.minimum,data:data3};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data4 = data.title;
-if(typeof data4 !== "string"){
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.title.type,parentSchema:schema676.properties.title,data:data4};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data5 = data.type;
-if(typeof data5 !== "string"){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.type.type,parentSchema:schema676.properties.type,data:data5};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!((data5 === "integer") || (data5 === "number"))){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema676.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema676.properties.type.enum,parentSchema:schema676.properties.type,data:data5};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema676.type,parentSchema:schema676,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-validate770.errors = vErrors;
-return errors === 0;
-}
-validate770.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate761;
-
-
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate772;
-
-function validate772(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate772.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if((typeof data !== "string") && (!(typeof data == "number"))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema673.type},message:"must be string,number",schema:schema673.type,parentSchema:schema673,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate772.errors = vErrors;
-return errors === 0;
-}
-validate772.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate773;
-
-function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate773.evaluated;
+const evaluated0 = validate768.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46046,7 +45857,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "format")) || (key0 === "maxLength")) || (key0 === "minLength")) || (key0 === "title")) || (key0 === "type"))){
+if(!((((((key0 === "default") || (key0 === "description")) || (key0 === "maximum")) || (key0 === "minimum")) || (key0 === "title")) || (key0 === "type"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -46059,8 +45870,8 @@ errors++;
 }
 if(data.default !== undefined){
 let data0 = data.default;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.default.type,parentSchema:schema675.properties.default,data:data0};
+if(!(typeof data0 == "number")){
+const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.default.type,parentSchema:schema675.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -46083,10 +45894,179 @@ vErrors.push(err3);
 errors++;
 }
 }
+if(data.maximum !== undefined){
+let data2 = data.maximum;
+if(!(typeof data2 == "number")){
+const err4 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.maximum.type,parentSchema:schema675.properties.maximum,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.minimum !== undefined){
+let data3 = data.minimum;
+if(!(typeof data3 == "number")){
+const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.minimum.type,parentSchema:schema675.properties.minimum,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data4 = data.title;
+if(typeof data4 !== "string"){
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.title.type,parentSchema:schema675.properties.title,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data5 = data.type;
+if(typeof data5 !== "string"){
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.type.type,parentSchema:schema675.properties.type,data:data5};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(!((data5 === "integer") || (data5 === "number"))){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema675.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema675.properties.type.enum,parentSchema:schema675.properties.type,data:data5};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema675.type,parentSchema:schema675,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate768.errors = vErrors;
+return errors === 0;
+}
+validate768.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate759;
+
+
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate770;
+
+function validate770(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate770.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!(typeof data == "number"))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema672.type},message:"must be string,number",schema:schema672.type,parentSchema:schema672,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate770.errors = vErrors;
+return errors === 0;
+}
+validate770.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate771;
+
+function validate771(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate771.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema674.required,parentSchema:schema674,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "format")) || (key0 === "maxLength")) || (key0 === "minLength")) || (key0 === "title")) || (key0 === "type"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema674,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data0 = data.default;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.default.type,parentSchema:schema674.properties.default,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.description.type,parentSchema:schema674.properties.description,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
 if(data.format !== undefined){
 let data2 = data.format;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.format.type,parentSchema:schema675.properties.format,data:data2};
+const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.format.type,parentSchema:schema674.properties.format,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -46096,7 +46076,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-const err5 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema675.properties.format.enum},message:"must be equal to one of the allowed values",schema:schema675.properties.format.enum,parentSchema:schema675.properties.format,data:data2};
+const err5 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema674.properties.format.enum},message:"must be equal to one of the allowed values",schema:schema674.properties.format.enum,parentSchema:schema674.properties.format,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -46109,7 +46089,7 @@ errors++;
 if(data.maxLength !== undefined){
 let data3 = data.maxLength;
 if(!(typeof data3 == "number")){
-const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.maxLength.type,parentSchema:schema675.properties.maxLength,data:data3};
+const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema674.properties.maxLength.type,parentSchema:schema674.properties.maxLength,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -46122,7 +46102,7 @@ errors++;
 if(data.minLength !== undefined){
 let data4 = data.minLength;
 if(!(typeof data4 == "number")){
-const err7 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema675.properties.minLength.type,parentSchema:schema675.properties.minLength,data:data4};
+const err7 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema674.properties.minLength.type,parentSchema:schema674.properties.minLength,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -46135,7 +46115,7 @@ errors++;
 if(data.title !== undefined){
 let data5 = data.title;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.title.type,parentSchema:schema675.properties.title,data:data5};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.title.type,parentSchema:schema674.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -46148,7 +46128,7 @@ errors++;
 if(data.type !== undefined){
 let data6 = data.type;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.type.type,parentSchema:schema675.properties.type,data:data6};
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.type.type,parentSchema:schema674.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -46158,7 +46138,7 @@ vErrors.push(err9);
 errors++;
 }
 if("string" !== data6){
-const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema675.properties.type,data:data6};
+const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema674.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -46170,7 +46150,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema675.type,parentSchema:schema675,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema674.type,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -46179,17 +46159,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate773.errors = vErrors;
+validate771.errors = vErrors;
 return errors === 0;
 }
-validate773.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate771.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate774;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate772;
 
-function validate774(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate772(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate774.evaluated;
+const evaluated0 = validate772.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46200,7 +46180,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ttl !== undefined){
 let data0 = data.ttl;
 if(!(typeof data0 == "number")){
-const err0 = {instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema683.properties.ttl.type,parentSchema:schema683.properties.ttl,data:data0};
+const err0 = {instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema682.properties.ttl.type,parentSchema:schema682.properties.ttl,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -46212,7 +46192,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema683.type,parentSchema:schema683,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema682.type,parentSchema:schema682,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -46221,520 +46201,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate774.errors = vErrors;
+validate772.errors = vErrors;
 return errors === 0;
 }
-validate774.evaluated = {"props":{"ttl":true},"dynamicProps":false,"dynamicItems":false};
+validate772.evaluated = {"props":{"ttl":true},"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate775;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate773;
 
-function validate775(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate773(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate775.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.items === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema681.required,parentSchema:schema681,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema681.required,parentSchema:schema681,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "items")) || (key0 === "maxItems")) || (key0 === "minItems")) || (key0 === "title")) || (key0 === "type"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema681,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.default !== undefined){
-let data0 = data.default;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.default.items.type,parentSchema:schema681.properties.default.items,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema681.properties.default.type,parentSchema:schema681.properties.default,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.description !== undefined){
-let data2 = data.description;
-if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.description.type,parentSchema:schema681.properties.description,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.items !== undefined){
-let data3 = data.items;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.anyOf === undefined){
-const err6 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "anyOf"},message:"must have required property '"+"anyOf"+"'",schema:schema681.properties.items.required,parentSchema:schema681.properties.items,data:data3};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-for(const key1 in data3){
-if(!(key1 === "anyOf")){
-const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema681.properties.items,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data3.anyOf !== undefined){
-let data4 = data3.anyOf;
-if(Array.isArray(data4)){
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-let data5 = data4[i1];
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.const === undefined){
-const err8 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema681.properties.items.properties.anyOf.items.required,parentSchema:schema681.properties.items.properties.anyOf.items,data:data5};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data5.title === undefined){
-const err9 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema681.properties.items.properties.anyOf.items.required,parentSchema:schema681.properties.items.properties.anyOf.items,data:data5};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-for(const key2 in data5){
-if(!((key2 === "const") || (key2 === "title"))){
-const err10 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema681.properties.items.properties.anyOf.items,data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data5.const !== undefined){
-let data6 = data5.const;
-if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.items.properties.anyOf.items.properties.const.type,parentSchema:schema681.properties.items.properties.anyOf.items.properties.const,data:data6};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data5.title !== undefined){
-let data7 = data5.title;
-if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.items.properties.anyOf.items.properties.title.type,parentSchema:schema681.properties.items.properties.anyOf.items.properties.title,data:data7};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.properties.items.properties.anyOf.items.type,parentSchema:schema681.properties.items.properties.anyOf.items,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema681.properties.items.properties.anyOf.type,parentSchema:schema681.properties.items.properties.anyOf,data:data4};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.properties.items.type,parentSchema:schema681.properties.items,data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.maxItems !== undefined){
-let data8 = data.maxItems;
-if(!(typeof data8 == "number")){
-const err16 = {instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema681.properties.maxItems.type,parentSchema:schema681.properties.maxItems,data:data8};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.minItems !== undefined){
-let data9 = data.minItems;
-if(!(typeof data9 == "number")){
-const err17 = {instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema681.properties.minItems.type,parentSchema:schema681.properties.minItems,data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data10 = data.title;
-if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.title.type,parentSchema:schema681.properties.title,data:data10};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data11 = data.type;
-if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.type.type,parentSchema:schema681.properties.type,data:data11};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if("array" !== data11){
-const err20 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema681.properties.type,data:data11};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.type,parentSchema:schema681,data};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-validate775.errors = vErrors;
-return errors === 0;
-}
-validate775.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate776;
-
-function validate776(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate776.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.oneOf === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'",schema:schema679.required,parentSchema:schema679,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema679.required,parentSchema:schema679,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((((key0 === "default") || (key0 === "description")) || (key0 === "oneOf")) || (key0 === "title")) || (key0 === "type"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema679,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.default !== undefined){
-let data0 = data.default;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.default.type,parentSchema:schema679.properties.default,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.description !== undefined){
-let data1 = data.description;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.description.type,parentSchema:schema679.properties.description,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.oneOf !== undefined){
-let data2 = data.oneOf;
-if(Array.isArray(data2)){
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.const === undefined){
-const err5 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema679.properties.oneOf.items.required,parentSchema:schema679.properties.oneOf.items,data:data3};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data3.title === undefined){
-const err6 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema679.properties.oneOf.items.required,parentSchema:schema679.properties.oneOf.items,data:data3};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-for(const key1 in data3){
-if(!((key1 === "const") || (key1 === "title"))){
-const err7 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema679.properties.oneOf.items,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data3.const !== undefined){
-let data4 = data3.const;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.oneOf.items.properties.const.type,parentSchema:schema679.properties.oneOf.items.properties.const,data:data4};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data3.title !== undefined){
-let data5 = data3.title;
-if(typeof data5 !== "string"){
-const err9 = {instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.oneOf.items.properties.title.type,parentSchema:schema679.properties.oneOf.items.properties.title,data:data5};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.properties.oneOf.items.type,parentSchema:schema679.properties.oneOf.items,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema679.properties.oneOf.type,parentSchema:schema679.properties.oneOf,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.title !== undefined){
-let data6 = data.title;
-if(typeof data6 !== "string"){
-const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.title.type,parentSchema:schema679.properties.title,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data7 = data.type;
-if(typeof data7 !== "string"){
-const err13 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.type.type,parentSchema:schema679.properties.type,data:data7};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if("string" !== data7){
-const err14 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema679.properties.type,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.type,parentSchema:schema679,data};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-validate776.errors = vErrors;
-return errors === 0;
-}
-validate776.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate777;
-
-function validate777(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate777.evaluated;
+const evaluated0 = validate773.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -46819,8 +46296,8 @@ errors++;
 if(data.items !== undefined){
 let data3 = data.items;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.enum === undefined){
-const err6 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema680.properties.items.required,parentSchema:schema680.properties.items,data:data3};
+if(data3.anyOf === undefined){
+const err6 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "anyOf"},message:"must have required property '"+"anyOf"+"'",schema:schema680.properties.items.required,parentSchema:schema680.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -46829,8 +46306,9 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data3.type === undefined){
-const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema680.properties.items.required,parentSchema:schema680.properties.items,data:data3};
+for(const key1 in data3){
+if(!(key1 === "anyOf")){
+const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema680.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -46839,9 +46317,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-for(const key1 in data3){
-if(!((key1 === "enum") || (key1 === "type"))){
-const err8 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema680.properties.items,data:data3};
+}
+if(data3.anyOf !== undefined){
+let data4 = data3.anyOf;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+let data5 = data4[i1];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.const === undefined){
+const err8 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema680.properties.items.properties.anyOf.items.required,parentSchema:schema680.properties.items.properties.anyOf.items,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -46850,15 +46335,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data3.enum !== undefined){
-let data4 = data3.enum;
-if(Array.isArray(data4)){
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-let data5 = data4[i1];
-if(typeof data5 !== "string"){
-const err9 = {instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.items.properties.enum.items.type,parentSchema:schema680.properties.items.properties.enum.items,data:data5};
+if(data5.title === undefined){
+const err9 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema680.properties.items.properties.anyOf.items.required,parentSchema:schema680.properties.items.properties.anyOf.items,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -46867,10 +46345,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema680.properties.items.properties.enum.type,parentSchema:schema680.properties.items.properties.enum,data:data4};
+for(const key2 in data5){
+if(!((key2 === "const") || (key2 === "title"))){
+const err10 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema680.properties.items.properties.anyOf.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -46880,10 +46357,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data3.type !== undefined){
-let data6 = data3.type;
+if(data5.const !== undefined){
+let data6 = data5.const;
 if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.items.properties.type.type,parentSchema:schema680.properties.items.properties.type,data:data6};
+const err11 = {instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.items.properties.anyOf.items.properties.const.type,parentSchema:schema680.properties.items.properties.anyOf.items.properties.const,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -46892,8 +46369,11 @@ vErrors.push(err11);
 }
 errors++;
 }
-if("string" !== data6){
-const err12 = {instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema680.properties.items.properties.type,data:data6};
+}
+if(data5.title !== undefined){
+let data7 = data5.title;
+if(typeof data7 !== "string"){
+const err12 = {instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.items.properties.anyOf.items.properties.title.type,parentSchema:schema680.properties.items.properties.anyOf.items.properties.title,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -46905,7 +46385,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.properties.items.type,parentSchema:schema680.properties.items,data:data3};
+const err13 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.properties.items.properties.anyOf.items.type,parentSchema:schema680.properties.items.properties.anyOf.items,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -46915,10 +46395,9 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.maxItems !== undefined){
-let data7 = data.maxItems;
-if(!(typeof data7 == "number")){
-const err14 = {instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema680.properties.maxItems.type,parentSchema:schema680.properties.maxItems,data:data7};
+}
+else {
+const err14 = {instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema680.properties.items.properties.anyOf.type,parentSchema:schema680.properties.items.properties.anyOf,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -46928,10 +46407,9 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.minItems !== undefined){
-let data8 = data.minItems;
-if(!(typeof data8 == "number")){
-const err15 = {instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema680.properties.minItems.type,parentSchema:schema680.properties.minItems,data:data8};
+}
+else {
+const err15 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.properties.items.type,parentSchema:schema680.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -46941,10 +46419,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data9 = data.title;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.title.type,parentSchema:schema680.properties.title,data:data9};
+if(data.maxItems !== undefined){
+let data8 = data.maxItems;
+if(!(typeof data8 == "number")){
+const err16 = {instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema680.properties.maxItems.type,parentSchema:schema680.properties.maxItems,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -46954,10 +46432,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data10 = data.type;
-if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.type.type,parentSchema:schema680.properties.type,data:data10};
+if(data.minItems !== undefined){
+let data9 = data.minItems;
+if(!(typeof data9 == "number")){
+const err17 = {instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema680.properties.minItems.type,parentSchema:schema680.properties.minItems,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -46966,8 +46444,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if("array" !== data10){
-const err18 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema680.properties.type,data:data10};
+}
+if(data.title !== undefined){
+let data10 = data.title;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.title.type,parentSchema:schema680.properties.title,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -46977,9 +46458,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.type,parentSchema:schema680,data};
+if(data.type !== undefined){
+let data11 = data.type;
+if(typeof data11 !== "string"){
+const err19 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema680.properties.type.type,parentSchema:schema680.properties.type,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -46988,17 +46470,39 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate777.errors = vErrors;
+if("array" !== data11){
+const err20 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema680.properties.type,data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema680.type,parentSchema:schema680,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate773.errors = vErrors;
 return errors === 0;
 }
-validate777.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate773.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate778;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate774;
 
-function validate778(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate774(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate778.evaluated;
+const evaluated0 = validate774.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -47006,8 +46510,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.enum === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema678.required,parentSchema:schema678,data};
+if(data.oneOf === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'",schema:schema678.required,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -47027,7 +46531,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "default") || (key0 === "description")) || (key0 === "enum")) || (key0 === "title")) || (key0 === "type"))){
+if(!(((((key0 === "default") || (key0 === "description")) || (key0 === "oneOf")) || (key0 === "title")) || (key0 === "type"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err2];
@@ -47064,6 +46568,482 @@ vErrors.push(err4);
 errors++;
 }
 }
+if(data.oneOf !== undefined){
+let data2 = data.oneOf;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.const === undefined){
+const err5 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema678.properties.oneOf.items.required,parentSchema:schema678.properties.oneOf.items,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data3.title === undefined){
+const err6 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema678.properties.oneOf.items.required,parentSchema:schema678.properties.oneOf.items,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!((key1 === "const") || (key1 === "title"))){
+const err7 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema678.properties.oneOf.items,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data3.const !== undefined){
+let data4 = data3.const;
+if(typeof data4 !== "string"){
+const err8 = {instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.oneOf.items.properties.const.type,parentSchema:schema678.properties.oneOf.items.properties.const,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data3.title !== undefined){
+let data5 = data3.title;
+if(typeof data5 !== "string"){
+const err9 = {instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.oneOf.items.properties.title.type,parentSchema:schema678.properties.oneOf.items.properties.title,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema678.properties.oneOf.items.type,parentSchema:schema678.properties.oneOf.items,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema678.properties.oneOf.type,parentSchema:schema678.properties.oneOf,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data6 = data.title;
+if(typeof data6 !== "string"){
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.title.type,parentSchema:schema678.properties.title,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data7 = data.type;
+if(typeof data7 !== "string"){
+const err13 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.type.type,parentSchema:schema678.properties.type,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if("string" !== data7){
+const err14 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema678.properties.type,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema678.type,parentSchema:schema678,data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate774.errors = vErrors;
+return errors === 0;
+}
+validate774.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate775;
+
+function validate775(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate775.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.items === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema679.required,parentSchema:schema679,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema679.required,parentSchema:schema679,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "items")) || (key0 === "maxItems")) || (key0 === "minItems")) || (key0 === "title")) || (key0 === "type"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema679,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data0 = data.default;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.default.items.type,parentSchema:schema679.properties.default.items,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema679.properties.default.type,parentSchema:schema679.properties.default,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.description.type,parentSchema:schema679.properties.description,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.items !== undefined){
+let data3 = data.items;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.enum === undefined){
+const err6 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema679.properties.items.required,parentSchema:schema679.properties.items,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data3.type === undefined){
+const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema679.properties.items.required,parentSchema:schema679.properties.items,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!((key1 === "enum") || (key1 === "type"))){
+const err8 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema679.properties.items,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data3.enum !== undefined){
+let data4 = data3.enum;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+let data5 = data4[i1];
+if(typeof data5 !== "string"){
+const err9 = {instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.items.properties.enum.items.type,parentSchema:schema679.properties.items.properties.enum.items,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema679.properties.items.properties.enum.type,parentSchema:schema679.properties.items.properties.enum,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.type !== undefined){
+let data6 = data3.type;
+if(typeof data6 !== "string"){
+const err11 = {instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.items.properties.type.type,parentSchema:schema679.properties.items.properties.type,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if("string" !== data6){
+const err12 = {instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema679.properties.items.properties.type,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.properties.items.type,parentSchema:schema679.properties.items,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.maxItems !== undefined){
+let data7 = data.maxItems;
+if(!(typeof data7 == "number")){
+const err14 = {instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema679.properties.maxItems.type,parentSchema:schema679.properties.maxItems,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.minItems !== undefined){
+let data8 = data.minItems;
+if(!(typeof data8 == "number")){
+const err15 = {instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema679.properties.minItems.type,parentSchema:schema679.properties.minItems,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.title !== undefined){
+let data9 = data.title;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.title.type,parentSchema:schema679.properties.title,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data10 = data.type;
+if(typeof data10 !== "string"){
+const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema679.properties.type.type,parentSchema:schema679.properties.type,data:data10};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if("array" !== data10){
+const err18 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema679.properties.type,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.type,parentSchema:schema679,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate775.errors = vErrors;
+return errors === 0;
+}
+validate775.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate776;
+
+function validate776(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate776.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.enum === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema677.required,parentSchema:schema677,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema677.required,parentSchema:schema677,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "default") || (key0 === "description")) || (key0 === "enum")) || (key0 === "title")) || (key0 === "type"))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema677,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data0 = data.default;
+if(typeof data0 !== "string"){
+const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.default.type,parentSchema:schema677.properties.default,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data1 = data.description;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.description.type,parentSchema:schema677.properties.description,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
 if(data.enum !== undefined){
 let data2 = data.enum;
 if(Array.isArray(data2)){
@@ -47071,7 +47051,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.enum.items.type,parentSchema:schema678.properties.enum.items,data:data3};
+const err5 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.enum.items.type,parentSchema:schema677.properties.enum.items,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -47083,7 +47063,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema678.properties.enum.type,parentSchema:schema678.properties.enum,data:data2};
+const err6 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema677.properties.enum.type,parentSchema:schema677.properties.enum,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -47096,7 +47076,7 @@ errors++;
 if(data.title !== undefined){
 let data4 = data.title;
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.title.type,parentSchema:schema678.properties.title,data:data4};
+const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.title.type,parentSchema:schema677.properties.title,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -47109,7 +47089,7 @@ errors++;
 if(data.type !== undefined){
 let data5 = data.type;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.type.type,parentSchema:schema678.properties.type,data:data5};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.type.type,parentSchema:schema677.properties.type,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -47119,7 +47099,7 @@ vErrors.push(err8);
 errors++;
 }
 if("string" !== data5){
-const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema678.properties.type,data:data5};
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema677.properties.type,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -47131,7 +47111,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema678.type,parentSchema:schema678,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema677.type,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -47140,15 +47120,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate778.errors = vErrors;
+validate776.errors = vErrors;
 return errors === 0;
 }
-validate778.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate776.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate763;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate761;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate768;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate766;
 
 
 return target;

@@ -22688,41 +22688,11 @@ return errors === 0;
 
 const schema444 = docs[10]["$defs"]["subscription"];
 const schema446 = docs[10]["$defs"]["eventSelector"];
-const pattern66 = func0("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
 const schema447 = docs[1]["$defs"]["contentSelection"];
+const pattern66 = func0("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
+const schema448 = docs[10]["$defs"]["upload"];
 
 function validate440(data){
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.default === undefined) && (missing0 = "default")){
-return false;
-}
-else {
-for(const key0 in data){
-let data0 = data[key0];
-const _errs4 = errors;
-if(!(((data0 === "body") || (data0 === "metadata")) || (data0 === "omit"))){
-return false;
-}
-var valid0 = _errs4 === errors;
-if(!valid0){
-break;
-}
-}
-}
-}
-else {
-return false;
-}
-}
-return errors === 0;
-}
-
-const schema449 = docs[10]["$defs"]["upload"];
-
-function validate442(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23152,9 +23122,32 @@ var valid14 = true;
 }
 if(valid14){
 if(data.content !== undefined){
+let data12 = data.content;
 const _errs58 = errors;
-if(!(validate440(data.content))){
-errors++;
+const _errs59 = errors;
+if(errors === _errs59){
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+let missing8;
+if((data12.default === undefined) && (missing8 = "default")){
+return false;
+}
+else {
+for(const key0 in data12){
+let data13 = data12[key0];
+const _errs64 = errors;
+if(!(((data13 === "body") || (data13 === "metadata")) || (data13 === "omit"))){
+return false;
+}
+var valid20 = _errs64 === errors;
+if(!valid20){
+break;
+}
+}
+}
+}
+else {
+return false;
+}
 }
 var valid14 = _errs58 === errors;
 }
@@ -23163,35 +23156,35 @@ var valid14 = true;
 }
 if(valid14){
 if(data.includeNative !== undefined){
-const _errs59 = errors;
+const _errs66 = errors;
 if(typeof data.includeNative !== "boolean"){
 return false;
 }
-var valid14 = _errs59 === errors;
+var valid14 = _errs66 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
 if(data.filters !== undefined){
-let data14 = data.filters;
-const _errs61 = errors;
-if(errors === _errs61){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.toolKinds !== undefined){
-let data15 = data14.toolKinds;
-const _errs63 = errors;
-if(errors === _errs63){
-if(Array.isArray(data15)){
-var valid20 = true;
-const len2 = data15.length;
+let data15 = data.filters;
+const _errs68 = errors;
+if(errors === _errs68){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.toolKinds !== undefined){
+let data16 = data15.toolKinds;
+const _errs70 = errors;
+if(errors === _errs70){
+if(Array.isArray(data16)){
+var valid22 = true;
+const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
-const _errs65 = errors;
-if(typeof data15[i2] !== "string"){
+const _errs72 = errors;
+if(typeof data16[i2] !== "string"){
 return false;
 }
-var valid20 = _errs65 === errors;
-if(!valid20){
+var valid22 = _errs72 === errors;
+if(!valid22){
 break;
 }
 }
@@ -23200,26 +23193,26 @@ else {
 return false;
 }
 }
-var valid19 = _errs63 === errors;
+var valid21 = _errs70 === errors;
 }
 else {
-var valid19 = true;
-}
-if(valid19){
-if(data14.paths !== undefined){
-let data17 = data14.paths;
-const _errs67 = errors;
-if(errors === _errs67){
-if(Array.isArray(data17)){
 var valid21 = true;
-const len3 = data17.length;
+}
+if(valid21){
+if(data15.paths !== undefined){
+let data18 = data15.paths;
+const _errs74 = errors;
+if(errors === _errs74){
+if(Array.isArray(data18)){
+var valid23 = true;
+const len3 = data18.length;
 for(let i3=0; i3<len3; i3++){
-const _errs69 = errors;
-if(typeof data17[i3] !== "string"){
+const _errs76 = errors;
+if(typeof data18[i3] !== "string"){
 return false;
 }
-var valid21 = _errs69 === errors;
-if(!valid21){
+var valid23 = _errs76 === errors;
+if(!valid23){
 break;
 }
 }
@@ -23228,10 +23221,10 @@ else {
 return false;
 }
 }
-var valid19 = _errs67 === errors;
+var valid21 = _errs74 === errors;
 }
 else {
-var valid19 = true;
+var valid21 = true;
 }
 }
 }
@@ -23239,18 +23232,18 @@ else {
 return false;
 }
 }
-var valid14 = _errs61 === errors;
+var valid14 = _errs68 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
 if(data.upload !== undefined){
-const _errs71 = errors;
-if(!(validate442(data.upload))){
+const _errs78 = errors;
+if(!(validate440(data.upload))){
 errors++;
 }
-var valid14 = _errs71 === errors;
+var valid14 = _errs78 === errors;
 }
 else {
 var valid14 = true;
@@ -23444,18 +23437,18 @@ return errors === 0;
 target["effects.schema.json#/$defs/effect"] = validate254;
 
 
-target["effects.schema.json#/$defs/returnContracts/$defs/tool.before"] = validate454;
-const schema456 = docs[6]["$defs"]["returnContracts"]["$defs"]["tool.before"];
+target["effects.schema.json#/$defs/returnContracts/$defs/tool.before"] = validate452;
+const schema455 = docs[6]["$defs"]["returnContracts"]["$defs"]["tool.before"];
 
-function validate454(data){
+function validate452(data){
 let errors = 0;
 return errors === 0;
 }
 
-target["effects.schema.json#/$defs/returnContracts/$defs/model.request.before"] = validate455;
-const schema457 = docs[6]["$defs"]["returnContracts"]["$defs"]["model.request.before"];
+target["effects.schema.json#/$defs/returnContracts/$defs/model.request.before"] = validate453;
+const schema456 = docs[6]["$defs"]["returnContracts"]["$defs"]["model.request.before"];
 
-function validate455(data){
+function validate453(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -23479,10 +23472,10 @@ return false;
 return errors === 0;
 }
 
-target["effects.schema.json#/$defs/returnContracts/$defs/context.compact.before"] = validate457;
-const schema458 = docs[6]["$defs"]["returnContracts"]["$defs"]["context.compact.before"];
+target["effects.schema.json#/$defs/returnContracts/$defs/context.compact.before"] = validate455;
+const schema457 = docs[6]["$defs"]["returnContracts"]["$defs"]["context.compact.before"];
 
-function validate457(data){
+function validate455(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -23506,11 +23499,11 @@ return false;
 return errors === 0;
 }
 
-target["effects.schema.json#/$defs/returnContracts/$defs/user.elicitation.request"] = validate459;
-const schema459 = docs[6]["$defs"]["returnContracts"]["$defs"]["user.elicitation.request"];
-const schema460 = docs[11]["$defs"]["ElicitResult"];
+target["effects.schema.json#/$defs/returnContracts/$defs/user.elicitation.request"] = validate457;
+const schema458 = docs[6]["$defs"]["returnContracts"]["$defs"]["user.elicitation.request"];
+const schema459 = docs[11]["$defs"]["ElicitResult"];
 
-function validate459(data){
+function validate457(data){
 let errors = 0;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -23624,12 +23617,12 @@ return false;
 return errors === 0;
 }
 
-target["effects.schema.json#/$defs/modifyValues/$defs/workspace"] = validate460;
-const schema461 = docs[6]["$defs"]["modifyValues"]["$defs"]["workspace"];
+target["effects.schema.json#/$defs/modifyValues/$defs/workspace"] = validate458;
+const schema460 = docs[6]["$defs"]["modifyValues"]["$defs"]["workspace"];
 
 
 
-function validate460(data){
+function validate458(data){
 let errors = 0;
 if(!(validate228(data))){
 errors++;
@@ -23847,15 +23840,15 @@ target["common.schema.json#/$defs/turn"] = validate71;
 target["common.schema.json#/$defs/gaps"] = validate73;
 
 
-target["common.schema.json#/$defs/native"] = validate454;
+target["common.schema.json#/$defs/native"] = validate452;
 
 
 target["common.schema.json#/$defs/extensions"] = validate77;
 
 
-target["common.schema.json#/$defs/synthesized"] = validate702;
+target["common.schema.json#/$defs/synthesized"] = validate700;
 
-function validate702(data){
+function validate700(data){
 let errors = 0;
 if(typeof data !== "boolean"){
 return false;
@@ -23896,10 +23889,10 @@ target["messages.schema.json#/$defs/capabilitiesResult"] = validate425;
 target["messages.schema.json#/$defs/errorResponse"] = validate286;
 
 
-target["messages.schema.json#/$defs/noEffectResponse"] = validate732;
-const schema635 = docs[8]["$defs"]["noEffectResponse"];
+target["messages.schema.json#/$defs/noEffectResponse"] = validate730;
+const schema634 = docs[8]["$defs"]["noEffectResponse"];
 
-function validate732(data){
+function validate730(data){
 let errors = 0;
 const _errs1 = errors;
 if(!(validate250(data))){
@@ -23931,10 +23924,10 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-target["messages.schema.json#/$defs/denyResponse"] = validate734;
-const schema636 = docs[8]["$defs"]["denyResponse"];
+target["messages.schema.json#/$defs/denyResponse"] = validate732;
+const schema635 = docs[8]["$defs"]["denyResponse"];
 
-function validate734(data){
+function validate732(data){
 let errors = 0;
 const _errs1 = errors;
 if(!(validate250(data))){
@@ -23990,10 +23983,10 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-target["messages.schema.json#/$defs/jsonRpcMessage"] = validate736;
-const schema637 = docs[8]["$defs"]["jsonRpcMessage"];
+target["messages.schema.json#/$defs/jsonRpcMessage"] = validate734;
+const schema636 = docs[8]["$defs"]["jsonRpcMessage"];
 
-function validate736(data){
+function validate734(data){
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 return false;
@@ -24112,10 +24105,10 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate741;
-const schema638 = docs[11]["$defs"]["BooleanSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate739;
+const schema637 = docs[11]["$defs"]["BooleanSchema"];
 
-function validate741(data){
+function validate739(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24192,20 +24185,20 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate742;
-const schema639 = docs[11]["$defs"]["ElicitRequestFormParams"];
-const schema640 = docs[11]["$defs"]["ProgressToken"];
-const schema650 = docs[11]["$defs"]["TaskMetadata"];
-const schema641 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
-const schema642 = docs[11]["$defs"]["StringSchema"];
-const schema643 = docs[11]["$defs"]["NumberSchema"];
-const schema645 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
-const schema646 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
-const schema647 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
-const schema648 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
-const schema649 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate740;
+const schema638 = docs[11]["$defs"]["ElicitRequestFormParams"];
+const schema639 = docs[11]["$defs"]["ProgressToken"];
+const schema649 = docs[11]["$defs"]["TaskMetadata"];
+const schema640 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
+const schema641 = docs[11]["$defs"]["StringSchema"];
+const schema642 = docs[11]["$defs"]["NumberSchema"];
+const schema644 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
+const schema645 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
+const schema646 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
+const schema647 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
+const schema648 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
 
-function validate743(data){
+function validate741(data){
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
@@ -25318,7 +25311,7 @@ return errors === 0;
 }
 
 
-function validate742(data){
+function validate740(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25411,7 +25404,7 @@ if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key1 in data6){
 const _errs19 = errors;
-if(!(validate743(data6[key1]))){
+if(!(validate741(data6[key1]))){
 errors++;
 }
 var valid4 = _errs19 === errors;
@@ -25522,11 +25515,11 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate745;
-const schema651 = docs[11]["$defs"]["ElicitRequestParams"];
-const schema652 = docs[11]["$defs"]["ElicitRequestURLParams"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate743;
+const schema650 = docs[11]["$defs"]["ElicitRequestParams"];
+const schema651 = docs[11]["$defs"]["ElicitRequestURLParams"];
 
-function validate746(data){
+function validate744(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25651,19 +25644,19 @@ return errors === 0;
 }
 
 
-function validate745(data){
+function validate743(data){
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate746(data))){
+if(!(validate744(data))){
 errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate742(data))){
+if(!(validate740(data))){
 errors++;
 }
 var _valid0 = _errs2 === errors;
@@ -25679,12 +25672,12 @@ errors = _errs0;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate746;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate744;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate750;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate748;
 
-function validate750(data){
+function validate748(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25797,9 +25790,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate751;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate749;
 
-function validate751(data){
+function validate749(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25934,9 +25927,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate752;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate750;
 
-function validate752(data){
+function validate750(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26037,12 +26030,12 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate743;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate741;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate754;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate752;
 
-function validate754(data){
+function validate752(data){
 let errors = 0;
 if((typeof data !== "string") && (!(typeof data == "number"))){
 return false;
@@ -26050,9 +26043,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate755;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate753;
 
-function validate755(data){
+function validate753(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26169,9 +26162,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate756;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate754;
 
-function validate756(data){
+function validate754(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26188,9 +26181,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate757;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate755;
 
-function validate757(data){
+function validate755(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26405,9 +26398,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate758;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate756;
 
-function validate758(data){
+function validate756(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26555,9 +26548,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate759;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate757;
 
-function validate759(data){
+function validate757(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26750,9 +26743,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate760;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate758;
 
-function validate760(data){
+function validate758(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26858,10 +26851,10 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate745;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate743;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate750;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate748;
 
 
 return target;

@@ -186,6 +186,7 @@ export const AHP_RULE_IDS = [
   'ahp/http-status-unverifiable',
   'ahp/method',
   'ahp/protocol-version',
+  'ahp/protocol-version-offered',
   'ahp/method-params',
   'ahp/method-result',
   'ahp/intercept-id-mismatch',

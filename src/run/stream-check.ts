@@ -175,6 +175,7 @@ export class StreamCheck {
       text = text.slice(1);
       offset = 3;
     }
+    if (text === '' && this.checker.emptyDocument?.(source)) return undefined;
     if (text.trim() === '') {
       this.sink(framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'emptyDocument'));
       return undefined;

@@ -168,6 +168,29 @@ describe('content parts and canonical messages', () => {
       '/params/event/items/0/synthesized',
     );
     invalid(obsOf('turn.progress', { delta: text('x') }), 'ahp/canonical-message', '/params/event/delta');
+  });
+  test('a content part where a message belongs is one finding, at the list when all are parts', () => {
+    // execution-payloads.md §Content and accounting: "bare part lists ... MUST be rejected"; one defect, one finding
+    const at = (v: unknown) => validate(v).map((f) => [f.ruleId, f.pointer, f.messageId]);
+    const bare = { jsonrpc: '2.0', id: 'e', result: { protocolVersion: 'draft', effects: [] as unknown[] } };
+    bare.result.effects.push({
+      type: 'modify',
+      target: 'output',
+      operation: 'replace',
+      value: [text('x'), text('y', 'p2')],
+    });
+    assert.deepEqual(at(bare), [['ahp/canonical-message', '/result/effects/0/value', 'bareList']]);
+    // a part among messages: one finding at that item; a singular message slot holding a part: one at the slot
+    assert.deepEqual(at(obsOf('turn.start', { items: [msg('user'), text('x')] })), [
+      ['ahp/canonical-message', '/params/event/items/1', 'barePart'],
+    ]);
+    assert.deepEqual(at(obsOf('turn.progress', { delta: text('x') })), [
+      ['ahp/canonical-message', '/params/event/delta', 'barePart'],
+    ]);
+    // a message with a wrong member is still judged member by member
+    assert.deepEqual(at(obsOf('turn.start', { items: [{ ...msg('user'), kind: 'text' }] })), [
+      ['ahp/canonical-message', '/params/event/items/0/kind', 'x-message'],
+    ]);
     // generic slots hold bare parts, not messages
     invalid(obsOf('file.changed', { items: [msg('user')] }), 'ahp/content-part', '/params/event/items/0');
   });

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { registration } from '../ahp/builders.ts';
 import { ruleRows } from './helpers.ts';
@@ -225,12 +226,21 @@ describe('registration', () => {
       '/hooks/0/subscriptions/0/content/default',
       R,
     );
-    invalid(
+    const images = invalid(
       edit((d) => (d.hooks[1].subscriptions[0].content = { default: 'body', images: 'upload' })),
       'ahp/content-selection',
       '/hooks/1/subscriptions/0/content/images',
       R,
     );
+    // the sentence names the category key, not a `selection` member (there is none in a selection map)
+    assert.equal(images[0]!.message, 'The content selection of `images` must be "body", "metadata" or "omit".');
+    const odd = invalid(
+      edit((d) => (d.hooks[1].subscriptions[0].content = { default: 'body', 'my key!': 'upload' })),
+      'ahp/content-selection',
+      undefined,
+      R,
+    );
+    assert.match(odd[0]!.message, /^A content selection value \(`default` and each category key\) must be/);
   });
   test('literal-token (absent upstream case): credentials are references, never literal values', () => {
     invalid(

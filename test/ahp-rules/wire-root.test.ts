@@ -1,12 +1,14 @@
+import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { capabilitiesResponse, event, intercept, minimalManifest, response } from '../ahp/builders.ts';
 import { obsOf, ruleRows } from './helpers.ts';
 
-const { valid, invalid } = ruleRows([
+const { valid, invalid, validate } = ruleRows([
   'ahp/wire-root',
   'ahp/jsonrpc',
   'ahp/method',
   'ahp/protocol-version',
+  'ahp/protocol-version-offered',
   'ahp/method-params',
   'ahp/method-result',
   'ahp/intercept-id-mismatch',
@@ -70,6 +72,33 @@ describe('wire root and JSON-RPC', () => {
     m.params.protocolVersion = '2026-08-27';
     invalid(m, 'ahp/protocol-version', '/params/protocolVersion');
     invalid({ jsonrpc: '2.0', id: 'd', method: 'hooks/capabilities', params: {} }, 'ahp/method-params', '/params');
+  });
+  test('a request offering a published snapshot is the info, not a draft violation (base/versioning.md)', () => {
+    // a backend that does not support the supplied version returns -32001: the harness may supply one it lacks
+    const offered = (m: unknown) => {
+      const out = validate(m);
+      assert.deepEqual(
+        out.map((f) => [f.ruleId, f.severity, f.pointer]),
+        [['ahp/protocol-version-offered', 'info', '/params/protocolVersion']],
+      );
+    };
+    const discovery = {
+      jsonrpc: '2.0',
+      id: 'd',
+      method: 'hooks/capabilities',
+      params: { protocolVersion: '2026-08-27' },
+    };
+    offered(discovery);
+    const request = intercept(event('tool.before')) as { params: { protocolVersion: string } };
+    request.params.protocolVersion = '2025-11-25';
+    offered(request);
+    // no snapshot identifier at all (neither "draft" nor a YYYY-MM-DD date), or not a string: still the error
+    for (const pv of ['v99', '2026-13-01', 'Draft', 7])
+      invalid({ ...discovery, params: { protocolVersion: pv } }, 'ahp/protocol-version', '/params/protocolVersion');
+    // a notification has no answer to decline it, a result is the backend's own: both stay the error
+    const result = response([]) as { result: { protocolVersion: string } };
+    result.result.protocolVersion = '2026-08-27';
+    invalid(result, 'ahp/protocol-version', '/result/protocolVersion');
   });
   test('an unknown params or result member is ignored in every method (base/versioning.md §Unknown fields)', () => {
     // The upstream capabilities-request schema closes params; the sentence decides (README §Decisions).

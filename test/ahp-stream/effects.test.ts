@@ -75,6 +75,9 @@ test('elicitation result: content is the answer object of an accepted form resul
       { content: { name: 'b' } },
     ],
     ['a list is rejected', [merge([msg('assistant')])], ELICIT, rejected('value@/0/value')],
+    // any list, as a list: its items are not judged as the canonical messages content holds at outbound
+    ['a list of strings is rejected as a list', [merge(['x'])], ELICIT, rejected('value@/0/value')],
+    ['a list of bare parts is rejected as a list', [replace([text('x'), 7])], ELICIT, rejected('value@/0/value')],
     [
       'a URL result cannot be edited',
       [merge({ name: 'x' })],

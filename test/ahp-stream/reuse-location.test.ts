@@ -58,7 +58,8 @@ test('each later delivery becomes the copy a retry is compared with', async () =
 test('a plain retry: an added array item, a removed member, a changed control field each point at themselves', async () => {
   const cases: [unknown, Record<string, unknown>, string][] = [
     [{ args: ['a', 'b', 'c'] }, {}, '/params/event/tool/input/args/2'],
-    [{}, {}, '/params/event/tool/input'],
+    // a removed member: its own pointer (located at the object that lacks it)
+    [{}, {}, '/params/event/tool/input/args'],
     [{ args: ['a', 'x'] }, {}, '/params/event/tool/input/args/1'],
     [{ args: ['a', 'b'] }, { path: 'mcp' }, '/params/event/path'],
   ];
@@ -84,13 +85,26 @@ test('another view with other metadata points at the differing control field, el
     ext.map((f) => f.pointer),
     ['/params/event/extensions/x'],
   );
+  // a dropped member outside the control fields and views: the pointer and the sentence name it (base/events.md
+  // §Extensions: extensions are preserved when an otherwise unchanged event is proxied)
+  const dropped = await reuse([observe({ ...a, extensions: { 'com.example.trace': { id: 't1' } } }), observe(a)]);
+  assert.deepEqual(
+    dropped.map((f) => [f.pointer, f.message.includes('(`extensions` differs)')]),
+    [['/params/event/extensions', true]],
+  );
+  // a control field keeps its own name; a member name that is no protocol name is not echoed
+  const odd = await reuse([observe({ ...a, 'x-secret value': 1 }), observe(a)]);
+  assert.deepEqual(
+    odd.map((f) => [f.pointer, f.message.includes('(rest of the event differs)')]),
+    [['/params/event/x-secret value', true]],
+  );
 });
 
 test('firstDifference: members in code-unit order whatever their order in either copy, missing and extra members, skips, depth', () => {
   assert.equal(firstDifference({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }, ''), undefined);
   assert.equal(firstDifference({ a: 1, b: 2 }, { b: 3, a: 4 }, ''), '/a');
   assert.equal(firstDifference({ b: 2, a: 1 }, { b: 3, a: 1 }, ''), '/b');
-  assert.equal(firstDifference({ a: 1, b: 2 }, { a: 1 }, '/e'), '/e');
+  assert.equal(firstDifference({ a: 1, b: 2 }, { a: 1 }, '/e'), '/e/b');
   assert.equal(firstDifference({ a: 1 }, { a: 1, 'x/y': 2 }, ''), '/x~1y');
   assert.equal(firstDifference([1, 2], [1], ''), '');
   assert.equal(firstDifference([1], [1, 2], ''), '/1');

@@ -69,6 +69,26 @@ describe('lone escaped surrogates and numbers beyond a double are accepted JSON 
   }
 });
 
+describe('AHP: a lone surrogate escaped is UTF-8 JSON (AHP-RPC-001 holds), the same written raw is not', () => {
+  test('escaped in a canonical message text: no finding; its raw bytes (CESU-8): jsonl/invalid-utf8', async () => {
+    // AHP-RPC-001 and "All messages MUST be UTF-8 encoded" judge the bytes: `\ud800` is six ASCII bytes; the AHP text
+    // does not adopt I-JSON (RFC 7493 §2.1), and RFC 8259 §8.2 states no requirement (README §Decisions on JSON edge cases)
+    const line = AHP(event('user.message.outbound')).replace('"text":"', '"text":"\\ud800');
+    assert.ok(line.includes('\\ud800'));
+    assert.deepEqual(await found('ahp', [line]), []);
+    const raw = Buffer.concat([
+      Buffer.from(line.split('\\ud800')[0]!),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from(line.split('\\ud800')[1]! + '\n'),
+    ]);
+    const { findings } = await validate('ahp', { bytes: raw, source: 'd.jsonl' });
+    assert.deepEqual(
+      findings.map((f) => `${f.severity}:${f.ruleId}`),
+      ['error:jsonl/invalid-utf8'],
+    );
+  });
+});
+
 describe('identical file snapshots on an update are an error', () => {
   test('the same part before and after, members reordered', async () => {
     const same = AHP(

@@ -125,6 +125,12 @@ export class Correlation implements BudgetHolder {
     return u === undefined || (u.file === pend.at.file && u.line < pend.at.line);
   }
 
+  /** The pending request a response `msg` will answer, looked up without answering it (the schema stage's use). */
+  awaited(msg: AhpMessage): PendingRecord | undefined {
+    const key = idKey(msg);
+    return key === undefined ? undefined : this.pending.get(key);
+  }
+
   /** An observe notification at `at`. */
   notification(at: Mark): void {
     if (this.firstNotification === undefined) this.firstNotification = at;

@@ -106,3 +106,22 @@ export function schemaSentences(
 }
 
 const lcFirst = (m: string): string => (/^[A-Z](?![A-Z])/.test(m) ? m.charAt(0).toLowerCase() + m.slice(1) : m);
+
+/**
+ * The effects of `effects` whose list value is at the elicitation answer (`modify(content)` at user.elicitation.result):
+ * there "a list here MUST be rejected" whatever it holds (interaction-payloads.md §Elicitation modification target), so
+ * its items are not judged as the message list `content` is at user.message.outbound.
+ */
+export function answerListEffects(effects: unknown, event: string): ReadonlySet<number> {
+  if (event !== 'user.elicitation.result' || !Array.isArray(effects)) return NO_INDEXES;
+  let out: Set<number> | undefined;
+  effects.forEach((e, i) => {
+    if (isObj(e) && e.type === 'modify' && e.target === 'content' && Array.isArray(e.value)) (out ??= new Set()).add(i);
+  });
+  return out ?? NO_INDEXES;
+}
+
+const NO_INDEXES: ReadonlySet<number> = new Set();
+
+/** True when `pointer` (relative to the effect list) is inside the value of effect `index`, not at it. */
+export const insideValue = (pointer: string, index: number): boolean => pointer.startsWith(`/${index}/value/`);

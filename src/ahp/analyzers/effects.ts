@@ -8,7 +8,14 @@ import type { MessageArgs } from '../../core/message.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { mapAjvErrors } from '../schema/issues.ts';
 import { ahpSchemas } from '../schema/schemas.ts';
-import type { EffectRejection, EffectsOutcome, HostContext, TargetPermission } from './effects-model.ts';
+import {
+  answerListEffects,
+  type EffectRejection,
+  type EffectsOutcome,
+  type HostContext,
+  insideValue,
+  type TargetPermission,
+} from './effects-model.ts';
 import { stageModify } from './effects-modify.ts';
 import { returnProblems } from './effects-return.ts';
 
@@ -136,11 +143,14 @@ function stage(
   }
   const advertised = advertisedEffects(ctx.capabilities);
   const flowState = { continueSeen: false };
+  const answerLists = answerListEffects(effects, ctx.event);
   for (let index = 0; index < effects.length; index++) {
     // a hole is skipped, as forEach did: a list handed to applyEffects may have one, JSON never makes one
     if (!(index in effects)) continue;
     const effect: unknown = effects[index];
-    const bad = schemaProblems(effect, index);
+    let bad = schemaProblems(effect, index);
+    // a list at the elicitation answer is rejected as a list (stageModify), not item by item
+    if (bad.length && answerLists.has(index)) bad = bad.filter((r) => !insideValue(r.pointer, index));
     if (bad.length) {
       reasons.push(...bad);
       continue;

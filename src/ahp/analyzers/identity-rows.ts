@@ -209,8 +209,9 @@ const DIFF_DEPTH = 256;
 
 /**
  * The pointer of the first member (object members in code-unit order, array items in order) where `b` differs from `a`
- * (a member only `a` has: the object that lacks it; a longer array: its first extra item); undefined when they are the
- * same JSON value or differ only where `skip` says. `b` is the later occurrence, whose text the finding points into.
+ * (a member only `a` has: that member, which `b` lacks, located at the object that lacks it; a longer array: its first
+ * extra item); undefined when they are the same JSON value or differ only where `skip` says. `b` is the later
+ * occurrence, whose text the finding points into.
  */
 export function firstDifference(
   a: unknown,
@@ -239,8 +240,7 @@ export function firstDifference(
     const inA = own(oa, k);
     const inB = own(ob, k);
     if (skip?.(k, inB ? ob[k] : oa[k])) continue;
-    if (!inB) return at;
-    if (!inA) return childPointer(at, k);
+    if (!inA || !inB) return childPointer(at, k);
     const d = firstDifference(oa[k], ob[k], childPointer(at, k), skip, depth + 1);
     if (d !== undefined) return d;
   }

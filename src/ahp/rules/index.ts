@@ -86,6 +86,7 @@ export const AHP_RULES = [
   S['ahp/http-status-unverifiable'],
   S['ahp/method'],
   S['ahp/protocol-version'],
+  S['ahp/protocol-version-offered'],
   S['ahp/method-params'],
   S['ahp/method-result'],
   interceptIdMismatch,

@@ -33,7 +33,15 @@ function requiredMessage(c: MessageContext): SchemaMessage {
 export const AHP_WORDING: Wording = {
   templates: AHP_SCHEMA_TEMPLATES,
   generic: (c) => (c.keyword === 'required' ? requiredMessage(c) : phraseMessage(c)),
-  keys: {},
+  keys: {
+    // a category key of a content selection map: named when it has a name's shape (never echoing other text)
+    'selection-category': (c): SchemaMessage => {
+      const token = c.path.slice(c.path.lastIndexOf('/') + 1);
+      if (!/^[A-Za-z][A-Za-z0-9_.-]{0,39}$/.test(token))
+        return { messageId: 'selection-value', args: { keyword: c.keyword } };
+      return { messageId: 'selection-category', args: { keyword: c.keyword, category: token } };
+    },
+  },
   requiredPointer: 'object',
   additionalPointer: 'member',
   sentences: true,

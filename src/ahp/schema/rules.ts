@@ -49,11 +49,13 @@ export const AHP_SCHEMA_RULES = {
     wire: true,
     severity: 'info',
     description:
-      'An HTTP body that is a JSON object but no JSON-RPC message (no jsonrpc, method, id or result) is what a server may send with a non-success status; a capture of bodies has no status (not verified).',
+      'An HTTP body that is a JSON object but no JSON-RPC message (no jsonrpc, method, id or result) is what a server may send with a non-success status, and an empty body what an accepted observe notification is answered with; a capture of bodies has no status (not verified).',
     detail:
-      'Read for `--binding http` inputs only (README §Decisions on HTTP bodies without their status). Under status 200 such a body breaks AHP-HTTP-001 (a successful response contains the correlated JSON-RPC response); under any other status the exchange is an operational failure and the spec says nothing of its body beyond the JSON media type. A body that is not JSON at all is still a framing error, and one with any of those members is still judged as JSON-RPC (ahp/jsonrpc). It replaces ahp/jsonrpc for such a body.',
+      'Read for `--binding http` inputs only (README §Decisions on HTTP bodies without their status). Under status 200 such a body breaks AHP-HTTP-001 (a successful response contains the correlated JSON-RPC response); under any other status the exchange is an operational failure and the spec says nothing of its body beyond the JSON media type. A body that is not JSON at all is still a framing error, and one with any of those members is still judged as JSON-RPC (ahp/jsonrpc). It replaces ahp/jsonrpc for such a body, and jsonl/empty-input for a body of zero bytes (one of only whitespace is still not JSON).',
     spec: 'AHP base/transports/http.md §Request and response (AHP-HTTP-001)',
     messages: {
+      empty:
+        'This HTTP body is empty: what the response to an accepted hooks/observe notification must be (202 or 204 with no body), but a request always has a body and a 200 answer must carry the correlated JSON-RPC response (AHP-HTTP-001). A capture of bodies has no status or direction, so which it was is not verified.',
       body: 'This HTTP body is a JSON object but no JSON-RPC message (it has no `jsonrpc`, `method`, `id` or `result`): legal as the body of a non-success status, which is an operational failure, but a 200 answer must carry the correlated JSON-RPC response (AHP-HTTP-001). A capture of bodies has no status, so which it was is not verified.',
     },
   }),
@@ -75,6 +77,22 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description: 'Every params object and successful result carries protocolVersion "draft".',
     spec: 'AHP base/versioning.md §Versioning (AHP-VER-001)',
+  }),
+  'ahp/protocol-version-offered': schemaRule({
+    id: 'ahp/protocol-version-offered',
+    wire: false,
+    severity: 'info',
+    description:
+      'A request whose `protocolVersion` is a published snapshot identifier (a `YYYY-MM-DD` release date) is the harness offering another snapshot, which a draft backend declines with -32001 (not a draft violation by the harness).',
+    detail:
+      'README §Decisions on AHP decisions, responses and advertisements ("A request of another snapshot"): base/versioning.md makes a backend that does not support the supplied version return `unsupported_protocol_version`, so a harness may supply one the backend lacks; the backend\'s side is ahp/unsupported-answered. Read for requests of the wire root only; the rest of the request is still checked as draft. A value that is no snapshot identifier at all (neither "draft" nor a `YYYY-MM-DD` date, which publication assigns), and another version in a notification or a result, stay ahp/protocol-version.',
+    spec: 'AHP base/versioning.md §Versioning (AHP-VER-001)',
+    quote:
+      'A backend that does not support the supplied version MUST return the AHP JSON-RPC error `unsupported_protocol_version`.',
+    messages: {
+      offered:
+        'This request offers `protocolVersion` {version:json}, the identifier of a published snapshot, not "draft": legal for a harness, and a draft backend answers it with the JSON-RPC error -32001 `unsupported_protocol_version` (base/versioning.md); the rest of the request is checked as draft.',
+    },
   }),
   'ahp/method-params': schemaRule({
     id: 'ahp/method-params',
@@ -161,7 +179,14 @@ export const AHP_SCHEMA_RULES = {
     wire: false,
     severity: 'error',
     description: 'Canonical messages have id, a canonical role and ordered parts; the role belongs to the message.',
-    detail: 'Requirements: AHP-CONTENT-001.',
+    detail:
+      'Requirements: AHP-CONTENT-001. A content part where a message belongs (a `kind`, no `role` or `parts`) is one finding, at the list when every item is one (a bare part list is not a message list: execution-payloads.md §Content and accounting), else at each such item.',
+    messages: {
+      bareList:
+        'This is a list of content parts, not a canonical message list: each message wraps its ordered parts as `{id, role, parts}`, and a bare part list is not a message list.',
+      barePart:
+        'This is a content part, not a canonical message: a message list holds `{id, role, parts}` messages, each wrapping its ordered parts.',
+    },
     spec: 'AHP content-upload.md §Canonical messages and content selection',
   }),
   'ahp/content-selection': schemaRule({

@@ -8,6 +8,7 @@ import { isSelected, type RuleSelection } from '../../core/engine.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { makeFinding, type ParsedEvent, ruleMessage } from '../../core/rule.ts';
 import { nearestWord } from '../../core/nearest.ts';
+import { getAt } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { parseElicitationBody } from './elicitation.ts';
 import { mapAjvErrors } from './issues.ts';
@@ -225,6 +226,8 @@ export function schemaStage(
     ];
   }
   findings = dedupe(findings);
+  if (findings.length > 0) findings = bareParts(findings, value);
+  if (root.kind === 'wire' && findings.length > 0) findings = offeredVersion(findings, v, params);
   msg.kind = root.kind === 'registration' ? 'registration' : root.kind === 'event' ? 'event' : messageKind(v, 'stdio');
   msg.event =
     root.kind === 'event'
@@ -259,6 +262,65 @@ export function schemaStage(
   if (findings.length > 0 && msg.eventPointer !== undefined) findings = namedFindings(findings, msg, v);
   msg.wireValid = (findings.length === 0 || !findings.some((f) => f.rule.wire)) && ev.duplicates.length === 0;
   return findings;
+}
+
+/** A content part where a message belongs: an object with a `kind` and neither `role` nor `parts`. */
+const partShaped = (x: unknown): boolean =>
+  isObj(x) && typeof x.kind === 'string' && !Object.hasOwn(x, 'role') && !Object.hasOwn(x, 'parts');
+
+const parentOf = (pointer: string): string => pointer.slice(0, pointer.lastIndexOf('/'));
+
+/**
+ * One finding for a content part where a canonical message belongs (in a list or a singular slot), instead of one per
+ * missing or extra member: at the list when every item is a part (a bare part list is not a message list, execution-payloads.md §Content and
+ * accounting), else at each such item.
+ */
+function bareParts(findings: SchemaStageFinding[], value: unknown): SchemaStageFinding[] {
+  const rule = AHP_SCHEMA_RULES['ahp/canonical-message'];
+  const itemOf = (pointer: string): string | undefined => {
+    for (const c of [pointer, parentOf(pointer)]) if (c !== '' && partShaped(getAt(value, c))) return c;
+    return undefined;
+  };
+  // the item each finding is about, and the one finding that replaces the findings of its item or list
+  const replaced = new Map<SchemaStageFinding, string>();
+  for (const f of findings) {
+    if (f.rule !== rule) continue;
+    const item = itemOf(f.pointer);
+    if (item === undefined) continue;
+    const list = getAt(value, parentOf(item));
+    replaced.set(f, Array.isArray(list) && list.every(partShaped) ? parentOf(item) : item);
+  }
+  if (replaced.size === 0) return findings;
+  const told = new Set<string>();
+  const out: SchemaStageFinding[] = [];
+  for (const f of findings) {
+    const at = replaced.get(f);
+    if (at === undefined) out.push(f);
+    else if (!told.has(at)) {
+      told.add(at);
+      out.push({ rule, pointer: at, messageId: Array.isArray(getAt(value, at)) ? 'bareList' : 'barePart' });
+    }
+  }
+  return out;
+}
+
+/** A published snapshot's identifier: its release date in `YYYY-MM-DD` form (base/versioning.md §Versioning). */
+const SNAPSHOT_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/**
+ * A request's other snapshot identifier is the harness offering it (base/versioning.md: a backend that does not support
+ * the supplied version returns -32001), so its `ahp/protocol-version` finding becomes `ahp/protocol-version-offered`.
+ */
+function offeredVersion(findings: SchemaStageFinding[], v: Obj, params: Obj | undefined): SchemaStageFinding[] {
+  const version = params?.protocolVersion;
+  const request = (v.method === 'hooks/intercept' || v.method === 'hooks/capabilities') && Object.hasOwn(v, 'id');
+  if (!request || typeof version !== 'string' || !SNAPSHOT_DATE.test(version)) return findings;
+  const rule = AHP_SCHEMA_RULES['ahp/protocol-version'];
+  return findings.map((f) =>
+    f.rule === rule && f.pointer === '/params/protocolVersion'
+      ? found('ahp/protocol-version-offered', f.pointer, 'offered', { version })
+      : f,
+  );
 }
 
 /** The member a generic `required` finding names (not one whose name or requiring value its sentence could not quote). */

@@ -14,6 +14,9 @@ const sentences: Record<string, string> = {
     ...PHRASE_TEMPLATES,
     'required-const': '`{member}` is required here, as `{key}` is "{value}"',
     'required-effect': '`{member}` is required in a "{value}" effect',
+    'selection-category': 'the content selection of `{category}` must be "body", "metadata" or "omit"',
+    'selection-value':
+      'a content selection value (`default` and each category key) must be "body", "metadata" or "omit"',
   }),
   ...LITERAL_TEMPLATES,
 };
