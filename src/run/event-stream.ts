@@ -23,8 +23,9 @@ export class EventStream {
   private reread: ((byteOffset: number) => string | undefined) | undefined;
   private readonly known: readonly string[];
   private readonly rejectCR: boolean;
-  /** Lines that were not blank: a session of blank lines only is an empty input, as a file of them is. */
+  /** Lines checked, and blank ones: a session of blank lines only is an empty input, as a file of them is. */
   private candidates = 0;
+  private blanks = 0;
   /** A line of the session parsed: no more findings wait for a binding hint. */
   private parsed = false;
   private readonly framing: 'jsonl' | 'document';
@@ -121,7 +122,10 @@ export class EventStream {
         continue;
       }
       const framed = frameLineText(crlf ? part.slice(0, -1) : part, length, frame);
-      if (framed === undefined) continue;
+      if (framed === undefined) {
+        this.blanks++;
+        continue;
+      }
       this.candidates++;
       hold?.line(framed);
       this.check.line(framed, this.reread, sink, release);
@@ -145,7 +149,7 @@ export class EventStream {
   }
 
   end(): Finding[] {
-    if (this.line > 0 && this.candidates === 0)
+    if (this.line > 0 && this.candidates === 0 && this.blanks === this.line)
       this.check.findingSink(
         framingFinding(
           'jsonl/empty-input',
