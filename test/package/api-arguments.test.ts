@@ -58,6 +58,10 @@ test('an input of no known shape is a TypeError at the call of validateStream, n
     [{ text: '', source: 7 }, /^input 1 has a source that is the number 7, not a string/],
     [new URL('https://example.com/events.jsonl'), /^input 1 is a https: URL: only a file: URL names a file/],
     [{ path: new URL('http://example.com/x') }, /^input 1 is a http: URL/],
+    // a URL as a string is the same slip as a URL object, not a missing file (InputError)
+    ['https://x.example/a.jsonl', /^input 1 is a https: URL: only a file: URL names a file \(fetch it and pass/],
+    [{ path: 'HTTP://x.example/a' }, /^input 1 is a http: URL/],
+    ['file:///tmp/a.jsonl', /^input 1 is a file: URL as a string: a string input is a path; pass new URL/],
     [[{ text: '' }, null], /^input 2 is null/],
     // a string input is a path: JSON text there is the caller's slip, not a file that happens to be missing
     [LINES[0], /^input 1 is JSON text, not a path: a string input names a file; pass text as \{ text \}$/],
