@@ -174,7 +174,9 @@ function misplaced(
     const path = flag ? flag.to : Object.hasOwn(streamKeys, key) ? (['stream', key] as const) : undefined;
     if (!path) continue;
     const written = path.length === 1 ? `${path[0]}` : `stream: { ${path[1]} }`;
-    throw new TypeError(`unknown option ${key}: the library names it ${written}${flag ? ` (${flag.flags.split(' ')[0]})` : ''}`);
+    throw new TypeError(
+      `unknown option ${key}: the library names it ${written}${flag ? ` (${flag.flags.split(' ')[0]})` : ''}`,
+    );
   }
   for (const key of inStream)
     if (!Object.hasOwn(streamKeys, key) && Object.hasOwn(top, key))

@@ -99,7 +99,8 @@ export class EventStream {
     // while no line of the session has parsed, its findings wait for the binding hint, as a file's do (hint-hold.ts)
     const hint = this.check.hint;
     const source = this.source;
-    const hold = hint && !this.parsed ? new HintHold(this.check.findingSink, (t) => hint(t, source, 'jsonl')) : undefined;
+    const hold =
+      hint && !this.parsed ? new HintHold(this.check.findingSink, (t) => hint(t, source, 'jsonl')) : undefined;
     const sink = hold?.sink ?? this.check.findingSink;
     const release = () => {
       this.parsed = true;

@@ -376,4 +376,3 @@ export async function runInputs(
   }
   return { summary: total.summary(stats, def.knownTypes(options)), incomplete, worst: total.worst };
 }
-

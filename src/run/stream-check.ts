@@ -191,7 +191,8 @@ export class StreamCheck {
       offset = 3;
     }
     if (text.trim() === '') {
-      const where = at.line === 1 ? { source, byteOffset: at.byteOffset } : { source, line: at.line, byteOffset: at.byteOffset };
+      const where =
+        at.line === 1 ? { source, byteOffset: at.byteOffset } : { source, line: at.line, byteOffset: at.byteOffset };
       this.sink(framingFinding('jsonl/empty-input', where, 'emptyDocument'));
       return undefined;
     }
@@ -206,7 +207,14 @@ export class StreamCheck {
       return sentence === undefined ? doc : withHint(doc, sentence);
     };
     const ev = parseLine(
-      { source, line: at.line, byteOffset: at.byteOffset + offset, text, byteLength: byteLength - offset, unterminated: false },
+      {
+        source,
+        line: at.line,
+        byteOffset: at.byteOffset + offset,
+        text,
+        byteLength: byteLength - offset,
+        unterminated: false,
+      },
       (f: Finding) => this.sink(relocate(hinted(f), text, offset, at)),
       this.maxDepth,
       this.acceptArrays,

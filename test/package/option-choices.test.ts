@@ -55,7 +55,7 @@ test('every choice flag: each choice is accepted; a typo or another case is a Ty
       for (const c of flag.choices!) {
         assert.equal(await refusal(protocol, optionsOf(flag, c, flags)), undefined, `${protocol} ${name} ${c}`);
         for (const wrong of [`${c}x`, c.toUpperCase()]) {
-          const m = await refusal(protocol, optionsOf(flag, wrong, flags));
+          const m = (await refusal(protocol, optionsOf(flag, wrong, flags))) ?? '';
           assert.ok(m?.startsWith(`option ${name} must be one of `), `${protocol} ${name} ${wrong}: ${m}`);
           for (const each of flag.choices!) assert.ok(m.includes(JSON.stringify(each)), m);
           assert.ok(m.endsWith(`(did you mean ${JSON.stringify(c)}?)`), m);
@@ -72,13 +72,19 @@ test('every number flag refuses 0 and a negative number; every requires is refus
     const flags = PROTOCOLS[protocol].flags;
     for (const flag of flags.filter((f) => f.kind !== 'choice'))
       for (const v of [0, -1, '5'])
-        assert.match(await refusal(protocol, optionsOf(flag, v, flags)) ?? '', /^option .* must be a positive/, flag.name);
+        assert.match(
+          (await refusal(protocol, optionsOf(flag, v, flags))) ?? '',
+          /^option .* must be a positive/,
+          flag.name,
+        );
     for (const flag of flags.filter((f) => f.requires)) {
       const v = flag.choices?.[0] ?? 1;
-      const alone = await refusal(protocol, { [flag.to[0]]: v });
+      const alone = await refusal(protocol, { [String(flag.to[0])]: v });
       assert.match(alone ?? '', new RegExp(`^option ${flag.to[0]} applies only with ${flag.requires!.name}: `));
-      const other = flags.find((g) => g.name === flag.requires!.name)!.choices!.find((c) => !flag.requires!.value.includes(c));
-      if (other) assert.equal(await refusal(protocol, { [flag.requires!.name]: other, [flag.to[0]]: v }), alone);
+      const needed = flag.requires!.value as readonly string[];
+      const other = flags.find((g) => g.name === flag.requires!.name)!.choices!.find((c) => !needed.includes(c));
+      if (other)
+        assert.equal(await refusal(protocol, { [flag.requires!.name]: other, [String(flag.to[0])]: v }), alone);
     }
   }
 });
@@ -87,21 +93,27 @@ test('a stream option at the top level (its flag name or its own) says where it 
   for (const protocol of ['aep', 'ahp'] as const)
     for (const flag of PROTOCOLS[protocol].flags.filter((f) => f.to.length === 2)) {
       const v = flag.choices?.[0] ?? 1;
-      for (const key of new Set([flag.name, flag.to[1]]))
+      for (const key of new Set([flag.name, String(flag.to[1])]))
         assert.equal(
           await refusal(protocol, { [key]: v }),
           `unknown option ${key}: the library names it stream: { ${flag.to[1]} } (${flag.flags.split(' ')[0]})`,
         );
     }
-  assert.match(await refusal('ahp', { stream: { binding: 'http' } }) ?? '', /binding is an option of its own, beside stream/);
+  assert.match(
+    (await refusal('ahp', { stream: { binding: 'http' } })) ?? '',
+    /binding is an option of its own, beside stream/,
+  );
 });
 
 test('the CLI refuses the same values (exit 2), so the library and the command cannot drift apart', async () => {
   const forms = await runCli('aep', ['validate', '--forms', 'recomended', 'examples/aep/session.jsonl']);
   assert.equal(forms.code, 2);
-  assert.match(await refusal('aep', { stream: { forms: 'recomended' } }) ?? '', /"recommended"/);
+  assert.match((await refusal('aep', { stream: { forms: 'recomended' } })) ?? '', /"recommended"/);
   const capture = await runCli('aep', ['validate', '--max-capture', 'full', 'examples/aep/session.jsonl']);
   assert.equal(capture.code, 2);
   assert.match(capture.stderr, /--max-capture applies only with --from otlp or --from ocsf/);
-  assert.match(await refusal('aep', { maxCapture: 'full' }) ?? '', /as --max-capture only with --from otlp or --from ocsf/);
+  assert.match(
+    (await refusal('aep', { maxCapture: 'full' })) ?? '',
+    /as --max-capture only with --from otlp or --from ocsf/,
+  );
 });

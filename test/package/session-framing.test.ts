@@ -52,14 +52,24 @@ test('a text with LFs, CRs or over the line cap: the session, checkEvent, valida
           writeFileSync(file, bytes);
           const session = createSession(protocol, { source: file, ...o });
           const checked = session.check(text);
-          assert.deepEqual(keys(checkEvent(protocol, text, { source: file, ...o })), keys(checked), `${what}: checkEvent`);
+          assert.deepEqual(
+            keys(checkEvent(protocol, text, { source: file, ...o })),
+            keys(checked),
+            `${what}: checkEvent`,
+          );
           const want = keys([...checked, ...session.end()]);
           const run = await validate(protocol, [{ text: bytes, source: file }], o);
           assert.deepEqual(keys(run.findings), want, `${what}: validate`);
           const streamed: Finding[] = [];
           for await (const f of validateStream(protocol, [{ path: file }], o)) streamed.push(f);
           assert.deepEqual(keys(streamed), want, `${what}: validateStream of the file`);
-          const cli = await runCli(protocol, ['validate', '--format', 'json', ...(cap ? ['--max-line-bytes', String(cap)] : []), file]);
+          const cli = await runCli(protocol, [
+            'validate',
+            '--format',
+            'json',
+            ...(cap ? ['--max-line-bytes', String(cap)] : []),
+            file,
+          ]);
           assert.deepEqual(keys((JSON.parse(cli.stdout) as { findings: Finding[] }).findings), want, `${what}: CLI`);
           if (!document && text.slice(0, -1).includes('\n') && !cap)
             lfFindings += checked.filter((f) => f.ruleId.startsWith('jsonl/')).length;
