@@ -542,6 +542,9 @@ test('messages say what exactly is wrong: the time part, the version found, the 
     '2026-02-29T10:00:00Z',
     '2026-11-30T24:00:00Z',
     '2026-11-30',
+    // a fraction with no digit, a decimal comma: the fraction's fault, not the offset's (RFC 3339 §5.6 time-secfrac)
+    '2026-11-30T09:00:00.Z',
+    '2026-11-30T09:00:00,5Z',
   ];
   const whys = new Set<string>();
   for (const t of times) {
