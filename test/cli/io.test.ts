@@ -284,7 +284,7 @@ test('-o naming an input is refused (also through a symbolic or hard link); the 
   for (const out of [log, join(dir, 'sym.jsonl'), join(dir, 'hard.jsonl'), join(dir, '.', 'log.jsonl')]) {
     const r = await runCli('aep', ['validate', log, '-o', out]);
     assert.equal(r.code, 2, out);
-    assert.match(r.stderr, /--output .* is the input .*: writing the report there would destroy it/);
+    assert.match(r.stderr, /--output .* is the input .*: writing there would destroy it; name another file/);
     assert.deepEqual(readFileSync(log), original);
   }
   // fixtures too never leaves a half report; a good run replaces the previous report whole
