@@ -5,6 +5,8 @@ import type { AhpStreamOptions } from '../ahp/analyzers/options.ts';
 import type { Severity } from '../core/finding.ts';
 import { nearestWord } from '../core/nearest.ts';
 import { FORMATS } from '../report/index.ts';
+import type { ProtocolDefinition } from '../core/protocol.ts';
+import { protocolDefinition } from '../run/protocols.ts';
 import type { AepOptions, AhpOptions, Protocol } from './protocols.ts';
 
 /** What an option holds: `count` int >= 0, `positive-int` int >= 1, `positive` > 0 (the CLI flags' ranges). */
@@ -141,14 +143,87 @@ export function checkKeys(options: object, known: Readonly<Record<string, Kind>>
   }
 }
 
+/**
+ * @throws TypeError unless `v` is one of `choices` (as the CLI's `choices` refuse it), naming them and the nearest;
+ * `name` is the option's path (`stream.forms`).
+ */
+export function checkChoice(name: string, v: unknown, choices: readonly string[]): void {
+  if (choices.includes(v as string)) return;
+  const lower = typeof v === 'string' ? v.toLowerCase() : '';
+  const near = choices.includes(lower) ? lower : typeof v === 'string' ? nearestWord(lower, choices, true) : undefined;
+  throw new TypeError(
+    `option ${name} must be one of ${choices.map((c) => JSON.stringify(c)).join(', ')}, not ${
+      typeof v === 'string' ? JSON.stringify(v) : described(v)
+    }${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`,
+  );
+}
+
+/** Where an option that is not at this level belongs: a stream option at the top, a top-level one in `stream`. */
+function misplaced(
+  def: ProtocolDefinition,
+  options: object,
+  top: Readonly<Record<string, Kind>>,
+  streamKeys: Readonly<Record<string, Kind>>,
+): void {
+  const stream = (options as { stream?: unknown }).stream;
+  const inStream = typeof stream === 'object' && stream !== null ? Object.keys(stream) : [];
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(top, key)) continue;
+    // the CLI flag's name (`ackWindow`, `maxCapture`) names its option path in the flags table
+    const flag = def.flags.find((f) => f.name === key || f.to[f.to.length - 1] === key);
+    const path = flag ? flag.to : Object.hasOwn(streamKeys, key) ? (['stream', key] as const) : undefined;
+    if (!path) continue;
+    const written = path.length === 1 ? `${path[0]}` : `stream: { ${path[1]} }`;
+    throw new TypeError(
+      `unknown option ${key}: the library names it ${written}${flag ? ` (${flag.flags.split(' ')[0]})` : ''}`,
+    );
+  }
+  for (const key of inStream)
+    if (!Object.hasOwn(streamKeys, key) && Object.hasOwn(top, key))
+      throw new TypeError(`unknown option stream.${key}: ${key} is an option of its own, beside stream, not in it`);
+}
+
+/**
+ * The values of the flags table (src/core/protocol.ts `FlagSpec`) the library takes as options: a `choice` one of its
+ * `choices`, one that `requires` another only with that value, as the CLI refuses both. @throws TypeError
+ */
+function checkFlagValues(def: ProtocolDefinition, options: Record<string, unknown>): void {
+  const stream = (options.stream ?? {}) as Record<string, unknown>;
+  const at = (to: readonly string[]) => (to.length === 1 ? options[to[0]!] : stream[to[1]!]);
+  for (const f of def.flags) {
+    const v = at(f.to);
+    if (v === undefined) continue;
+    const name = f.to.join('.');
+    if (f.kind === 'choice') checkChoice(name, v, f.choices ?? []);
+    const needs = f.requires;
+    if (!needs) continue;
+    const need = def.flags.find((g) => g.name === needs.name);
+    const values = typeof needs.value === 'string' ? [needs.value] : needs.value;
+    if (!values.includes(at(need?.to ?? [needs.name]) as string))
+      throw new TypeError(
+        `option ${name} applies only with ${(need?.to ?? [needs.name]).join('.')}: ${values
+          .map((x) => JSON.stringify(x))
+          .join(' or ')} (as ${f.flags.split(' ')[0]} only with ${needs.flags})`,
+      );
+  }
+  // the checker's own copy of `profile` (set from the top-level option) takes the same names
+  const profile = def.flags.find((f) => f.name === 'profile');
+  if (profile && stream.profile !== undefined) checkChoice('stream.profile', stream.profile, profile.choices ?? []);
+}
+
 /** Check `options` of `protocol` with the `extra` options of the calling function. @throws TypeError */
 export function checkOptions(protocol: Protocol, options: unknown, extra: Readonly<Record<string, Kind>>): void {
+  const def = protocolDefinition(protocol);
   if (options === undefined) return;
   checkObjectArg(options, 'the options');
   const aep = protocol === 'aep';
-  checkKeys(options, { ...(aep ? AEP : AHP), ...extra }, '');
+  const top = { ...(aep ? AEP : AHP), ...extra };
+  const streamKeys = aep ? AEP_STREAM : AHP_STREAM;
+  misplaced(def, options, top, streamKeys);
+  checkKeys(options, top, '');
   const stream = (options as { stream?: object }).stream;
-  if (stream !== undefined) checkKeys(stream, aep ? AEP_STREAM : AHP_STREAM, 'stream.');
+  if (stream !== undefined) checkKeys(stream, streamKeys, 'stream.');
+  checkFlagValues(def, options);
 }
 
 /** Check the options of `formatReport` / `createReporter`. @throws TypeError */
@@ -164,6 +239,5 @@ export function checkReportOptions(options: unknown): void {
       `unknown report format ${JSON.stringify(format)}: one of ${FORMATS.join(', ')}${near ? ` (did you mean ${near}?)` : ''}`,
     );
   }
-  if (failOn !== undefined && !(SEVERITIES as readonly unknown[]).includes(failOn))
-    throw new TypeError(`option failOn must be one of ${SEVERITIES.join(', ')}`);
+  if (failOn !== undefined) checkChoice('failOn', failOn, SEVERITIES);
 }

@@ -110,6 +110,12 @@ const isPath = (p: unknown): p is string | URL => typeof p === 'string' || p ins
 function inputProblem(input: unknown): string | undefined {
   if (input instanceof URL && input.protocol !== 'file:')
     return `is a ${input.protocol} URL: only a file: URL names a file (fetch it and pass the response body as a stream)`;
+  // a URL written as a string names no file (a file of that name, however odd, is still read)
+  const scheme = typeof input === 'string' ? /^([a-z][a-z0-9+.-]*:)\/\//i.exec(input)?.[1]?.toLowerCase() : undefined;
+  if (scheme !== undefined && !existsSync(input as string))
+    return scheme === 'file:'
+      ? 'is a file: URL as a string: a string input is a path; pass new URL(...) or the path'
+      : `is a ${scheme} URL: only a file: URL names a file (fetch it and pass the response body as a stream)`;
   if (typeof input === 'string' && (input.includes('\n') || /^\s*[{[].*[}\]]\s*$/.test(input)) && !existsSync(input))
     return 'is JSON text, not a path: a string input names a file; pass text as { text }';
   if (isPath(input) || input instanceof Uint8Array || isAsyncIterable(input) || isWeb(input)) return undefined;

@@ -3,7 +3,7 @@ import { nearestWord } from '../core/nearest.ts';
 import { checkEndpoint as check, type LiveOptions, type LiveResult } from '../live/check.ts';
 import { BACKPRESSURE_MAX_MIB } from '../live/backpressure-rules.ts';
 import { LIVE_CHECKS } from '../live/rules.ts';
-import { checkKeys, checkObjectArg, described, type Kind } from './check-options.ts';
+import { checkChoice, checkKeys, checkObjectArg, described, type Kind } from './check-options.ts';
 
 const LIVE: Record<keyof LiveOptions, Kind> = {
   token: 'string',
@@ -43,8 +43,7 @@ export function checkLiveOptions(options: unknown): void {
     }
   if (o.backpressureMib !== undefined && o.backpressureMib > BACKPRESSURE_MAX_MIB)
     throw new TypeError(`option backpressureMib must be at most ${BACKPRESSURE_MAX_MIB}, not ${o.backpressureMib}`);
-  if (o.identity !== undefined && o.identity !== 'strict' && o.identity !== 'floor')
-    throw new TypeError(`option identity must be "strict" or "floor", not ${JSON.stringify(o.identity)}`);
+  if (o.identity !== undefined) checkChoice('identity', o.identity, ['floor', 'strict']);
 }
 
 /** Check the http(s) endpoint `base` (README §Check a running endpoint). @throws TypeError, LiveConnectError */

@@ -48,7 +48,39 @@ export function createReporter(output: Output, options: ReportOptions): Reporter
     checkFinding(f, ++n);
     finding(f);
   };
+  const finish = reporter.finish.bind(reporter);
+  reporter.finish = (summary, ...end) => {
+    checkSummary(summary);
+    finish(summary, ...end);
+  };
   return reporter;
+}
+
+const COUNTS = ['inputs', 'bytes', 'lines', 'events', 'errors', 'warnings', 'infos', 'omitted'] as const;
+const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+const isCounts = (v: unknown) =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isCount);
+
+/**
+ * A caller's summary has every member each format reads (a hand-built one too): the counts, `byRule`, and `coverage`
+ * whole if present. @throws TypeError naming the first member missing or of another type
+ */
+function checkSummary(summary: unknown): asserts summary is Summary {
+  checkObjectArg(summary, 'the summary (the one validate() returns)');
+  const bad = (member: string, want: string) =>
+    new TypeError(
+      `the summary needs ${member} (${want}), not ${described(summary[member])}: pass the summary validate() returns, or one with every member of Summary`,
+    );
+  for (const member of COUNTS) if (!isCount(summary[member])) throw bad(member, '0 or a positive integer');
+  for (const member of ['unchecked', 'documents'])
+    if (summary[member] !== undefined && !isCount(summary[member])) throw bad(member, 'a count, or no member');
+  if (!isCounts(summary.byRule)) throw bad('byRule', 'an object of counts by rule id, {} for none');
+  const cov = summary.coverage as Record<string, unknown> | undefined;
+  if (
+    cov !== undefined &&
+    !(isCounts(cov?.seen) && isCounts(cov?.unknown) && isCount(cov?.exercised) && isCount(cov?.known))
+  )
+    throw bad('coverage', '{ seen, exercised, known, unknown }, or no member');
 }
 
 const SEVERITIES: readonly unknown[] = ['error', 'warning', 'info'];
@@ -68,11 +100,14 @@ function checkFinding(f: unknown, n: number): asserts f is Finding {
     if (f[member] !== undefined && typeof f[member] !== 'string') throw bad(member, 'a string, or no member');
 }
 
-/** Render `findings` and `summary` (from {@link validate}) as one report text. */
+/**
+ * Render `findings` and `summary` (from {@link validate}, or one of your own with every {@link Summary} member) as one
+ * report text. @throws TypeError for an unknown option, a finding or summary member missing or of another type
+ */
 export function formatReport(findings: Iterable<Finding>, summary: Summary, options: ReportOptions): string {
   if (typeof (findings as Partial<Iterable<Finding>> | null)?.[Symbol.iterator] !== 'function')
     throw new TypeError(`the findings must be an iterable (the array validate() returns), not ${described(findings)}`);
-  checkObjectArg(summary, 'the summary (the one validate() returns)');
+  checkSummary(summary);
   const parts: string[] = [];
   const reporter = createReporter({ write: (s) => void parts.push(s) }, options);
   for (const f of findings) reporter.finding(f);

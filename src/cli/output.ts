@@ -43,6 +43,14 @@ function replacedFile(output: string): Stats | undefined {
   }
 }
 
+/**
+ * The one refusal of every verb whose `-o` names a file it reads (`validate`, the stream verbs, `fixtures`): `what`
+ * names that file (`the input x.jsonl`), `rest` may add where to write instead.
+ */
+export function outputIsReadMessage(bin: string, output: string, what: string, rest = ''): string {
+  return `${bin}: --output ${output} is ${what}: writing there would destroy it; name another file${rest}\n`;
+}
+
 /** The input among `inputs` that is the same file as `output`, or `undefined`. */
 export function outputIsInput(output: string, inputs: readonly string[]): string | undefined {
   const out = replacedFile(output);

@@ -28,7 +28,7 @@ import {
   type CliIO,
 } from './common.ts';
 import { positiveNumber, refuseEmptyPaths } from './args.ts';
-import { outputIsInput, reportFileFor } from './output.ts';
+import { outputIsInput, outputIsReadMessage, reportFileFor } from './output.ts';
 import { exitHelp } from './exit-help.ts';
 import { addCatalogueAndFixtureVerbs, nearestRuleIds, terminalWidth, validateRuleMessage } from './verbs.ts';
 
@@ -127,9 +127,7 @@ export async function runValidate(
     // the report would replace the log it reports on
     const same = outputIsInput(opts.output, files);
     if (same !== undefined) {
-      io.stderr.write(
-        `${def.name}: --output ${opts.output} is the input ${same}: writing the report there would destroy it; name another file\n`,
-      );
+      io.stderr.write(outputIsReadMessage(def.name, opts.output, `the input ${same}`));
       return EXIT.usage;
     }
   }

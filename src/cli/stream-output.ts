@@ -6,7 +6,7 @@
 import { RunStopped } from '../run/run.ts';
 import type { Output } from '../report/types.ts';
 import type { CliIO } from './common.ts';
-import { outputIsInput, type ReportFile, reportFileFor } from './output.ts';
+import { outputIsInput, outputIsReadMessage, type ReportFile, reportFileFor } from './output.ts';
 
 /** Bytes gathered before one write. */
 const FLUSH_CHARS = 1 << 16;
@@ -25,7 +25,7 @@ export class StreamOutput {
     if (output !== undefined) {
       const same = outputIsInput(output, inputs);
       if (same !== undefined) {
-        io.stderr.write(`aep: -o ${output} is the input ${same}: it would be replaced by its own output\n`);
+        io.stderr.write(outputIsReadMessage('aep', output, `the input ${same}`));
         return undefined;
       }
     }

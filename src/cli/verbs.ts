@@ -7,7 +7,7 @@ import type { Output } from '../report/types.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { addReportOptions, defaultColor, githubWorkspaceOf, reportRunError, VERSION, type CliIO } from './common.ts';
-import { outputInTrees, outputUnderTrees, reportFileFor } from './output.ts';
+import { outputInTrees, outputIsReadMessage, outputUnderTrees, reportFileFor } from './output.ts';
 import { editDistance } from '../core/nearest.ts';
 
 /** Options of `fixtures`, after parsing. */
@@ -41,9 +41,7 @@ export async function runFixturesVerb(
         same === opts.deviations
           ? 'the deviations file'
           : `${same === opts.output ? 'a file' : `${same}, a file`} of the fixture directory ${dir}`;
-      io.stderr.write(
-        `${protocol.name}: --output ${opts.output} is ${what}: writing the report there would destroy it; name another file, outside ${dir}\n`,
-      );
+      io.stderr.write(outputIsReadMessage(protocol.name, opts.output, what, `, outside ${dir}`));
       return EXIT.usage;
     }
     // a new file would join the cases, so the next run would read the report as one

@@ -1,10 +1,11 @@
 /** Sessions and single values: a stream checked one in-memory event at a time (src/api/session.ts). */
 import type { Finding } from '../core/finding.ts';
-import { framingFinding, frameLineText } from '../core/jsonl.ts';
+import { DEFAULT_MAX_LINE_BYTES, framingFinding, frameLineText } from '../core/jsonl.ts';
+import { HintHold } from '../core/hint-hold.ts';
 import type { FindingCounter, Summary } from '../core/summary.ts';
 import { ReadSpool } from '../core/read-spool.ts';
 import type { ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
-import { StreamCheck } from './stream-check.ts';
+import { jsonLines, StreamCheck } from './stream-check.ts';
 import { counterOf, type RunOptions } from './run-api.ts';
 
 /** A session never ended still releases its spool's descriptor once it is collected. */
@@ -22,8 +23,13 @@ export class EventStream {
   private reread: ((byteOffset: number) => string | undefined) | undefined;
   private readonly known: readonly string[];
   private readonly rejectCR: boolean;
-  /** Lines that were not blank: a session of blank lines only is an empty input, as a file of them is. */
+  /** Lines checked, and blank ones: a session of blank lines only is an empty input, as a file of them is. */
   private candidates = 0;
+  private blanks = 0;
+  /** A line of the session parsed: no more findings wait for a binding hint. */
+  private parsed = false;
+  private readonly framing: 'jsonl' | 'document';
+  private readonly maxLineBytes: number;
 
   /** @throws TypeError for an unknown rule id */
   constructor(
@@ -35,6 +41,8 @@ export class EventStream {
     this.known = def.knownTypes(options);
     this.check = new StreamCheck(def, options, this.counter.sink);
     this.rejectCR = def.cr === 'reject';
+    this.framing = def.framing(source, options);
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.check.stats.inputs = 1;
   }
 
@@ -44,7 +52,11 @@ export class EventStream {
     return out;
   }
 
-  /** Check the next line of text (one JSON value), as the next line of one input. */
+  /**
+   * Check the next text as the next bytes of one input: JSONL framing (one line, or as many as it has LFs; a final LF
+   * is its own line end), or under a document framing (AHP HTTP body, registration) one whole document. Every route
+   * then agrees on the same bytes: a file of them gives the same findings at the same places.
+   */
   text(given: string): Finding[] {
     if (this.spool === null) {
       // no cap on reading back: a session checks lines of any length
@@ -52,30 +64,74 @@ export class EventStream {
       this.reread = this.spool?.reread;
       if (this.spool) sessionSpools.register(this, this.spool, this);
     }
+    // a document is the text's bytes; a line brings its own line end, or the session adds the one a file would have
+    const document = this.framing === 'document' && !(this.check.documentLines && jsonLines(given));
+    const body = !document && given.endsWith('\n') ? given.slice(0, -1) : given;
     // the spool holds the session's bytes as a file would (a BOM and blank lines too), so offsets read back alike
-    const spooled = this.spool ? this.spool.appendLine(given) : -1;
+    const spooled = this.spool ? this.spool.appendLine(body) : -1;
     if (spooled < 0 && this.spool) this.reread = undefined;
-    const lineNo = ++this.line;
+    const bytes = spooled >= 0 ? spooled : Buffer.byteLength(body, 'utf8') + 1;
     const at = this.offset;
-    const whole = spooled >= 0 ? spooled - 1 : Buffer.byteLength(given, 'utf8');
-    this.offset += whole + 1;
-    this.check.stats.lines++;
-    this.check.stats.bytes += whole + 1;
-    // the framing of a line in a file (a BOM, a CR the binding refuses, a blank line), so every route agrees; where the
-    // binding takes a CRLF line end, the reader leaves its CR out of the line, and so does a session
-    const crlf = !this.rejectCR && given.endsWith('\r');
-    const framed = frameLineText(crlf ? given.slice(0, -1) : given, crlf ? whole - 1 : whole, {
-      source: this.source,
-      line: lineNo,
-      byteOffset: at,
-      terminated: true,
-      rejectCR: this.rejectCR,
-      sink: this.check.findingSink,
-    });
-    if (framed === undefined) return this.take();
-    this.candidates++;
-    this.check.line(framed, this.reread);
+    this.offset += bytes;
+    this.check.stats.bytes += bytes;
+    if (document) this.document(body, at, bytes - 1);
+    else this.lines(body, at);
     return this.take();
+  }
+
+  /** One document as the file route reads it (src/run/run.ts): the line cap on it whole, then the document check. */
+  private document(text: string, at: number, byteLength: number): void {
+    const line = this.line + 1;
+    this.line += text.split('\n').length;
+    this.candidates++;
+    if (byteLength > this.maxLineBytes) {
+      const where = { source: this.source, line, column: 1, byteOffset: at };
+      this.check.findingSink(
+        framingFinding('jsonl/line-too-long', where, 'document', { bytes: byteLength, cap: this.maxLineBytes }),
+      );
+      return;
+    }
+    this.check.documentText(this.source, text, byteLength, { line, byteOffset: at });
+  }
+
+  /** The lines of `body` (no final LF), the first at byte `at`, as the JSONL reader frames them (src/core/jsonl.ts). */
+  private lines(body: string, at: number): void {
+    // while no line of the session has parsed, its findings wait for the binding hint, as a file's do (hint-hold.ts)
+    const hint = this.check.hint;
+    const source = this.source;
+    const hold =
+      hint && !this.parsed ? new HintHold(this.check.findingSink, (t) => hint(t, source, 'jsonl')) : undefined;
+    const sink = hold?.sink ?? this.check.findingSink;
+    const release = () => {
+      this.parsed = true;
+      hold?.release();
+    };
+    let offset = at;
+    for (const part of body.split('\n')) {
+      const lineNo = ++this.line;
+      this.check.stats.lines++;
+      const whole = Buffer.byteLength(part, 'utf8');
+      const here = offset;
+      offset += whole + 1;
+      // where the binding takes a CRLF line end, the reader leaves its CR out of the line, and so does a session
+      const crlf = !this.rejectCR && part.endsWith('\r');
+      const length = crlf ? whole - 1 : whole;
+      const frame = { source, line: lineNo, byteOffset: here, terminated: true, rejectCR: this.rejectCR, sink };
+      if (length > this.maxLineBytes) {
+        const where = { source, line: lineNo, column: 1, byteOffset: here };
+        sink(framingFinding('jsonl/line-too-long', where, 'line', { bytes: length, cap: this.maxLineBytes }));
+        continue;
+      }
+      const framed = frameLineText(crlf ? part.slice(0, -1) : part, length, frame);
+      if (framed === undefined) {
+        this.blanks++;
+        continue;
+      }
+      this.candidates++;
+      hold?.line(framed);
+      this.check.line(framed, this.reread, sink, release);
+    }
+    hold?.end();
   }
 
   /** Check a value that has no text (the single-message check of any JSON value). */
@@ -94,7 +150,7 @@ export class EventStream {
   }
 
   end(): Finding[] {
-    if (this.line > 0 && this.candidates === 0)
+    if (this.line > 0 && this.candidates === 0 && this.blanks === this.line)
       this.check.findingSink(
         framingFinding(
           'jsonl/empty-input',

@@ -12,7 +12,7 @@ import { RuleCrashError } from '../core/rule.ts';
 import { HintHold } from '../core/hint-hold.ts';
 import { ReadSpool } from '../core/read-spool.ts';
 import type { BinaryEncoding, ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
-import { StreamCheck } from './stream-check.ts';
+import { jsonLines, StreamCheck } from './stream-check.ts';
 import { counterOf, type RunHooks, type RunOptions, type RunResult, RunStopped } from './run-api.ts';
 
 export { EventStream } from './event-stream.ts';
@@ -375,22 +375,4 @@ export async function runInputs(
       );
   }
   return { summary: total.summary(stats, def.knownTypes(options)), incomplete, worst: total.worst };
-}
-
-/** True when `buf` is not one JSON document but its first non-blank line is one (JSON lines). */
-function jsonLines(buf: Buffer): boolean {
-  const text = buf.toString('utf8');
-  try {
-    JSON.parse(text);
-    return false;
-  } catch {
-    const first = text.split('\n').find((l) => l.trim() !== '');
-    if (first === undefined) return false;
-    try {
-      JSON.parse(first);
-      return true;
-    } catch {
-      return false;
-    }
-  }
 }

@@ -169,15 +169,32 @@ export class StreamCheck {
         );
       return undefined;
     }
+    return this.documentText(source, text, buf.length);
+  }
+
+  /**
+   * One decoded whole-document text of `byteLength` bytes: a file's (line 1, offset 0), or a session's next, whose
+   * first line is `at.line` at byte `at.byteOffset` (its findings placed there, as in a file of the session's texts).
+   */
+  documentText(
+    source: string,
+    text: string,
+    byteLength: number,
+    at: { line: number; byteOffset: number } = { line: 1, byteOffset: 0 },
+  ): ParsedEvent | undefined {
     let offset = 0;
     if (text.charCodeAt(0) === 0xfeff) {
-      this.sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'document'));
+      this.sink(
+        framingFinding('jsonl/bom', { source, line: at.line, column: 1, byteOffset: at.byteOffset }, 'document'),
+      );
       text = text.slice(1);
       offset = 3;
     }
     if (text === '' && this.checker.emptyDocument?.(source)) return undefined;
     if (text.trim() === '') {
-      this.sink(framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'emptyDocument'));
+      const where =
+        at.line === 1 ? { source, byteOffset: at.byteOffset } : { source, line: at.line, byteOffset: at.byteOffset };
+      this.sink(framingFinding('jsonl/empty-input', where, 'emptyDocument'));
       return undefined;
     }
     this.stats.lines += text.split('\n').length;
@@ -191,8 +208,15 @@ export class StreamCheck {
       return sentence === undefined ? doc : withHint(doc, sentence);
     };
     const ev = parseLine(
-      { source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false },
-      (f: Finding) => this.sink(relocate(hinted(f), text, offset)),
+      {
+        source,
+        line: at.line,
+        byteOffset: at.byteOffset + offset,
+        text,
+        byteLength: byteLength - offset,
+        unterminated: false,
+      },
+      (f: Finding) => this.sink(relocate(hinted(f), text, offset, at)),
       this.maxDepth,
       this.acceptArrays,
     );
@@ -211,10 +235,10 @@ export class StreamCheck {
 }
 
 /** Turn a single-line location (column = index + 1 in a multi-line document) into line/column. */
-function relocate(f: Finding, text: string, offset: number): Finding {
+function relocate(f: Finding, text: string, offset: number, at: { line: number; byteOffset: number }): Finding {
   if (f.column === undefined) return f;
   const idx = f.column - 1;
-  let line = 1;
+  let line = at.line;
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < idx; i = text.indexOf('\n', i + 1)) {
     line++;
@@ -224,6 +248,24 @@ function relocate(f: Finding, text: string, offset: number): Finding {
     ...f,
     line,
     column: idx - lineStart + 1,
-    byteOffset: offset + Buffer.byteLength(text.slice(0, idx), 'utf8'),
+    byteOffset: at.byteOffset + offset + Buffer.byteLength(text.slice(0, idx), 'utf8'),
   };
+}
+
+/** True when `buf` is not one JSON document but its first non-blank line is one (JSON lines). */
+export function jsonLines(buf: Buffer | string): boolean {
+  const text = typeof buf === 'string' ? buf : buf.toString('utf8');
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    const first = text.split('\n').find((l) => l.trim() !== '');
+    if (first === undefined) return false;
+    try {
+      JSON.parse(first);
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }

@@ -16,7 +16,18 @@ const BAD_TIMES = [
   '2026-01-01T00:00:00+5:30',
   '20260101T000000Z',
   '2026-01-01',
+  '2026-01-01T00:00:00.+01:00',
+  '2026-01-01T00:00:00,250Z',
 ];
+
+test('a fraction with no digit or a decimal comma is named as the fraction, not as the offset after it', () => {
+  assert.match(explainDateTime('2026-11-30T09:00:00.Z')!, /^the fraction of a second has no digits/);
+  assert.match(explainDateTime('2026-11-30T09:00:00.-05:00')!, /^the fraction of a second has no digits/);
+  assert.match(explainDateTime('2026-11-30T09:00:00,5Z')!, /^the fraction of a second is written with a decimal comma/);
+  // a good fraction then a bad offset is still the offset's fault
+  assert.match(explainDateTime('2026-11-30T09:00:00.5+0530')!, /^the time-zone offset is not Z/);
+  assert.equal(explainDateTime('2026-11-30T09:00:00.5Z'), undefined);
+});
 
 const line = (time: string) =>
   observeLine({

@@ -284,7 +284,7 @@ test('-o naming an input is refused (also through a symbolic or hard link); the 
   for (const out of [log, join(dir, 'sym.jsonl'), join(dir, 'hard.jsonl'), join(dir, '.', 'log.jsonl')]) {
     const r = await runCli('aep', ['validate', log, '-o', out]);
     assert.equal(r.code, 2, out);
-    assert.match(r.stderr, /--output .* is the input .*: writing the report there would destroy it/);
+    assert.match(r.stderr, /--output .* is the input .*: writing there would destroy it; name another file/);
     assert.deepEqual(readFileSync(log), original);
   }
   // fixtures too never leaves a half report; a good run replaces the previous report whole
@@ -542,6 +542,9 @@ test('messages say what exactly is wrong: the time part, the version found, the 
     '2026-02-29T10:00:00Z',
     '2026-11-30T24:00:00Z',
     '2026-11-30',
+    // a fraction with no digit, a decimal comma: the fraction's fault, not the offset's (RFC 3339 §5.6 time-secfrac)
+    '2026-11-30T09:00:00.Z',
+    '2026-11-30T09:00:00,5Z',
   ];
   const whys = new Set<string>();
   for (const t of times) {

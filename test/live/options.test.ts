@@ -23,7 +23,11 @@ test('checkEndpoint: an unknown option or check, or a value out of range, is a T
   await rejects({ backpressureMib: 0 }, /^option backpressureMib must be a positive number$/);
   await rejects({ backpressureMib: 129 }, /^option backpressureMib must be at most 128, not 129$/);
   await rejects({ checks: 'fanout' }, /option checks must be an array of strings/);
-  await rejects({ identity: 'loose' }, /option identity must be "strict" or "floor"/);
+  await rejects({ identity: 'loose' }, /option identity must be one of "floor", "strict", not "loose"/);
+  await rejects(
+    { identity: 'Strict' },
+    /option identity must be one of "floor", "strict", not "Strict" \(did you mean "strict"\?\)/,
+  );
   await rejects({ control: { sesion: 's' } }, /unknown option control\.sesion \(did you mean control\.session\?\)/);
   await rejects({ control: { ackWindowMs: 0 } }, /option control\.ackWindowMs must be a positive number/);
   await rejects({ onCheck: 'yes' }, /option onCheck must be a function/);

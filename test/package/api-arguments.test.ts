@@ -58,6 +58,10 @@ test('an input of no known shape is a TypeError at the call of validateStream, n
     [{ text: '', source: 7 }, /^input 1 has a source that is the number 7, not a string/],
     [new URL('https://example.com/events.jsonl'), /^input 1 is a https: URL: only a file: URL names a file/],
     [{ path: new URL('http://example.com/x') }, /^input 1 is a http: URL/],
+    // a URL as a string is the same slip as a URL object, not a missing file (InputError)
+    ['https://x.example/a.jsonl', /^input 1 is a https: URL: only a file: URL names a file \(fetch it and pass/],
+    [{ path: 'HTTP://x.example/a' }, /^input 1 is a http: URL/],
+    ['file:///tmp/a.jsonl', /^input 1 is a file: URL as a string: a string input is a path; pass new URL/],
     [[{ text: '' }, null], /^input 2 is null/],
     // a string input is a path: JSON text there is the caller's slip, not a file that happens to be missing
     [LINES[0], /^input 1 is JSON text, not a path: a string input names a file; pass text as \{ text \}$/],
@@ -180,6 +184,45 @@ test('reporters, the fixture runner, checkEndpoint and sessions name a wrong arg
   assert.throws(() => createReporter({} as never, options), typeError(/not an object$/));
   assert.throws(() => formatReport(5 as never, summary, options), typeError(/^the findings must be an iterable/));
   assert.throws(() => formatReport(findings, null as never, options), typeError(/^the summary .* must be an object/));
+  // a hand-built summary: every format names the member it lacks, never an internal TypeError deep in a reporter
+  const mine = [{ ruleId: 'mine/x', severity: 'error', message: 'custom' }] as unknown as Finding[];
+  const formats = ['text', 'json', 'ndjson', 'sarif', 'junit', 'github', 'html'] as const;
+  for (const format of formats) {
+    const o = { protocol: 'aep', format } as const;
+    const partial = { errors: 1, warnings: 0, infos: 0 } as never;
+    assert.throws(
+      () => formatReport(mine, partial, o),
+      typeError(
+        /^the summary needs inputs \(0 or a positive integer\), not undefined: pass the summary validate\(\) returns/,
+      ),
+    );
+    const { byRule: _, ...noByRule } = summary;
+    assert.throws(
+      () => formatReport(mine, noByRule as never, o),
+      typeError(/^the summary needs byRule \(an object of counts/),
+    );
+    assert.throws(
+      () => formatReport(mine, { ...summary, coverage: {} } as never, o),
+      typeError(/^the summary needs coverage/),
+    );
+    assert.throws(
+      () => createReporter({ write: () => undefined }, o).finish(partial),
+      typeError(/^the summary needs inputs/),
+    );
+    // a whole hand-built one works in every format
+    const built = {
+      inputs: 1,
+      bytes: 0,
+      lines: 1,
+      events: 1,
+      errors: 1,
+      warnings: 0,
+      infos: 0,
+      omitted: 0,
+      byRule: { 'mine/x': 1 },
+    };
+    assert.match(formatReport(mine, built, o), /mine\/x/, format);
+  }
   assert.throws(() => fixtureExitCode(5 as never), typeError(/^fixtureExitCode takes what runFixtures\(\) resolves/));
   await assert.rejects(runFixtures('aep', 5 as never), typeError(/^the fixture directory must be a path/));
   await assert.rejects(checkEndpoint(5 as never), typeError(/^the endpoint must be an http: or https: URL/));

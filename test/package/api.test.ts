@@ -277,7 +277,7 @@ test('an unknown or mistyped option is a TypeError naming it, in every entry poi
   );
   assert.throws(
     () => formatReport(findings, summary, { protocol: 'aep', format: 'json', failOn: 'warn' as never }),
-    /failOn must be one of error, warning, info/,
+    /failOn must be one of "error", "warning", "info", not "warn"$/,
   );
   assert.throws(
     () => (formatReport as (f: unknown, s: unknown) => string)(findings, summary),

@@ -106,6 +106,12 @@ export function explainDateTime(s: string): string | undefined {
   const time = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?/.exec(s.slice(11));
   if (!time) return 'the time of day is not hh:mm:ss (two digits each, an optional fraction after ".")';
   const rest = s.slice(11 + time[0].length);
+  // RFC 3339 §5.6 time-secfrac = "." 1*DIGIT: a point with no digit, or a decimal comma (ISO 8601 allows it), is the
+  // fraction's fault, not the offset's that follows
+  if (!time[4] && /^[.,]/.test(rest))
+    return rest[0] === '.'
+      ? 'the fraction of a second has no digits (RFC 3339 §5.6: "." then one or more digits)'
+      : 'the fraction of a second is written with a decimal comma: RFC 3339 §5.6 takes a "." only';
   if (rest === '') return 'there is no time-zone offset (Z, or ±hh:mm such as +05:30)';
   const off = /^(?:[Zz]|([+-])(\d{2}):(\d{2}))$/.exec(rest);
   if (!off)

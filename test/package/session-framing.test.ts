@@ -1,0 +1,100 @@
+/**
+ * A session's text is the bytes of a file (README §Library API): the same bytes through `checkEvent`,
+ * `createSession().check`, `validate`, `validateStream` and the CLI give the same findings at the same places,
+ * whatever LFs, CRs or length the text has, for every binding (JSONL lines, or one HTTP or registration document).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../cli/helpers.ts';
+import { tempDir } from '../temp.ts';
+import { checkEvent, createSession, validate, validateStream, type Finding } from '../../src/index.ts';
+
+const key = (f: Finding) =>
+  [f.ruleId, f.severity, f.line, f.column, f.byteOffset, f.pointer, f.messageId, f.message].join('|');
+const keys = (fs: readonly Finding[]) => fs.map(key).sort();
+
+const first = (protocol: 'aep' | 'ahp') => readFileSync(`examples/${protocol}/session.jsonl`, 'utf8').split('\n')[0]!;
+
+/** Texts a test author may hand a session: pretty-printed, two events in one text, their own line ends, a cut value. */
+function texts(line: string): Record<string, string> {
+  const pretty = JSON.stringify(JSON.parse(line), null, 2);
+  return {
+    line,
+    pretty,
+    'pretty, final LF': `${pretty}\n`,
+    'two lines': `${line}\n${line}`,
+    'final LF': `${line}\n`,
+    'final CRLF': `${line}\r\n`,
+    'blank between': `${line}\n\n${line}`,
+    'cut value': '{"a":\n1',
+  };
+}
+
+/** Bindings by input name, as the CLI picks them: `.jsonl` stdio lines, `.json` one HTTP body, registration document. */
+const SOURCES = { aep: ['c.jsonl'], ahp: ['c.jsonl', 'c.json', 'c.registration.json'] } as const;
+
+test('a text with LFs, CRs or over the line cap: the session, checkEvent, validate, validateStream and the CLI agree', async (t) => {
+  const dir = tempDir(t, 'ac-session-framing-');
+  let compared = 0;
+  let lfFindings = 0;
+  for (const protocol of ['aep', 'ahp'] as const)
+    for (const source of SOURCES[protocol])
+      for (const [name, text] of Object.entries(texts(first(protocol))))
+        for (const cap of [undefined, 100]) {
+          const o = cap === undefined ? {} : { maxLineBytes: cap };
+          const what = `${protocol} ${source} ${name}${cap ? ` maxLineBytes ${cap}` : ''}`;
+          // a document is the text's bytes; a line gets the LF a file has after it unless it brings one
+          const document = source.endsWith('.json');
+          const bytes = document || text.endsWith('\n') ? text : `${text}\n`;
+          const file = join(dir, source);
+          writeFileSync(file, bytes);
+          const session = createSession(protocol, { source: file, ...o });
+          const checked = session.check(text);
+          assert.deepEqual(
+            keys(checkEvent(protocol, text, { source: file, ...o })),
+            keys(checked),
+            `${what}: checkEvent`,
+          );
+          const want = keys([...checked, ...session.end()]);
+          const run = await validate(protocol, [{ text: bytes, source: file }], o);
+          assert.deepEqual(keys(run.findings), want, `${what}: validate`);
+          const streamed: Finding[] = [];
+          for await (const f of validateStream(protocol, [{ path: file }], o)) streamed.push(f);
+          assert.deepEqual(keys(streamed), want, `${what}: validateStream of the file`);
+          const cli = await runCli(protocol, [
+            'validate',
+            '--format',
+            'json',
+            ...(cap ? ['--max-line-bytes', String(cap)] : []),
+            file,
+          ]);
+          assert.deepEqual(keys((JSON.parse(cli.stdout) as { findings: Finding[] }).findings), want, `${what}: CLI`);
+          if (!document && text.slice(0, -1).includes('\n') && !cap)
+            lfFindings += checked.filter((f) => f.ruleId.startsWith('jsonl/')).length;
+          compared++;
+        }
+  assert.equal(compared, 64);
+  // the relation cannot hold vacuously: an LF inside a JSONL text is a framing finding
+  assert.ok(lfFindings >= 6, `only ${lfFindings} jsonl/* findings for texts with an inner LF`);
+});
+
+test('a pretty-printed AHP message on stdio is jsonl/invalid-json with the HTTP hint, as the file is; over the cap too', () => {
+  const pretty = JSON.stringify(JSON.parse(first('ahp')), null, 2);
+  const [f, ...rest] = checkEvent('ahp', pretty);
+  assert.equal(rest.length, 0);
+  assert.equal(f?.ruleId, 'jsonl/invalid-json');
+  assert.match(f!.message, /--binding http/);
+  assert.deepEqual(checkEvent('ahp', pretty, { binding: 'http' }), []);
+  // the session goes on after it: the next line is line (number of lines + 1)
+  const s = createSession('ahp');
+  s.check(pretty);
+  const big = createSession('aep', { maxLineBytes: 100 }).check(first('aep'));
+  assert.deepEqual(
+    big.map((g) => [g.ruleId, g.line, g.args]),
+    [['jsonl/line-too-long', 1, { bytes: Buffer.byteLength(first('aep')), cap: 100 }]],
+  );
+  const later = s.check('{');
+  assert.equal(later[0]?.line, pretty.split('\n').length + 1);
+});
