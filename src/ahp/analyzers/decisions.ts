@@ -13,7 +13,7 @@ import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
 import type { EventRows } from './event-rows.ts';
 import { spillRowsOf } from './options.ts';
-import type { EventIdentity } from './identity.ts';
+import type { EventIdentity, IdentityFacts } from './identity.ts';
 import type { MessageScope } from './scope.ts';
 
 /** The before each after type must not follow when that before was denied. */
@@ -133,10 +133,12 @@ export class Decisions implements StateHolder {
   }
 
   /** Facts of the event of `scope` into `facts`, then its state. */
-  observeEvent(scope: MessageScope, facts: DecisionFacts): void {
+  observeEvent(scope: MessageScope, facts: DecisionFacts & Pick<IdentityFacts, 'reuse'>): void {
     const { ev, slot: s, key } = scope;
     if (!scope.first) {
-      if (scope.msg.kind === 'intercept-request' && s !== undefined) {
+      // an id reused by another event (ahp/event-id-reuse) does not send the refused event again
+      const other = facts.reuse !== undefined && facts.reuse.kind !== 'unverifiable';
+      if (scope.msg.kind === 'intercept-request' && s !== undefined && !other) {
         const deniedAt = this.deniedAt(s);
         if (deniedAt) facts.interceptAfterDenial = { prior: this.rows.markAt(s), deniedAt };
       }
