@@ -11,6 +11,7 @@ import { ahpSchemas } from '../schema/schemas.ts';
 import type { EffectRejection, EffectsOutcome, HostContext, TargetPermission } from './effects-model.ts';
 import { stageModify } from './effects-modify.ts';
 import { returnProblems } from './effects-return.ts';
+import { extraDenies } from '../schema/deny-count.ts';
 
 export {
   MODIFY_TARGETS,
@@ -134,6 +135,9 @@ function stage(
     });
     return { reasons, values, changed };
   }
+  // a second deny rejects the response whole, as any invalid effect does (base/composition.md §Atomic effect acceptance)
+  for (const index of extraDenies(effects))
+    reasons.push({ code: 'malformed', index, pointer: `/${index}`, messageId: 'denyMultiple' });
   const advertised = advertisedEffects(ctx.capabilities);
   const flowState = { continueSeen: false };
   for (let index = 0; index < effects.length; index++) {
