@@ -67,6 +67,7 @@ export const FACT_BITS = {
   startNotFirst: 524288,
   permissionFirst: 1048576,
   idPending: 2097152,
+  unreflected: 4194304,
 } as const;
 
 /** The {@link FACT_BITS} of the facts `f` holds (the engine's gate of the rules `on` them). */
@@ -97,6 +98,7 @@ export function presenceOf(f: AhpFacts): number {
         (e.interceptAfterDenial !== undefined ? FACT_BITS.interceptAfterDenial : 0) |
         (e.occurrence !== undefined ? FACT_BITS.occurrence : 0) |
         (e.leak !== undefined ? FACT_BITS.leak : 0) |
+        (e.unreflected !== undefined ? FACT_BITS.unreflected : 0) |
         (e.startNotFirst !== undefined ? FACT_BITS.startNotFirst : 0) |
         (e.permissionFirst !== undefined ? FACT_BITS.permissionFirst : 0))
   );
@@ -123,6 +125,7 @@ export function emptyEventFacts(): EventFacts {
     interceptAfterDenial: undefined,
     occurrence: undefined,
     leak: undefined,
+    unreflected: undefined,
     startNotFirst: undefined,
     permissionFirst: undefined,
   };
@@ -148,6 +151,7 @@ export function clearEventFacts(e: EventFacts): EventFacts {
   e.interceptAfterDenial = undefined;
   e.occurrence = undefined;
   e.leak = undefined;
+  e.unreflected = undefined;
   e.startNotFirst = undefined;
   e.permissionFirst = undefined;
   return e;

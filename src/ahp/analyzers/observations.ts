@@ -1,6 +1,7 @@
 /**
- * The observations analyzer: a discarded modification never leaks into the observation (observation-disposition.md); a
- * rejected response's `modify` result is kept as a keyed digest, at most `--max-events`, the oldest forgotten first.
+ * The observations analyzer: a discarded modification never leaks into the observation, and an accepted one is what it
+ * shows (observation-disposition.md); a response's `modify` result is kept as a keyed digest, at most `--max-events`,
+ * the oldest forgotten first.
  */
 import { type Hash64, textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -14,6 +15,8 @@ import type { ElicitationBody } from '../elicitation-body.ts';
 export interface ObservationFacts {
   /** Members of the observation carrying what a rejected response's modify would have produced. */
   leak?: Array<{ member: string; response: Mark }>;
+  /** Members of the observation still carrying the intercepted value an accepted response's modify changed. */
+  unreflected?: Array<{ member: string; response: Mark }>;
 }
 
 /** Where each non-list modify target's value is in an event of each type (capability-auth.md; interaction-payloads.md). */
@@ -39,12 +42,16 @@ function membersOf(type: string): Map<string, readonly string[]> {
 interface Would {
   path: readonly string[];
   digest: string;
+  /** The intercepted value's digest (what an observation ignoring an accepted edit would carry). */
+  before: string;
 }
 
 /** A rejected response's would-be values for one event. */
 interface Discarded {
   would: Would[];
   response: Mark;
+  /** The response was accepted: its edit is the effective value (else it was rejected and must not leak). */
+  accepted: boolean;
 }
 
 /** `value` applied by `op` over `cur`: a list replaced or appended to, an object replaced or shallow-merged. */
@@ -104,10 +111,7 @@ export class Observations implements StateHolder {
     at: Mark,
   ): void {
     if (eventKey === undefined) return;
-    if (accepted) {
-      if (this.discarded.size > 0) this.discarded.delete(keyOf(eventKey));
-      return;
-    }
+    if (this.discarded.size > 0) this.discarded.delete(keyOf(eventKey));
     if (!current) return;
     const members = membersOf(type);
     const values = new Map<string, unknown>();
@@ -120,8 +124,9 @@ export class Observations implements StateHolder {
     const would: Would[] = [];
     for (const [t, v] of values) {
       const digest = digestOf(v);
-      // an edit that changes nothing cannot be told from the intercepted value: no leak is judged
-      if (digest !== digestOf(current[t])) would.push({ path: members.get(t)!, digest });
+      const before = digestOf(current[t]);
+      // an edit that changes nothing cannot be told from the intercepted value: nothing is judged
+      if (digest !== before) would.push({ path: members.get(t)!, digest, before });
     }
     if (would.length === 0) return;
     const max = this.budget.opts.maxEvents;
@@ -130,7 +135,7 @@ export class Observations implements StateHolder {
       const oldest = this.discarded.keys().next();
       if (!oldest.done) this.discarded.delete(oldest.value);
     }
-    if (max > 0) this.discarded.set(keyOf(eventKey), { would, response: at });
+    if (max > 0) this.discarded.set(keyOf(eventKey), { would, response: at, accepted });
   }
 
   /** Facts of an observation of the event `ev` (key `eventKey`, elicitation body `body`) into `facts`; the record is released. */
@@ -142,8 +147,12 @@ export class Observations implements StateHolder {
     this.discarded.delete(key);
     for (const w of d.would) {
       const found = w.path[w.path.length - 1] === 'text' ? answerOf(body()) : valueAt(ev, w.path);
-      if (found.has && digestOf(found.value) === w.digest)
-        (facts.leak ??= []).push({ member: w.path.join('/'), response: d.response });
+      if (!found.has) continue;
+      const digest = digestOf(found.value);
+      const hit = { member: w.path.join('/'), response: d.response };
+      if (!d.accepted && digest === w.digest) (facts.leak ??= []).push(hit);
+      // only the intercepted value itself is judged: any other difference may be a projection or a later edit
+      else if (d.accepted && digest === w.before) (facts.unreflected ??= []).push(hit);
     }
   }
 }
