@@ -84,5 +84,8 @@ test('ahp fixtures: two deny effects are invalid (expectedValid) yet aggregate-v
   assert.equal(claimed.status, 'fail', JSON.stringify(claimed));
   const v = await runCli('ahp', ['validate', '--no-color', join(dir, 'stdio', 'two.jsonl')]);
   assert.equal(v.code, 1, v.stdout + v.stderr);
-  assert.match(v.stdout, /1:\d+ {2}error {2}ahp\/effect {2}A second `deny` effect in one response.*\/result\/effects\/1/);
+  assert.match(
+    v.stdout,
+    /1:\d+ {2}error {2}ahp\/effect {2}A second `deny` effect in one response.*\/result\/effects\/1/,
+  );
 });

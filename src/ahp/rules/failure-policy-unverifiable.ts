@@ -6,7 +6,7 @@ export const failurePolicyUnverifiable = defineAhpStreamRule({
   id: 'ahp/failure-policy-unverifiable',
   severity: 'info',
   description:
-    "A tool call ran after its tool.before's interception met an operational failure, and no `hook.failure` in the input names the failure policy, or after a deny that came only after a `hook.failure` naming the event (not verified).",
+    'A tool call ran after its interception failed and no `hook.failure` names the policy, or after a deny that came after a `hook.failure` naming the event (not verified).',
   detail:
     'An operational failure is a JSON-RPC error, or a rejected response. Under fail-open the call continues, under fail-closed it must not run, and the policy is harness-local configuration. A response after a `hook.failure` naming its event is late: the harness ignores it and applies failure policy (§Deadlines: "When the deadline expires, the harness MUST ignore any later response and apply failure policy"), so a deny there is no accepted denial and a fail-open call may run; the `hook.failure` may be another backend\'s, though (the one of this connection then denied in time), which the wire does not tell. Also cited: §Deadlines; §Failure classes; base/errors.md §JSON-RPC errors; base/index.md §Tool Interception profile.',
   spec: 'AHP base/failure.md §Failure policy (AHP-FAIL-001)',

@@ -6,7 +6,7 @@ export const observationUnverifiable = defineAhpStreamRule({
   id: 'ahp/observation-unverifiable',
   severity: 'info',
   description:
-    "An observation carries a rejected response's modification, but a line after that response gave no AHP message and may have held an accepted retry that makes the edit legitimate; or it still carries the intercepted value an accepted response's modification changed (not verified).",
+    'An observation carries a rejected modification after an unreadable line that may have held an accepted retry, or the intercepted value an accepted modification changed (not verified).',
   detail:
     'A line gives no message when it is unreadable (invalid JSON, over --max-line-bytes, too deep, not an object, invalid UTF-8, a cut gzip stream) or its JSON-RPC shape is invalid (README §Decisions on unreadable lines). Only a line after the rejected response counts. It replaces ahp/observation-leak. An observation whose modified member is the intercepted value itself, after an accepted response to the same event changed it, does not show "the resulting effective event" (observation-disposition.md) unless an interceptor after this one set it back, which the input does not show (interceptors run in order, each on the previous effective value: base/composition.md §Interceptor order), so it is this info, not an error; any other difference may be a projection (content selection) or a later edit and is not judged.',
   spec: 'AHP observation-disposition.md',
