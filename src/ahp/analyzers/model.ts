@@ -223,16 +223,16 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         if (!link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
           const fx = editContext.judge(result.effects, pend, pend.host);
           facts.effects = fx;
-          // a response after a hook.failure of its event is late: ignored, so neither applied nor discarded
-          if (!decisions.settledByFailure(pend.eventKey))
-            observations.response(
-              result.effects,
-              fx.outcome.accepted,
-              pend.eventKey,
-              pend.host.event,
-              pend.host.current,
-              at,
-            );
+          // a valid response after a hook.failure of its event is late: the harness ignores it (base/failure.md §Deadlines)
+          const late = fx.outcome.accepted && decisions.settledByFailure(pend.eventKey);
+          observations.response(
+            result.effects,
+            late ? 'late' : fx.outcome.accepted ? 'accepted' : 'rejected',
+            pend.eventKey,
+            pend.host.event,
+            pend.host.current,
+            at,
+          );
           if (fx.outcome.accepted) decisions.acceptedResponse(result.effects, pend.eventKey, at);
           else decisions.failedResponse(pend.eventKey, at);
         } else if (pend.method === 'hooks/intercept' && (link.mismatch || !Array.isArray(result.effects)))

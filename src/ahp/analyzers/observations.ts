@@ -14,7 +14,7 @@ import type { ElicitationBody } from '../elicitation-body.ts';
 /** Observation facts of an observed event. */
 export interface ObservationFacts {
   /** Members of the observation carrying what a rejected response's modify would have produced. */
-  leak?: Array<{ member: string; response: Mark }>;
+  leak?: Array<{ member: string; response: Mark; late?: true }>;
   /** Members of the observation still carrying the intercepted value an accepted response's modify changed. */
   unreflected?: Array<{ member: string; response: Mark }>;
 }
@@ -46,12 +46,15 @@ interface Would {
   before: string;
 }
 
+/** How the harness treats a response: applied, rejected whole, or ignored as late. */
+export type ResponseKind = 'accepted' | 'rejected' | 'late';
+
 /** A rejected response's would-be values for one event. */
 interface Discarded {
   would: Would[];
   response: Mark;
-  /** The response was accepted: its edit is the effective value (else it was rejected and must not leak). */
-  accepted: boolean;
+  /** Accepted: its edit is the effective value; rejected: it must not leak; late (after a hook.failure): ignored. */
+  kind: ResponseKind;
 }
 
 /** `value` applied by `op` over `cur`: a list replaced or appended to, an object replaced or shallow-merged. */
@@ -104,7 +107,7 @@ export class Observations implements StateHolder {
   /** A matched response with `effects` to the intercepted event `eventKey`: rejected keeps what its modifies would give. */
   response(
     effects: readonly unknown[],
-    accepted: boolean,
+    kind: ResponseKind,
     eventKey: Hash64 | undefined,
     type: string,
     current: Record<string, unknown> | undefined,
@@ -135,7 +138,7 @@ export class Observations implements StateHolder {
       const oldest = this.discarded.keys().next();
       if (!oldest.done) this.discarded.delete(oldest.value);
     }
-    if (max > 0) this.discarded.set(keyOf(eventKey), { would, response: at, accepted });
+    if (max > 0) this.discarded.set(keyOf(eventKey), { would, response: at, kind });
   }
 
   /** Facts of an observation of the event `ev` (key `eventKey`, elicitation body `body`) into `facts`; the record is released. */
@@ -150,9 +153,10 @@ export class Observations implements StateHolder {
       if (!found.has) continue;
       const digest = digestOf(found.value);
       const hit = { member: w.path.join('/'), response: d.response };
-      if (!d.accepted && digest === w.digest) (facts.leak ??= []).push(hit);
+      if (d.kind !== 'accepted' && digest === w.digest)
+        (facts.leak ??= []).push(d.kind === 'late' ? { ...hit, late: true } : hit);
       // only the intercepted value itself is judged: any other difference may be a projection or a later edit
-      else if (d.accepted && digest === w.before) (facts.unreflected ??= []).push(hit);
+      else if (d.kind === 'accepted' && digest === w.before) (facts.unreflected ??= []).push(hit);
     }
   }
 }
