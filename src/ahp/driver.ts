@@ -200,7 +200,10 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
         engine.checkEvent(msg, typed ?? engine.eventRulesOf(ruleType(msg)));
       if (msg.wireValid && !root) engine.streamEvent(msg);
       // a message the stream model cannot take (ids untrustworthy) may have been any request or parent it needs
-      else if (model) model.unreadable(markOf(ev));
+      else if (model) {
+        model.unreadable(markOf(ev));
+        if (msg.kind === 'unknown') model.otherRequest(msg);
+      }
     },
     onUnreadable(at) {
       model?.unreadable(at);

@@ -29511,7 +29511,7 @@ validate22.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id"
 
 const schema335 = docs[8]["$defs"]["__ctx25"];
 const schema336 = docs[0]["$defs"]["successResponse"];
-const schema338 = docs[0]["$defs"]["jsonRpcResponseId"];
+const schema338 = docs[0]["$defs"]["jsonRpcSuccessId"];
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -29606,8 +29606,8 @@ errors++;
 }
 if(data.id !== undefined){
 let data1 = data.id;
-if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))) && (data1 !== null)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/jsonRpcResponseId/type",keyword:"type",params:{type: schema338.type},message:"must be string,integer,null",schema:schema338.type,parentSchema:schema338,data:data1};
+if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/jsonRpcSuccessId/type",keyword:"type",params:{type: schema338.type},message:"must be string,integer",schema:schema338.type,parentSchema:schema338,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -29618,7 +29618,7 @@ errors++;
 }
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/jsonRpcResponseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema338,data:data1};
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/jsonRpcSuccessId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema338,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -32112,6 +32112,7 @@ validate262.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynam
 
 const schema371 = docs[8]["$defs"]["__ctx24"];
 const schema372 = docs[0]["$defs"]["errorResponse"];
+const schema374 = docs[0]["$defs"]["jsonRpcResponseId"];
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -32207,7 +32208,7 @@ errors++;
 if(data.id !== undefined){
 let data1 = data.id;
 if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))) && (data1 !== null)){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/jsonRpcResponseId/type",keyword:"type",params:{type: schema338.type},message:"must be string,integer,null",schema:schema338.type,parentSchema:schema338,data:data1};
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/jsonRpcResponseId/type",keyword:"type",params:{type: schema374.type},message:"must be string,integer,null",schema:schema374.type,parentSchema:schema374,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -32218,7 +32219,7 @@ errors++;
 }
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/jsonRpcResponseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema338,data:data1};
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/jsonRpcResponseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema374,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }

@@ -7,7 +7,7 @@
  * `$id` (set when the file has none) and the length of its text when generated.
  */
 exports.DOCUMENTS = [
-  { file: "schemas/ahp/common.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/common.schema.json", length: 8113 },
+  { file: "schemas/ahp/common.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/common.schema.json", length: 8750 },
   { file: "schemas/ahp/content.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/content.schema.json", length: 20351 },
   { file: "schemas/ahp/interaction-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/interaction-events.schema.json", length: 12087 },
   { file: "schemas/ahp/execution-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json", length: 47858 },

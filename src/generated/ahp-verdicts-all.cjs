@@ -17039,7 +17039,7 @@ return errors === 0;
 
 const schema314 = docs[8]["$defs"]["interceptResponse"];
 const schema315 = docs[0]["$defs"]["successResponse"];
-const schema317 = docs[0]["$defs"]["jsonRpcResponseId"];
+const schema317 = docs[0]["$defs"]["jsonRpcSuccessId"];
 
 function validate251(data){
 let errors = 0;
@@ -17080,7 +17080,7 @@ if(data.id !== undefined){
 let data1 = data.id;
 const _errs11 = errors;
 const _errs12 = errors;
-if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))) && (data1 !== null)){
+if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 return false;
 }
 if(errors === _errs12){
@@ -18467,6 +18467,7 @@ return errors === 0;
 
 const schema349 = docs[8]["$defs"]["errorResponse"];
 const schema350 = docs[0]["$defs"]["errorResponse"];
+const schema352 = docs[0]["$defs"]["jsonRpcResponseId"];
 
 function validate287(data){
 let errors = 0;

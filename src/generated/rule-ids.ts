@@ -226,6 +226,7 @@ export const AHP_RULE_IDS = [
   'ahp/response-unmatched',
   'ahp/response-uncorrelated',
   'ahp/response-duplicate',
+  'ahp/request-id-pending',
   'ahp/response-unverifiable',
   'ahp/unsupported-answered',
   'ahp/manifest-limit-unexplained',

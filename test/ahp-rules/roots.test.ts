@@ -4,10 +4,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateAhpMessage as rawValidate } from '../../src/run/ahp-message.ts';
+import { beyondAggregateRoot } from '../../src/fixture-runner/ahp-manifest.ts';
 import { event, intercept, response } from '../ahp/builders.ts';
 import { obsOf, ruleRows } from './helpers.ts';
 
 const { valid, invalid } = ruleRows([
+  'ahp/effect',
   'ahp/jsonrpc',
   'ahp/method',
   'ahp/method-result',
@@ -22,7 +24,12 @@ describe('roots', () => {
       { type: 'deny', reason: 'b' },
     ]);
     invalid(deny, 'ahp/method-result', '/result/effects', { root: 'schema/draft/intercept-deny-response.schema.json' }); // deny-response-multiple (absent)
-    valid(deny, { root: 'schema/draft/schema.json' });
+    // the sentence (AHP-DEC-001) makes the wire root reject it too; the upstream aggregate verdict (the schema's) does not
+    invalid(deny, 'ahp/effect', '/result/effects/1', { root: 'schema/draft/schema.json' });
+    assert.deepEqual(
+      rawValidate(deny, { root: 'schema/draft/schema.json' }).filter((f) => !beyondAggregateRoot(f)),
+      [],
+    );
     invalid(response([{ type: 'allow' }]), 'ahp/method-result', '/result/effects/0/type', {
       root: 'schema/draft/intercept-deny-response.schema.json',
     });

@@ -60,9 +60,13 @@ test('a mark round-trips through its float64 position: with and without byte off
 });
 
 /** A request or response message with JSON-RPC id `id`. */
-function msg(kind: 'intercept-request' | 'capabilities-request' | 'response', id: string | number): AhpMessage {
+function msg(
+  kind: 'intercept-request' | 'capabilities-request' | 'response',
+  id: string | number,
+  result: Record<string, unknown> = {},
+): AhpMessage {
   const value: Record<string, unknown> = { jsonrpc: '2.0', id };
-  if (kind === 'response') value.result = {};
+  if (kind === 'response') value.result = result;
   else value.method = kind === 'intercept-request' ? 'hooks/intercept' : 'hooks/capabilities';
   return { kind, value, bigIntegers: [] } as unknown as AhpMessage;
 }
@@ -189,7 +193,8 @@ test('answered requests, held or spilled: the same links, held counts and forget
       const file = rnd(40) === 0 ? 'other.jsonl' : 'main.jsonl';
       const at: Mark = rnd(25) === 0 ? { file, line } : { file, line, byteOffset: offset };
       if (rnd(2) === 0) {
-        c.request(msg(rnd(4) === 0 ? 'capabilities-request' : 'intercept-request', id), at);
+        // one method per id: a pending id reused by the other method is ahp/request-id-pending (tested below)
+        c.request(msg(typeof id === 'string' ? 'capabilities-request' : 'intercept-request', id), at);
         ref.request(id, at);
       } else {
         const got = outcome(c.response(msg('response', id), at).link);
@@ -245,4 +250,25 @@ test('past the name cap (4,096 types) an event row keeps its type fingerprint: t
       name,
     );
   }
+});
+
+test('a pending id reused by a request of the other method: each response is paired by its shape, then the id is answered', () => {
+  const c = new Correlation(budget());
+  const at = (line: number): Mark => ({ file: 'a.jsonl', line, byteOffset: line * 100 });
+  c.request(msg('intercept-request', 'x'), at(1));
+  assert.equal(c.takeIdPending(), undefined);
+  c.request(msg('capabilities-request', 'x'), at(2));
+  assert.deepEqual(c.takeIdPending(), { prior: at(1), method: 'hooks/intercept' });
+  assert.equal(c.takeIdPending(), undefined, 'read once');
+  // the manifest answers the capabilities request even though the intercept came first
+  const first = c.response(msg('response', 'x', { manifest: {} }), at(3)).link;
+  assert.equal(first.status === 'matched' && first.request.method, 'hooks/capabilities');
+  assert.equal(first.status === 'matched' && first.mismatch, undefined, 'not blamed as a swapped result');
+  const second = c.response(msg('response', 'x', { effects: [] }), at(4)).link;
+  assert.equal(second.status === 'matched' && second.request.method, 'hooks/intercept');
+  assert.deepEqual(outcome(c.response(msg('response', 'x'), at(5)).link), ['duplicate', at(1), at(4)]);
+  // an identical intercept retry is one more delivery, not a reuse
+  c.request(msg('intercept-request', 'y'), at(6));
+  c.request(msg('intercept-request', 'y'), at(7));
+  assert.equal(c.takeIdPending(), undefined);
 });

@@ -58,3 +58,34 @@ test('ahp fixtures: a manifest case naming a schema AHP does not have is a harne
   assert.equal(c.status, 'error');
   assert.match(c.detail, /names schema "schema\/draft\/no-such-thing\.schema\.json", which is none of AHP's schemas/);
 });
+
+test('ahp fixtures: two deny effects are invalid (expectedValid) yet aggregate-valid (the wire root schema), while validate reports them', async () => {
+  const dir = join(TMP, 'two-denies', 'fixtures', 'draft');
+  mkdirSync(join(dir, 'stdio'), { recursive: true });
+  const deny = '{"type":"deny","reason":"no"}';
+  const line = `{"jsonrpc":"2.0","id":"evt_1","result":{"protocolVersion":"draft","effects":[${deny},${deny}]}}\n`;
+  writeFileSync(join(dir, 'stdio', 'two.jsonl'), line);
+  const common = {
+    path: 'fixtures/draft/stdio/two.jsonl',
+    binding: 'stdio-jsonl',
+    schema: 'schema/draft/intercept-deny-response.schema.json',
+    expectedValid: false,
+    sha256: createHash('sha256').update(line).digest('hex'),
+  };
+  // the manifest's own pair of verdicts; a case that claims aggregate-invalid shows the aggregate verdict is computed
+  const cases = [
+    { id: 'two', aggregateExpectedValid: true, ...common },
+    { id: 'two-claimed-invalid', aggregateExpectedValid: false, ...common },
+  ];
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ cases }));
+  const r = await runCli('ahp', ['fixtures', '-f', 'json', dir]);
+  const [two, claimed] = JSON.parse(r.stdout).cases;
+  assert.equal(two.status, 'pass', JSON.stringify(two));
+  assert.equal(claimed.status, 'fail', JSON.stringify(claimed));
+  const v = await runCli('ahp', ['validate', '--no-color', join(dir, 'stdio', 'two.jsonl')]);
+  assert.equal(v.code, 1, v.stdout + v.stderr);
+  assert.match(
+    v.stdout,
+    /1:\d+ {2}error {2}ahp\/effect {2}A second `deny` effect in one response.*\/result\/effects\/1/,
+  );
+});

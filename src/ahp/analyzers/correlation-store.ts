@@ -29,6 +29,8 @@ export interface PendingRecord {
   host: HostContext | undefined;
   /** What a draft backend cannot process in the request (base/index.md §Base Protocol profile): -32001 or -32002. */
   unsupported: 'version' | 'event' | undefined;
+  /** A request of the other method sent with this id while this one was pending (its response is told by shape). */
+  next: PendingRecord | undefined;
 }
 
 /** How a response relates to the requests of the stream. */
@@ -55,7 +57,9 @@ export type ResponseLink =
   /** The pending cap was exceeded earlier: it may answer an untracked request. */
   | { status: 'untracked' }
   /** An error response with a null id (the request id could not be read): nothing to correlate. */
-  | { status: 'null-id' };
+  | { status: 'null-id' }
+  /** It answers a request of a method AHP does not define (ahp/method reports the request): not judged. */
+  | { status: 'other-method'; request: Mark };
 
 /** A typed JSON-RPC id key (correlation.ts `idKey`). */
 export type IdKey = string | number | bigint;

@@ -71,6 +71,10 @@ export class Correlation implements BudgetHolder {
   private readonly interceptable: ReadonlySet<unknown> = new Set(ahpInterceptableEventTypes());
 
   private firstNotification: Mark | undefined;
+  /** Requests of a method AHP does not define, by id key, oldest first (at most `--max-pending`). */
+  private readonly others = new Map<IdKey, Mark>();
+  /** The pending request whose id the last request reused, until read ({@link takeIdPending}). */
+  private idPending: { prior: Mark; method: string } | undefined;
 
   /** `notifiedAt`: where a notification carried the event of an id (identity.ts), else undefined. */
   constructor(
@@ -147,18 +151,25 @@ export class Correlation implements BudgetHolder {
     const key = idKey(msg);
     if (key === undefined) return undefined;
     const prior = this.pending.get(key);
+    const method = msg.kind === 'intercept-request' ? 'hooks/intercept' : 'hooks/capabilities';
     if (prior) {
-      prior.deliveries++;
-      return undefined;
+      // an identical retry is one more delivery of the same request; a request of the other method reusing the id of
+      // a pending one is the harness's error (stdio §Persistent lifecycle: responses are correlated by id), and each
+      // of its responses is then told by its result's shape
+      this.idPending = { prior: prior.at, method: prior.method };
+      if (prior.method === method || prior.next !== undefined) {
+        if (prior.method === method) this.idPending = undefined;
+        prior.deliveries++;
+        return undefined;
+      }
     }
     const answeredAs = answeredKey(key);
     this.answered.bury(answeredAs);
-    if (this.pending.size >= this.budget.opts.maxPending) {
+    if (!prior && this.pending.size >= this.budget.opts.maxPending) {
       this.budget.noteCap('maxPending', this.budget.opts.maxPending, at);
       this.pendingDropped = true;
       return undefined;
     }
-    const method = msg.kind === 'intercept-request' ? 'hooks/intercept' : 'hooks/capabilities';
     const ev = msg.event;
     const rec: PendingRecord = {
       method,
@@ -170,10 +181,32 @@ export class Correlation implements BudgetHolder {
       schemaReleased: undefined,
       host: undefined,
       unsupported: unsupportedOf(msg, this.interceptable),
+      next: undefined,
     };
+    if (prior) {
+      prior.next = rec;
+      return rec;
+    }
     this.pending.add(key, rec);
     if (this.pending.size > this.peak) this.peak = this.pending.size;
     return rec;
+  }
+
+  /** A request (with an id) of a method AHP does not define: its response is not judged, nor is it unmatched. */
+  otherRequest(msg: AhpMessage, at: Mark): void {
+    this.sawRequest = true;
+    const key = idKey(msg);
+    if (key === undefined) return;
+    this.others.delete(key);
+    if (this.others.size >= this.budget.opts.maxPending) this.others.delete(this.others.keys().next().value!);
+    this.others.set(key, at);
+  }
+
+  /** The pending request the last request reused the id of (another method's), once; else undefined. */
+  takeIdPending(): { prior: Mark; method: string } | undefined {
+    const p = this.idPending;
+    this.idPending = undefined;
+    return p;
   }
 
   response(msg: AhpMessage, at: Mark): ResponseFacts {
@@ -183,8 +216,26 @@ export class Correlation implements BudgetHolder {
       if (msg.kind === 'error-response' && msg.value.id === null) return { link: { status: 'null-id' } };
       return { link: this.unmatched(msg) };
     }
-    const pend = this.pending.get(key);
+    let pend = this.pending.get(key);
     const b = this.budget;
+    if (pend?.next) {
+      // two pending requests share the id: a manifest answers the capabilities one, anything else the older one
+      const first = pend;
+      const caps = result !== undefined && own(result, 'manifest');
+      pend = (first.next!.method === 'hooks/capabilities') === caps ? first.next! : first;
+      const rest = pend === first ? first.next! : first;
+      first.next = undefined;
+      this.pending.delete(key);
+      this.pending.add(key, rest);
+      return { link: { status: 'matched', request: pend } };
+    }
+    if (!pend && this.others.size !== 0) {
+      const other = this.others.get(key);
+      if (other !== undefined) {
+        this.others.delete(key);
+        return { link: { status: 'other-method', request: other } };
+      }
+    }
     if (pend) {
       this.pending.delete(key);
       if (b.makeRoom(at)) this.answered.add(pend, at);

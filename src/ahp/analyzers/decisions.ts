@@ -13,7 +13,7 @@ import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
 import type { EventRows } from './event-rows.ts';
 import { spillRowsOf } from './options.ts';
-import type { EventIdentity } from './identity.ts';
+import type { EventIdentity, IdentityFacts } from './identity.ts';
 import type { MessageScope } from './scope.ts';
 
 /** The before each after type must not follow when that before was denied. */
@@ -33,6 +33,9 @@ const sessionOf = (scope: MessageScope): number | undefined => scope.sessionPrin
 /** The columns of a refusal row. */
 const DENIED_POS = 0;
 const FAILED_POS = 1;
+/** Columns without a bit of their own (the flags word is full): position + 1, 0 for none. */
+const FAILURE_POS = 2;
+const LATE_POS = 3;
 
 /** How a call of a refused operation shows that it ran. */
 export type RanAs = 'progress' | 'executed' | 'ok';
@@ -43,6 +46,8 @@ export interface CallRan {
   at: Mark;
   ran: RanAs;
   entry?: number;
+  /** `at` is a deny that came after a `hook.failure` naming the event: ignored if that failure was this backend's. */
+  late?: true;
 }
 
 /** Decision facts of the first occurrence of an event. */
@@ -84,6 +89,7 @@ export class Decisions implements StateHolder {
   private readonly denied: number;
   private readonly failed: number;
   private readonly refused: number;
+
   /** Where the denial and the operational failure were (budget.ts `EventBudget.pos`), by event. */
   private readonly refusals: CompactTable;
 
@@ -96,7 +102,7 @@ export class Decisions implements StateHolder {
     this.denied = 1 << rows.claim();
     this.failed = 1 << rows.claim();
     this.refused = 1 << rows.claim();
-    this.refusals = rows.attach(new CompactTable({ u32: 0, f64: 2 }), this.refused);
+    this.refusals = rows.attach(new CompactTable({ u32: 0, f64: 4 }), this.refused);
   }
 
   /** Where the event of row `s` was denied (the first denial), or undefined. */
@@ -124,6 +130,22 @@ export class Decisions implements StateHolder {
     this.refusals.setF(x, col, this.budget.pos(at));
   }
 
+  /** Record `at` in the bitless column `col` of row `s`, unless one is recorded (the first wins). */
+  private note(s: number, col: number, at: Mark): void {
+    const r = this.rows;
+    const k = r.keyAt(s);
+    const x = r.has(s, this.refused) ? this.refusals.slot(k)! : this.refusals.add(k);
+    r.set(s, this.refused);
+    if (this.refusals.getF(x, col) === 0) this.refusals.setF(x, col, this.budget.pos(at) + 1);
+  }
+
+  /** What {@link note} recorded in column `col` of row `s`, or undefined. */
+  private noted(s: number, col: number): Mark | undefined {
+    if (!this.rows.has(s, this.refused)) return undefined;
+    const v = this.refusals.getF(this.refusals.slot(this.rows.keyAt(s))!, col);
+    return v === 0 ? undefined : this.budget.markAt(v - 1);
+  }
+
   bytes(): number {
     return this.calls.size * CALL_BYTES;
   }
@@ -133,10 +155,12 @@ export class Decisions implements StateHolder {
   }
 
   /** Facts of the event of `scope` into `facts`, then its state. */
-  observeEvent(scope: MessageScope, facts: DecisionFacts): void {
+  observeEvent(scope: MessageScope, facts: DecisionFacts & Pick<IdentityFacts, 'reuse'>): void {
     const { ev, slot: s, key } = scope;
     if (!scope.first) {
-      if (scope.msg.kind === 'intercept-request' && s !== undefined) {
+      // an id reused by another event (ahp/event-id-reuse) does not send the refused event again
+      const other = facts.reuse !== undefined && facts.reuse.kind !== 'unverifiable';
+      if (scope.msg.kind === 'intercept-request' && s !== undefined && !other) {
         const deniedAt = this.deniedAt(s);
         if (deniedAt) facts.interceptAfterDenial = { prior: this.rows.markAt(s), deniedAt };
       }
@@ -155,23 +179,39 @@ export class Decisions implements StateHolder {
       // a fail-closed operational failure denies the operation; fail-open continues (base/failure.md §Failure policy)
       const ps = scope.parentSlot();
       if (ps === undefined) return;
+      this.note(ps, FAILURE_POS, scope.at);
       if (ev.failure.policy === 'fail-closed') this.refuse(ps, this.denied, DENIED_POS, scope.at);
       else if (ev.failure.policy === 'fail-open') this.rows.clear(ps, this.failed);
     }
   }
 
-  /** An accepted intercept response (at `at`) with `effects` to the event `eventKey`: a deny refuses the operation. */
+  /**
+   * A `hook.failure` named the event `eventKey` before now: the harness settled its interception by failure policy and
+   * ignores any later response (base/failure.md §Deadlines), unless that failure was another backend's (not told).
+   */
+  settledByFailure(eventKey: Hash64 | undefined): boolean {
+    const s = eventKey === undefined ? undefined : this.rows.slot(eventKey);
+    return s !== undefined && this.noted(s, FAILURE_POS) !== undefined;
+  }
+
+  /**
+   * An accepted intercept response (at `at`) with `effects` to the event `eventKey`: a deny refuses the operation; after
+   * a `hook.failure` naming the event it is only a late deny (see {@link settledByFailure}).
+   */
   acceptedResponse(effects: readonly unknown[], eventKey: Hash64 | undefined, at: Mark): void {
     if (eventKey === undefined || !effects.some((e) => isObj(e) && e.type === 'deny')) return;
     const s = this.rows.slot(eventKey);
-    if (s !== undefined) this.refuse(s, this.denied, DENIED_POS, at);
+    if (s === undefined) return;
+    if (this.noted(s, FAILURE_POS)) this.note(s, LATE_POS, at);
+    else this.refuse(s, this.denied, DENIED_POS, at);
   }
 
   /** An error response, or a response whose result is rejected, (at `at`) to an intercept of the event `eventKey`. */
   failedResponse(eventKey: Hash64 | undefined, at: Mark): void {
     if (eventKey === undefined) return;
     const s = this.rows.slot(eventKey);
-    if (s !== undefined) this.refuse(s, this.failed, FAILED_POS, at);
+    // after a hook.failure the interception is settled: a late failure changes nothing
+    if (s !== undefined && !this.noted(s, FAILURE_POS)) this.refuse(s, this.failed, FAILED_POS, at);
   }
 
   private addCall(callKey: Hash64, beforeKey: Hash64, session: number | undefined): void {
@@ -251,9 +291,11 @@ export class Decisions implements StateHolder {
     const ran = ranAs(ev, entry !== undefined);
     if (ran === undefined) return;
     const deniedAt = this.deniedAt(bs);
-    const at = deniedAt ?? this.failedAt(bs);
+    const failedAt = deniedAt ? undefined : this.failedAt(bs);
+    const lateAt = deniedAt || failedAt ? undefined : this.noted(bs, LATE_POS);
+    const at = deniedAt ?? failedAt ?? lateAt;
     if (at === undefined) return;
-    const hit: CallRan = { before: this.rows.markAt(bs), at, ran, entry };
+    const hit: CallRan = { before: this.rows.markAt(bs), at, ran, entry, ...(lateAt ? { late: true as const } : {}) };
     if (deniedAt) (facts.deniedCallRan ??= []).push(hit);
     else (facts.failedCallRan ??= []).push(hit);
   }

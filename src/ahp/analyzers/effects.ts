@@ -18,6 +18,7 @@ import {
 } from './effects-model.ts';
 import { stageModify } from './effects-modify.ts';
 import { returnProblems } from './effects-return.ts';
+import { extraDenies } from '../schema/deny-count.ts';
 
 export {
   MODIFY_TARGETS,
@@ -141,6 +142,9 @@ function stage(
     });
     return { reasons, values, changed };
   }
+  // a second deny rejects the response whole, as any invalid effect does (base/composition.md §Atomic effect acceptance)
+  for (const index of extraDenies(effects))
+    reasons.push({ code: 'malformed', index, pointer: `/${index}`, messageId: 'denyMultiple' });
   const advertised = advertisedEffects(ctx.capabilities);
   const flowState = { continueSeen: false };
   const answerLists = answerListEffects(effects, ctx.event);

@@ -1,5 +1,6 @@
 /** The facts of one AHP message, by analyzer, as the stream rules read them, and the bits that gate rules on them. */
 import type { AhpMessage } from '../message.ts';
+import type { Mark } from '../../core/mark.ts';
 import type { ChangeFacts } from './changes.ts';
 import type { ConfigFacts } from './config.ts';
 import type { ResponseFacts } from './correlation.ts';
@@ -37,6 +38,8 @@ export interface AhpFacts {
   advertisement?: AdvertisementFacts;
   /** A capabilities manifest of a response (discovery.ts). */
   manifest?: ManifestFacts;
+  /** A request reusing the id of a pending request of the other method (correlation.ts). */
+  idPending?: { prior: Mark; method: string };
 }
 
 /** The facts a stream rule can be gated `on`, one bit each (see {@link AhpStreamModel.presence}). */
@@ -63,6 +66,8 @@ export const FACT_BITS = {
   leak: 262144,
   startNotFirst: 524288,
   permissionFirst: 1048576,
+  idPending: 2097152,
+  unreflected: 4194304,
 } as const;
 
 /** The {@link FACT_BITS} of the facts `f` holds (the engine's gate of the rules `on` them). */
@@ -73,6 +78,7 @@ export function presenceOf(f: AhpFacts): number {
     (f.effects !== undefined ? FACT_BITS.effects : 0) |
     (f.advertisement !== undefined ? FACT_BITS.advertisement : 0) |
     (f.manifest !== undefined ? FACT_BITS.manifest : 0) |
+    (f.idPending !== undefined ? FACT_BITS.idPending : 0) |
     (e === undefined
       ? 0
       : (e.reuse !== undefined ? FACT_BITS.reuse : 0) |
@@ -92,6 +98,7 @@ export function presenceOf(f: AhpFacts): number {
         (e.interceptAfterDenial !== undefined ? FACT_BITS.interceptAfterDenial : 0) |
         (e.occurrence !== undefined ? FACT_BITS.occurrence : 0) |
         (e.leak !== undefined ? FACT_BITS.leak : 0) |
+        (e.unreflected !== undefined ? FACT_BITS.unreflected : 0) |
         (e.startNotFirst !== undefined ? FACT_BITS.startNotFirst : 0) |
         (e.permissionFirst !== undefined ? FACT_BITS.permissionFirst : 0))
   );
@@ -118,6 +125,7 @@ export function emptyEventFacts(): EventFacts {
     interceptAfterDenial: undefined,
     occurrence: undefined,
     leak: undefined,
+    unreflected: undefined,
     startNotFirst: undefined,
     permissionFirst: undefined,
   };
@@ -143,6 +151,7 @@ export function clearEventFacts(e: EventFacts): EventFacts {
   e.interceptAfterDenial = undefined;
   e.occurrence = undefined;
   e.leak = undefined;
+  e.unreflected = undefined;
   e.startNotFirst = undefined;
   e.permissionFirst = undefined;
   return e;

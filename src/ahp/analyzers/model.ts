@@ -72,6 +72,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     effects: undefined,
     advertisement: undefined,
     manifest: undefined,
+    idPending: undefined,
   };
   private readonly eventFacts = emptyEventFacts();
   private readonly scope: MessageScope;
@@ -137,6 +138,12 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     this.state.correlation.unreadableLine(at);
   }
 
+  /** A request of a method AHP does not define (never observed: ahp/method): its answer is then not unmatched. */
+  otherRequest(msg: AhpMessage): void {
+    if (typeof msg.value.method === 'string' && Object.hasOwn(msg.value, 'id'))
+      this.state.correlation.otherRequest(msg, markOf(msg));
+  }
+
   observe(msg: AhpMessage): AhpFacts {
     const {
       identity,
@@ -162,6 +169,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     facts.effects = undefined;
     facts.advertisement = undefined;
     facts.manifest = undefined;
+    facts.idPending = undefined;
     const at = markOf(msg);
     const ev = msg.event;
     // the event's scope, when it has an identity (the request's record keeps its key)
@@ -199,6 +207,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     if (msg.kind === 'observe-notification') correlation.notification(at);
     else if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
       const rec = correlation.request(msg, at, scope?.key);
+      facts.idPending = correlation.takeIdPending();
       if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
         rec.host = editContext.hostContext(msg, ev, scope, rec);
         facts.advertisement = discovery.request(msg, ev.type);
@@ -214,9 +223,11 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         if (!link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
           const fx = editContext.judge(result.effects, pend, pend.host);
           facts.effects = fx;
+          // a valid response after a hook.failure of its event is late: the harness ignores it (base/failure.md §Deadlines)
+          const late = fx.outcome.accepted && decisions.settledByFailure(pend.eventKey);
           observations.response(
             result.effects,
-            fx.outcome.accepted,
+            late ? 'late' : fx.outcome.accepted ? 'accepted' : 'rejected',
             pend.eventKey,
             pend.host.event,
             pend.host.current,

@@ -1,6 +1,7 @@
 /**
- * The observations analyzer: a discarded modification never leaks into the observation (observation-disposition.md); a
- * rejected response's `modify` result is kept as a keyed digest, at most `--max-events`, the oldest forgotten first.
+ * The observations analyzer: a discarded modification never leaks into the observation, and an accepted one is what it
+ * shows (observation-disposition.md); a response's `modify` result is kept as a keyed digest, at most `--max-events`,
+ * the oldest forgotten first.
  */
 import { type Hash64, textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -13,7 +14,9 @@ import type { ElicitationBody } from '../elicitation-body.ts';
 /** Observation facts of an observed event. */
 export interface ObservationFacts {
   /** Members of the observation carrying what a rejected response's modify would have produced. */
-  leak?: Array<{ member: string; response: Mark }>;
+  leak?: Array<{ member: string; response: Mark; late?: true }>;
+  /** Members of the observation still carrying the intercepted value an accepted response's modify changed. */
+  unreflected?: Array<{ member: string; response: Mark }>;
 }
 
 /** Where each non-list modify target's value is in an event of each type (capability-auth.md; interaction-payloads.md). */
@@ -39,12 +42,19 @@ function membersOf(type: string): Map<string, readonly string[]> {
 interface Would {
   path: readonly string[];
   digest: string;
+  /** The intercepted value's digest (what an observation ignoring an accepted edit would carry). */
+  before: string;
 }
+
+/** How the harness treats a response: applied, rejected whole, or ignored as late. */
+export type ResponseKind = 'accepted' | 'rejected' | 'late';
 
 /** A rejected response's would-be values for one event. */
 interface Discarded {
   would: Would[];
   response: Mark;
+  /** Accepted: its edit is the effective value; rejected: it must not leak; late (after a hook.failure): ignored. */
+  kind: ResponseKind;
 }
 
 /** `value` applied by `op` over `cur`: a list replaced or appended to, an object replaced or shallow-merged. */
@@ -97,17 +107,14 @@ export class Observations implements StateHolder {
   /** A matched response with `effects` to the intercepted event `eventKey`: rejected keeps what its modifies would give. */
   response(
     effects: readonly unknown[],
-    accepted: boolean,
+    kind: ResponseKind,
     eventKey: Hash64 | undefined,
     type: string,
     current: Record<string, unknown> | undefined,
     at: Mark,
   ): void {
     if (eventKey === undefined) return;
-    if (accepted) {
-      if (this.discarded.size > 0) this.discarded.delete(keyOf(eventKey));
-      return;
-    }
+    if (this.discarded.size > 0) this.discarded.delete(keyOf(eventKey));
     if (!current) return;
     const members = membersOf(type);
     const values = new Map<string, unknown>();
@@ -120,8 +127,9 @@ export class Observations implements StateHolder {
     const would: Would[] = [];
     for (const [t, v] of values) {
       const digest = digestOf(v);
-      // an edit that changes nothing cannot be told from the intercepted value: no leak is judged
-      if (digest !== digestOf(current[t])) would.push({ path: members.get(t)!, digest });
+      const before = digestOf(current[t]);
+      // an edit that changes nothing cannot be told from the intercepted value: nothing is judged
+      if (digest !== before) would.push({ path: members.get(t)!, digest, before });
     }
     if (would.length === 0) return;
     const max = this.budget.opts.maxEvents;
@@ -130,7 +138,7 @@ export class Observations implements StateHolder {
       const oldest = this.discarded.keys().next();
       if (!oldest.done) this.discarded.delete(oldest.value);
     }
-    if (max > 0) this.discarded.set(keyOf(eventKey), { would, response: at });
+    if (max > 0) this.discarded.set(keyOf(eventKey), { would, response: at, kind });
   }
 
   /** Facts of an observation of the event `ev` (key `eventKey`, elicitation body `body`) into `facts`; the record is released. */
@@ -142,8 +150,13 @@ export class Observations implements StateHolder {
     this.discarded.delete(key);
     for (const w of d.would) {
       const found = w.path[w.path.length - 1] === 'text' ? answerOf(body()) : valueAt(ev, w.path);
-      if (found.has && digestOf(found.value) === w.digest)
-        (facts.leak ??= []).push({ member: w.path.join('/'), response: d.response });
+      if (!found.has) continue;
+      const digest = digestOf(found.value);
+      const hit = { member: w.path.join('/'), response: d.response };
+      if (d.kind !== 'accepted' && digest === w.digest)
+        (facts.leak ??= []).push(d.kind === 'late' ? { ...hit, late: true } : hit);
+      // only the intercepted value itself is judged: any other difference may be a projection or a later edit
+      else if (d.kind === 'accepted' && digest === w.before) (facts.unreflected ??= []).push(hit);
     }
   }
 }

@@ -16,7 +16,9 @@ import type { MessageScope } from './scope.ts';
 export interface OccurrenceFacts {
   occurrence?: {
     /** What is repeated: a call's after boundary, a batch's, an attempt's request, or an attempt id's number. */
-    kind: 'tool.after' | 'tool.batch.after' | 'attempt-request' | 'attempt-number' | 'attempt-usage';
+    kind: 'tool.after' | 'tool.batch.after' | 'batch-call' | 'attempt-request' | 'attempt-number' | 'attempt-usage';
+    /** `batch-call`: the `calls` entry that first resolved the call in this same event. */
+    entry?: number;
     /** Where the first one was. */
     prior: Mark;
     /** The pointer (below the event) of the repeated identity. */
@@ -53,6 +55,26 @@ export class Occurrences implements StateHolder {
     this.seen = new SpillTable({ u32: 0, f64: ROW_F64.count, load: 2, memRows: spillRowsOf(budget.opts) });
   }
 
+  /**
+   * A `calls` entry of a `tool.batch.after` resolving a call an earlier entry of the same event resolved: one boundary
+   * after its calls resolve, each call resolved once (the first repeat; a batch-level repeat below replaces it).
+   */
+  private repeatedCall(calls: readonly unknown[], at: Mark, facts: OccurrenceFacts): void {
+    if (calls.length < 2) return;
+    const first = new Map<string, number>();
+    for (let i = 0; i < calls.length; i++) {
+      const c = calls[i];
+      const call = isObj(c) && isObj(c.call) ? c.call.id : undefined;
+      if (typeof call !== 'string') continue;
+      const j = first.get(call);
+      if (j === undefined) first.set(call, i);
+      else {
+        facts.occurrence = { kind: 'batch-call', prior: at, member: `/calls/${i}/call/id`, entry: j };
+        return;
+      }
+    }
+  }
+
   /** How many entries it holds. */
   held(): number {
     return this.seen.size;
@@ -81,6 +103,7 @@ export class Occurrences implements StateHolder {
     if (type === 'tool.after' || type === 'tool.batch.after') {
       // a batch is one aggregate boundary (§Identity and native boundary duties), keyed by its batch id as a call by its
       const holder = type === 'tool.batch.after' ? ev.batch : ev.call;
+      if (type === 'tool.batch.after' && Array.isArray(ev.calls)) this.repeatedCall(ev.calls, at, facts);
       if (!isObj(holder) || typeof holder.id !== 'string') return;
       this.keyOf(scope.idKey(holder.id));
       const session = scope.sessionPrint?.() ?? NaN;

@@ -70,6 +70,7 @@ import { parentUnknown } from './parent-unknown.ts';
 import { reasoningOutsideAssistant } from './reasoning-outside-assistant.ts';
 import { registrationDuplicateId } from './registration-duplicate-id.ts';
 import { registrationLiteralSecret } from './registration-literal-secret.ts';
+import { requestIdPending } from './request-id-pending.ts';
 import { responseDuplicate } from './response-duplicate.ts';
 import { responseUncorrelated } from './response-uncorrelated.ts';
 import { responseUnmatched } from './response-unmatched.ts';
@@ -126,6 +127,7 @@ export const AHP_RULES = [
   responseUnmatched,
   responseUncorrelated,
   responseDuplicate,
+  requestIdPending,
   responseUnverifiable,
   unsupportedAnswered,
   manifestLimitUnexplained,

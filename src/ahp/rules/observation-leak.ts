@@ -19,6 +19,8 @@ export const observationLeak = defineAhpStreamRule({
   onEvent(facts, ctx, state) {
     for (const l of facts.event?.leak ?? []) {
       // a line after the rejected response that gave no message may have held an accepted retry: ahp/observation-unverifiable
+      // a late response's edit (after a hook.failure that may be another backend's): ahp/observation-unverifiable
+      if (l.late) continue;
       if (state.unreadable && mayFollow(state.unreadable, l.response)) return;
       const response = markLocation(l.response, '/result/effects');
       const member = l.member.replaceAll('/', '.');

@@ -6,22 +6,47 @@ export const observationUnverifiable = defineAhpStreamRule({
   id: 'ahp/observation-unverifiable',
   severity: 'info',
   description:
-    "An observation carries a rejected response's modification, but a line after that response gave no AHP message and may have held an accepted retry that makes the edit legitimate (not verified).",
+    'An observation carries a rejected modification after an unreadable line that may have held an accepted retry, or the intercepted value an accepted modification changed (not verified).',
   detail:
-    'A line gives no message when it is unreadable (invalid JSON, over --max-line-bytes, too deep, not an object, invalid UTF-8, a cut gzip stream) or its JSON-RPC shape is invalid (README §Decisions on unreadable lines). Only a line after the rejected response counts. It replaces ahp/observation-leak.',
+    'A line gives no message when it is unreadable (invalid JSON, over --max-line-bytes, too deep, not an object, invalid UTF-8, a cut gzip stream) or its JSON-RPC shape is invalid (README §Decisions on unreadable lines). Only a line after the rejected response counts. It replaces ahp/observation-leak. An observation whose modified member is the intercepted value itself, after an accepted response to the same event changed it, does not show "the resulting effective event" (observation-disposition.md) unless an interceptor after this one set it back, which the input does not show (interceptors run in order, each on the previous effective value: base/composition.md §Interceptor order), so it is this info, not an error; any other difference may be a projection (content selection) or a later edit and is not judged.',
   spec: 'AHP observation-disposition.md',
   messages: {
+    late: "The observed `{member}` is what the modify of the response at {response} produced, but that response came after a `hook.failure` naming the event and is ignored (base/failure.md §Deadlines), unless that failure was another backend's; not verified.",
+    unreflected:
+      'The observed `{member}` is the intercepted value, but the accepted response at {response} changed it: the observation shows the resulting effective event, unless a later interceptor set it back (not verified).',
     leak: 'The observed `{member}` is what the modify of the rejected response at {response} would have produced, but {unreadable} could not be read as an AHP message and may have held an accepted retry; not verified.',
   },
-  on: ['leak'],
+  on: ['leak', 'unreflected'],
   onEvent(facts, ctx, state) {
+    for (const l of facts.event?.unreflected ?? []) {
+      const response = markLocation(l.response, '/result/effects');
+      const member = l.member.replaceAll('/', '.');
+      ctx.report({
+        pointer: `/params/event/${l.member}`,
+        messageId: 'unreflected',
+        args: { member, response },
+        related: [response],
+      });
+    }
     const u = state.unreadable;
     for (const l of facts.event?.leak ?? []) {
+      if (l.late) {
+        const response = markLocation(l.response, '/result/effects');
+        const member = l.member.replaceAll('/', '.');
+        ctx.report({
+          pointer: `/params/event/${l.member}`,
+          messageId: 'late',
+          args: { member, response },
+          related: [response],
+        });
+        continue;
+      }
       if (!u || !mayFollow(u, l.response)) return;
       const response = markLocation(l.response, '/result/effects');
       const unreadable = markLocation(u);
       ctx.report({
         pointer: `/params/event/${l.member}`,
+        messageId: 'leak',
         args: { member: l.member.replaceAll('/', '.'), response, unreadable },
         related: [unreadable, response],
       });

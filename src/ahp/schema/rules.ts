@@ -202,12 +202,15 @@ export const AHP_SCHEMA_RULES = {
     wire: false,
     severity: 'error',
     description:
-      'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values; an unknown effect invalidates the response.',
-    detail: 'Also cited: capability-auth.md §Extension policy.',
+      'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values and at most one deny; an unknown effect invalidates a response.',
+    detail:
+      'A second `deny` in one result is this error at its index, in the wire root too (server/tool-interception.md §Effect list: "Multiple `deny` effects from one backend are invalid"; README §AHP decisions on several deny effects). Also cited: capability-auth.md §Extension policy.',
     spec: 'AHP base/composition.md §Atomic effect acceptance',
     messages: {
       noShape: 'The effect does not match any closed AHP effect shape.',
       notList: '`effects` is an ordered list of effects; found {found}.',
+      denyMultiple:
+        'A second `deny` effect in one response: multiple `deny` effects from one backend are invalid (server/tool-interception.md §Effect list, AHP-DEC-001), so the whole response is rejected (base/composition.md §Atomic effect acceptance).',
     },
   }),
   'ahp/capabilities': schemaRule({

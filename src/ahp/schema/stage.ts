@@ -10,6 +10,7 @@ import { makeFinding, type ParsedEvent, ruleMessage } from '../../core/rule.ts';
 import { nearestWord } from '../../core/nearest.ts';
 import { getAt } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
+import { extraDenies } from './deny-count.ts';
 import { parseElicitationBody } from './elicitation.ts';
 import { mapAjvErrors } from './issues.ts';
 import type { AhpBinding, AhpMessage, AhpMessageKind } from '../message.ts';
@@ -70,6 +71,8 @@ const MESSAGE_ROOTS: Record<string, string> = {
 };
 
 const rootCache = new Map<string, RootSpec>();
+/** The intercept response root (the wire root's success branch): both judge several deny effects. */
+const INTERCEPT_RESPONSE = `messages.schema.json#/$defs/${MESSAGE_ROOTS['intercept-response']}`;
 
 /** One of our schema roots for `root`. @throws Error when we have no equivalent. */
 export function resolveRoot(root: AhpRoot): RootSpec {
@@ -213,6 +216,15 @@ export function schemaStage(
       break;
   }
   const v: Obj = isObj(value) ? value : {};
+  if (
+    (root.kind === 'wire' || (root.kind === 'schema' && root.ref === INTERCEPT_RESPONSE)) &&
+    isObj(v.result) &&
+    Array.isArray(v.result.effects)
+  )
+    findings = [
+      ...findings,
+      ...extraDenies(v.result.effects).map((i) => found('ahp/effect', `/result/effects/${i}`, 'denyMultiple')),
+    ];
   const params = isObj(v.params) ? v.params : undefined;
   if (opts.eventSchema && root.kind !== 'registration') {
     const es = opts.eventSchema;
