@@ -20,6 +20,6 @@ test('the bundles have no line over 1,000 characters, and an uncaught library er
     ['--input-type=module', '-e', "const { formatReport } = await import('./dist/index.js'); formatReport([], {});"],
     { cwd: REPO, encoding: 'utf8' },
   );
-  assert.match(r.stderr, /TypeError: the report options must be an object/);
+  assert.match(r.stderr, /TypeError: the summary needs inputs/);
   assert.ok(Math.max(...r.stderr.split('\n').map((l) => l.length)) <= 1000, r.stderr.slice(0, 300));
 });
