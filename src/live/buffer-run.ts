@@ -1,5 +1,6 @@
 /** What the buffer checks of `aep live` share: the run they see ({@link BufferRun}) and their socket and post helpers. */
 import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
+import { canonicalJson } from '../core/canonical.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber } from './client.ts';
 import { subscribeRefused } from './credentials.ts';
@@ -15,6 +16,26 @@ const CORE: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
 export function coreOf(ev: Ev): Ev {
   const core = Object.fromEntries(Object.entries(ev).filter(([k]) => CORE.has(k)));
   return { epoch: 0, severity: 'info', capture: 'metadata', ...core };
+}
+
+/**
+ * The one comparison the live checks make of two copies of an Event: its core attributes and `data` as canonical JSON,
+ * the §5.1 defaults applied (AEP-0001 §4.2: a relay MUST NOT alter them, MAY add extension attributes, and may
+ * re-serialize). A frame that is no Event (no dotted type) is compared whole.
+ */
+export function floorKey(v: unknown): string {
+  const o = v && typeof v === 'object' && !Array.isArray(v) ? (v as Ev) : undefined;
+  const value = o && typeof o.type === 'string' && o.type.includes('.') ? coreOf(o) : v;
+  return canonicalJson({ value, bigIntegers: [] });
+}
+
+/** {@link floorKey} of a frame's text (the text itself when it is not JSON). */
+export function floorKeyOfText(text: string): string {
+  try {
+    return floorKey(JSON.parse(text));
+  } catch {
+    return text;
+  }
 }
 
 /** What a buffer check reads and reports through (the part of src/live/check.ts's run it needs). */

@@ -308,7 +308,12 @@ async function declaredAccepts(run: ControlRun, s: Sender, type: string, decisio
   });
 }
 
-/** AEP-0004 §2 #3, §3: a retransmit (same source and id) gets the recorded ack again (as canonical JSON: a relay may re-serialize). */
+/**
+ * AEP-0004 §2 #3, §3: a retransmit (same source and id) gets the recorded ack again, compared at the floor (a relay may
+ * re-serialize and add extension attributes, AEP-0001 §4.2). The answer awaited is one that arrives after the retry on
+ * the path the first ack came by (this socket, or the SSE stream for an endpoint that fans acks out only there): a late
+ * copy of the first ack on the other path is at-least-once redelivery (AEP-0001 §7 #4), not the retry's answer.
+ */
 export async function controlDedupe(run: ControlRun, url: URL): Promise<string | undefined> {
   const skip = needsTarget(run);
   if (skip) return skip;
@@ -322,13 +327,23 @@ export async function controlDedupe(run: ControlRun, url: URL): Promise<string |
     async ({ s, cmd, id, decision: first }) => {
       if (!isAckEvent(id)(first))
         return `the first delivery got ${describe(first)}, not an ack Event from the target, so there is no recorded ack to re-emit`;
-      const recorded = s.ws.texts[s.ws.frames.indexOf(first)]!;
+      const firstAt = s.ws.frames.indexOf(first);
+      const recorded = canonicalText(s.ws.texts[firstAt]!);
+      const carried = s.ws.carried.has(firstAt);
+      // the copies of the first ack this socket carries have arrived before the retry goes out
+      await s.barrier();
       const at = s.ws.frames.length;
       s.ws.send(cmd);
-      const again = await s.next(at, isAckEvent(id));
+      const fresh = (i: number) => canonicalText(s.ws.texts[i]!) !== recorded;
+      const answer = (f: unknown) => {
+        if (!isAckEvent(id)(f)) return false;
+        const i = s.ws.frames.indexOf(f, at);
+        return fresh(i) || s.ws.carried.has(i) === carried;
+      };
+      const again = await s.next(at, answer);
       if (again === undefined) return void run.report('aep/live-control-dedupe', 'unanswered', { id, ms: s.window });
       await s.barrier();
-      const other = s.texts(at, isAckEvent(id)).filter((t) => canonicalText(t) !== canonicalText(recorded));
+      const other = s.texts(at, isAckEvent(id)).filter((t) => canonicalText(t) !== recorded);
       if (other.length) {
         const o = asFrame(JSON.parse(other[0]!))!;
         const was = asFrame(first)!;

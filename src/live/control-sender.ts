@@ -1,7 +1,7 @@
 /** What the control checks of `aep live` share: their options, the run they see, frame tests, and the {@link Sender}. */
 import type { MessageArgs } from '../core/message.ts';
-import { canonicalJson } from '../core/canonical.ts';
 import { LiveTimeout, oneLine, type SseMessage, type SseSubscriber, type WireAbort } from './client.ts';
+import { floorKeyOfText } from './buffer-run.ts';
 import { subscribeRefused } from './credentials.ts';
 import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
@@ -40,14 +40,11 @@ export interface ControlRun {
   subscribe?(query: Record<string, string>): Promise<SseSubscriber>;
 }
 
-/** A frame's text as canonical JSON (a copy on another binding may be serialized otherwise, AEP-0001 §4.2). */
-export function canonicalText(text: string): string {
-  try {
-    return canonicalJson({ value: JSON.parse(text), bigIntegers: [] });
-  } catch {
-    return text;
-  }
-}
+/**
+ * A frame's text compared as the live checks compare Events (buffer-run.ts floorKey): core attributes and `data`, so a
+ * copy a relay re-serialized or gave an extension attribute (AEP-0001 §4.2) is the same Event.
+ */
+export const canonicalText = floorKeyOfText;
 
 /**
  * Keep the Events of `session` an SSE subscription delivers on `ws` too: acks and outcomes are ordinary session
@@ -59,7 +56,7 @@ export async function watchStream(run: ControlRun, session: string, ws: WsPeer):
   if (!sub) return undefined;
   const take = (m: SseMessage) => {
     try {
-      if (String(asFrame(JSON.parse(m.data))?.type).includes('.')) ws.inject(m.data);
+      if (String(asFrame(JSON.parse(m.data))?.type).includes('.')) ws.inject(m.data, true);
     } catch {
       // not JSON: fanout's finding, not an ack
     }
@@ -216,7 +213,7 @@ export class Sender {
     await this.ws.next(at, (f) => asFrame(f)?.type === 'pong' && asFrame(f)?.t === t, ms);
   }
 
-  /** The distinct frames from `from` that `pick` accepts (compared as canonical JSON), each as first received. */
+  /** The distinct frames from `from` that `pick` accepts (compared at the floor, {@link canonicalText}), each as first received. */
   texts(from: number, pick: (f: unknown) => boolean): string[] {
     const out = new Map<string, string>();
     for (let i = from; i < this.ws.frames.length; i++) {

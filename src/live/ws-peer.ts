@@ -116,8 +116,12 @@ export class WsPeer {
     for (const f of w) f();
   }
 
-  /** Keep `text` as a text frame received (also an Event the same peer saw on another binding). */
-  inject(text: string): void {
+  /** Indexes of the frames another binding carried ({@link inject} with `carried`), not this socket. */
+  readonly carried = new Set<number>();
+
+  /** Keep `text` as a text frame received (`carried`: an Event the same peer saw on another binding). */
+  inject(text: string, carried = false): void {
+    if (carried) this.carried.add(this.texts.length);
     this.texts.push(text);
     try {
       this.frames.push(JSON.parse(text));

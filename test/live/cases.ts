@@ -292,6 +292,13 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'control-slow-ack', rules: ['aep/live-control-ack'], control: true },
   { variant: 'control-target-undeclared', rules: ['aep/live-control-declared'], control: true },
   { variant: 'control-dedupe-fresh', rules: ['aep/live-control-dedupe'], control: true },
+  // the recorded ack redelivered on the stream after the retry, the fresh decision after it (trial 13's race)
+  {
+    variant: 'control-dedupe-fresh-late',
+    rules: ['aep/live-control-dedupe'],
+    control: true,
+    says: /was answered by a new ack Event "tgt-\d+"/,
+  },
   { variant: 'control-accepts-undeclared', rules: ['aep/live-control-unsupported'], control: true },
   { variant: 'control-cancel-uncaused', rules: ['aep/live-control-cancel'], control: true },
 ];

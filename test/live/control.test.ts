@@ -172,6 +172,20 @@ test('an endpoint that advertises no control: the relay refusals are skipped, th
   }
 });
 
+test('a relay that delivers each ack twice, one copy with an extension attribute it added (AEP-0001 §4.2, §7 #4), passes every control check', async () => {
+  const ep = await startEndpoint(undefined, { ackCopies: true });
+  try {
+    const r = await checkEndpoint(ep.url, OPTIONS);
+    assert.deepEqual(errors(r.findings), [], show(r.findings));
+    for (const c of CONTROL_CHECKS) assert.ok(r.ran.includes(c), c);
+    // both copies were seen: the comparison, not a missed copy, made them one decision
+    const acks = r.delivered.filter((t) => /"control\.(accepted|rejected)"/.test(t));
+    assert.ok(acks.some((t) => t.includes('"relayhop"')) && acks.some((t) => !t.includes('"relayhop"')));
+  } finally {
+    await ep.close();
+  }
+});
+
 test('acks fanned out only on SSE are observed there (AEP-0004 §2 #2: ordinary session Events); no check needs a pong', async () => {
   const ep = await startEndpoint(undefined, { acksOnStreamOnly: true, noPong: true });
   try {

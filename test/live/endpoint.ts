@@ -45,6 +45,7 @@ export type Broken =
   | 'control-no-route-event'
   | 'control-slow-ack'
   | 'control-dedupe-fresh'
+  | 'control-dedupe-fresh-late'
   | 'control-accepts-undeclared'
   | 'control-cancel-uncaused'
   | 'control-target-undeclared'
@@ -163,6 +164,8 @@ export const HARD_QUEUE = 2 << 20;
 type Ev = Record<string, unknown>;
 interface Sub {
   filter: AttrFilter;
+  /** An SSE subscription (not a WebSocket one). */
+  sse?: boolean;
   capture?: AepCaptureLevel;
   send: (ev: Ev) => void;
   /** Bytes queued toward the consumer, not yet taken by the kernel. */
@@ -234,7 +237,11 @@ const TARGET_SOURCE = 'aep://test/agent/target';
  * redelivery, nacks other types `unsupported`, and answers a cancel of {@link CONTROL_RUN} with run.cancelled.
  * `emit` sequences an Event into the session; `redeliver` fans out an Event already emitted.
  */
-function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, broken?: Broken) {
+function controlTarget(
+  emit: (ev: Ev) => void,
+  redeliver: (ev: Ev, sseOnly?: boolean) => void,
+  broken?: Broken,
+) {
   const accepts = new Set(['control.attention.respond', 'control.cancel']);
   const recorded = new Map<string, Ev>();
   const decided = new Set<Ev>();
@@ -265,7 +272,11 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
         // still pending: the one forthcoming ack answers every delivery (AEP-0004 §3)
         if (!decided.has(known)) return;
         if (broken === 'control-dedupe-fresh') emit(event(String(known.type), known.data as Ev, { cause: cmd.id }));
-        else redeliver(known);
+        else if (broken === 'control-dedupe-fresh-late') {
+          // the recorded ack again on the stream only (legal redelivery), the fresh decision after it on every binding
+          redeliver(known, true);
+          setImmediate(() => emit(event(String(known.type), known.data as Ev, { cause: cmd.id })));
+        } else redeliver(known);
         return;
       }
       const type = String(cmd.type);
@@ -336,6 +347,11 @@ export async function startEndpoint(
     backpressure?: 'deliver';
     /** Name no WebSocket endpoint (the backpressure check then probes SSE), as `no-socket` does. */
     sseOnly?: boolean;
+    /**
+     * Deliver each of the target's Events (its acks) twice, the second copy with an extension attribute a relay added:
+     * at-least-once redelivery (AEP-0001 §7 #4) a relay MAY extend (§4.2), still compliant.
+     */
+    ackCopies?: boolean;
   } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
@@ -379,6 +395,8 @@ export async function startEndpoint(
       }
     }
     s.send(out);
+    // `ackCopies`: the target's Events reach a subscriber twice, the second copy with a relay's extension attribute
+    if (opts.ackCopies && ev.source === TARGET_SOURCE) s.send({ ...out, relayhop: 'copy' });
   };
   // the (source, id) pairs ingested: the broken variant dedupes live fan-out on them, which AEP-0003 §5 forbids
   const ingested = new Set<string>();
@@ -606,6 +624,7 @@ export async function startEndpoint(
       };
       const sub: Sub = {
         filter,
+        sse: true,
         ...(capture && LEVELS.includes(capture) ? { capture: capture as AepCaptureLevel } : {}),
         send,
         queued: () => res.writableLength,
@@ -648,8 +667,8 @@ export async function startEndpoint(
 
   const target = controlTarget(
     ingestOne,
-    (ev) => {
-      for (const s of subs) deliver(s, ev);
+    (ev, sseOnly) => {
+      for (const s of subs) if (!sseOnly || s.sse) deliver(s, ev);
     },
     broken,
   );
