@@ -352,6 +352,13 @@ export async function startEndpoint(
      * at-least-once redelivery (AEP-0001 §7 #4) a relay MAY extend (§4.2), still compliant.
      */
     ackCopies?: boolean;
+    /** Keep and advertise a replay buffer of this many Events per session (instead of {@link BUFFER} in all). */
+    bufferDepth?: number;
+    /**
+     * Keep and advertise a global replay buffer of this many Events, busy: another emitter's Event is ingested after each
+     * one posted, so a resume position of the run's can predate the buffer (a legal eviction, AEP-0003 §5).
+     */
+    busyBuffer?: number;
   } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
@@ -406,16 +413,36 @@ export async function startEndpoint(
     ingested.add(key);
     if (text !== undefined) raw.set(ev, text);
     buffer.push(ev);
-    if (buffer.length > BUFFER) {
-      const gone = buffer.shift()!;
-      const p = positionOf(gone);
-      if (p) evicted.set(p.session, p);
-    }
+    // `bufferDepth`: a count per session (AEP-0003 §5 lets an endpoint document either), oldest of the session first
+    const mine = opts.bufferDepth !== undefined ? buffer.filter((e) => e.session === ev.session) : [];
+    const gone =
+      opts.bufferDepth !== undefined
+        ? mine.length > opts.bufferDepth
+          ? buffer.splice(buffer.indexOf(mine[0]!), 1)[0]
+          : undefined
+        : buffer.length > (opts.busyBuffer ?? BUFFER)
+          ? buffer.shift()
+          : undefined;
+    const p = gone && positionOf(gone);
+    if (p) evicted.set(p.session, p);
     for (const s of subs) {
       deliver(s, ev);
       if (opts.redeliver) deliver(s, ev);
     }
   };
+  // `busyBuffer`: another emitter's traffic
+  let others = 0;
+  const other = (): Ev => ({
+    aep: '0.1',
+    id: `other-${others}`,
+    type: 'progress.status',
+    time: new Date().toISOString(),
+    source: 'aep://test/agent/other',
+    agent: 'other',
+    session: 'other-emitter',
+    seq: others++,
+    data: {},
+  });
   const textOf = (ev: Ev) => (broken !== 'reserializes' && raw.get(ev)) || JSON.stringify(ev);
   // at-least-once: `redeliver` delivers and replays each Event twice, which is legal (AEP-0003 §5, §7)
   const replayOne = (sub: Sub, ev: Ev) => {
@@ -473,7 +500,7 @@ export async function startEndpoint(
           },
       capabilities: {
         filters: ['attr-match'],
-        replay: broken === 'no-buffer-advert' ? { all: true } : { buffer: BUFFER, all: true },
+        replay: broken === 'no-buffer-advert' ? { all: true } : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
         capture: ['none', 'metadata', 'redacted'],
         roster: {},
         'x-unknown-capability': { ignored: true },
@@ -558,7 +585,10 @@ export async function startEndpoint(
           }
           events.push([ev as Ev, l]);
         }
-        for (const [ev, l] of events) ingestOne(ev, l);
+        for (const [ev, l] of events) {
+          ingestOne(ev, l);
+          if (opts.busyBuffer !== undefined) ingestOne(other());
+        }
         if (refused.length)
           return json(res, 207, {
             results: lines.map((_, i) => (refused.includes(i) ? { line: i, error: 'invalid-event' } : { line: i })),
@@ -782,7 +812,7 @@ export async function startEndpoint(
             ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
             capabilities: {
               filters: ['attr-match'],
-              replay: broken === 'hello-no-buffer' ? { all: true } : { buffer: BUFFER, all: true },
+              replay: broken === 'hello-no-buffer' ? { all: true } : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
               roster: {},
               control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
               ...(literal ? { experimental: { 'x-literal': true } } : {}),
