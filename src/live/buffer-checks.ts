@@ -20,6 +20,7 @@ import {
   fromOf,
 } from './buffer-run.ts';
 import type { SseSubscriber } from './client.ts';
+import { CredentialsRefused } from './credentials.ts';
 import { accepted } from './http-checks.ts';
 import { StreamFailed } from './live-run.ts';
 
@@ -263,6 +264,14 @@ export async function roster(run: BufferRun): Promise<void> {
       (f) => !!f && typeof f === 'object' && (f as Ev).id === id,
       run.opts.timeoutMs,
     );
+    // AEP-0003 §4.1 #2: a roster answers under subscribe's §8 posture, so refused `unauthorized` it is refused for
+    // the run's credentials, as a subscribe would be: skipped, never failed
+    if (isFrame('error', id)(reply) && (reply as Ev).code === 'unauthorized')
+      throw new CredentialsRefused(
+        'a roster request on the WebSocket duplex',
+        'refused with an error frame, code "unauthorized"',
+        !!run.opts.token,
+      );
     if (!isFrame('roster', id)(reply) || !Array.isArray((reply as Ev).entries)) {
       run.report('aep/live-roster', 'noReply', { id, got: describeFrame(reply) });
       return undefined;

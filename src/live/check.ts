@@ -173,11 +173,12 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
       } else await HTTP_CHECKS[check]!(run);
       if (wanted.has(check) && !run.skipped.includes(check)) run.ran.push(check);
     } catch (e) {
-      // a WebSocket upgrade refused 401/403 with the run's credentials (or none) is a refusal for them too
+      // a WebSocket upgrade refused 401/403 with the run's credentials (or none) is a refusal for them too, whichever
+      // check opened it (`status` is only ever an upgrade's; roster is a buffer check, trial 13 #4)
       const cause =
         e instanceof CredentialsRefused
           ? e
-          : e instanceof LiveConnectError && refusedForCredentials(e.status) && SOCKET_CHECKS[check]
+          : e instanceof LiveConnectError && refusedForCredentials(e.status)
             ? run.refused(`the WebSocket upgrade at ${socketUrl(run)?.pathname}`, `answered ${e.status}`)
             : undefined;
       if (cause) {

@@ -237,11 +237,7 @@ const TARGET_SOURCE = 'aep://test/agent/target';
  * redelivery, nacks other types `unsupported`, and answers a cancel of {@link CONTROL_RUN} with run.cancelled.
  * `emit` sequences an Event into the session; `redeliver` fans out an Event already emitted.
  */
-function controlTarget(
-  emit: (ev: Ev) => void,
-  redeliver: (ev: Ev, sseOnly?: boolean) => void,
-  broken?: Broken,
-) {
+function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev, sseOnly?: boolean) => void, broken?: Broken) {
   const accepts = new Set(['control.attention.respond', 'control.cancel']);
   const recorded = new Map<string, Ev>();
   const decided = new Set<Ev>();
@@ -359,6 +355,8 @@ export async function startEndpoint(
      * one posted, so a resume position of the run's can predate the buffer (a legal eviction, AEP-0003 §5).
      */
     busyBuffer?: number;
+    /** Refuse a roster request on a duplex opened without the token `unauthorized`, as a subscribe is (compliant). */
+    rosterAuthed?: boolean;
   } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
@@ -500,7 +498,10 @@ export async function startEndpoint(
           },
       capabilities: {
         filters: ['attr-match'],
-        replay: broken === 'no-buffer-advert' ? { all: true } : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
+        replay:
+          broken === 'no-buffer-advert'
+            ? { all: true }
+            : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
         capture: ['none', 'metadata', 'redacted'],
         roster: {},
         'x-unknown-capability': { ignored: true },
@@ -812,7 +813,10 @@ export async function startEndpoint(
             ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
             capabilities: {
               filters: ['attr-match'],
-              replay: broken === 'hello-no-buffer' ? { all: true } : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
+              replay:
+                broken === 'hello-no-buffer'
+                  ? { all: true }
+                  : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
               roster: {},
               control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
               ...(literal ? { experimental: { 'x-literal': true } } : {}),
@@ -847,6 +851,8 @@ export async function startEndpoint(
         if (f.type === 'ping') return opts.noPong ? undefined : frame({ type: 'pong', t: f.t });
         if (f.type === 'roster') {
           if (hello.role === 'emitter') return frame({ type: 'error', id: f.id, code: 'unauthorized' });
+          // AEP-0003 §4.1 #2: the same §8 posture as subscribe (`rosterAuthed`: refused without the token too)
+          if (opts.rosterAuthed && !authed) return frame({ type: 'error', id: f.id, code: 'unauthorized' });
           let entries: object[] = [...claims.values()].flat();
           // the built-in target's claim (AEP-0003 §4.1 #4), its hello's control declared unless broken
           if (opts.control !== false) entries = [...entries, target.claim];
