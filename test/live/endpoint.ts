@@ -357,6 +357,8 @@ export async function startEndpoint(
     busyBuffer?: number;
     /** Refuse a roster request on a duplex opened without the token `unauthorized`, as a subscribe is (compliant). */
     rosterAuthed?: boolean;
+    /** Send its hello as the WebSocket opens, before the peer's (compliant: §3.5 #1 orders each direction). */
+    helloFirst?: boolean;
   } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
@@ -726,6 +728,24 @@ export async function startEndpoint(
       const own = new Map<string, Sub>();
       const mine: Claim[] = [];
       const frame = (f: Ev) => ws.send(JSON.stringify(f));
+      const ownHello = (): Ev => ({
+        type: 'hello',
+        versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
+        role: broken === 'hello-bad-role' ? 'collector' : broken === 'hello-emitter-no-agent' ? 'emitter' : 'both',
+        ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
+        capabilities: {
+          filters: ['attr-match'],
+          replay:
+            broken === 'hello-no-buffer'
+              ? { all: true }
+              : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
+          roster: {},
+          control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
+          ...(literal ? { experimental: { 'x-literal': true } } : {}),
+        },
+      });
+      // AEP-0003 §3.5 #1: the first frame *in each direction* is hello, so an endpoint MAY send its own at once
+      if (opts.helloFirst) frame(ownHello());
       // a command (AEP-0004): to the connected target, or refused by the relay
       const command = (f: Ev) => {
         const refuse = (code: string) => ws.send(JSON.stringify({ type: 'error', cause: f.id, code }));
@@ -806,22 +826,8 @@ export async function startEndpoint(
           // the hello check's own connection (the first consumer greeting as agent-conformance)
           if (broken === 'hello-binary' && identity.agent === 'agent-conformance' && f.role === 'consumer' && !binary++)
             return ws.send(Buffer.from(JSON.stringify({ type: 'hello', versions: ['0.1'] })), { binary: true });
-          frame({
-            type: 'hello',
-            versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
-            role: broken === 'hello-bad-role' ? 'collector' : broken === 'hello-emitter-no-agent' ? 'emitter' : 'both',
-            ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
-            capabilities: {
-              filters: ['attr-match'],
-              replay:
-                broken === 'hello-no-buffer'
-                  ? { all: true }
-                  : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
-              roster: {},
-              control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
-              ...(literal ? { experimental: { 'x-literal': true } } : {}),
-            },
-          });
+          // `helloFirst`: its own hello went out on connect, its one first frame (AEP-0003 §3.5 #1)
+          if (!opts.helloFirst) frame(ownHello());
           // unknown frame types are for the peer to ignore (AEP-0003 §2); a WebSocket ping is answered by `ws`
           if (literal) {
             frame({ type: 'x-literal-notice', note: 'an unknown frame type' });
