@@ -25,9 +25,12 @@ export function coreOf(ev: Ev): Ev {
  */
 export function floorKey(v: unknown): string {
   const o = v && typeof v === 'object' && !Array.isArray(v) ? (v as Ev) : undefined;
-  const value = o && typeof o.type === 'string' && o.type.includes('.') ? coreOf(o) : v;
-  return canonicalJson({ value, bigIntegers: [] });
+  return canonicalValue(o && typeof o.type === 'string' && o.type.includes('.') ? coreOf(o) : v);
 }
+
+/** A JSON value as canonical JSON (object keys sorted), `undefined` (an absent attribute) as itself. */
+export const canonicalValue = (v: unknown): string =>
+  v === undefined ? 'undefined' : canonicalJson({ value: v, bigIntegers: [] });
 
 /** {@link floorKey} of a frame's text (the text itself when it is not JSON). */
 export function floorKeyOfText(text: string): string {

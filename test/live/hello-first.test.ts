@@ -9,8 +9,9 @@ import { startEndpoint, TOKEN } from './endpoint.ts';
 
 const TIMEOUT = 5000;
 const show = (fs: { ruleId: string; message: string }[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
-const errors = (fs: { ruleId: string; severity: string }[]) =>
-  [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))];
+const errors = (fs: { ruleId: string; severity: string }[]) => [
+  ...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId)),
+];
 
 test('an endpoint sending its hello on connect passes every check', async () => {
   const ep = await startEndpoint(undefined, { helloFirst: true });
