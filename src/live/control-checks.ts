@@ -19,7 +19,9 @@ import {
   describe,
   type Frame,
   HELLO,
+  idAsId,
   isAckEvent,
+  miscorrelated,
   needsTarget,
   nextCount,
   NO_TOKEN,
@@ -39,6 +41,8 @@ interface Sent {
   from: number;
   /** The first ack or error frame for the command within the wait, as it came (`undefined`: none). */
   decision: unknown;
+  /** With no decision: what arrived looking like one but not linked by `cause` ({@link miscorrelated}). */
+  seen?: string;
 }
 
 /**
@@ -60,10 +64,13 @@ async function sendCommand(
     const id = String(cmd.id);
     const from = s.ws.frames.length;
     s.ws.send(cmd);
-    const decision = await s.next(from, decisionOf(id), opts.waitMs?.(s));
+    // an error frame naming the command as `id` ends the wait too: it is the answer, miscorrelated
+    const came = await s.next(from, (f) => decisionOf(id)(f) || idAsId(id)(f), opts.waitMs?.(s));
+    const decision = decisionOf(id)(came) ? came : undefined;
     // the run's credentials were refused (AEP-0004 §4 #1): what the endpoint does with an authorized command is unseen
     unauthorized(run, type, decision);
-    return await check({ s, cmd, id, from, decision });
+    const seen = decision === undefined ? miscorrelated(s, from, id) : undefined;
+    return await check({ s, cmd, id, from, decision, ...(seen ? { seen } : {}) });
   } finally {
     s.close();
   }
@@ -185,10 +192,11 @@ export async function controlNoRoute(run: ControlRun, url: URL): Promise<string 
     run,
     url,
     type,
-    async ({ s, cmd, from, decision }) => {
+    async ({ s, cmd, from, decision, seen }) => {
       const answer = asFrame(decision);
       // a control.rejected Event is the refusal entering the session: 'history' below names it
-      if (!answer) run.report('aep/live-control-no-route', 'none', { ms: s.window });
+      if (!answer && seen) run.report('aep/live-control-no-route', 'miscorrelated', { ms: s.window, seen });
+      else if (!answer) run.report('aep/live-control-no-route', 'none', { ms: s.window });
       else if (answer.type === 'control.accepted') run.report('aep/live-control-no-route', 'accepted');
       else if (answer.type === 'error' ? answer.code !== 'no-route' : answer.type !== 'control.rejected')
         run.report('aep/live-control-no-route', 'frame', { got: describe(decision) });
@@ -248,9 +256,13 @@ export async function controlAmbiguous(run: ControlRun, url: URL): Promise<strin
     const cmd = s.command(type);
     const from = s.ws.frames.length;
     s.ws.send(cmd);
-    const d = asFrame(await s.next(from, decisionOf(String(cmd.id))));
+    const id = String(cmd.id);
+    const came = await s.next(from, (f) => decisionOf(id)(f) || idAsId(id)(f));
+    const d = decisionOf(id)(came) ? asFrame(came) : undefined;
     unauthorized(run, type, d);
-    if (!d) run.report('aep/live-control-ambiguous', 'none', { ms: s.window });
+    const seen = d ? undefined : miscorrelated(s, from, id);
+    if (!d && seen) run.report('aep/live-control-ambiguous', 'miscorrelated', { ms: s.window, seen });
+    else if (!d) run.report('aep/live-control-ambiguous', 'none', { ms: s.window });
     else if (d.type !== 'error' || d.code !== 'ambiguous')
       run.report('aep/live-control-ambiguous', 'frame', { got: describe(d) });
     for (const c of claimants) await settled(run, c);
@@ -268,10 +280,14 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
   const skip = needsTarget(run);
   if (skip) return skip;
   const type = run.opts.control?.accepts ?? CONTROL_DEFAULTS.accepts;
-  return sendCommand(run, url, type, async ({ s, id, from, decision }) => {
+  return sendCommand(run, url, type, async ({ s, id, from, decision, seen }) => {
     const d = asFrame(decision);
     if (!d)
-      return void run.report('aep/live-control-ack', 'window', { type, ms: s.window, claim: await claimOf(run, s) });
+      return void run.report('aep/live-control-ack', 'window', {
+        type,
+        ms: s.window,
+        claim: `${seen ? `; ${seen}` : ''}${await claimOf(run, s)}`,
+      });
     if (d.type === 'error') {
       if (d.code === 'no-route') run.report('aep/live-control-ack', 'noRoute', { session: s.session });
       else if (d.code === 'unsupported') run.report('aep/live-control-ack', 'unsupported', { type, by: 'the relay' });
@@ -366,12 +382,13 @@ export async function controlUnsupported(run: ControlRun, url: URL): Promise<str
   const skip = needsTarget(run);
   if (skip) return skip;
   const type = run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared;
-  return sendCommand(run, url, type, ({ s, decision }) => {
+  return sendCommand(run, url, type, ({ s, decision, seen }) => {
     const d = asFrame(decision);
     const ok =
       (d?.type === 'control.rejected' && asFrame(d.data)?.reason === 'unsupported') ||
       (d?.type === 'error' && d.code === 'unsupported');
-    if (!ok) run.report('aep/live-control-unsupported', 'got', { type, got: describe(d), ms: s.window });
+    const got = d || !seen ? describe(d) : `nothing linked to it by cause (${seen})`;
+    if (!ok) run.report('aep/live-control-unsupported', 'got', { type, got, ms: s.window });
     return undefined;
   });
 }

@@ -79,6 +79,29 @@ export const decisionOf = (id: string) => (f: unknown) => {
   const o = asFrame(f);
   return !!o && o.cause === id && (ACKS.has(String(o.type)) || o.type === 'error');
 };
+/** An error frame that names the command `id` as its `id` member, where AEP-0004 §4 #2 puts it in `cause`. */
+export const idAsId = (id: string) => (f: unknown) => {
+  const o = asFrame(f);
+  return !!o && o.type === 'error' && o.id === id && o.cause !== id;
+};
+
+/**
+ * What arrived on `s` from frame `from` that looks like the answer to the command `id` but is not linked to it by
+ * `cause` (AEP-0004 §4 #2: "The relay MUST set `cause` to the command's `id`"), described for a finding; undefined when
+ * nothing did. Named so that an operator looks for a correlation bug, not a routing one (trial 13 #6).
+ */
+export function miscorrelated(s: Sender, from: number, id: string): string | undefined {
+  for (const f of s.ws.frames.slice(from)) {
+    const o = asFrame(f);
+    if (o?.type !== 'error' || o.cause === id) continue;
+    const code = `an error frame with code ${JSON.stringify(String(o.code))}`;
+    if (o.id === id) return `${code} arrived carrying the command's id as "id", not as "cause"`;
+    if (o.cause === undefined) return `${code} arrived with no "cause"`;
+    return `${code} arrived with cause ${JSON.stringify(String(o.cause))}, not the command's id`;
+  }
+  return undefined;
+}
+
 /** An ack Event for the command `id`. */
 export const isAckEvent = (id: string) => (f: unknown) => {
   const o = asFrame(f);

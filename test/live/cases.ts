@@ -283,6 +283,19 @@ export const LIVE_CASES: readonly LiveCase[] = [
     control: true,
     says: /was acked control\.accepted; nothing claims the session/,
   },
+  // trial 13 #6: what arrived is named, not "no answer"; the id in the wrong member ends the wait at once
+  {
+    variant: 'control-no-route-miscaused',
+    rules: ['aep/live-control-no-route'],
+    control: true,
+    says: /got no error frame with its id as cause within \d+ ms: an error frame with code "no-route" arrived with cause "x", not the command's id/,
+  },
+  {
+    variant: 'control-no-route-as-id',
+    rules: ['aep/live-control-no-route'],
+    control: true,
+    says: /an error frame with code "no-route" arrived carrying the command's id as "id", not as "cause"/,
+  },
   {
     variant: 'control-ambiguous-broadcast',
     rules: ['aep/live-control-ambiguous'],

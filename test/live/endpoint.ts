@@ -50,6 +50,8 @@ export type Broken =
   | 'control-cancel-uncaused'
   | 'control-target-undeclared'
   | 'control-no-route-accepted'
+  | 'control-no-route-miscaused'
+  | 'control-no-route-as-id'
   | 'sse-500'
   | 'sse-text-plain'
   | 'sse-multiline-data'
@@ -790,6 +792,9 @@ export async function startEndpoint(
             cause: f.id,
             data: { reason: 'invalid' },
           });
+        // the refusal with the command's id in the wrong member, or another cause (AEP-0004 §4 #2 sets `cause`)
+        if (broken === 'control-no-route-miscaused') return frame({ type: 'error', cause: 'x', code: 'no-route' });
+        if (broken === 'control-no-route-as-id') return frame({ type: 'error', id: f.id, code: 'no-route' });
         return refuse('no-route');
       };
       ws.on('message', (data, isBinary) => {
