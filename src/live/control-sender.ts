@@ -183,6 +183,14 @@ export class Sender {
       const ok = asFrame(await ws.next(at, (f) => asFrame(f)?.id === 'ctl', run.opts.timeoutMs));
       subscribeRefused(ok, !!run.opts.token);
       if (ok?.type === 'subscribed') {
+        // AEP-0004 §3: the window is the target's hello declaration; through a relay, its roster entry relays it
+        // (AEP-0003 §4.1 #4), and it decides over the relay's own hello (trial 13 #8)
+        if (run.opts.control?.ackWindowMs === undefined) {
+          const relayed = (await rosterClaims(run, s))
+            ?.map((e) => asFrame(e?.control)?.ack_window_ms)
+            .filter((w): w is number => typeof w === 'number' && w > 0);
+          if (relayed?.length) s.window = Math.max(...relayed);
+        }
         s.sse = await watchStream(run, session, ws);
         return s;
       }

@@ -186,6 +186,27 @@ test('a relay that delivers each ack twice, one copy with an extension attribute
   }
 });
 
+test("without --ack-window, the window is the target's own declaration as its roster entry relays it (AEP-0004 §3, AEP-0003 §4.1 #4), not the relay's hello", async () => {
+  const { ackWindowMs: _w, ...control } = OPTIONS.control!;
+  const opts: LiveOptions = { ...OPTIONS, control, checks: ['control-ack'] };
+  // the target acks after SLOW_ACK_MS: past the relay hello's window, within the one the target declares
+  const relayed = await startEndpoint('control-slow-ack', { targetWindowMs: SLOW_ACK_MS * 4 });
+  try {
+    const r = await checkEndpoint(relayed.url, opts);
+    assert.deepEqual(r.findings, [], show(r.findings));
+    assert.deepEqual(r.ran, ['control-ack']);
+  } finally {
+    await relayed.close();
+  }
+  const hello = await startEndpoint('control-slow-ack');
+  try {
+    const r = await checkEndpoint(hello.url, opts);
+    assert.match(show(r.findings), new RegExp(`within the ${HELLO_ACK_WINDOW_MS} ms ack window`));
+  } finally {
+    await hello.close();
+  }
+});
+
 test('acks fanned out only on SSE are observed there (AEP-0004 §2 #2: ordinary session Events); no check needs a pong', async () => {
   const ep = await startEndpoint(undefined, { acksOnStreamOnly: true, noPong: true });
   try {

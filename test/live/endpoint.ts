@@ -239,7 +239,12 @@ const TARGET_SOURCE = 'aep://test/agent/target';
  * redelivery, nacks other types `unsupported`, and answers a cancel of {@link CONTROL_RUN} with run.cancelled.
  * `emit` sequences an Event into the session; `redeliver` fans out an Event already emitted.
  */
-function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev, sseOnly?: boolean) => void, broken?: Broken) {
+function controlTarget(
+  emit: (ev: Ev) => void,
+  redeliver: (ev: Ev, sseOnly?: boolean) => void,
+  broken?: Broken,
+  windowMs?: number,
+) {
   const accepts = new Set(['control.attention.respond', 'control.cancel']);
   const recorded = new Map<string, Ev>();
   const decided = new Set<Ev>();
@@ -261,7 +266,9 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev, sseOnly?: boo
     claim: {
       session: CONTROL_SESSION,
       agent: 'test-target',
-      ...(broken === 'control-target-undeclared' ? {} : { control: { accepts: [...accepts] } }),
+      ...(broken === 'control-target-undeclared'
+        ? {}
+        : { control: { accepts: [...accepts], ...(windowMs ? { ack_window_ms: windowMs } : {}) } }),
     },
     command(cmd: Ev): void {
       const key = `${String(cmd.source)}\u0000${String(cmd.id)}`;
@@ -361,6 +368,8 @@ export async function startEndpoint(
     rosterAuthed?: boolean;
     /** Send its hello as the WebSocket opens, before the peer's (compliant: §3.5 #1 orders each direction). */
     helloFirst?: boolean;
+    /** The ack window the target declares, relayed in its roster entry (AEP-0003 §4.1 #4); the relay's hello keeps its own. */
+    targetWindowMs?: number;
   } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
@@ -706,6 +715,7 @@ export async function startEndpoint(
       for (const s of subs) if (!sseOnly || s.sse) deliver(s, ev);
     },
     broken,
+    opts.targetWindowMs,
   );
   const wss = new WebSocketServer({ noServer: true });
   let binary = 0;
