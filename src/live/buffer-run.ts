@@ -88,7 +88,8 @@ export function describeFrame(f: unknown, closed = false): string {
   if (f instanceof BinaryFrame) return `a binary frame of ${f.bytes} bytes, which AEP-0003 §3.5 #2 reserves`;
   if (f && typeof f === 'object') {
     const o = f as Ev;
-    return `a ${JSON.stringify(String(o.type))} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
+    const type = String(o.type);
+    return `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${JSON.stringify(type)} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
   }
   return 'a frame that is not a JSON object';
 }

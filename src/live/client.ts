@@ -109,7 +109,8 @@ export function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectErr
           : /certificate|SSL|TLS/i.test(`${e.code ?? ''} ${e.message}`)
             ? `TLS failure (${e.code ?? e.message})`
             : (e.code ?? e.message);
-  const err = new LiveConnectError(`cannot reach ${url.origin}: ${what}`);
+  // the path too (the base may carry one), never the query (it may carry `access_token`)
+  const err = new LiveConnectError(`cannot reach ${url.origin}${url.pathname}: ${what}`);
   err.reason = what;
   return err;
 }

@@ -291,6 +291,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
         'A first frame other than hello was answered {got}, not an error frame with code "hello-required".',
       versionUnsupported:
         'A hello offering only version "99.0" was answered {got}, not an error frame with code "version-unsupported" and its versions.',
+      noVersions:
+        'A hello offering only version "99.0" was answered an error frame with code "version-unsupported" that lacks the versions member listing the supported versions.',
     },
   },
   {

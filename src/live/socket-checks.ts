@@ -77,7 +77,9 @@ export async function hello(run: SocketRun, url: URL): Promise<void> {
   try {
     future.send({ ...HELLO, versions: ['99.0'] });
     const e = (await afterOwnHello(run, future)) as { code?: unknown; versions?: unknown };
-    if (!isFrame('error')(e) || e.code !== 'version-unsupported' || !Array.isArray(e.versions))
+    if (isFrame('error')(e) && e.code === 'version-unsupported' && !Array.isArray(e.versions))
+      run.report('aep/live-hello', 'noVersions');
+    else if (!isFrame('error')(e) || e.code !== 'version-unsupported')
       run.report('aep/live-hello', 'versionUnsupported', { got: describeFrame(e, future.closed) });
   } finally {
     future.close();

@@ -147,6 +147,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /offering only version "99\.0" was answered a "hello" frame/,
   },
   {
+    variant: 'hello-unsupported-no-versions',
+    rules: ['aep/live-hello'],
+    says: /code "version-unsupported" that lacks the versions member/,
+  },
+  {
     variant: 'rejects-unknown-capability',
     rules: ['aep/live-unknown-frame'],
     says: /A hello with an unknown capability key got no hello answer/,
@@ -232,7 +237,7 @@ export const LIVE_CASES: readonly LiveCase[] = [
   {
     variant: 'limit-open-code',
     rules: ['aep/live-subscribe-refusal'],
-    says: /answered a "error" frame with code "too-many-positions"/,
+    says: /answered an "error" frame with code "too-many-positions"/,
   },
   { variant: 'hello-bad-role', rules: ['aep/live-hello'], says: /hello answer has role "collector"/ },
   { variant: 'hello-emitter-no-agent', rules: ['aep/live-hello'], says: /role "emitter" and no identity\.agent/ },

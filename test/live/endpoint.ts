@@ -62,6 +62,7 @@ export type Broken =
   | 'resets-version-gate'
   | 'hello-binary'
   | 'hello-any-version'
+  | 'hello-unsupported-no-versions'
   | 'rejects-unknown-capability'
   | 'filter-fail-open'
   | 'sse-agent-id'
@@ -825,7 +826,11 @@ export async function startEndpoint(
           // AEP-0003 §4 #1: no version in common is refused; §4 #4: unknown capability keys are ignored
           const offered = Array.isArray(f.versions) ? f.versions : [];
           if (!offered.includes('0.1') && broken !== 'hello-any-version') {
-            frame({ type: 'error', code: 'version-unsupported', versions: ['0.1'] });
+            frame({
+              type: 'error',
+              code: 'version-unsupported',
+              ...(broken === 'hello-unsupported-no-versions' ? {} : { versions: ['0.1'] }),
+            });
             return ws.close();
           }
           const known = ['emits', 'capture', 'control', 'replay', 'filters', 'roster', 'experimental'];
