@@ -165,6 +165,8 @@ export class LiveRun {
   }
 
   private readonly streamAnswers = new Set<string>();
+  /** The finding of the first stream answered other than 200 text/event-stream (aep/live-fanout's), if any. */
+  streamFailure: Finding | undefined;
 
   /**
    * An SSE subscription; one not answered 200 `text/event-stream` is reported and closed. `refused` names the rule
@@ -211,7 +213,10 @@ export class LiveRun {
     }
     const first = !this.streamAnswers.has(key);
     this.streamAnswers.add(key);
-    if (first) this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check });
+    if (first) {
+      this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check });
+      this.streamFailure = this.findings[this.findings.length - 1];
+    }
     return new StreamFailed(`GET ${path} was answered ${key}, not 200 text/event-stream (aep/live-fanout)`, first);
   }
 
