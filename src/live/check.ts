@@ -194,7 +194,19 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
         if (check === 'discovery') refused = cause;
         credentialSkip(check, cause);
       } else if (e instanceof ForeignEndpoint && check !== 'discovery') skip(run, check, e.message);
-      else if (e instanceof LiveTimeout)
+      // a request that got no response head at all: said once, and every later check asking it again is skipped
+      // (it fails at once, client.ts `silent`) rather than waiting the timeout each (trial 13 #7)
+      else if (
+        e instanceof LiveTimeout &&
+        e.silent !== undefined &&
+        check !== 'discovery' &&
+        run.opts.silent.has(e.silent)
+      )
+        skip(run, check, `${e.silent} sent no response head within ${run.opts.timeoutMs} ms (aep/live-timeout)`);
+      else if (e instanceof LiveTimeout && e.silent !== undefined && check !== 'discovery') {
+        run.opts.silent.add(e.silent);
+        run.report('aep/live-timeout', 'silent', { check, ms: run.opts.timeoutMs, request: e.silent });
+      } else if (e instanceof LiveTimeout)
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });
       else if (e instanceof LiveConnectError && check !== 'discovery' && run.discovery)
         run.report('aep/live-timeout', 'lost', { check, reason: e.reason ?? e.message });

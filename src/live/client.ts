@@ -25,7 +25,11 @@ export class LiveConnectError extends Error {
 
 /** A check waited longer than its timeout; `waiting` says for what. */
 export class LiveTimeout extends Error {
-  constructor(readonly waiting: string) {
+  constructor(
+    readonly waiting: string,
+    /** The request (`POST /events`, `the WebSocket upgrade at /socket`) when it got no response head at all. */
+    readonly silent?: string,
+  ) {
     super(`timed out waiting for ${waiting}`);
   }
 }
@@ -54,6 +58,11 @@ export interface WireOptions {
   onLimit?: (what: string) => void;
   /** The run's abort: every request, subscription and socket open when it fires is closed. */
   abort?: WireAbort;
+  /**
+   * Requests (`POST /events`, `the WebSocket upgrade at /socket`) that already sent no response head within the
+   * timeout: asked again, they fail at once ({@link LiveTimeout} naming them), so a silent endpoint costs one timeout.
+   */
+  silent?: Set<string>;
 }
 
 /**
@@ -121,15 +130,18 @@ export function fetchText(
   opts: WireOptions & { method?: string; headers?: Record<string, string>; body?: string },
 ): Promise<HttpAnswer> {
   if (opts.abort?.aborted) return Promise.reject(opts.abort.reason);
+  const what = `${opts.method ?? 'GET'} ${url.pathname}`;
+  if (opts.silent?.has(what)) return Promise.reject(new LiveTimeout(what, what));
   let release = () => {};
   return new Promise<HttpAnswer>((resolve, reject) => {
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       method: opts.method ?? 'GET',
       headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
     });
+    let headed = false;
     const timer = setTimeout(() => {
       req.destroy();
-      reject(new LiveTimeout(`${opts.method ?? 'GET'} ${url.pathname}`));
+      reject(new LiveTimeout(what, headed ? undefined : what));
     }, opts.timeoutMs);
     const abort = opts.abort;
     if (abort)
@@ -143,6 +155,7 @@ export function fetchText(
       reject(connectError(url, e));
     });
     req.on('response', (res) => {
+      headed = true;
       const parts: Buffer[] = [];
       let size = 0;
       res.on('data', (b: Buffer) => {

@@ -92,7 +92,10 @@ export class LiveRun {
   private seq = 0;
   private n = 0;
 
-  readonly opts: Required<Pick<LiveOptions, 'timeoutMs'>> & LiveOptions & Pick<WireOptions, 'onLimit' | 'abort'>;
+  readonly opts: Required<Pick<LiveOptions, 'timeoutMs'>> &
+    LiveOptions &
+    Pick<WireOptions, 'onLimit' | 'abort'> &
+    Required<Pick<WireOptions, 'silent'>>;
 
   constructor(
     readonly base: URL,
@@ -101,6 +104,7 @@ export class LiveRun {
     const met = new Set<string>();
     this.opts = {
       ...opts,
+      silent: new Set(),
       ...(opts.signal ? { abort: new WireAbort(opts.signal) } : {}),
       onLimit: (what) => {
         if (met.has(`${this.check} ${what}`)) return;

@@ -174,6 +174,17 @@ export const LIVE_CASES: readonly LiveCase[] = [
   // a re-serialization is legal at the default floor (AEP-0001 §4.2): only --identity strict fails it
   { variant: 'reserializes', rules: ['aep/live-byte-identity'], destructive: true, identity: 'strict' },
   { variant: 'hangs', rules: ['aep/live-timeout', 'aep/live-skipped'] },
+  // trial 13 #7: a surface that sends no response head is said once; the later checks needing it are skipped at once
+  {
+    variant: 'hangs-post',
+    rules: ['aep/live-timeout', 'aep/live-skipped'],
+    says: /^POST \/events sent no response head within \d+ ms \(the version-gate check\); the later checks that need it are skipped\.$/,
+  },
+  {
+    variant: 'hangs-upgrade',
+    rules: ['aep/live-timeout', 'aep/live-skipped'],
+    says: /^the WebSocket upgrade at \/socket sent no response head within \d+ ms \(the \S+ check\); the later checks that need it are skipped\.$/,
+  },
   // the first subscription reports the answer; the stream checks after it are skipped with it as the reason
   {
     variant: 'sse-500',

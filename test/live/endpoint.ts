@@ -37,6 +37,8 @@ export type Broken =
   | 'exhausted-late'
   | 'reserializes'
   | 'hangs'
+  | 'hangs-post'
+  | 'hangs-upgrade'
   | 'no-socket'
   | 'no-well-known'
   | 'keeps-content'
@@ -553,6 +555,8 @@ export async function startEndpoint(
       return res.end(discovery());
     }
     if (req.method === 'POST' && path === '/events') {
+      // never answered, its body never read (the socket is ended when the endpoint closes)
+      if (broken === 'hangs-post') return;
       const parts: Buffer[] = [];
       let size = 0;
       // the body is read to its end (an answer before it can be lost to the client), kept only within the limit
@@ -720,7 +724,10 @@ export async function startEndpoint(
   );
   const wss = new WebSocketServer({ noServer: true });
   let binary = 0;
+  // `hangs-upgrade`: upgrade requests left unanswered, ended when the endpoint closes
+  const hung = new Set<{ destroy(): void }>();
   server.on('upgrade', (req, socket, head) => {
+    if (broken === 'hangs-upgrade') return void hung.add(socket);
     if (
       broken === 'no-socket' ||
       opts.sseOnly ||
@@ -973,7 +980,15 @@ export async function startEndpoint(
     });
   });
 
-  const ep = { ...(await listenLocal(server, wss)), slow };
+  const listening = await listenLocal(server, wss);
+  const ep = {
+    ...listening,
+    close: async () => {
+      for (const h of hung) h.destroy();
+      await listening.close();
+    },
+    slow,
+  };
   origin = ep.url;
   return literal ? { ...ep, url: `${ep.url}${LITERAL_BASE}/` } : ep;
 }

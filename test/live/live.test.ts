@@ -135,7 +135,7 @@ for (const { variant, rules, destructive, says, identity, checks, host } of LIVE
       const r = await checkEndpoint(url, {
         token: TOKEN,
         // the heartbeat variant waits HEARTBEAT and the timeout past it for a comment that never comes
-        timeoutMs: variant === 'hangs' ? 300 : checks ? 1000 : TIMEOUT,
+        timeoutMs: variant.startsWith('hangs') ? 300 : checks ? 1000 : TIMEOUT,
         destructive: !!destructive,
         ...(identity ? { identity } : {}),
         ...(checks ? { checks, heartbeatMs: HEARTBEAT } : {}),
@@ -167,6 +167,16 @@ for (const { variant, rules, destructive, says, identity, checks, host } of LIVE
         assert.ok(r.skipped.includes('filter'));
       }
       if (variant === 'no-socket') assert.ok(r.skipped.includes('hello') && r.skipped.includes('roster'));
+      // said once, not once a check
+      if (variant === 'hangs-post' || variant === 'hangs-upgrade') {
+        assert.equal(r.findings.filter((f) => f.ruleId === 'aep/live-timeout').length, 1, show(r.findings));
+        const later = variant === 'hangs-post' ? ['ingest', 'fanout'] : ['hello', 'roster'];
+        for (const c of later)
+          assert.match(
+            show(r.findings),
+            new RegExp(`The ${c} check was skipped: .* sent no response head within 300 ms`),
+          );
+      }
     } finally {
       await ep.close();
     }
