@@ -2,6 +2,7 @@
  * The wire of `aep live`: HTTP requests and an SSE subscriber over Node's own http/https (the WebSocket peer is in
  * ws-peer.ts). Every wait is bounded by a timeout; a failure to connect is a {@link LiveConnectError}.
  */
+import { LineReader } from './line-reader.ts';
 import type { LiveResult } from './result.ts';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -23,11 +24,10 @@ export class LiveConnectError extends Error {
   result?: LiveResult;
 }
 
-/** A check waited longer than its timeout; `waiting` says for what. */
+/** A check waited longer than its timeout; `waiting` says for what, `silent` the request that sent no response head. */
 export class LiveTimeout extends Error {
   constructor(
     readonly waiting: string,
-    /** The request (`POST /events`, `the WebSocket upgrade at /socket`) when it got no response head at all. */
     readonly silent?: string,
   ) {
     super(`timed out waiting for ${waiting}`);
@@ -58,10 +58,7 @@ export interface WireOptions {
   onLimit?: (what: string) => void;
   /** The run's abort: every request, subscription and socket open when it fires is closed. */
   abort?: WireAbort;
-  /**
-   * Requests (`POST /events`, `the WebSocket upgrade at /socket`) that already sent no response head within the
-   * timeout: asked again, they fail at once ({@link LiveTimeout} naming them), so a silent endpoint costs one timeout.
-   */
+  /** Requests that already sent no response head within the timeout: asked again, they fail at once (one timeout). */
   silent?: Set<string>;
 }
 
@@ -118,7 +115,7 @@ export function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectErr
           : /certificate|SSL|TLS/i.test(`${e.code ?? ''} ${e.message}`)
             ? `TLS failure (${e.code ?? e.message})`
             : (e.code ?? e.message);
-  // the path too (the base may carry one), never the query (it may carry `access_token`)
+  // with the path (the base may have one), never the query (it may carry `access_token`)
   const err = new LiveConnectError(`cannot reach ${url.origin}${url.pathname}: ${what}`);
   err.reason = what;
   return err;
@@ -177,36 +174,6 @@ export function fetchText(
     });
     req.end(opts.body);
   }).finally(() => release());
-}
-
-/** Lines of chunked text at CRLF, CR or LF in linear time (a CR ending a chunk pairs with an LF opening the next). */
-export class LineReader {
-  private parts: string[] = [];
-  private size = 0;
-  private afterCr = false;
-
-  constructor(private readonly onLine: (line: string) => void) {}
-
-  /** Feed one chunk; false when the unfinished line has grown past the limit (nothing more should be read). */
-  push(chunk: string): boolean {
-    const breaks = /\r\n?|\n/g;
-    let from = this.afterCr && chunk.startsWith('\n') ? 1 : 0;
-    this.afterCr = false;
-    breaks.lastIndex = from;
-    for (let m = breaks.exec(chunk); m; m = breaks.exec(chunk)) {
-      const line = this.parts.length ? this.parts.join('') + chunk.slice(from, m.index) : chunk.slice(from, m.index);
-      this.parts = [];
-      this.size = 0;
-      from = breaks.lastIndex;
-      this.afterCr = m[0] === '\r' && from === chunk.length;
-      this.onLine(line);
-    }
-    if (from < chunk.length) {
-      this.parts.push(chunk.slice(from));
-      this.size += chunk.length - from;
-    }
-    return this.size <= BODY_LIMIT;
-  }
 }
 
 /** A delivered text as one JSONL line: a line break (JSON whitespace between tokens) becomes a space (README). */
@@ -298,7 +265,7 @@ export class SseSubscriber {
         sub.contentType = String(res.headers['content-type'] ?? '');
         if (opened) sub.onHead?.();
         if (sub.ended) return;
-        const lines = new LineReader((line) => sub.line(line));
+        const lines = new LineReader(BODY_LIMIT, (line) => sub.line(line));
         res.setEncoding('utf8');
         let first = true;
         res.on('data', (chunk: string) => {

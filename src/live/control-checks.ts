@@ -6,7 +6,6 @@
  */
 import { loadAepRegistry } from '../aep/schema/registry.ts';
 import { LiveConnectError, LiveTimeout, type SseSubscriber } from './client.ts';
-import { CredentialsRefused } from './credentials.ts';
 import { WsPeer } from './ws-peer.ts';
 import {
   ACKS,
@@ -17,7 +16,6 @@ import {
   type ControlRun,
   decisionOf,
   describe,
-  type Frame,
   HELLO,
   idAsId,
   isAckEvent,
@@ -28,67 +26,12 @@ import {
   notAdvertised,
   rosterClaims,
   Sender,
+  sendCommand,
+  unauthorized,
   watchStream,
 } from './control-sender.ts';
 
 export { CONTROL_DEFAULTS, type ControlOptions, type ControlRun } from './control-sender.ts';
-
-/** One command {@link sendCommand} sent: its sender, the command, the frame count before it, and its decision. */
-interface Sent {
-  s: Sender;
-  cmd: Frame;
-  id: string;
-  from: number;
-  /** The first ack or error frame for the command within the wait, as it came (`undefined`: none). */
-  decision: unknown;
-  /** With no decision: what arrived looking like one but not linked by `cause` ({@link miscorrelated}). */
-  seen?: string;
-}
-
-/**
- * Open a sender subscribed to `session` (default: the target `--control-session` names), send one `type` command
- * (`over` replaces its members) and await its decision (AEP-0004 §3) for `waitMs` (default: the ack window), then hand
- * it to `check`; the sender is closed after. A reason string when the check cannot run here.
- */
-async function sendCommand(
-  run: ControlRun,
-  url: URL,
-  type: string,
-  check: (sent: Sent) => Promise<string | undefined> | string | undefined,
-  opts: { session?: string; over?: Frame; waitMs?: (s: Sender) => number } = {},
-): Promise<string | undefined> {
-  const s = await Sender.open(run, url, opts.session ?? run.opts.control!.session!);
-  if (typeof s === 'string') return s;
-  try {
-    const cmd = s.command(type, opts.over);
-    const id = String(cmd.id);
-    const from = s.ws.frames.length;
-    s.ws.send(cmd);
-    // an error frame naming the command as `id` ends the wait too: it is the answer, miscorrelated
-    const came = await s.next(from, (f) => decisionOf(id)(f) || idAsId(id)(f), opts.waitMs?.(s));
-    const decision = decisionOf(id)(came) ? came : undefined;
-    // the run's credentials were refused (AEP-0004 §4 #1): what the endpoint does with an authorized command is unseen
-    unauthorized(run, type, decision);
-    const seen = decision === undefined ? miscorrelated(s, from, id) : undefined;
-    return await check({ s, cmd, id, from, decision, ...(seen ? { seen } : {}) });
-  } finally {
-    s.close();
-  }
-}
-
-/**
- * @throws CredentialsRefused when `decision` refuses a command the run sent with its token `unauthorized`: the check is
- * skipped (check.ts), since the answer to an authorized command is not seen.
- */
-function unauthorized(run: ControlRun, type: string, decision: unknown): void {
-  const d = asFrame(decision);
-  if (d?.type === 'error' && d.code === 'unauthorized')
-    throw new CredentialsRefused(
-      `the ${type} command on the WebSocket duplex`,
-      'refused with an error frame, code "unauthorized"',
-      !!run.opts.token,
-    );
-}
 
 /** AEP-0004 §4 #1-#2, AEP-0003 §8.1: a command on a duplex opened without credentials is refused and reaches no target. */
 export async function controlAuthGate(run: ControlRun, url: URL): Promise<string | undefined> {

@@ -2,7 +2,7 @@
 import type { MessageArgs } from '../core/message.ts';
 import { LiveTimeout, oneLine, type SseMessage, type SseSubscriber, type WireAbort } from './client.ts';
 import { floorKeyOfText } from './buffer-run.ts';
-import { subscribeRefused } from './credentials.ts';
+import { CredentialsRefused, subscribeRefused } from './credentials.ts';
 import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -301,4 +301,61 @@ export async function claimOf(run: ControlRun, s: Sender): Promise<string> {
     : n
       ? `; the roster names ${n} claimant${n === 1 ? '' : 's'} ${of}`
       : `; the roster names no claimant ${of}`;
+}
+
+/** One command {@link sendCommand} sent: its sender, the command, the frame count before it, and its decision. */
+export interface Sent {
+  s: Sender;
+  cmd: Frame;
+  id: string;
+  from: number;
+  /** The first ack or error frame for the command within the wait, as it came (`undefined`: none). */
+  decision: unknown;
+  /** With no decision: what arrived looking like one but not linked by `cause` ({@link miscorrelated}). */
+  seen?: string;
+}
+
+/**
+ * Open a sender subscribed to `session` (default: the target `--control-session` names), send one `type` command
+ * (`over` replaces its members) and await its decision (AEP-0004 §3) for `waitMs` (default: the ack window), then hand
+ * it to `check`; the sender is closed after. A reason string when the check cannot run here.
+ */
+export async function sendCommand(
+  run: ControlRun,
+  url: URL,
+  type: string,
+  check: (sent: Sent) => Promise<string | undefined> | string | undefined,
+  opts: { session?: string; over?: Frame; waitMs?: (s: Sender) => number } = {},
+): Promise<string | undefined> {
+  const s = await Sender.open(run, url, opts.session ?? run.opts.control!.session!);
+  if (typeof s === 'string') return s;
+  try {
+    const cmd = s.command(type, opts.over);
+    const id = String(cmd.id);
+    const from = s.ws.frames.length;
+    s.ws.send(cmd);
+    // an error frame naming the command as `id` ends the wait too: it is the answer, miscorrelated
+    const came = await s.next(from, (f) => decisionOf(id)(f) || idAsId(id)(f), opts.waitMs?.(s));
+    const decision = decisionOf(id)(came) ? came : undefined;
+    // the run's credentials were refused (AEP-0004 §4 #1): what the endpoint does with an authorized command is unseen
+    unauthorized(run, type, decision);
+    const seen = decision === undefined ? miscorrelated(s, from, id) : undefined;
+    return await check({ s, cmd, id, from, decision, ...(seen ? { seen } : {}) });
+  } finally {
+    s.close();
+  }
+}
+
+/**
+ * @throws CredentialsRefused when `decision` refuses a command the run sent with its token `unauthorized`: the check is
+ * skipped (check.ts), since the answer to an authorized command is not seen.
+ */
+export function unauthorized(run: ControlRun, type: string, decision: unknown): void {
+  const d = asFrame(decision);
+  if (d?.type === 'error' && d.code === 'unauthorized')
+    throw new CredentialsRefused(
+      `the ${type} command on the WebSocket duplex`,
+      'refused with an error frame, code "unauthorized"',
+      !!run.opts.token,
+    );
 }

@@ -335,7 +335,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     messages: {
       timeout: 'The {check} check got no answer within {ms} ms ({waiting}).',
       silent:
-        '{request} sent no response head within {ms} ms (the {check} check); the later checks that need it are skipped.',
+        '{request} sent no response head within {ms} ms (the {check} check); later checks needing it are skipped.',
       lost: 'The {check} check lost its connection to the endpoint: {reason}.',
       unreachable: 'The {check} check could not reach the endpoint: {reason}; no check that needs it ran.',
       limit: 'The {check} check closed a connection: the endpoint sent {what}, more than this checker reads.',
