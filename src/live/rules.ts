@@ -334,8 +334,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'agent-conformance (README §aep live)',
     messages: {
       timeout: 'The {check} check got no answer within {ms} ms ({waiting}).',
-      silent:
-        '{request} sent no response head within {ms} ms (the {check} check); later checks needing it are skipped.',
+      silent: '{request} sent no response head within {ms} ms ({check} check); later checks needing it skipped.',
       lost: 'The {check} check lost its connection to the endpoint: {reason}.',
       unreachable: 'The {check} check could not reach the endpoint: {reason}; no check that needs it ran.',
       limit: 'The {check} check closed a connection: the endpoint sent {what}, more than this checker reads.',

@@ -178,12 +178,12 @@ export const LIVE_CASES: readonly LiveCase[] = [
   {
     variant: 'hangs-post',
     rules: ['aep/live-timeout', 'aep/live-skipped'],
-    says: /^POST \/events sent no response head within \d+ ms \(the version-gate check\); later checks needing it are skipped\.$/,
+    says: /^POST \/events sent no response head within \d+ ms \(version-gate check\); later checks needing it skipped\.$/,
   },
   {
     variant: 'hangs-upgrade',
     rules: ['aep/live-timeout', 'aep/live-skipped'],
-    says: /^the WebSocket upgrade at \/socket sent no response head within \d+ ms \(the \S+ check\); later checks needing it are skipped\.$/,
+    says: /^the WebSocket upgrade at \/socket sent no response head within \d+ ms \(\S+ check\); later checks needing it skipped\.$/,
   },
   // the first subscription reports the answer; the stream checks after it are skipped with it as the reason
   {
