@@ -198,6 +198,8 @@ export class SseSubscriber {
   private paused = false;
   status = 0;
   contentType = '';
+  /** The path requested (never the query: it may carry the token). */
+  path = '';
   ended = false;
   /** A line ran past {@link BODY_LIMIT} without a line break: the stream was closed there. */
   lineTooLong = false;
@@ -215,6 +217,7 @@ export class SseSubscriber {
    */
   static open(url: URL, opts: WireOptions & { headers?: Record<string, string> }): Promise<SseSubscriber> {
     const sub = new SseSubscriber();
+    sub.path = url.pathname;
     let opened = false;
     const abort = opts.abort;
     if (abort?.aborted) return Promise.reject(abort.reason);
@@ -229,7 +232,7 @@ export class SseSubscriber {
       sub.req = req;
       const timer = setTimeout(() => {
         req.destroy();
-        reject(new LiveTimeout(`the SSE stream ${url.pathname} to open`));
+        reject(new LiveTimeout(`the SSE stream ${url.pathname} to open`, `GET ${url.pathname}`));
       }, opts.timeoutMs);
       let grace: NodeJS.Timeout | undefined;
       // counted from when the request is sent: the server has it then

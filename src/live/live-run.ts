@@ -9,6 +9,7 @@ import {
   type SseMessage,
   SseSubscriber,
   fetchText,
+  LiveTimeout,
   WireAbort,
   type WireOptions,
 } from './client.ts';
@@ -186,6 +187,8 @@ export class LiveRun {
     const url = this.url(this.path('stream'), query, 'stream');
     // the path requested, not the one discovery named: under a base with a path they differ
     const path = url.pathname;
+    // a stream that sent no head through fanout's whole wait is not asked again (check.ts skips the check)
+    if (this.opts.silent.has(`GET ${path}`)) throw new LiveTimeout(`the SSE stream ${path} to open`, `GET ${path}`);
     const sub = await SseSubscriber.open(url, {
       ...this.opts,
       ...(headers ? { headers } : {}),

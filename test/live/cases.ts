@@ -181,6 +181,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /^POST \/events sent no response head within \d+ ms \(version-gate check\); later checks needing it skipped\.$/,
   },
   {
+    variant: 'hangs-sse',
+    rules: ['aep/live-timeout', 'aep/live-skipped'],
+    says: /^GET \/stream sent no response head within \d+ ms \(\S+ check\); later checks needing it skipped\.$/,
+  },
+  {
     variant: 'hangs-upgrade',
     rules: ['aep/live-timeout', 'aep/live-skipped'],
     says: /^the WebSocket upgrade at \/socket sent no response head within \d+ ms \(\S+ check\); later checks needing it skipped\.$/,

@@ -39,6 +39,7 @@ export type Broken =
   | 'hangs'
   | 'hangs-post'
   | 'hangs-upgrade'
+  | 'hangs-sse'
   | 'no-socket'
   | 'no-well-known'
   | 'keeps-content'
@@ -623,6 +624,8 @@ export async function startEndpoint(
     }
     if (req.method === 'GET' && path === '/stream') {
       if (!tokenOk(req)) return unauthorized(res);
+      // never a head, nor a message (the connection is ended when the endpoint closes)
+      if (broken === 'hangs-sse') return;
       let filter: AttrFilter;
       let from: 'all' | Position[] | undefined;
       try {

@@ -168,9 +168,13 @@ for (const { variant, rules, destructive, says, identity, checks, host } of LIVE
       }
       if (variant === 'no-socket') assert.ok(r.skipped.includes('hello') && r.skipped.includes('roster'));
       // said once, not once a check
-      if (variant === 'hangs-post' || variant === 'hangs-upgrade') {
+      if (variant === 'hangs-post' || variant === 'hangs-upgrade' || variant === 'hangs-sse') {
         assert.equal(r.findings.filter((f) => f.ruleId === 'aep/live-timeout').length, 1, show(r.findings));
-        const later = variant === 'hangs-post' ? ['ingest', 'fanout'] : ['hello', 'roster'];
+        const later = {
+          'hangs-post': ['ingest', 'fanout'],
+          'hangs-upgrade': ['hello', 'roster'],
+          'hangs-sse': ['filter', 'resume'],
+        }[variant];
         for (const c of later)
           assert.match(
             show(r.findings),
