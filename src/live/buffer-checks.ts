@@ -20,6 +20,7 @@ import {
   fromOf,
 } from './buffer-run.ts';
 import type { SseSubscriber } from './client.ts';
+import { CredentialsRefused } from './credentials.ts';
 import { accepted } from './http-checks.ts';
 import { StreamFailed } from './live-run.ts';
 
@@ -57,7 +58,23 @@ async function replaysUnadvertised(run: BufferRun): Promise<boolean> {
   }
 }
 
-/** AEP-0003 §3.3 #3, §6.5, §7: resume strictly after a position, none missing, on every consuming binding. */
+/** The earliest held position a `replay-exhausted` names for `session` (SSE comment or WS frame), if one came. */
+function exhaustedAt(session: string, comments: string[], frames: unknown[]): number | undefined {
+  for (const c of comments) {
+    const m = /^replay-exhausted (\S+) \d+:(\d+)\s*$/.exec(c);
+    if (m && m[1] === session) return Number(m[2]);
+  }
+  const f = frames.find((f) => isFrame('replay-exhausted')(f) && (f as Ev).session === session) as Ev | undefined;
+  const seq = (f?.earliest as Ev | undefined)?.seq;
+  return typeof seq === 'number' ? seq : undefined;
+}
+
+/**
+ * AEP-0003 §3.3 #3, §6.5, §7: resume strictly after a position, none missing, on every consuming binding. Each binding
+ * resumes in a session of its own, posted no more than an advertised buffer of `d` Events holds (§5: a count per
+ * session or a global one): the Event resumed after and up to two after it, all of them held. A legal eviction all the same (a busy
+ * global buffer) is a `replay-exhausted` naming the earliest held position, and delivery is judged from it.
+ */
 export async function resume(run: BufferRun): Promise<void> {
   let d = depth(run);
   // §5: a buffer kept MUST be advertised; one found unadvertised is reported, and resume is checked over it
@@ -65,74 +82,112 @@ export async function resume(run: BufferRun): Promise<void> {
     run.report('aep/live-buffer-advertised', 'discovery');
     d = 3;
   }
-  if (d === undefined || d < 3)
+  if (d === undefined || d < 1)
     return run.skip(
       'resume',
-      'the endpoint advertises no replay buffer of at least 3 Events (capabilities.replay.buffer)',
+      'the endpoint advertises no replay buffer of at least 1 Event (capabilities.replay.buffer)',
     );
-  const sent = [run.event(), run.event(), run.event()];
-  await postAll(run, sent);
-  const after = sent[0]!;
-  const last = sent[2]!;
-  const want = sent.slice(1).map((e) => e.seq as number);
-  const judge = (how: string, seqs: number[]) => {
+  // the Event resumed after is held too where the buffer allows, so an inclusive resume shows (depth 1: it cannot)
+  const hold = d >= 2 ? Math.min(2, d - 1) : 1;
+  const posted = async (name: string) => {
+    const own = ownSession(run, name);
+    const sent = Array.from({ length: hold + 1 }, () => own.event());
+    await postAll(run, sent);
+    return { own, after: sent[0]!, last: sent[hold]!, want: sent.slice(1).map((e) => e.seq as number) };
+  };
+  type Posted = Awaited<ReturnType<typeof posted>>;
+  const judge = (how: string, p: Posted, seqs: number[], earliest: number | undefined) => {
+    const { after, last } = p;
+    // §5: a position that predates the buffer is announced, then delivery runs from the earliest held position
+    const want = earliest === undefined ? p.want : p.want.filter((s) => s >= earliest);
     const got = firstSeen(seqs.filter((s) => s >= (after.seq as number) && s <= (last.seq as number)));
     if (got.join(',') !== want.join(','))
       run.report('aep/live-resume', 'got', {
         how,
         after: after.seq as number,
         got: got.length ? `seq ${got.join(', ')}` : 'nothing',
-        want: want.join(', '),
+        want: want.length ? want.join(', ') : 'none',
       });
   };
-  const sse = async (how: string, query: Record<string, string>, headers: Record<string, string>) => {
-    const filter = { filter: JSON.stringify({ session: run.session }), ...query };
+  const sse = async (
+    how: string,
+    name: string,
+    query: (p: Posted) => Record<string, string>,
+    headers: (p: Posted) => Record<string, string>,
+  ) => {
+    const p = await posted(name);
+    const session = p.own.session;
+    const q = query(p);
+    const filter = { filter: JSON.stringify({ session }), ...q };
     // a refused `from` is resume's finding (§3.3 #3, §7), not a stream that failed
-    const sub = await refusable(run.subscribe(filter, headers, query.from ? 'aep/live-resume' : undefined));
+    const sub = await refusable(run.subscribe(filter, headers(p), q.from ? 'aep/live-resume' : undefined));
     if (!sub) return;
     try {
-      const marker = run.event();
+      const marker = p.own.event();
       await run.post(JSON.stringify(marker));
-      await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
-      run.keep(sub);
+      await sub.until(() => run.mine(sub, session).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
+      run.keep(sub, session);
       judge(
         how,
-        run.mine(sub).map(({ ev }) => ev.seq as number),
+        p,
+        run.mine(sub, session).map(({ ev }) => ev.seq as number),
+        exhaustedAt(session, sub.comments, []),
       );
     } finally {
       sub.close();
     }
   };
-  await sse('Last-Event-ID', {}, { 'last-event-id': `${run.session}:0:${after.seq}` });
+  const position = (p: Posted, e: Ev) => ({ 'last-event-id': `${p.own.session}:0:${e.seq}` });
+  await sse(
+    'Last-Event-ID',
+    'resume-lei',
+    () => ({}),
+    (p) => position(p, p.after),
+  );
   // `from` takes precedence: a Last-Event-ID at the last Event would deliver none of them
   await sse(
     'the from parameter',
-    { from: JSON.stringify(fromOf(after)) },
-    { 'last-event-id': `${run.session}:0:${last.seq}` },
+    'resume-from',
+    (p) => ({ from: JSON.stringify(fromOf(p.after)) }),
+    (p) => position(p, p.last),
   );
-  await wsConsumer(run, 'aep/live-resume', { id: 'resume-1', from: fromOf(after) }, run.session, async (ws) => {
-    const marker = run.event();
+  if (!run.socket()) return;
+  const p = await posted('resume-ws');
+  const session = p.own.session;
+  await wsConsumer(run, 'aep/live-resume', { id: 'resume-1', from: fromOf(p.after) }, session, async (ws) => {
+    const marker = p.own.event();
     await run.post(JSON.stringify(marker));
     await wsUntil(run, ws, marker.id);
-    wsKeep(run, ws);
+    wsKeep(run, ws, session);
     judge(
       'subscribe.from',
-      wsMine(run, ws).map(({ ev }) => ev.seq as number),
+      p,
+      wsMine(run, ws, session).map(({ ev }) => ev.seq as number),
+      exhaustedAt(session, [], ws.frames),
     );
   });
 }
 
-/** AEP-0003 §5 Replay-all: `from` "all" replays what is held, in order, without replay-exhausted. */
+/**
+ * AEP-0003 §5 Replay-all: `from` "all" replays what is held, in order, without replay-exhausted. Each binding asks in
+ * a session of its own, posted no more Events than an advertised buffer holds (rule 1: bounded by what it holds).
+ */
 export async function replayAll(run: BufferRun): Promise<void> {
   const replay = run.capabilities().replay as { all?: unknown } | undefined;
   if (replay?.all !== true) return run.skip('replay-all', 'the endpoint does not advertise capabilities.replay.all');
-  const own = ownSession(run, 'all');
-  const sent = [own.event(), own.event(), own.event()];
-  await postAll(run, sent);
-  const want = sent.map((e) => e.seq as number);
-  const judge = (how: string, seqs: number[], exhausted: boolean) => {
+  const d = depth(run);
+  if (d !== undefined && d < 1)
+    return run.skip('replay-all', `the endpoint advertises a replay buffer of ${d} Events, so it holds none to replay`);
+  const hold = Math.min(3, d ?? 3);
+  const posted = async (name: string) => {
+    const own = ownSession(run, name);
+    const sent = Array.from({ length: hold }, () => own.event());
+    await postAll(run, sent);
+    return { own, want: sent.map((e) => e.seq as number) };
+  };
+  const judge = (how: string, want: number[], seqs: number[], exhausted: boolean) => {
     if (exhausted) run.report('aep/live-replay-all', 'exhausted', { how });
-    const got = firstSeen(seqs.filter((s) => s <= want[2]!));
+    const got = firstSeen(seqs.filter((s) => s <= want[want.length - 1]!));
     if (!want.every((s) => got.includes(s)))
       return run.report('aep/live-replay-all', 'missing', {
         how,
@@ -142,24 +197,33 @@ export async function replayAll(run: BufferRun): Promise<void> {
     if (got.some((s, i) => i > 0 && s < got[i - 1]!))
       run.report('aep/live-replay-all', 'order', { how, got: got.join(', ') });
   };
+  const sse = await posted('all');
   // refused over SSE, it is replay-all's finding (§5), and the WebSocket is asked all the same
   const sub = await refusable(
-    run.subscribe({ filter: JSON.stringify({ session: own.session }), from: 'all' }, undefined, 'aep/live-replay-all'),
+    run.subscribe(
+      { filter: JSON.stringify({ session: sse.own.session }), from: 'all' },
+      undefined,
+      'aep/live-replay-all',
+    ),
   );
   if (sub)
     try {
+      const { own } = sse;
       const marker = own.event();
       await run.post(JSON.stringify(marker));
       await sub.until(() => run.mine(sub, own.session).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
       run.keep(sub, own.session);
       judge(
         'the from parameter',
+        sse.want,
         run.mine(sub, own.session).map(({ ev }) => ev.seq as number),
         sub.comments.some((c) => c.startsWith(`replay-exhausted ${own.session} `)),
       );
     } finally {
       sub.close();
     }
+  if (!run.socket()) return;
+  const { own, want } = await posted('all-ws');
   await wsConsumer(run, 'aep/live-replay-all', { id: 'all-1', from: 'all' }, own.session, async (ws) => {
     const marker = own.event();
     await run.post(JSON.stringify(marker));
@@ -167,6 +231,7 @@ export async function replayAll(run: BufferRun): Promise<void> {
     wsKeep(run, ws, own.session);
     judge(
       'subscribe.from',
+      want,
       wsMine(run, ws, own.session).map(({ ev }) => ev.seq as number),
       ws.frames.some((f) => isFrame('replay-exhausted')(f) && (f as Ev).session === own.session),
     );
@@ -199,6 +264,14 @@ export async function roster(run: BufferRun): Promise<void> {
       (f) => !!f && typeof f === 'object' && (f as Ev).id === id,
       run.opts.timeoutMs,
     );
+    // AEP-0003 §4.1 #2: a roster answers under subscribe's §8 posture, so refused `unauthorized` it is refused for
+    // the run's credentials, as a subscribe would be: skipped, never failed
+    if (isFrame('error', id)(reply) && (reply as Ev).code === 'unauthorized')
+      throw new CredentialsRefused(
+        'a roster request on the WebSocket duplex',
+        'refused with an error frame, code "unauthorized"',
+        !!run.opts.token,
+      );
     if (!isFrame('roster', id)(reply) || !Array.isArray((reply as Ev).entries)) {
       run.report('aep/live-roster', 'noReply', { id, got: describeFrame(reply) });
       return undefined;

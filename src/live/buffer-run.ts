@@ -1,5 +1,6 @@
 /** What the buffer checks of `aep live` share: the run they see ({@link BufferRun}) and their socket and post helpers. */
 import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
+import { canonicalJson } from '../core/canonical.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber } from './client.ts';
 import { subscribeRefused } from './credentials.ts';
@@ -15,6 +16,29 @@ const CORE: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
 export function coreOf(ev: Ev): Ev {
   const core = Object.fromEntries(Object.entries(ev).filter(([k]) => CORE.has(k)));
   return { epoch: 0, severity: 'info', capture: 'metadata', ...core };
+}
+
+/**
+ * The one comparison the live checks make of two copies of an Event: its core attributes and `data` as canonical JSON,
+ * the §5.1 defaults applied (AEP-0001 §4.2: a relay MUST NOT alter them, MAY add extension attributes, and may
+ * re-serialize). A frame that is no Event (no dotted type) is compared whole.
+ */
+export function floorKey(v: unknown): string {
+  const o = v && typeof v === 'object' && !Array.isArray(v) ? (v as Ev) : undefined;
+  return canonicalValue(o && typeof o.type === 'string' && o.type.includes('.') ? coreOf(o) : v);
+}
+
+/** A JSON value as canonical JSON (object keys sorted), `undefined` (an absent attribute) as itself. */
+export const canonicalValue = (v: unknown): string =>
+  v === undefined ? 'undefined' : canonicalJson({ value: v, bigIntegers: [] });
+
+/** {@link floorKey} of a frame's text (the text itself when it is not JSON). */
+export function floorKeyOfText(text: string): string {
+  try {
+    return floorKey(JSON.parse(text));
+  } catch {
+    return text;
+  }
 }
 
 /** What a buffer check reads and reports through (the part of src/live/check.ts's run it needs). */
@@ -64,7 +88,8 @@ export function describeFrame(f: unknown, closed = false): string {
   if (f instanceof BinaryFrame) return `a binary frame of ${f.bytes} bytes, which AEP-0003 §3.5 #2 reserves`;
   if (f && typeof f === 'object') {
     const o = f as Ev;
-    return `a ${JSON.stringify(String(o.type))} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
+    const type = String(o.type);
+    return `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${JSON.stringify(type)} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
   }
   return 'a frame that is not a JSON object';
 }

@@ -132,6 +132,15 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
     run.credentials.skipped.push(check);
     run.credentials.first ??= e;
   };
+  // the SSE stream's failure met by a check before fanout, to count under fanout (its rule's own check)
+  let streamFailure: Finding | undefined;
+  const movable = (check: LiveCheck, before: number) =>
+    !streamFailure &&
+    check !== 'fanout' &&
+    wanted.has('fanout') &&
+    !run.ran.includes('fanout') &&
+    run.streamFailure !== undefined &&
+    run.findings.indexOf(run.streamFailure) >= before;
   for (const check of LIVE_CHECKS) {
     if (!wanted.has(check) && check !== 'discovery') continue;
     if (abort?.aborted) throw abortReason(abort);
@@ -173,18 +182,31 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
       } else await HTTP_CHECKS[check]!(run);
       if (wanted.has(check) && !run.skipped.includes(check)) run.ran.push(check);
     } catch (e) {
-      // a WebSocket upgrade refused 401/403 with the run's credentials (or none) is a refusal for them too
+      // a WebSocket upgrade refused 401/403 with the run's credentials (or none) is a refusal for them too, whichever
+      // check opened it (`status` is only ever an upgrade's; roster is a buffer check, trial 13 #4)
       const cause =
         e instanceof CredentialsRefused
           ? e
-          : e instanceof LiveConnectError && refusedForCredentials(e.status) && SOCKET_CHECKS[check]
+          : e instanceof LiveConnectError && refusedForCredentials(e.status)
             ? run.refused(`the WebSocket upgrade at ${socketUrl(run)?.pathname}`, `answered ${e.status}`)
             : undefined;
       if (cause) {
         if (check === 'discovery') refused = cause;
         credentialSkip(check, cause);
       } else if (e instanceof ForeignEndpoint && check !== 'discovery') skip(run, check, e.message);
-      else if (e instanceof LiveTimeout)
+      // a request that got no response head at all: said once, and every later check asking it again is skipped
+      // (it fails at once, client.ts `silent`) rather than waiting the timeout each (trial 13 #7)
+      else if (
+        e instanceof LiveTimeout &&
+        e.silent !== undefined &&
+        check !== 'discovery' &&
+        run.opts.silent.has(e.silent)
+      )
+        skip(run, check, `${e.silent} sent no response head within ${run.opts.timeoutMs} ms (aep/live-timeout)`);
+      else if (e instanceof LiveTimeout && e.silent !== undefined && check !== 'discovery') {
+        run.opts.silent.add(e.silent);
+        run.report('aep/live-timeout', 'silent', { check, ms: run.opts.timeoutMs, request: e.silent });
+      } else if (e instanceof LiveTimeout)
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });
       else if (e instanceof LiveConnectError && check !== 'discovery' && run.discovery)
         run.report('aep/live-timeout', 'lost', { check, reason: e.reason ?? e.message });
@@ -192,11 +214,21 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
         unreachable = e;
         run.report('aep/live-timeout', 'unreachable', { check, reason: e.reason ?? e.message });
       } else if (e instanceof StreamFailed) {
-        if (!e.first) skip(run, check, e.reason);
+        // the stream's failure is aep/live-fanout's: met first by an earlier check, it is counted under fanout when
+        // fanout runs after, and the check that met it is skipped naming it (trial 13 #9)
+        if (!e.first && check === 'fanout' && streamFailure) run.ran.push(check);
+        else if (!e.first || movable(check, before)) skip(run, check, e.reason);
         else if (wanted.has(check)) run.ran.push(check);
       } else throw e;
     } finally {
-      const found = run.findings.slice(before);
+      const slice = run.findings.slice(before);
+      if (movable(check, before)) streamFailure = run.streamFailure;
+      const found =
+        streamFailure === undefined
+          ? slice
+          : check === 'fanout'
+            ? [...new Set([streamFailure, ...slice])]
+            : slice.filter((f) => f !== streamFailure);
       // the finding that failed it (the off-host verdict on the base URL alone fails nothing)
       const failed = found.find((f) => f.ruleId === 'aep/live-discovery' || f.ruleId === 'aep/live-timeout');
       if (check === 'discovery' && failed)

@@ -2,6 +2,7 @@
  * The wire of `aep live`: HTTP requests and an SSE subscriber over Node's own http/https (the WebSocket peer is in
  * ws-peer.ts). Every wait is bounded by a timeout; a failure to connect is a {@link LiveConnectError}.
  */
+import { LineReader } from './line-reader.ts';
 import type { LiveResult } from './result.ts';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -23,9 +24,12 @@ export class LiveConnectError extends Error {
   result?: LiveResult;
 }
 
-/** A check waited longer than its timeout; `waiting` says for what. */
+/** A check waited longer than its timeout; `waiting` says for what, `silent` the request that sent no response head. */
 export class LiveTimeout extends Error {
-  constructor(readonly waiting: string) {
+  constructor(
+    readonly waiting: string,
+    readonly silent?: string,
+  ) {
     super(`timed out waiting for ${waiting}`);
   }
 }
@@ -54,6 +58,8 @@ export interface WireOptions {
   onLimit?: (what: string) => void;
   /** The run's abort: every request, subscription and socket open when it fires is closed. */
   abort?: WireAbort;
+  /** Requests that already sent no response head within the timeout: asked again, they fail at once (one timeout). */
+  silent?: Set<string>;
 }
 
 /**
@@ -109,7 +115,8 @@ export function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectErr
           : /certificate|SSL|TLS/i.test(`${e.code ?? ''} ${e.message}`)
             ? `TLS failure (${e.code ?? e.message})`
             : (e.code ?? e.message);
-  const err = new LiveConnectError(`cannot reach ${url.origin}: ${what}`);
+  // with the path (the base may have one), never the query (it may carry `access_token`)
+  const err = new LiveConnectError(`cannot reach ${url.origin}${url.pathname}: ${what}`);
   err.reason = what;
   return err;
 }
@@ -120,15 +127,18 @@ export function fetchText(
   opts: WireOptions & { method?: string; headers?: Record<string, string>; body?: string },
 ): Promise<HttpAnswer> {
   if (opts.abort?.aborted) return Promise.reject(opts.abort.reason);
+  const what = `${opts.method ?? 'GET'} ${url.pathname}`;
+  if (opts.silent?.has(what)) return Promise.reject(new LiveTimeout(what, what));
   let release = () => {};
   return new Promise<HttpAnswer>((resolve, reject) => {
     const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       method: opts.method ?? 'GET',
       headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
     });
+    let headed = false;
     const timer = setTimeout(() => {
       req.destroy();
-      reject(new LiveTimeout(`${opts.method ?? 'GET'} ${url.pathname}`));
+      reject(new LiveTimeout(what, headed ? undefined : what));
     }, opts.timeoutMs);
     const abort = opts.abort;
     if (abort)
@@ -142,6 +152,7 @@ export function fetchText(
       reject(connectError(url, e));
     });
     req.on('response', (res) => {
+      headed = true;
       const parts: Buffer[] = [];
       let size = 0;
       res.on('data', (b: Buffer) => {
@@ -163,36 +174,6 @@ export function fetchText(
     });
     req.end(opts.body);
   }).finally(() => release());
-}
-
-/** Lines of chunked text at CRLF, CR or LF in linear time (a CR ending a chunk pairs with an LF opening the next). */
-export class LineReader {
-  private parts: string[] = [];
-  private size = 0;
-  private afterCr = false;
-
-  constructor(private readonly onLine: (line: string) => void) {}
-
-  /** Feed one chunk; false when the unfinished line has grown past the limit (nothing more should be read). */
-  push(chunk: string): boolean {
-    const breaks = /\r\n?|\n/g;
-    let from = this.afterCr && chunk.startsWith('\n') ? 1 : 0;
-    this.afterCr = false;
-    breaks.lastIndex = from;
-    for (let m = breaks.exec(chunk); m; m = breaks.exec(chunk)) {
-      const line = this.parts.length ? this.parts.join('') + chunk.slice(from, m.index) : chunk.slice(from, m.index);
-      this.parts = [];
-      this.size = 0;
-      from = breaks.lastIndex;
-      this.afterCr = m[0] === '\r' && from === chunk.length;
-      this.onLine(line);
-    }
-    if (from < chunk.length) {
-      this.parts.push(chunk.slice(from));
-      this.size += chunk.length - from;
-    }
-    return this.size <= BODY_LIMIT;
-  }
 }
 
 /** A delivered text as one JSONL line: a line break (JSON whitespace between tokens) becomes a space (README). */
@@ -217,6 +198,8 @@ export class SseSubscriber {
   private paused = false;
   status = 0;
   contentType = '';
+  /** The path requested (never the query: it may carry the token). */
+  path = '';
   ended = false;
   /** A line ran past {@link BODY_LIMIT} without a line break: the stream was closed there. */
   lineTooLong = false;
@@ -234,6 +217,7 @@ export class SseSubscriber {
    */
   static open(url: URL, opts: WireOptions & { headers?: Record<string, string> }): Promise<SseSubscriber> {
     const sub = new SseSubscriber();
+    sub.path = url.pathname;
     let opened = false;
     const abort = opts.abort;
     if (abort?.aborted) return Promise.reject(abort.reason);
@@ -248,7 +232,7 @@ export class SseSubscriber {
       sub.req = req;
       const timer = setTimeout(() => {
         req.destroy();
-        reject(new LiveTimeout(`the SSE stream ${url.pathname} to open`));
+        reject(new LiveTimeout(`the SSE stream ${url.pathname} to open`, `GET ${url.pathname}`));
       }, opts.timeoutMs);
       let grace: NodeJS.Timeout | undefined;
       // counted from when the request is sent: the server has it then
@@ -284,7 +268,7 @@ export class SseSubscriber {
         sub.contentType = String(res.headers['content-type'] ?? '');
         if (opened) sub.onHead?.();
         if (sub.ended) return;
-        const lines = new LineReader((line) => sub.line(line));
+        const lines = new LineReader(BODY_LIMIT, (line) => sub.line(line));
         res.setEncoding('utf8');
         let first = true;
         res.on('data', (chunk: string) => {

@@ -6,7 +6,6 @@
  */
 import { loadAepRegistry } from '../aep/schema/registry.ts';
 import { LiveConnectError, LiveTimeout, type SseSubscriber } from './client.ts';
-import { CredentialsRefused } from './credentials.ts';
 import { WsPeer } from './ws-peer.ts';
 import {
   ACKS,
@@ -17,71 +16,22 @@ import {
   type ControlRun,
   decisionOf,
   describe,
-  type Frame,
   HELLO,
+  idAsId,
   isAckEvent,
+  miscorrelated,
   needsTarget,
   nextCount,
   NO_TOKEN,
   notAdvertised,
   rosterClaims,
   Sender,
+  sendCommand,
+  unauthorized,
   watchStream,
 } from './control-sender.ts';
 
 export { CONTROL_DEFAULTS, type ControlOptions, type ControlRun } from './control-sender.ts';
-
-/** One command {@link sendCommand} sent: its sender, the command, the frame count before it, and its decision. */
-interface Sent {
-  s: Sender;
-  cmd: Frame;
-  id: string;
-  from: number;
-  /** The first ack or error frame for the command within the wait, as it came (`undefined`: none). */
-  decision: unknown;
-}
-
-/**
- * Open a sender subscribed to `session` (default: the target `--control-session` names), send one `type` command
- * (`over` replaces its members) and await its decision (AEP-0004 §3) for `waitMs` (default: the ack window), then hand
- * it to `check`; the sender is closed after. A reason string when the check cannot run here.
- */
-async function sendCommand(
-  run: ControlRun,
-  url: URL,
-  type: string,
-  check: (sent: Sent) => Promise<string | undefined> | string | undefined,
-  opts: { session?: string; over?: Frame; waitMs?: (s: Sender) => number } = {},
-): Promise<string | undefined> {
-  const s = await Sender.open(run, url, opts.session ?? run.opts.control!.session!);
-  if (typeof s === 'string') return s;
-  try {
-    const cmd = s.command(type, opts.over);
-    const id = String(cmd.id);
-    const from = s.ws.frames.length;
-    s.ws.send(cmd);
-    const decision = await s.next(from, decisionOf(id), opts.waitMs?.(s));
-    // the run's credentials were refused (AEP-0004 §4 #1): what the endpoint does with an authorized command is unseen
-    unauthorized(run, type, decision);
-    return await check({ s, cmd, id, from, decision });
-  } finally {
-    s.close();
-  }
-}
-
-/**
- * @throws CredentialsRefused when `decision` refuses a command the run sent with its token `unauthorized`: the check is
- * skipped (check.ts), since the answer to an authorized command is not seen.
- */
-function unauthorized(run: ControlRun, type: string, decision: unknown): void {
-  const d = asFrame(decision);
-  if (d?.type === 'error' && d.code === 'unauthorized')
-    throw new CredentialsRefused(
-      `the ${type} command on the WebSocket duplex`,
-      'refused with an error frame, code "unauthorized"',
-      !!run.opts.token,
-    );
-}
 
 /** AEP-0004 §4 #1-#2, AEP-0003 §8.1: a command on a duplex opened without credentials is refused and reaches no target. */
 export async function controlAuthGate(run: ControlRun, url: URL): Promise<string | undefined> {
@@ -185,10 +135,11 @@ export async function controlNoRoute(run: ControlRun, url: URL): Promise<string 
     run,
     url,
     type,
-    async ({ s, cmd, from, decision }) => {
+    async ({ s, cmd, from, decision, seen }) => {
       const answer = asFrame(decision);
       // a control.rejected Event is the refusal entering the session: 'history' below names it
-      if (!answer) run.report('aep/live-control-no-route', 'none', { ms: s.window });
+      if (!answer && seen) run.report('aep/live-control-no-route', 'miscorrelated', { ms: s.window, seen });
+      else if (!answer) run.report('aep/live-control-no-route', 'none', { ms: s.window });
       else if (answer.type === 'control.accepted') run.report('aep/live-control-no-route', 'accepted');
       else if (answer.type === 'error' ? answer.code !== 'no-route' : answer.type !== 'control.rejected')
         run.report('aep/live-control-no-route', 'frame', { got: describe(decision) });
@@ -248,9 +199,13 @@ export async function controlAmbiguous(run: ControlRun, url: URL): Promise<strin
     const cmd = s.command(type);
     const from = s.ws.frames.length;
     s.ws.send(cmd);
-    const d = asFrame(await s.next(from, decisionOf(String(cmd.id))));
+    const id = String(cmd.id);
+    const came = await s.next(from, (f) => decisionOf(id)(f) || idAsId(id)(f));
+    const d = decisionOf(id)(came) ? asFrame(came) : undefined;
     unauthorized(run, type, d);
-    if (!d) run.report('aep/live-control-ambiguous', 'none', { ms: s.window });
+    const seen = d ? undefined : miscorrelated(s, from, id);
+    if (!d && seen) run.report('aep/live-control-ambiguous', 'miscorrelated', { ms: s.window, seen });
+    else if (!d) run.report('aep/live-control-ambiguous', 'none', { ms: s.window });
     else if (d.type !== 'error' || d.code !== 'ambiguous')
       run.report('aep/live-control-ambiguous', 'frame', { got: describe(d) });
     for (const c of claimants) await settled(run, c);
@@ -268,10 +223,14 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
   const skip = needsTarget(run);
   if (skip) return skip;
   const type = run.opts.control?.accepts ?? CONTROL_DEFAULTS.accepts;
-  return sendCommand(run, url, type, async ({ s, id, from, decision }) => {
+  return sendCommand(run, url, type, async ({ s, id, from, decision, seen }) => {
     const d = asFrame(decision);
     if (!d)
-      return void run.report('aep/live-control-ack', 'window', { type, ms: s.window, claim: await claimOf(run, s) });
+      return void run.report('aep/live-control-ack', 'window', {
+        type,
+        ms: s.window,
+        claim: `${seen ? `; ${seen}` : ''}${await claimOf(run, s)}`,
+      });
     if (d.type === 'error') {
       if (d.code === 'no-route') run.report('aep/live-control-ack', 'noRoute', { session: s.session });
       else if (d.code === 'unsupported') run.report('aep/live-control-ack', 'unsupported', { type, by: 'the relay' });
@@ -308,7 +267,12 @@ async function declaredAccepts(run: ControlRun, s: Sender, type: string, decisio
   });
 }
 
-/** AEP-0004 §2 #3, §3: a retransmit (same source and id) gets the recorded ack again (as canonical JSON: a relay may re-serialize). */
+/**
+ * AEP-0004 §2 #3, §3: a retransmit (same source and id) gets the recorded ack again, compared at the floor (a relay may
+ * re-serialize and add extension attributes, AEP-0001 §4.2). The answer awaited is one that arrives after the retry on
+ * the path the first ack came by (this socket, or the SSE stream for an endpoint that fans acks out only there): a late
+ * copy of the first ack on the other path is at-least-once redelivery (AEP-0001 §7 #4), not the retry's answer.
+ */
 export async function controlDedupe(run: ControlRun, url: URL): Promise<string | undefined> {
   const skip = needsTarget(run);
   if (skip) return skip;
@@ -322,13 +286,23 @@ export async function controlDedupe(run: ControlRun, url: URL): Promise<string |
     async ({ s, cmd, id, decision: first }) => {
       if (!isAckEvent(id)(first))
         return `the first delivery got ${describe(first)}, not an ack Event from the target, so there is no recorded ack to re-emit`;
-      const recorded = s.ws.texts[s.ws.frames.indexOf(first)]!;
+      const firstAt = s.ws.frames.indexOf(first);
+      const recorded = canonicalText(s.ws.texts[firstAt]!);
+      const carried = s.ws.carried.has(firstAt);
+      // the copies of the first ack this socket carries have arrived before the retry goes out
+      await s.barrier();
       const at = s.ws.frames.length;
       s.ws.send(cmd);
-      const again = await s.next(at, isAckEvent(id));
+      const fresh = (i: number) => canonicalText(s.ws.texts[i]!) !== recorded;
+      const answer = (f: unknown) => {
+        if (!isAckEvent(id)(f)) return false;
+        const i = s.ws.frames.indexOf(f, at);
+        return fresh(i) || s.ws.carried.has(i) === carried;
+      };
+      const again = await s.next(at, answer);
       if (again === undefined) return void run.report('aep/live-control-dedupe', 'unanswered', { id, ms: s.window });
       await s.barrier();
-      const other = s.texts(at, isAckEvent(id)).filter((t) => canonicalText(t) !== canonicalText(recorded));
+      const other = s.texts(at, isAckEvent(id)).filter((t) => canonicalText(t) !== recorded);
       if (other.length) {
         const o = asFrame(JSON.parse(other[0]!))!;
         const was = asFrame(first)!;
@@ -351,12 +325,13 @@ export async function controlUnsupported(run: ControlRun, url: URL): Promise<str
   const skip = needsTarget(run);
   if (skip) return skip;
   const type = run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared;
-  return sendCommand(run, url, type, ({ s, decision }) => {
+  return sendCommand(run, url, type, ({ s, decision, seen }) => {
     const d = asFrame(decision);
     const ok =
       (d?.type === 'control.rejected' && asFrame(d.data)?.reason === 'unsupported') ||
       (d?.type === 'error' && d.code === 'unsupported');
-    if (!ok) run.report('aep/live-control-unsupported', 'got', { type, got: describe(d), ms: s.window });
+    const got = d || !seen ? describe(d) : `nothing linked to it by cause (${seen})`;
+    if (!ok) run.report('aep/live-control-unsupported', 'got', { type, got, ms: s.window });
     return undefined;
   });
 }

@@ -43,6 +43,8 @@ export const CONTROL_RULES: readonly LiveRule[] = [
       frame:
         'A command to a session with no live claimant was answered {got}, not an error frame with its id as cause and code "no-route".',
       none: 'A command to a session with no live claimant got no answer within {ms} ms, not an error frame with its id as cause and code "no-route".',
+      miscorrelated:
+        "A command to a session with no live claimant got no error frame with its id as cause within {ms} ms: {seen}; the relay MUST set cause to the command's id.",
       accepted:
         'A command to a session with no live claimant was acked control.accepted; nothing claims the session, so the relay refuses it with an error frame with code "no-route".',
       history:
@@ -60,6 +62,8 @@ export const CONTROL_RULES: readonly LiveRule[] = [
     quote: 'the relay MUST refuse the command',
     messages: {
       none: 'A command to a session two connections claim got no answer within {ms} ms, not the error frame with code "ambiguous".',
+      miscorrelated:
+        "A command to a session two connections claim got no error frame with its id as cause within {ms} ms: {seen}; the relay MUST set cause to the command's id.",
       frame:
         'A command to a session two connections claim was answered {got}, not an error frame with code "ambiguous".',
       delivered:

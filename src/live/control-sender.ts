@@ -1,8 +1,8 @@
 /** What the control checks of `aep live` share: their options, the run they see, frame tests, and the {@link Sender}. */
 import type { MessageArgs } from '../core/message.ts';
-import { canonicalJson } from '../core/canonical.ts';
 import { LiveTimeout, oneLine, type SseMessage, type SseSubscriber, type WireAbort } from './client.ts';
-import { subscribeRefused } from './credentials.ts';
+import { floorKeyOfText } from './buffer-run.ts';
+import { CredentialsRefused, subscribeRefused } from './credentials.ts';
 import { BinaryFrame, WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -40,14 +40,11 @@ export interface ControlRun {
   subscribe?(query: Record<string, string>): Promise<SseSubscriber>;
 }
 
-/** A frame's text as canonical JSON (a copy on another binding may be serialized otherwise, AEP-0001 §4.2). */
-export function canonicalText(text: string): string {
-  try {
-    return canonicalJson({ value: JSON.parse(text), bigIntegers: [] });
-  } catch {
-    return text;
-  }
-}
+/**
+ * A frame's text compared as the live checks compare Events (buffer-run.ts floorKey): core attributes and `data`, so a
+ * copy a relay re-serialized or gave an extension attribute (AEP-0001 §4.2) is the same Event.
+ */
+export const canonicalText = floorKeyOfText;
 
 /**
  * Keep the Events of `session` an SSE subscription delivers on `ws` too: acks and outcomes are ordinary session
@@ -59,7 +56,7 @@ export async function watchStream(run: ControlRun, session: string, ws: WsPeer):
   if (!sub) return undefined;
   const take = (m: SseMessage) => {
     try {
-      if (String(asFrame(JSON.parse(m.data))?.type).includes('.')) ws.inject(m.data);
+      if (String(asFrame(JSON.parse(m.data))?.type).includes('.')) ws.inject(m.data, true);
     } catch {
       // not JSON: fanout's finding, not an ack
     }
@@ -82,6 +79,29 @@ export const decisionOf = (id: string) => (f: unknown) => {
   const o = asFrame(f);
   return !!o && o.cause === id && (ACKS.has(String(o.type)) || o.type === 'error');
 };
+/** An error frame that names the command `id` as its `id` member, where AEP-0004 §4 #2 puts it in `cause`. */
+export const idAsId = (id: string) => (f: unknown) => {
+  const o = asFrame(f);
+  return !!o && o.type === 'error' && o.id === id && o.cause !== id;
+};
+
+/**
+ * What arrived on `s` from frame `from` that looks like the answer to the command `id` but is not linked to it by
+ * `cause` (AEP-0004 §4 #2: "The relay MUST set `cause` to the command's `id`"), described for a finding; undefined when
+ * nothing did. Named so that an operator looks for a correlation bug, not a routing one (trial 13 #6).
+ */
+export function miscorrelated(s: Sender, from: number, id: string): string | undefined {
+  for (const f of s.ws.frames.slice(from)) {
+    const o = asFrame(f);
+    if (o?.type !== 'error' || o.cause === id) continue;
+    const code = `an error frame with code ${JSON.stringify(String(o.code))}`;
+    if (o.id === id) return `${code} arrived carrying the command's id as "id", not as "cause"`;
+    if (o.cause === undefined) return `${code} arrived with no "cause"`;
+    return `${code} arrived with cause ${JSON.stringify(String(o.cause))}, not the command's id`;
+  }
+  return undefined;
+}
+
 /** An ack Event for the command `id`. */
 export const isAckEvent = (id: string) => (f: unknown) => {
   const o = asFrame(f);
@@ -163,6 +183,14 @@ export class Sender {
       const ok = asFrame(await ws.next(at, (f) => asFrame(f)?.id === 'ctl', run.opts.timeoutMs));
       subscribeRefused(ok, !!run.opts.token);
       if (ok?.type === 'subscribed') {
+        // AEP-0004 §3: the window is the target's hello declaration; through a relay, its roster entry relays it
+        // (AEP-0003 §4.1 #4), and it decides over the relay's own hello (trial 13 #8)
+        if (run.opts.control?.ackWindowMs === undefined) {
+          const relayed = (await rosterClaims(run, s))
+            ?.map((e) => asFrame(e?.control)?.ack_window_ms)
+            .filter((w): w is number => typeof w === 'number' && w > 0);
+          if (relayed?.length) s.window = Math.max(...relayed);
+        }
         s.sse = await watchStream(run, session, ws);
         return s;
       }
@@ -216,7 +244,7 @@ export class Sender {
     await this.ws.next(at, (f) => asFrame(f)?.type === 'pong' && asFrame(f)?.t === t, ms);
   }
 
-  /** The distinct frames from `from` that `pick` accepts (compared as canonical JSON), each as first received. */
+  /** The distinct frames from `from` that `pick` accepts (compared at the floor, {@link canonicalText}), each as first received. */
   texts(from: number, pick: (f: unknown) => boolean): string[] {
     const out = new Map<string, string>();
     for (let i = from; i < this.ws.frames.length; i++) {
@@ -273,4 +301,61 @@ export async function claimOf(run: ControlRun, s: Sender): Promise<string> {
     : n
       ? `; the roster names ${n} claimant${n === 1 ? '' : 's'} ${of}`
       : `; the roster names no claimant ${of}`;
+}
+
+/** One command {@link sendCommand} sent: its sender, the command, the frame count before it, and its decision. */
+export interface Sent {
+  s: Sender;
+  cmd: Frame;
+  id: string;
+  from: number;
+  /** The first ack or error frame for the command within the wait, as it came (`undefined`: none). */
+  decision: unknown;
+  /** With no decision: what arrived looking like one but not linked by `cause` ({@link miscorrelated}). */
+  seen?: string;
+}
+
+/**
+ * Open a sender subscribed to `session` (default: the target `--control-session` names), send one `type` command
+ * (`over` replaces its members) and await its decision (AEP-0004 §3) for `waitMs` (default: the ack window), then hand
+ * it to `check`; the sender is closed after. A reason string when the check cannot run here.
+ */
+export async function sendCommand(
+  run: ControlRun,
+  url: URL,
+  type: string,
+  check: (sent: Sent) => Promise<string | undefined> | string | undefined,
+  opts: { session?: string; over?: Frame; waitMs?: (s: Sender) => number } = {},
+): Promise<string | undefined> {
+  const s = await Sender.open(run, url, opts.session ?? run.opts.control!.session!);
+  if (typeof s === 'string') return s;
+  try {
+    const cmd = s.command(type, opts.over);
+    const id = String(cmd.id);
+    const from = s.ws.frames.length;
+    s.ws.send(cmd);
+    // an error frame naming the command as `id` ends the wait too: it is the answer, miscorrelated
+    const came = await s.next(from, (f) => decisionOf(id)(f) || idAsId(id)(f), opts.waitMs?.(s));
+    const decision = decisionOf(id)(came) ? came : undefined;
+    // the run's credentials were refused (AEP-0004 §4 #1): what the endpoint does with an authorized command is unseen
+    unauthorized(run, type, decision);
+    const seen = decision === undefined ? miscorrelated(s, from, id) : undefined;
+    return await check({ s, cmd, id, from, decision, ...(seen ? { seen } : {}) });
+  } finally {
+    s.close();
+  }
+}
+
+/**
+ * @throws CredentialsRefused when `decision` refuses a command the run sent with its token `unauthorized`: the check is
+ * skipped (check.ts), since the answer to an authorized command is not seen.
+ */
+export function unauthorized(run: ControlRun, type: string, decision: unknown): void {
+  const d = asFrame(decision);
+  if (d?.type === 'error' && d.code === 'unauthorized')
+    throw new CredentialsRefused(
+      `the ${type} command on the WebSocket duplex`,
+      'refused with an error frame, code "unauthorized"',
+      !!run.opts.token,
+    );
 }

@@ -6,7 +6,7 @@ import { isLoopback } from '../core/loopback.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
 import { describeValue } from '../core/finding.ts';
 import { coreOf } from './buffer-run.ts';
-import { BODY_LIMIT, fetchText, type SseSubscriber } from './client.ts';
+import { BODY_LIMIT, fetchText, LiveTimeout, type SseSubscriber } from './client.ts';
 import { CredentialsRefused, refusedForCredentials } from './credentials.ts';
 import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
 
@@ -256,6 +256,9 @@ export async function fanout(run: LiveRun): Promise<void> {
     for (const data of new Set(sub.messages.filter((m) => !run.object(m)).map((m) => m.data)))
       run.report('aep/live-fanout', 'notEvent', { got: excerpt(data) });
     const recv = got();
+    // no head in the whole wait (one held back until the first message would have come with it): the stream is silent
+    if (!recv.length && sub.status === 0)
+      throw new LiveTimeout(`a response head from GET ${sub.path}`, `GET ${sub.path}`);
     if (recv.length < sent.length)
       return sub.ended && !sub.lineTooLong && !sub.capped
         ? run.report('aep/live-fanout', 'ended', { got: recv.length, want: sent.length })

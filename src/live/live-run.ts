@@ -9,6 +9,7 @@ import {
   type SseMessage,
   SseSubscriber,
   fetchText,
+  LiveTimeout,
   WireAbort,
   type WireOptions,
 } from './client.ts';
@@ -92,7 +93,10 @@ export class LiveRun {
   private seq = 0;
   private n = 0;
 
-  readonly opts: Required<Pick<LiveOptions, 'timeoutMs'>> & LiveOptions & Pick<WireOptions, 'onLimit' | 'abort'>;
+  readonly opts: Required<Pick<LiveOptions, 'timeoutMs'>> &
+    LiveOptions &
+    Pick<WireOptions, 'onLimit' | 'abort'> &
+    Required<Pick<WireOptions, 'silent'>>;
 
   constructor(
     readonly base: URL,
@@ -101,6 +105,7 @@ export class LiveRun {
     const met = new Set<string>();
     this.opts = {
       ...opts,
+      silent: new Set(),
       ...(opts.signal ? { abort: new WireAbort(opts.signal) } : {}),
       onLimit: (what) => {
         if (met.has(`${this.check} ${what}`)) return;
@@ -165,6 +170,8 @@ export class LiveRun {
   }
 
   private readonly streamAnswers = new Set<string>();
+  /** The finding of the first stream answered other than 200 text/event-stream (aep/live-fanout's), if any. */
+  streamFailure: Finding | undefined;
 
   /**
    * An SSE subscription; one not answered 200 `text/event-stream` is reported and closed. `refused` names the rule
@@ -180,6 +187,8 @@ export class LiveRun {
     const url = this.url(this.path('stream'), query, 'stream');
     // the path requested, not the one discovery named: under a base with a path they differ
     const path = url.pathname;
+    // a stream that sent no head through fanout's whole wait is not asked again (check.ts skips the check)
+    if (this.opts.silent.has(`GET ${path}`)) throw new LiveTimeout(`the SSE stream ${path} to open`, `GET ${path}`);
     const sub = await SseSubscriber.open(url, {
       ...this.opts,
       ...(headers ? { headers } : {}),
@@ -211,7 +220,10 @@ export class LiveRun {
     }
     const first = !this.streamAnswers.has(key);
     this.streamAnswers.add(key);
-    if (first) this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check });
+    if (first) {
+      this.report('aep/live-fanout', 'stream', { path, status: sub.status, type, check });
+      this.streamFailure = this.findings[this.findings.length - 1];
+    }
     return new StreamFailed(`GET ${path} was answered ${key}, not 200 text/event-stream (aep/live-fanout)`, first);
   }
 

@@ -121,22 +121,11 @@ function firstByte(a: string, b: string): number {
   return i;
 }
 
-/** The first core attribute (`data` included, defaults applied) that differs, as canonical JSON. */
+/** The first core attribute (`data` included, defaults applied) that differs, at the floor every live check uses. */
 function coreDifference(got: Ev, want: Ev): string | undefined {
   const [a, b] = [buffer.coreOf(got), buffer.coreOf(want)];
-  for (const k of CORE) if (JSON.stringify(canon(a[k])) !== JSON.stringify(canon(b[k]))) return `/${k}`;
+  for (const k of CORE) if (buffer.canonicalValue(a[k]) !== buffer.canonicalValue(b[k])) return `/${k}`;
   return undefined;
-}
-
-function canon(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canon);
-  if (v && typeof v === 'object')
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, canon((v as Ev)[k])]),
-    );
-  return v;
 }
 
 /** AEP-0001 §4.2 (opt-in): delivered Events keep the posted core attributes and `data` (floor), or bytes (strict). */

@@ -291,6 +291,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
         'A first frame other than hello was answered {got}, not an error frame with code "hello-required".',
       versionUnsupported:
         'A hello offering only version "99.0" was answered {got}, not an error frame with code "version-unsupported" and its versions.',
+      noVersions:
+        'A hello offering only version "99.0" was answered an error frame with code "version-unsupported" that lacks the versions member listing the supported versions.',
     },
   },
   {
@@ -332,6 +334,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'agent-conformance (README §aep live)',
     messages: {
       timeout: 'The {check} check got no answer within {ms} ms ({waiting}).',
+      silent: '{request} sent no response head within {ms} ms ({check} check); later checks needing it skipped.',
       lost: 'The {check} check lost its connection to the endpoint: {reason}.',
       unreachable: 'The {check} check could not reach the endpoint: {reason}; no check that needs it ran.',
       limit: 'The {check} check closed a connection: the endpoint sent {what}, more than this checker reads.',

@@ -67,7 +67,7 @@ export async function hello(run: SocketRun, url: URL): Promise<void> {
   const bare = await WsPeer.open(url, run.opts);
   try {
     bare.send({ type: 'subscribe', id: 'early', filter: {} });
-    const e = await bare.next(0, () => true, run.opts.timeoutMs);
+    const e = await afterOwnHello(run, bare);
     if (!isFrame('error')(e) || (e as { code?: unknown }).code !== 'hello-required')
       run.report('aep/live-hello', 'helloRequired', { got: describeFrame(e, bare.closed) });
   } finally {
@@ -76,12 +76,30 @@ export async function hello(run: SocketRun, url: URL): Promise<void> {
   const future = await WsPeer.open(url, run.opts);
   try {
     future.send({ ...HELLO, versions: ['99.0'] });
-    const e = (await future.next(0, () => true, run.opts.timeoutMs)) as { code?: unknown; versions?: unknown };
-    if (!isFrame('error')(e) || e.code !== 'version-unsupported' || !Array.isArray(e.versions))
+    const e = (await afterOwnHello(run, future)) as { code?: unknown; versions?: unknown };
+    if (isFrame('error')(e) && e.code === 'version-unsupported' && !Array.isArray(e.versions))
+      run.report('aep/live-hello', 'noVersions');
+    else if (!isFrame('error')(e) || e.code !== 'version-unsupported')
       run.report('aep/live-hello', 'versionUnsupported', { got: describeFrame(e, future.closed) });
   } finally {
     future.close();
   }
+}
+
+/**
+ * The answer to the first frame sent on `ws`. AEP-0003 §3.5 #1 orders hello first *in each direction*, so an endpoint
+ * may send its own hello as the connection opens, without waiting for ours (README, aep live decisions): a leading
+ * hello followed by another frame is that, and the frame after it is the answer; a leading hello with nothing after it
+ * but the pong of a ping sent behind it (or nothing within 2 s) is the answer itself.
+ */
+async function afterOwnHello(run: SocketRun, ws: WsPeer): Promise<unknown> {
+  const first = await ws.next(0, () => true, run.opts.timeoutMs);
+  if (!isFrame('hello')(first)) return first;
+  const t = `after-hello-${Date.now()}`;
+  ws.send({ type: 'ping', t });
+  const then = await ws.next(1, () => true, Math.min(run.opts.timeoutMs, 2000));
+  if (then === undefined) return ws.closed ? undefined : first;
+  return isFrame('pong')(then) ? first : then;
 }
 
 async function greeted(run: SocketRun, url: URL, hello: object = HELLO): Promise<WsPeer> {
@@ -152,7 +170,8 @@ async function manyPositions(run: SocketRun, ws: WsPeer): Promise<void> {
 export async function unknownFrame(run: SocketRun, url: URL): Promise<void> {
   const future = { ...HELLO, capabilities: { 'x-agent-conformance-probe': { ignored: true } } };
   const ws = await greeted(run, url, future).catch((e: unknown) => {
-    if (!(e instanceof LiveTimeout)) throw e;
+    // no hello answer blames the capability; a handshake never answered is the run's finding (check.ts)
+    if (!(e instanceof LiveTimeout) || e.silent !== undefined) throw e;
     run.report('aep/live-unknown-frame', 'capability');
   });
   if (!ws) return;

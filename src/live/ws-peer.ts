@@ -76,6 +76,9 @@ export class WsPeer {
     const WebSocketClient = createRequire(import.meta.url)('ws') as typeof import('ws').default;
     // the path alone in findings: the URL may carry the token
     const path = url.pathname;
+    const upgrade = `the WebSocket upgrade at ${path}`;
+    if (opts.silent?.has(upgrade))
+      return Promise.reject(new LiveTimeout(`the WebSocket handshake at ${path}`, upgrade));
     return new Promise((resolve, reject) => {
       const ws = new WebSocketClient(url, {
         headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
@@ -95,7 +98,7 @@ export class WsPeer {
       ws.once('error', (e: NodeJS.ErrnoException) =>
         reject(
           /handshake has timed out/i.test(e.message)
-            ? new LiveTimeout(`the WebSocket handshake at ${path}`)
+            ? new LiveTimeout(`the WebSocket handshake at ${path}`, upgrade)
             : connectError(url, e),
         ),
       );
@@ -116,8 +119,12 @@ export class WsPeer {
     for (const f of w) f();
   }
 
-  /** Keep `text` as a text frame received (also an Event the same peer saw on another binding). */
-  inject(text: string): void {
+  /** Indexes of the frames another binding carried ({@link inject} with `carried`), not this socket. */
+  readonly carried = new Set<number>();
+
+  /** Keep `text` as a text frame received (`carried`: an Event the same peer saw on another binding). */
+  inject(text: string, carried = false): void {
+    if (carried) this.carried.add(this.texts.length);
     this.texts.push(text);
     try {
       this.frames.push(JSON.parse(text));

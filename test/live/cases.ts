@@ -147,6 +147,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
     says: /offering only version "99\.0" was answered a "hello" frame/,
   },
   {
+    variant: 'hello-unsupported-no-versions',
+    rules: ['aep/live-hello'],
+    says: /code "version-unsupported" that lacks the versions member/,
+  },
+  {
     variant: 'rejects-unknown-capability',
     rules: ['aep/live-unknown-frame'],
     says: /A hello with an unknown capability key got no hello answer/,
@@ -169,6 +174,22 @@ export const LIVE_CASES: readonly LiveCase[] = [
   // a re-serialization is legal at the default floor (AEP-0001 §4.2): only --identity strict fails it
   { variant: 'reserializes', rules: ['aep/live-byte-identity'], destructive: true, identity: 'strict' },
   { variant: 'hangs', rules: ['aep/live-timeout', 'aep/live-skipped'] },
+  // trial 13 #7: a surface that sends no response head is said once; the later checks needing it are skipped at once
+  {
+    variant: 'hangs-post',
+    rules: ['aep/live-timeout', 'aep/live-skipped'],
+    says: /^POST \/events sent no response head within \d+ ms \(version-gate check\); later checks needing it skipped\.$/,
+  },
+  {
+    variant: 'hangs-sse',
+    rules: ['aep/live-timeout', 'aep/live-skipped'],
+    says: /^GET \/stream sent no response head within \d+ ms \(\S+ check\); later checks needing it skipped\.$/,
+  },
+  {
+    variant: 'hangs-upgrade',
+    rules: ['aep/live-timeout', 'aep/live-skipped'],
+    says: /^the WebSocket upgrade at \/socket sent no response head within \d+ ms \(\S+ check\); later checks needing it skipped\.$/,
+  },
   // the first subscription reports the answer; the stream checks after it are skipped with it as the reason
   {
     variant: 'sse-500',
@@ -232,7 +253,7 @@ export const LIVE_CASES: readonly LiveCase[] = [
   {
     variant: 'limit-open-code',
     rules: ['aep/live-subscribe-refusal'],
-    says: /answered a "error" frame with code "too-many-positions"/,
+    says: /answered an "error" frame with code "too-many-positions"/,
   },
   { variant: 'hello-bad-role', rules: ['aep/live-hello'], says: /hello answer has role "collector"/ },
   { variant: 'hello-emitter-no-agent', rules: ['aep/live-hello'], says: /role "emitter" and no identity\.agent/ },
@@ -283,6 +304,19 @@ export const LIVE_CASES: readonly LiveCase[] = [
     control: true,
     says: /was acked control\.accepted; nothing claims the session/,
   },
+  // trial 13 #6: what arrived is named, not "no answer"; the id in the wrong member ends the wait at once
+  {
+    variant: 'control-no-route-miscaused',
+    rules: ['aep/live-control-no-route'],
+    control: true,
+    says: /got no error frame with its id as cause within \d+ ms: an error frame with code "no-route" arrived with cause "x", not the command's id/,
+  },
+  {
+    variant: 'control-no-route-as-id',
+    rules: ['aep/live-control-no-route'],
+    control: true,
+    says: /an error frame with code "no-route" arrived carrying the command's id as "id", not as "cause"/,
+  },
   {
     variant: 'control-ambiguous-broadcast',
     rules: ['aep/live-control-ambiguous'],
@@ -292,6 +326,13 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'control-slow-ack', rules: ['aep/live-control-ack'], control: true },
   { variant: 'control-target-undeclared', rules: ['aep/live-control-declared'], control: true },
   { variant: 'control-dedupe-fresh', rules: ['aep/live-control-dedupe'], control: true },
+  // the recorded ack redelivered on the stream after the retry, the fresh decision after it (trial 13's race)
+  {
+    variant: 'control-dedupe-fresh-late',
+    rules: ['aep/live-control-dedupe'],
+    control: true,
+    says: /was answered by a new ack Event "tgt-\d+"/,
+  },
   { variant: 'control-accepts-undeclared', rules: ['aep/live-control-unsupported'], control: true },
   { variant: 'control-cancel-uncaused', rules: ['aep/live-control-cancel'], control: true },
 ];

@@ -172,6 +172,41 @@ test('an endpoint that advertises no control: the relay refusals are skipped, th
   }
 });
 
+test('a relay that delivers each ack twice, one copy with an extension attribute it added (AEP-0001 §4.2, §7 #4), passes every control check', async () => {
+  const ep = await startEndpoint(undefined, { ackCopies: true });
+  try {
+    const r = await checkEndpoint(ep.url, OPTIONS);
+    assert.deepEqual(errors(r.findings), [], show(r.findings));
+    for (const c of CONTROL_CHECKS) assert.ok(r.ran.includes(c), c);
+    // both copies were seen: the comparison, not a missed copy, made them one decision
+    const acks = r.delivered.filter((t) => /"control\.(accepted|rejected)"/.test(t));
+    assert.ok(acks.some((t) => t.includes('"relayhop"')) && acks.some((t) => !t.includes('"relayhop"')));
+  } finally {
+    await ep.close();
+  }
+});
+
+test("without --ack-window, the window is the target's own declaration as its roster entry relays it (AEP-0004 §3, AEP-0003 §4.1 #4), not the relay's hello", async () => {
+  const { ackWindowMs: _w, ...control } = OPTIONS.control!;
+  const opts: LiveOptions = { ...OPTIONS, control, checks: ['control-ack'] };
+  // the target acks after SLOW_ACK_MS: past the relay hello's window, within the one the target declares
+  const relayed = await startEndpoint('control-slow-ack', { targetWindowMs: SLOW_ACK_MS * 4 });
+  try {
+    const r = await checkEndpoint(relayed.url, opts);
+    assert.deepEqual(r.findings, [], show(r.findings));
+    assert.deepEqual(r.ran, ['control-ack']);
+  } finally {
+    await relayed.close();
+  }
+  const hello = await startEndpoint('control-slow-ack');
+  try {
+    const r = await checkEndpoint(hello.url, opts);
+    assert.match(show(r.findings), new RegExp(`within the ${HELLO_ACK_WINDOW_MS} ms ack window`));
+  } finally {
+    await hello.close();
+  }
+});
+
 test('acks fanned out only on SSE are observed there (AEP-0004 §2 #2: ordinary session Events); no check needs a pong', async () => {
   const ep = await startEndpoint(undefined, { acksOnStreamOnly: true, noPong: true });
   try {

@@ -161,6 +161,37 @@ test('a WebSocket upgrade refused 401 to the token given skips the socket checks
   }
 });
 
+// trial 13 #4: roster is honored under subscribe's posture (AEP-0003 §4.1 #2), refused in-band or at the upgrade
+for (const [how, opts] of [
+  ['in-band "unauthorized"', { rosterAuthed: true }],
+  ['a 401 at the WebSocket upgrade', { authenticatedOnly: true }],
+] as const)
+  test(`no --token and a roster refused for credentials (${how}): roster skipped like the other WebSocket checks, exit 2`, async () => {
+    const ep = await startEndpoint(undefined, opts);
+    try {
+      const checks = ['hello', 'subscribe-refusal', 'roster'] as const;
+      const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: [...checks] });
+      assert.deepEqual(notInfo(r.findings), [], show(r.findings));
+      assert.match(
+        skipReason(r, 'roster'),
+        'rosterAuthed' in opts
+          ? /^a roster request on the WebSocket duplex was refused with an error frame, code "unauthorized": the endpoint requires credentials and no token was given/
+          : /^the WebSocket upgrade at \/socket was answered 401: the endpoint requires credentials and no token was given/,
+      );
+      assert.ok(r.credentials?.skipped.includes('roster'));
+      const cli = await runCli('aep', ['live', ep.url, '--timeout', String(TIMEOUT), '--checks', checks.join(',')]);
+      assert.equal(cli.code, 2, cli.stdout + cli.stderr);
+      assert.equal(cli.stderr.trim().split('\n').length, 1, cli.stderr);
+      assert.match(cli.stderr, /checks were skipped for refused credentials/);
+      // with the token the roster is asked and passes
+      const ok = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, token: TOKEN, checks: ['roster'] });
+      assert.deepEqual(ok.findings, [], show(ok.findings));
+      assert.deepEqual(ok.ran, ['roster']);
+    } finally {
+      await ep.close();
+    }
+  });
+
 test('a failed discovery (404, or no answer) is one finding: nothing else is asked, every other check skipped', async () => {
   for (const how of ['404', 'hang'] as const) {
     const held: ServerResponse[] = [];

@@ -37,6 +37,9 @@ export type Broken =
   | 'exhausted-late'
   | 'reserializes'
   | 'hangs'
+  | 'hangs-post'
+  | 'hangs-upgrade'
+  | 'hangs-sse'
   | 'no-socket'
   | 'no-well-known'
   | 'keeps-content'
@@ -45,10 +48,13 @@ export type Broken =
   | 'control-no-route-event'
   | 'control-slow-ack'
   | 'control-dedupe-fresh'
+  | 'control-dedupe-fresh-late'
   | 'control-accepts-undeclared'
   | 'control-cancel-uncaused'
   | 'control-target-undeclared'
   | 'control-no-route-accepted'
+  | 'control-no-route-miscaused'
+  | 'control-no-route-as-id'
   | 'sse-500'
   | 'sse-text-plain'
   | 'sse-multiline-data'
@@ -59,6 +65,7 @@ export type Broken =
   | 'resets-version-gate'
   | 'hello-binary'
   | 'hello-any-version'
+  | 'hello-unsupported-no-versions'
   | 'rejects-unknown-capability'
   | 'filter-fail-open'
   | 'sse-agent-id'
@@ -163,6 +170,8 @@ export const HARD_QUEUE = 2 << 20;
 type Ev = Record<string, unknown>;
 interface Sub {
   filter: AttrFilter;
+  /** An SSE subscription (not a WebSocket one). */
+  sse?: boolean;
   capture?: AepCaptureLevel;
   send: (ev: Ev) => void;
   /** Bytes queued toward the consumer, not yet taken by the kernel. */
@@ -234,7 +243,12 @@ const TARGET_SOURCE = 'aep://test/agent/target';
  * redelivery, nacks other types `unsupported`, and answers a cancel of {@link CONTROL_RUN} with run.cancelled.
  * `emit` sequences an Event into the session; `redeliver` fans out an Event already emitted.
  */
-function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, broken?: Broken) {
+function controlTarget(
+  emit: (ev: Ev) => void,
+  redeliver: (ev: Ev, sseOnly?: boolean) => void,
+  broken?: Broken,
+  windowMs?: number,
+) {
   const accepts = new Set(['control.attention.respond', 'control.cancel']);
   const recorded = new Map<string, Ev>();
   const decided = new Set<Ev>();
@@ -256,7 +270,9 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
     claim: {
       session: CONTROL_SESSION,
       agent: 'test-target',
-      ...(broken === 'control-target-undeclared' ? {} : { control: { accepts: [...accepts] } }),
+      ...(broken === 'control-target-undeclared'
+        ? {}
+        : { control: { accepts: [...accepts], ...(windowMs ? { ack_window_ms: windowMs } : {}) } }),
     },
     command(cmd: Ev): void {
       const key = `${String(cmd.source)}\u0000${String(cmd.id)}`;
@@ -265,7 +281,11 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
         // still pending: the one forthcoming ack answers every delivery (AEP-0004 §3)
         if (!decided.has(known)) return;
         if (broken === 'control-dedupe-fresh') emit(event(String(known.type), known.data as Ev, { cause: cmd.id }));
-        else redeliver(known);
+        else if (broken === 'control-dedupe-fresh-late') {
+          // the recorded ack again on the stream only (legal redelivery), the fresh decision after it on every binding
+          redeliver(known, true);
+          setImmediate(() => emit(event(String(known.type), known.data as Ev, { cause: cmd.id })));
+        } else redeliver(known);
         return;
       }
       const type = String(cmd.type);
@@ -336,6 +356,24 @@ export async function startEndpoint(
     backpressure?: 'deliver';
     /** Name no WebSocket endpoint (the backpressure check then probes SSE), as `no-socket` does. */
     sseOnly?: boolean;
+    /**
+     * Deliver each of the target's Events (its acks) twice, the second copy with an extension attribute a relay added:
+     * at-least-once redelivery (AEP-0001 §7 #4) a relay MAY extend (§4.2), still compliant.
+     */
+    ackCopies?: boolean;
+    /** Keep and advertise a replay buffer of this many Events per session (instead of {@link BUFFER} in all). */
+    bufferDepth?: number;
+    /**
+     * Keep and advertise a global replay buffer of this many Events, busy: another emitter's Event is ingested after each
+     * one posted, so a resume position of the run's can predate the buffer (a legal eviction, AEP-0003 §5).
+     */
+    busyBuffer?: number;
+    /** Refuse a roster request on a duplex opened without the token `unauthorized`, as a subscribe is (compliant). */
+    rosterAuthed?: boolean;
+    /** Send its hello as the WebSocket opens, before the peer's (compliant: §3.5 #1 orders each direction). */
+    helloFirst?: boolean;
+    /** The ack window the target declares, relayed in its roster entry (AEP-0003 §4.1 #4); the relay's hello keeps its own. */
+    targetWindowMs?: number;
   } = {},
 ): Promise<Endpoint> {
   const literal = !!opts.literal;
@@ -379,6 +417,8 @@ export async function startEndpoint(
       }
     }
     s.send(out);
+    // `ackCopies`: the target's Events reach a subscriber twice, the second copy with a relay's extension attribute
+    if (opts.ackCopies && ev.source === TARGET_SOURCE) s.send({ ...out, relayhop: 'copy' });
   };
   // the (source, id) pairs ingested: the broken variant dedupes live fan-out on them, which AEP-0003 §5 forbids
   const ingested = new Set<string>();
@@ -388,16 +428,36 @@ export async function startEndpoint(
     ingested.add(key);
     if (text !== undefined) raw.set(ev, text);
     buffer.push(ev);
-    if (buffer.length > BUFFER) {
-      const gone = buffer.shift()!;
-      const p = positionOf(gone);
-      if (p) evicted.set(p.session, p);
-    }
+    // `bufferDepth`: a count per session (AEP-0003 §5 lets an endpoint document either), oldest of the session first
+    const mine = opts.bufferDepth !== undefined ? buffer.filter((e) => e.session === ev.session) : [];
+    const gone =
+      opts.bufferDepth !== undefined
+        ? mine.length > opts.bufferDepth
+          ? buffer.splice(buffer.indexOf(mine[0]!), 1)[0]
+          : undefined
+        : buffer.length > (opts.busyBuffer ?? BUFFER)
+          ? buffer.shift()
+          : undefined;
+    const p = gone && positionOf(gone);
+    if (p) evicted.set(p.session, p);
     for (const s of subs) {
       deliver(s, ev);
       if (opts.redeliver) deliver(s, ev);
     }
   };
+  // `busyBuffer`: another emitter's traffic
+  let others = 0;
+  const other = (): Ev => ({
+    aep: '0.1',
+    id: `other-${others}`,
+    type: 'progress.status',
+    time: new Date().toISOString(),
+    source: 'aep://test/agent/other',
+    agent: 'other',
+    session: 'other-emitter',
+    seq: others++,
+    data: {},
+  });
   const textOf = (ev: Ev) => (broken !== 'reserializes' && raw.get(ev)) || JSON.stringify(ev);
   // at-least-once: `redeliver` delivers and replays each Event twice, which is legal (AEP-0003 §5, §7)
   const replayOne = (sub: Sub, ev: Ev) => {
@@ -455,7 +515,10 @@ export async function startEndpoint(
           },
       capabilities: {
         filters: ['attr-match'],
-        replay: broken === 'no-buffer-advert' ? { all: true } : { buffer: BUFFER, all: true },
+        replay:
+          broken === 'no-buffer-advert'
+            ? { all: true }
+            : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
         capture: ['none', 'metadata', 'redacted'],
         roster: {},
         'x-unknown-capability': { ignored: true },
@@ -493,6 +556,8 @@ export async function startEndpoint(
       return res.end(discovery());
     }
     if (req.method === 'POST' && path === '/events') {
+      // never answered, its body never read (the socket is ended when the endpoint closes)
+      if (broken === 'hangs-post') return;
       const parts: Buffer[] = [];
       let size = 0;
       // the body is read to its end (an answer before it can be lost to the client), kept only within the limit
@@ -540,7 +605,10 @@ export async function startEndpoint(
           }
           events.push([ev as Ev, l]);
         }
-        for (const [ev, l] of events) ingestOne(ev, l);
+        for (const [ev, l] of events) {
+          ingestOne(ev, l);
+          if (opts.busyBuffer !== undefined) ingestOne(other());
+        }
         if (refused.length)
           return json(res, 207, {
             results: lines.map((_, i) => (refused.includes(i) ? { line: i, error: 'invalid-event' } : { line: i })),
@@ -556,6 +624,8 @@ export async function startEndpoint(
     }
     if (req.method === 'GET' && path === '/stream') {
       if (!tokenOk(req)) return unauthorized(res);
+      // never a head, nor a message (the connection is ended when the endpoint closes)
+      if (broken === 'hangs-sse') return;
       let filter: AttrFilter;
       let from: 'all' | Position[] | undefined;
       try {
@@ -606,6 +676,7 @@ export async function startEndpoint(
       };
       const sub: Sub = {
         filter,
+        sse: true,
         ...(capture && LEVELS.includes(capture) ? { capture: capture as AepCaptureLevel } : {}),
         send,
         queued: () => res.writableLength,
@@ -648,14 +719,18 @@ export async function startEndpoint(
 
   const target = controlTarget(
     ingestOne,
-    (ev) => {
-      for (const s of subs) deliver(s, ev);
+    (ev, sseOnly) => {
+      for (const s of subs) if (!sseOnly || s.sse) deliver(s, ev);
     },
     broken,
+    opts.targetWindowMs,
   );
   const wss = new WebSocketServer({ noServer: true });
   let binary = 0;
+  // `hangs-upgrade`: upgrade requests left unanswered, ended when the endpoint closes
+  const hung = new Set<{ destroy(): void }>();
   server.on('upgrade', (req, socket, head) => {
+    if (broken === 'hangs-upgrade') return void hung.add(socket);
     if (
       broken === 'no-socket' ||
       opts.sseOnly ||
@@ -676,6 +751,24 @@ export async function startEndpoint(
       const own = new Map<string, Sub>();
       const mine: Claim[] = [];
       const frame = (f: Ev) => ws.send(JSON.stringify(f));
+      const ownHello = (): Ev => ({
+        type: 'hello',
+        versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
+        role: broken === 'hello-bad-role' ? 'collector' : broken === 'hello-emitter-no-agent' ? 'emitter' : 'both',
+        ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
+        capabilities: {
+          filters: ['attr-match'],
+          replay:
+            broken === 'hello-no-buffer'
+              ? { all: true }
+              : { buffer: opts.bufferDepth ?? opts.busyBuffer ?? BUFFER, all: true },
+          roster: {},
+          control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
+          ...(literal ? { experimental: { 'x-literal': true } } : {}),
+        },
+      });
+      // AEP-0003 §3.5 #1: the first frame *in each direction* is hello, so an endpoint MAY send its own at once
+      if (opts.helloFirst) frame(ownHello());
       // a command (AEP-0004): to the connected target, or refused by the relay
       const command = (f: Ev) => {
         const refuse = (code: string) => ws.send(JSON.stringify({ type: 'error', cause: f.id, code }));
@@ -720,6 +813,9 @@ export async function startEndpoint(
             cause: f.id,
             data: { reason: 'invalid' },
           });
+        // the refusal with the command's id in the wrong member, or another cause (AEP-0004 §4 #2 sets `cause`)
+        if (broken === 'control-no-route-miscaused') return frame({ type: 'error', cause: 'x', code: 'no-route' });
+        if (broken === 'control-no-route-as-id') return frame({ type: 'error', id: f.id, code: 'no-route' });
         return refuse('no-route');
       };
       ws.on('message', (data, isBinary) => {
@@ -740,7 +836,11 @@ export async function startEndpoint(
           // AEP-0003 §4 #1: no version in common is refused; §4 #4: unknown capability keys are ignored
           const offered = Array.isArray(f.versions) ? f.versions : [];
           if (!offered.includes('0.1') && broken !== 'hello-any-version') {
-            frame({ type: 'error', code: 'version-unsupported', versions: ['0.1'] });
+            frame({
+              type: 'error',
+              code: 'version-unsupported',
+              ...(broken === 'hello-unsupported-no-versions' ? {} : { versions: ['0.1'] }),
+            });
             return ws.close();
           }
           const known = ['emits', 'capture', 'control', 'replay', 'filters', 'roster', 'experimental'];
@@ -756,19 +856,8 @@ export async function startEndpoint(
           // the hello check's own connection (the first consumer greeting as agent-conformance)
           if (broken === 'hello-binary' && identity.agent === 'agent-conformance' && f.role === 'consumer' && !binary++)
             return ws.send(Buffer.from(JSON.stringify({ type: 'hello', versions: ['0.1'] })), { binary: true });
-          frame({
-            type: 'hello',
-            versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
-            role: broken === 'hello-bad-role' ? 'collector' : broken === 'hello-emitter-no-agent' ? 'emitter' : 'both',
-            ...(literal ? { identity: { agent: 'literal-collector', instance: 'test/1', card: null } } : {}),
-            capabilities: {
-              filters: ['attr-match'],
-              replay: broken === 'hello-no-buffer' ? { all: true } : { buffer: BUFFER, all: true },
-              roster: {},
-              control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
-              ...(literal ? { experimental: { 'x-literal': true } } : {}),
-            },
-          });
+          // `helloFirst`: its own hello went out on connect, its one first frame (AEP-0003 §3.5 #1)
+          if (!opts.helloFirst) frame(ownHello());
           // unknown frame types are for the peer to ignore (AEP-0003 §2); a WebSocket ping is answered by `ws`
           if (literal) {
             frame({ type: 'x-literal-notice', note: 'an unknown frame type' });
@@ -798,6 +887,8 @@ export async function startEndpoint(
         if (f.type === 'ping') return opts.noPong ? undefined : frame({ type: 'pong', t: f.t });
         if (f.type === 'roster') {
           if (hello.role === 'emitter') return frame({ type: 'error', id: f.id, code: 'unauthorized' });
+          // AEP-0003 §4.1 #2: the same §8 posture as subscribe (`rosterAuthed`: refused without the token too)
+          if (opts.rosterAuthed && !authed) return frame({ type: 'error', id: f.id, code: 'unauthorized' });
           let entries: object[] = [...claims.values()].flat();
           // the built-in target's claim (AEP-0003 §4.1 #4), its hello's control declared unless broken
           if (opts.control !== false) entries = [...entries, target.claim];
@@ -892,7 +983,15 @@ export async function startEndpoint(
     });
   });
 
-  const ep = { ...(await listenLocal(server, wss)), slow };
+  const listening = await listenLocal(server, wss);
+  const ep = {
+    ...listening,
+    close: async () => {
+      for (const h of hung) h.destroy();
+      await listening.close();
+    },
+    slow,
+  };
   origin = ep.url;
   return literal ? { ...ep, url: `${ep.url}${LITERAL_BASE}/` } : ep;
 }

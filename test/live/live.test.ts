@@ -135,7 +135,7 @@ for (const { variant, rules, destructive, says, identity, checks, host } of LIVE
       const r = await checkEndpoint(url, {
         token: TOKEN,
         // the heartbeat variant waits HEARTBEAT and the timeout past it for a comment that never comes
-        timeoutMs: variant === 'hangs' ? 300 : checks ? 1000 : TIMEOUT,
+        timeoutMs: variant.startsWith('hangs') ? 300 : checks ? 1000 : TIMEOUT,
         destructive: !!destructive,
         ...(identity ? { identity } : {}),
         ...(checks ? { checks, heartbeatMs: HEARTBEAT } : {}),
@@ -156,8 +156,31 @@ for (const { variant, rules, destructive, says, identity, checks, host } of LIVE
         assert.ok(r.skipped.includes('fanout') && r.skipped.includes('hello'));
         assert.match(show(r.findings), /fanout check was skipped: discovery failed \(aep\/live-discovery\)/);
       }
-      if (variant === 'sse-500') assert.ok(r.ran.includes('invalid-envelope') && r.skipped.includes('fanout'));
+      // the stream's failure counts under fanout, its rule's check, though invalid-envelope met it first (trial 13 #9)
+      if (variant === 'sse-500' || variant === 'sse-text-plain') {
+        // invalid-envelope still judged its POSTs without the stream, and passed them
+        assert.ok(r.ran.includes('invalid-envelope') && r.ran.includes('fanout'), show(r.findings));
+        const by = (c: string) => r.checks.find((o) => o.check === c)!;
+        assert.equal(by('fanout').status, 'failed');
+        assert.equal(by('fanout').errors, 1);
+        assert.equal(by('invalid-envelope').status, 'passed');
+        assert.ok(r.skipped.includes('filter'));
+      }
       if (variant === 'no-socket') assert.ok(r.skipped.includes('hello') && r.skipped.includes('roster'));
+      // said once, not once a check
+      if (variant === 'hangs-post' || variant === 'hangs-upgrade' || variant === 'hangs-sse') {
+        assert.equal(r.findings.filter((f) => f.ruleId === 'aep/live-timeout').length, 1, show(r.findings));
+        const later = {
+          'hangs-post': ['ingest', 'fanout'],
+          'hangs-upgrade': ['hello', 'roster'],
+          'hangs-sse': ['filter', 'resume'],
+        }[variant];
+        for (const c of later)
+          assert.match(
+            show(r.findings),
+            new RegExp(`The ${c} check was skipped: .* sent no response head within 300 ms`),
+          );
+      }
     } finally {
       await ep.close();
     }

@@ -34,4 +34,9 @@ test('checkEndpoint: an unknown option or check, or a value out of range, is a T
   await rejects(7, /the options must be an object/);
   // valid options reach the wire
   await assert.rejects(checkEndpoint(URL, { checks: ['fanout'], timeoutMs: 2000, control: {} }), /cannot reach/);
+  // the base's path stays in the message (trial 13 #10)
+  await assert.rejects(
+    checkEndpoint('http://127.0.0.1:1/aep/v1', { checks: ['fanout'], timeoutMs: 2000 }),
+    (e: Error) => /^cannot reach http:\/\/127\.0\.0\.1:1\/aep\/v1\/events: connection refused$/.test(e.message),
+  );
 });
