@@ -156,7 +156,7 @@ export function renderExplain(
   const reqs = requirementsOf(opts.protocol, rule.id);
   if (reqs.length) {
     // a row's `#n` counts the normative sentences of its section, where a rule's `Spec:` `#n` may be a table row
-    out += `\nRequirements it enforces (docs/requirements.md; #n is the section's nth requirement, not a table row):\n`;
+    out += `\nRequirements it enforces (docs/requirements.md;\n#n is the section's nth requirement, not a table row):\n`;
     for (const q of reqs) {
       const line = `${q.id} (${q.level}): "${q.quote}"`;
       const lines = opts.width === undefined ? [line] : wrapText(line, opts.width - 4);

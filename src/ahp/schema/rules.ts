@@ -49,9 +49,9 @@ export const AHP_SCHEMA_RULES = {
     wire: true,
     severity: 'info',
     description:
-      'An HTTP body that is a JSON object but no JSON-RPC message (no jsonrpc, method, id or result) is what a server may send with a non-success status, and an empty body what an accepted observe notification is answered with; a capture of bodies has no status (not verified).',
+      'An HTTP body that is a JSON object but no JSON-RPC message, or an empty body, is legal only under a status a capture of bodies lacks (not verified).',
     detail:
-      'Read for `--binding http` inputs only (README §Decisions on HTTP bodies without their status). Under status 200 such a body breaks AHP-HTTP-001 (a successful response contains the correlated JSON-RPC response); under any other status the exchange is an operational failure and the spec says nothing of its body beyond the JSON media type. A body that is not JSON at all is still a framing error, and one with any of those members is still judged as JSON-RPC (ahp/jsonrpc). It replaces ahp/jsonrpc for such a body, and jsonl/empty-input for a body of zero bytes (one of only whitespace is still not JSON).',
+      'A JSON object with no jsonrpc, method, id or result is what a server may send with a non-success status, and an empty body what an accepted observe notification is answered with. Read for `--binding http` inputs only (README §Decisions on HTTP bodies without their status). Under status 200 such a body breaks AHP-HTTP-001 (a successful response contains the correlated JSON-RPC response); under any other status the exchange is an operational failure and the spec says nothing of its body beyond the JSON media type. A body that is not JSON at all is still a framing error, and one with any of those members is still judged as JSON-RPC (ahp/jsonrpc). It replaces ahp/jsonrpc for such a body, and jsonl/empty-input for a body of zero bytes (one of only whitespace is still not JSON).',
     spec: 'AHP base/transports/http.md §Request and response (AHP-HTTP-001)',
     messages: {
       empty:
@@ -83,7 +83,7 @@ export const AHP_SCHEMA_RULES = {
     wire: false,
     severity: 'info',
     description:
-      'A request whose `protocolVersion` is a published snapshot identifier (a `YYYY-MM-DD` release date) is the harness offering another snapshot, which a draft backend declines with -32001 (not a draft violation by the harness).',
+      'A request whose `protocolVersion` is a published snapshot identifier (a `YYYY-MM-DD` date) offers another snapshot, which a draft backend declines with -32001.',
     detail:
       'README §Decisions on AHP decisions, responses and advertisements ("A request of another snapshot"): base/versioning.md makes a backend that does not support the supplied version return `unsupported_protocol_version`, so a harness may supply one the backend lacks; the backend\'s side is ahp/unsupported-answered. Read for requests of the wire root only; the rest of the request is still checked as draft. A value that is no snapshot identifier at all (neither "draft" nor a `YYYY-MM-DD` date, which publication assigns), and another version in a notification or a result, stay ahp/protocol-version.',
     spec: 'AHP base/versioning.md §Versioning (AHP-VER-001)',
