@@ -1,4 +1,4 @@
-import { markLocation, mayFollow } from '../../core/mark.ts';
+import { type Mark, markLocation, mayFollow } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /** `ahp/observation-unverifiable`: ahp/observation-leak when a line after the rejected response gave no message. */
@@ -18,38 +18,29 @@ export const observationUnverifiable = defineAhpStreamRule({
   },
   on: ['leak', 'unreflected'],
   onEvent(facts, ctx, state) {
-    for (const l of facts.event?.unreflected ?? []) {
+    // one finding at the observed member, linked to the response whose effects it is judged by
+    const at = (
+      l: { member: string; response: Mark },
+      messageId: 'late' | 'unreflected' | 'leak',
+      unreadable?: ReturnType<typeof markLocation>,
+    ) => {
       const response = markLocation(l.response, '/result/effects');
-      const member = l.member.replaceAll('/', '.');
       ctx.report({
         pointer: `/params/event/${l.member}`,
-        messageId: 'unreflected',
-        args: { member, response },
-        related: [response],
+        messageId,
+        args: { member: l.member.replaceAll('/', '.'), response, ...(unreadable ? { unreadable } : {}) },
+        related: unreadable ? [unreadable, response] : [response],
       });
-    }
+    };
+    for (const l of facts.event?.unreflected ?? []) at(l, 'unreflected');
     const u = state.unreadable;
     for (const l of facts.event?.leak ?? []) {
       if (l.late) {
-        const response = markLocation(l.response, '/result/effects');
-        const member = l.member.replaceAll('/', '.');
-        ctx.report({
-          pointer: `/params/event/${l.member}`,
-          messageId: 'late',
-          args: { member, response },
-          related: [response],
-        });
+        at(l, 'late');
         continue;
       }
       if (!u || !mayFollow(u, l.response)) return;
-      const response = markLocation(l.response, '/result/effects');
-      const unreadable = markLocation(u);
-      ctx.report({
-        pointer: `/params/event/${l.member}`,
-        messageId: 'leak',
-        args: { member: l.member.replaceAll('/', '.'), response, unreadable },
-        related: [unreadable, response],
-      });
+      at(l, 'leak', markLocation(u));
     }
   },
 });
