@@ -38,6 +38,9 @@ export { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-
 export { downlevelTexts } from './downlevel-copies.ts';
 export { copiesAt, type IdentityFacts } from './identity-facts.ts';
 
+/** Whether `text` is a copy of an event at `level`. */
+type CopyMatch = (level: AepCaptureLevel, text: string) => boolean;
+
 /** `(source, id)` identity and dedupe for one run. */
 export class IdentityAnalyzer {
   private readonly ids: AepIdTable;
@@ -290,7 +293,7 @@ export class IdentityAnalyzer {
   private downleveled(key: Hash64, first: IdEntry, ev: AepEvent): AepCaptureLevel | 'redaction' | false | undefined {
     const to = ev.capture;
     let from: AepCaptureLevel;
-    let matches: (level: AepCaptureLevel, text: string) => boolean;
+    let matches: CopyMatch;
     if (first.kind === 'digest') {
       const t = this.lower;
       const s = t.slot(key);
@@ -300,19 +303,12 @@ export class IdentityAnalyzer {
       from = (['none', 'metadata', 'redacted', 'full'] as const)[rank]!;
       matches = (level, text) => this.digestMatches(key, s!, level, text);
     } else {
-      const line = this.rereaders.get(first.file)?.(first.byteOffset);
-      if (line === undefined || lineFingerprint(line) !== first.fingerprint) return undefined;
-      const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
-      if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
-        return false;
-      const value = parsed.value as Record<string, unknown>;
-      from = (
-        typeof value.capture === 'string' && value.capture in CAPTURE_RANK ? value.capture : 'metadata'
-      ) as AepCaptureLevel;
+      const r = this.reread(first);
+      if (r === undefined) return undefined;
+      if (r === null) return false;
+      from = (typeof r.capture === 'string' && r.capture in CAPTURE_RANK ? r.capture : 'metadata') as AepCaptureLevel;
       if (CAPTURE_RANK[from] < CAPTURE_RANK[to] || (from === to && to !== 'redacted')) return false;
-      const texts = downlevelTexts(value, parsed.bigIntegers, this.redactor, this.profile);
-      const formText = formCopyText(value, parsed.bigIntegers, this.forms.formOf(value), this.profile);
-      matches = (level, text) => texts.get(level) === text || (level === 'metadata' && formText === text);
+      matches = r.matches;
     }
     if (from !== to && matches(to, copyText(ev))) return from;
     // a redacting hop may redact a `full` or a `redacted` event beyond our pipeline (AEP-0003 §9 item 4)
@@ -324,6 +320,25 @@ export class IdentityAnalyzer {
       }
     }
     return false;
+  }
+
+  /** A line entry's first copy read back (undefined: gone or changed; null: no object), its texts made on first ask. */
+  private reread(first: IdEntry & { kind: 'line' }): { capture: unknown; matches: CopyMatch } | undefined | null {
+    const line = this.rereaders.get(first.file)?.(first.byteOffset);
+    if (line === undefined || lineFingerprint(line) !== first.fingerprint) return undefined;
+    const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
+    if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+      return null;
+    const v = parsed.value as Record<string, unknown>;
+    const bigIntegers = parsed.bigIntegers;
+    let texts: Map<string, string> | undefined;
+    const form = () => formCopyText(v, bigIntegers, this.forms.formOf(v), this.profile);
+    return {
+      capture: v.capture,
+      matches: (level, text) =>
+        (texts ??= downlevelTexts(v, bigIntegers, this.redactor, this.profile)).get(level) === text ||
+        (level === 'metadata' && form() === text),
+    };
   }
 
   /**
@@ -339,15 +354,8 @@ export class IdentityAnalyzer {
     if (s !== undefined)
       return this.lower.getU(s, DL_U32.rank) === CAPTURE_RANK.redacted && this.digestMatches(key, s, 'metadata', text);
     if (first.kind === 'digest') return false;
-    const line = this.rereaders.get(first.file)?.(first.byteOffset);
-    if (line === undefined || lineFingerprint(line) !== first.fingerprint) return false;
-    const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
-    if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
-      return false;
-    const value = parsed.value as Record<string, unknown>;
-    if (value.capture !== 'redacted') return false;
-    if (downlevelTexts(value, parsed.bigIntegers, this.redactor, this.profile).get('metadata') === text) return true;
-    return formCopyText(value, parsed.bigIntegers, this.forms.formOf(value), this.profile) === text;
+    const r = this.reread(first);
+    return r?.capture === 'redacted' && r.matches('metadata', text);
   }
 
   /** Whether `text` is a digest entry's first copy (row `s` of the down-level digests) down-leveled to `level`. */
