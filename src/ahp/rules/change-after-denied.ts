@@ -1,4 +1,4 @@
-import { markLocation } from '../../core/mark.ts';
+import { markLocation, mayFollow } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /** `ahp/change-after-denied`: the task and workspace twin of `ahp/config-after-denied`. */
@@ -16,9 +16,11 @@ export const changeAfterDenied = defineAhpStreamRule({
       "This after event's proposal, the {beforeType} at {before}, was refused at {denied}; a denied proposal produces no after event.",
   },
   on: ['changeAfterDenied'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     const d = facts.event?.changeAfterDenied;
     if (!d) return;
+    // a line between the request and the denial that gave no message may have been a hook.failure making the denial late (base/failure.md §Deadlines)
+    if (state.unreadable && mayFollow(state.unreadable, d.before) && mayFollow(d.deniedAt, state.unreadable)) return;
     const before = markLocation(d.before);
     const denied = markLocation(d.deniedAt);
     ctx.report({

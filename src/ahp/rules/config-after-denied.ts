@@ -1,4 +1,4 @@
-import { markLocation } from '../../core/mark.ts';
+import { markLocation, mayFollow } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /** Denied: a `deny` or a fail-closed `hook.failure` (base/failure.md §Failure policy). */
@@ -13,9 +13,11 @@ export const configAfterDenied = defineAhpStreamRule({
       "This after event's proposal ({before}) was denied on {denied}; a denied configuration proposal produces no after event.",
   },
   on: ['configAfterDenied'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     const d = facts.event?.configAfterDenied;
     if (!d) return;
+    // a line between the request and the denial that gave no message may have been a hook.failure making the denial late (base/failure.md §Deadlines)
+    if (state.unreadable && mayFollow(state.unreadable, d.before) && mayFollow(d.deniedAt, state.unreadable)) return;
     const before = markLocation(d.before);
     const denied = markLocation(d.deniedAt);
     ctx.report({ pointer: '/params/event/parentEventId', args: { before, denied }, related: [before, denied] });

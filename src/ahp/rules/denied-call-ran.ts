@@ -1,4 +1,4 @@
-import { markLocation } from '../../core/mark.ts';
+import { markLocation, mayFollow } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /** `ahp/denied-call-ran`: judged when the refused `tool.before` is in the input (see `detail`). */
@@ -23,8 +23,10 @@ export const deniedCallRan = defineAhpStreamRule({
       'Entry {entry} of this tool.batch.after reports an `ok` outcome for the call of the tool.before at {before}, which was refused at {denied}; no supplied or original result bypasses the settled denial.',
   },
   on: ['deniedCallRan'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     for (const d of facts.event?.deniedCallRan ?? []) {
+      // a line between the request and the denial that gave no message may have been a hook.failure making the denial late (base/failure.md §Deadlines)
+      if (state.unreadable && mayFollow(state.unreadable, d.before) && mayFollow(d.at, state.unreadable)) continue;
       const before = markLocation(d.before);
       const denied = markLocation(d.at);
       const at = d.entry === undefined ? '/params/event' : `/params/event/calls/${d.entry}`;

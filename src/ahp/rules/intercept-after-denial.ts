@@ -1,4 +1,4 @@
-import { markLocation } from '../../core/mark.ts';
+import { markLocation, mayFollow } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /**
@@ -19,9 +19,11 @@ export const interceptAfterDenial = defineAhpStreamRule({
       'This hooks/intercept request sends the event first intercepted at {prior} again after it was refused at {denied}; a denial is never retried and ends decision-making for the event.',
   },
   on: ['interceptAfterDenial'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     const d = facts.event?.interceptAfterDenial;
     if (!d) return;
+    // a line between the request and the denial that gave no message may have been a hook.failure making the denial late (base/failure.md §Deadlines)
+    if (state.unreadable && mayFollow(state.unreadable, d.prior) && mayFollow(d.deniedAt, state.unreadable)) return;
     const prior = markLocation(d.prior);
     const denied = markLocation(d.deniedAt);
     ctx.report({ pointer: '/params/event/id', args: { prior, denied }, related: [prior, denied] });
