@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { decodeCloudEvents, toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
 import { toOtlp } from '../../src/aep/bridges/otlp.ts';
 import { decodeOtlp } from '../../src/aep/bridges/otlp-decode.ts';
-import { validate } from '../../src/index.ts';
+import { checkEvent, createSession, validate } from '../../src/index.ts';
 import { runCli } from '../cli/helpers.ts';
 
 type Obj = Record<string, unknown>;
@@ -158,6 +158,30 @@ test('4e: OCSF records without --from, and plain AEP with any --from, are one fi
     const cli = await runCli('aep', ['validate', '-'], text);
     assert.match(cli.stdout, /JSON array of 3 AEP events/);
   }
+  // several events pretty-printed one after another (`jq . log.jsonl`): one finding naming them, by every route; a
+  // brace inside a string does not cut an event short
+  const withBrace = { ...nine[1], xnote: 'a } and a " quote' };
+  const prettyLog = `${[nine[0], withBrace, nine[2]].map((e) => JSON.stringify(e, null, 2)).join('\n')}\n`;
+  const log = await validate('aep', { text: prettyLog, source: 'log.jsonl' });
+  assert.deepEqual(
+    log.findings.map((f) => `${f.ruleId}@${f.line}:${f.column}`),
+    ['jsonl/invalid-json@1:2'],
+  );
+  assert.match(log.findings[0]!.message, /lines are 3 pretty-printed AEP events: AEP JSONL holds one event per line/);
+  assert.deepEqual(
+    checkEvent('aep', prettyLog).map((f) => f.message),
+    log.findings.map((f) => f.message),
+  );
+  const s = createSession('aep');
+  assert.deepEqual(
+    [...s.check(prettyLog), ...s.end()].map((f) => f.message),
+    log.findings.map((f) => f.message),
+  );
+  assert.match((await runCli('aep', ['validate', '-'], prettyLog)).stdout, /3 pretty-printed AEP events/);
+  // the same events each on one line but one pretty-printed: that line parses nowhere, the others do; no fold
+  const oneLine = `${JSON.stringify(nine[0])}\n${JSON.stringify(nine[1], null, 2)}\n`;
+  const mixed = await validate('aep', { text: oneLine, source: 'm.jsonl' });
+  assert.ok(mixed.findings.filter((f) => f.ruleId === 'jsonl/invalid-json').length > 1);
   // a stray `[` before JSONL events is not an array: each line is reported as it is
   const stray = await validate('aep', { text: `[\n${three.join('\n')}\n`, source: 's.jsonl' });
   assert.deepEqual(

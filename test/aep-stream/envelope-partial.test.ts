@@ -95,11 +95,12 @@ test('corrupting one separable envelope member adds findings about that member o
         const gone = minus(before, after);
         const added = minus(after, before).filter(
           (f) =>
-            // a scope finding follows from the type (AEP-0001 §5.2): about the type, whatever its pointer
+            // a member an agent-scoped event must omit is a scope finding at it; a refused type gets none (its scope
+            // follows from the type, AEP-0001 §5.2)
             !(
               f.line === line &&
-              (f.ruleId === c.rule || f.ruleId.startsWith('aep/scope-')) &&
-              (f.pointer === '/' + c.member || (c.member === 'type' && f.ruleId.startsWith('aep/scope-')))
+              (f.ruleId === c.rule || (c.member !== 'type' && f.ruleId.startsWith('aep/scope-'))) &&
+              f.pointer === '/' + c.member
             ) && !CONSEQUENCES[c.member]?.has(f.ruleId),
         );
         if (gone.length || added.length)

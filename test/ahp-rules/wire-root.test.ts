@@ -73,7 +73,7 @@ describe('wire root and JSON-RPC', () => {
     invalid(m, 'ahp/protocol-version', '/params/protocolVersion');
     invalid({ jsonrpc: '2.0', id: 'd', method: 'hooks/capabilities', params: {} }, 'ahp/method-params', '/params');
   });
-  test('a request offering a published snapshot is the info, not a draft violation (base/versioning.md)', () => {
+  test('a request offering another snapshot is the info, not a draft violation (base/versioning.md)', () => {
     // a backend that does not support the supplied version returns -32001: the harness may supply one it lacks
     const offered = (m: unknown) => {
       const out = validate(m);
@@ -92,8 +92,8 @@ describe('wire root and JSON-RPC', () => {
     const request = intercept(event('tool.before')) as { params: { protocolVersion: string } };
     request.params.protocolVersion = '2025-11-25';
     offered(request);
-    // no snapshot identifier at all (neither "draft" nor a YYYY-MM-DD date), or not a string: still the error
-    for (const pv of ['v99', '2026-13-01', 'Draft', 7])
+    // no snapshot identifier at all (neither "draft" nor a real YYYY-MM-DD date), or not a string: still the error
+    for (const pv of ['v99', '2026-13-01', '2026-02-30', '2025-02-29', 'Draft', 7])
       invalid({ ...discovery, params: { protocolVersion: pv } }, 'ahp/protocol-version', '/params/protocolVersion');
     // a notification has no answer to decline it, a result is the backend's own: both stay the error
     const result = response([]) as { result: { protocolVersion: string } };

@@ -2,6 +2,8 @@
  * A session's text is the bytes of a file (README §Library API): the same bytes through `checkEvent`,
  * `createSession().check`, `validate`, `validateStream` and the CLI give the same findings at the same places,
  * whatever LFs, CRs or length the text has, for every binding (JSONL lines, or one HTTP or registration document).
+ * Over several texts only the verdict and rule ids are held equal: `check` answers at once, so it folds pretty-printed
+ * lines per text, where a file folds over the run (README §Library API, `createSession`).
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -97,4 +99,31 @@ test('a pretty-printed AHP message on stdio is jsonl/invalid-json with the HTTP 
   );
   const later = s.check('{');
   assert.equal(later[0]?.line, pretty.split('\n').length + 1);
+});
+
+test('over several check() calls a session and a file agree on the verdict and rule ids; the pretty-print fold is per text in a session, over the run in a file', async () => {
+  const [a, b] = readFileSync('examples/aep/session.jsonl', 'utf8').split('\n') as [string, string];
+  const pretty = JSON.stringify(JSON.parse(a), null, 2);
+  const n = pretty.split('\n').length;
+  const ids = (fs: readonly Finding[]) => [...new Set(fs.map((f) => f.ruleId))].sort();
+  const errors = (fs: readonly Finding[]) => fs.some((f) => f.severity === 'error');
+  const inFile = async (bytes: string) => (await validate('aep', [{ text: bytes }])).findings;
+  const invalid = (fs: readonly Finding[]) => fs.filter((f) => f.ruleId === 'jsonl/invalid-json').length;
+  // a pretty-printed event, then a compact one, one check() each: the session folds the first text, the file holds
+  // the lines until line n + 1 parses and then reports each
+  const s = createSession('aep');
+  const session = [...s.check(pretty), ...s.check(b), ...s.end()];
+  const file = await inFile(`${pretty}\n${b}\n`);
+  assert.deepEqual(ids(session), ids(file));
+  assert.equal(errors(session), errors(file));
+  assert.ok(errors(file));
+  assert.deepEqual([invalid(session), invalid(file)], [1, n]);
+  // the same pretty-printed event given line by line: each line alone in the session, folded at the file's end
+  const t = createSession('aep');
+  const byLine = [...pretty.split('\n').flatMap((line) => t.check(line)), ...t.end()];
+  const whole = await inFile(`${pretty}\n`);
+  assert.deepEqual(ids(byLine), ids(whole));
+  assert.equal(errors(byLine), errors(whole));
+  assert.deepEqual([invalid(byLine), invalid(whole)], [n, 1]);
+  assert.deepEqual([whole[0]?.line, whole[0]?.column], [1, 2]);
 });

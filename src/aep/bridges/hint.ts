@@ -92,7 +92,10 @@ export function bridgeHint(text: string, from: string | undefined): string | und
   try {
     v = JSON.parse(text);
   } catch {
-    // one bridge value per line that is not an object (CloudEvents batches) read without --from
+    // several AEP events pretty-printed one after another (`jq . log.jsonl`), else one bridge value per line that is
+    // not an object (CloudEvents batches) read without --from
+    const events = prettyEvents(text);
+    if (events !== undefined) return eventsHint(lines, events, from);
     return from === undefined ? linesHint(text) : undefined;
   }
   // one line that parses whole: a single batch line read without --from
@@ -131,4 +134,58 @@ function linesHint(text: string): string | undefined {
   return format === undefined
     ? undefined
     : `Every line (${lines.length}) holds ${NAME[format]} output of the AEP-0005 bridge: read the input with \`--from ${format}\` (the other lines are not reported one by one).`;
+}
+
+/** The sentence for `count` AEP events pretty-printed one after another over `lines` lines. */
+function eventsHint(lines: number, count: number, from: string | undefined): string {
+  const what = `${count} pretty-printed AEP events`;
+  return from === undefined
+    ? `The ${lines} lines are ${what}: AEP JSONL holds one event per line (\`jq -c\` writes them so; the other lines are not reported one by one).`
+    : `The ${lines} lines are ${what}, not ${NAME[from as BridgeFrom] ?? from} output of the AEP-0005 bridge: drop \`--from ${from}\` and write one event per line (the other lines are not reported one by one).`;
+}
+
+/**
+ * How many AEP events `text` is when it is two or more JSON objects one after another, at least one spread over
+ * several lines, each a plain AEP event (what `jq .` makes of a log); `undefined` otherwise.
+ */
+function prettyEvents(text: string): number | undefined {
+  let count = 0;
+  let multiLine = false;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    while (i < n && /\s/.test(text[i]!)) i++;
+    if (i === n) break;
+    if (text[i] !== '{') return undefined;
+    const end = objectEnd(text, i);
+    if (end < 0) return undefined;
+    const part = text.slice(i, end);
+    let v: unknown;
+    try {
+      v = JSON.parse(part);
+    } catch {
+      return undefined;
+    }
+    if (!isAepEvent(v)) return undefined;
+    if (part.includes('\n')) multiLine = true;
+    count++;
+    i = end;
+  }
+  return count >= 2 && multiLine ? count : undefined;
+}
+
+/** The index after the object that opens at `from` (its braces balanced outside strings), or -1 when it never closes. */
+function objectEnd(text: string, from: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
+  }
+  return -1;
 }

@@ -62,7 +62,19 @@ export function checkAepEvent(
     }
   } else if (!envelopeSurelyValid(v, info?.branch) && !envelopeValidator()(v)) {
     const found = envelopeFindings(v);
-    for (const f of found) report(sink, ev, schemaRule(f.ruleId), f.pointer, f.messageId, f.args);
+    // the scope class follows from the type (AEP-0001 §5.2): of a type refused itself (§6 grammar, AEP-0002 §4
+    // registry) it is a guess whose advice (add session and seq) would mislead, so only the type is reported
+    const grammarFailed = found.some((f) => f.pointer === '/type');
+    const type = typeof ev.value.type === 'string' ? ev.value.type : undefined;
+    const unregistered = !grammarFailed && type !== undefined && unregisteredCore(type, info, profile);
+    for (const f of found) {
+      if ((grammarFailed || unregistered) && f.ruleId.startsWith('aep/scope-')) continue;
+      report(sink, ev, schemaRule(f.ruleId), f.pointer, f.messageId, f.args);
+    }
+    if (unregistered) {
+      reportUnregistered(ev, sink, type);
+      return undefined;
+    }
     untrusted = untrustedMembers(found);
     if (!untrusted) return undefined;
     if (untrusted.has('type')) {
@@ -77,6 +89,19 @@ export function checkAepEvent(
   if (!exactCounter(v.seq) || !exactCounter(v.epoch))
     return inexactCounters(ev, sink) ? undefined : checked(ev, sink, ti, profile, untrusted);
   return checked(ev, sink, ti, profile, untrusted);
+}
+
+/** A core-namespace type the registry (and the profile's additions) lacks: `aep/type-unregistered`, AEP-0002 §4. */
+function unregisteredCore(type: string, info: AepTypeInfo | undefined, profile: string | undefined): boolean {
+  if (type.startsWith('x.') || (profile === 'aep-0007' && isSubprofileType(type))) return false;
+  return (info?.type === type ? info : typeInfo(type)).entry === undefined;
+}
+
+/** Report an unregistered core type, with the registered type it is close to when one is. */
+function reportUnregistered(ev: ParsedEvent, sink: FindingSink, type: string): void {
+  const nearest = nearestRegistered.of(type, () => nearestWord(type, knownAepTypes(), true) ?? '');
+  if (nearest) report(sink, ev, R.typeUnregistered, '/type', 'near', { type, nearest, grammar: VENDOR_GRAMMAR });
+  else report(sink, ev, R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
 }
 
 /** The envelope of a `stream.*` event with its type read as a session-scoped 0.1 type (`session.stream.delta`). */
@@ -184,9 +209,7 @@ function checked(
   // AEP-0007 §8: under the profile the two message.* move from reserved to optional and the three stream.* are added
   const sub = profile === 'aep-0007' && isSubprofileType(type);
   if (!type.startsWith('x.') && !entry && !sub) {
-    const nearest = nearestRegistered.of(type, () => nearestWord(type, knownAepTypes(), true) ?? '');
-    if (nearest) report(sink, ev, R.typeUnregistered, '/type', 'near', { type, nearest, grammar: VENDOR_GRAMMAR });
-    else report(sink, ev, R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
+    reportUnregistered(ev, sink, type);
     return undefined;
   }
   if (entry?.status === 'reserved' && !(sub && MESSAGE_TYPES.has(type)))

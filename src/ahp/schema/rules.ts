@@ -83,15 +83,15 @@ export const AHP_SCHEMA_RULES = {
     wire: false,
     severity: 'info',
     description:
-      'A request whose `protocolVersion` is a published snapshot identifier (a `YYYY-MM-DD` date) offers another snapshot, which a draft backend declines with -32001.',
+      'A request whose `protocolVersion` is a snapshot identifier (a real `YYYY-MM-DD` date) offers another snapshot, which a draft backend declines with -32001.',
     detail:
-      'README §Decisions on AHP decisions, responses and advertisements ("A request of another snapshot"): base/versioning.md makes a backend that does not support the supplied version return `unsupported_protocol_version`, so a harness may supply one the backend lacks; the backend\'s side is ahp/unsupported-answered. Read for requests of the wire root only; the rest of the request is still checked as draft. A value that is no snapshot identifier at all (neither "draft" nor a `YYYY-MM-DD` date, which publication assigns), and another version in a notification or a result, stay ahp/protocol-version.',
+      'README §Decisions on AHP decisions, responses and advertisements ("A request of another snapshot"): base/versioning.md makes a backend that does not support the supplied version return `unsupported_protocol_version`, so a harness may supply one the backend lacks; the backend\'s side is ahp/unsupported-answered. Read for requests of the wire root only; the rest of the request is still checked as draft. A value that is no snapshot identifier at all (neither "draft" nor a real calendar `YYYY-MM-DD` date: 2026-02-30 is none), and another version in a notification or a result, stay ahp/protocol-version.',
     spec: 'AHP base/versioning.md §Versioning (AHP-VER-001)',
     quote:
       'A backend that does not support the supplied version MUST return the AHP JSON-RPC error `unsupported_protocol_version`.',
     messages: {
       offered:
-        'This request offers `protocolVersion` {version:json}, the identifier of a published snapshot, not "draft": legal for a harness, and a draft backend answers it with the JSON-RPC error -32001 `unsupported_protocol_version` (base/versioning.md); the rest of the request is checked as draft.',
+        'This request offers `protocolVersion` {version:json}, a snapshot identifier (a YYYY-MM-DD date), not "draft": legal for a harness, and a draft backend answers it with the JSON-RPC error -32001 `unsupported_protocol_version` (base/versioning.md); the rest of the request is checked as draft.',
     },
   }),
   'ahp/method-params': schemaRule({

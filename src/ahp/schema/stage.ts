@@ -9,6 +9,7 @@ import type { MessageArgs } from '../../core/message.ts';
 import { makeFinding, type ParsedEvent, ruleMessage } from '../../core/rule.ts';
 import { nearestWord } from '../../core/nearest.ts';
 import { getAt } from '../../core/pointer.ts';
+import { isFullDate } from '../../core/schema/formats.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { extraDenies } from './deny-count.ts';
 import { parseElicitationBody } from './elicitation.ts';
@@ -316,17 +317,16 @@ function bareParts(findings: SchemaStageFinding[], value: unknown): SchemaStageF
   return out;
 }
 
-/** A published snapshot's identifier: its release date in `YYYY-MM-DD` form (base/versioning.md §Versioning). */
-const SNAPSHOT_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-
 /**
+ * A snapshot identifier is its release date in `YYYY-MM-DD` form (base/versioning.md §Versioning), so only a real
+ * calendar day (RFC 3339 full-date) is one; whether that snapshot was published is not knowable here.
  * A request's other snapshot identifier is the harness offering it (base/versioning.md: a backend that does not support
  * the supplied version returns -32001), so its `ahp/protocol-version` finding becomes `ahp/protocol-version-offered`.
  */
 function offeredVersion(findings: SchemaStageFinding[], v: Obj, params: Obj | undefined): SchemaStageFinding[] {
   const version = params?.protocolVersion;
   const request = (v.method === 'hooks/intercept' || v.method === 'hooks/capabilities') && Object.hasOwn(v, 'id');
-  if (!request || typeof version !== 'string' || !SNAPSHOT_DATE.test(version)) return findings;
+  if (!request || typeof version !== 'string' || !isFullDate(version)) return findings;
   const rule = AHP_SCHEMA_RULES['ahp/protocol-version'];
   return findings.map((f) =>
     f.rule === rule && f.pointer === '/params/protocolVersion'
