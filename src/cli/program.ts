@@ -3,7 +3,8 @@
  * goes through the CliIO passed in, so tests drive it. Exit codes: README §Exit codes.
  */
 import { EXIT } from '../core/exit.ts';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { nearestWord } from '../core/nearest.ts';
 import type { Finding, Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
@@ -275,8 +276,10 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
   for (const cmd of leafCommands(program)) {
     // every verb accepts --no-color, even one that never colours, so a wrapper can pass it to all
     if (!cmd.options.some((o) => o.long === '--no-color')) cmd.option('--no-color', 'never colour text output');
-    for (const o of cmd.options)
+    for (const o of cmd.options) {
       if (o.mandatory && !o.description.endsWith('(required)')) o.description += ' (required)';
+      if (o.argChoices) hintChoices(o, o.argChoices);
+    }
     refuseEmptyPaths(cmd);
     // the exit codes of this verb only (README §Exit codes has the whole list)
     const path = cmd.parent && cmd.parent !== program ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
@@ -285,6 +288,19 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
       cmd.hook('preAction', (c) => impliedFormat(c, (note) => io.stderr.write(`${def.name} ${path}: note: ${note}\n`)));
   }
   return program;
+}
+
+/**
+ * Refuse a value outside `choices` as commander's `choices` does, adding the nearest choice (`--binding htpp`: did you
+ * mean http?), as the library's option check does (src/api/check-options.ts `checkChoice`).
+ */
+function hintChoices(o: Option, choices: readonly string[]): void {
+  o.argParser((arg: string) => {
+    if (choices.includes(arg)) return arg;
+    const lower = arg.toLowerCase();
+    const near = choices.includes(lower) ? lower : nearestWord(lower, choices, true);
+    throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.${near ? ` (Did you mean ${near}?)` : ''}`);
+  });
 }
 
 /** Every command of `cmd` that runs an action (no subcommands of its own). */
