@@ -299,7 +299,9 @@ function hintChoices(o: Option, choices: readonly string[]): void {
     if (choices.includes(arg)) return arg;
     const lower = arg.toLowerCase();
     const near = choices.includes(lower) ? lower : nearestWord(lower, choices, true);
-    throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.${near ? ` (Did you mean ${near}?)` : ''}`);
+    throw new InvalidArgumentError(
+      `Allowed choices are ${choices.join(', ')}.${near ? ` (Did you mean ${near}?)` : ''}`,
+    );
   });
 }
 

@@ -104,12 +104,12 @@ export const JSONL_RULES = [
       'A line, a single-document input (an AHP HTTP body or registration document), or one protobuf message (--from otlp), is longer than the configured cap (--max-line-bytes).',
     spec: LIMITS,
     messages: {
-      line: 'Line is {bytes} byte{bytes:s} long, over the cap of {cap} bytes; it was not checked.',
+      line: 'Line is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (`--max-line-bytes`; library: `maxLineBytes`); it was not checked.',
       document:
-        'Document is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
+        'Document is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (`--max-line-bytes`; library: `maxLineBytes`); it was not checked.',
       undecodable: 'Document is {bytes} byte{bytes:s} long, too long to decode as one text; it was not checked.',
       protobuf:
-        'Protobuf message {number} is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
+        'Protobuf message {number} is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (`--max-line-bytes`; library: `maxLineBytes`); it was not checked.',
     },
   },
   {
@@ -202,7 +202,8 @@ export const JSONL_RULES = [
     description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).',
     spec: LIMITS,
     messages: {
-      tooDeep: 'Value nests {depth} levels deep, over the limit of {limit}; the line was not checked further.',
+      tooDeep:
+        'Value nests {depth} levels deep, over the limit of {limit} (`--max-depth`; library: `maxDepth`); the line was not checked further.',
     },
   },
   {

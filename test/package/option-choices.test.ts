@@ -118,7 +118,7 @@ test('the CLI refuses the same values (exit 2), so the library and the command c
   );
 });
 
-test("an option of the other protocol says whose it is, at the top or in stream, not a far-fetched nearest name", async () => {
+test('an option of the other protocol says whose it is, at the top or in stream, not a far-fetched nearest name', async () => {
   assert.equal(
     await refusal('aep', { binding: 'http' }),
     "unknown option binding: an option of AHP (createSession('ahp', { binding })), not of AEP",
@@ -135,11 +135,14 @@ test("an option of the other protocol says whose it is, at the top or in stream,
     const own = new Set(PROTOCOLS[protocol].flags.map((f) => f.to.join('.')));
     for (const flag of PROTOCOLS[other].flags.filter((f) => !own.has(f.to.join('.')))) {
       const key = String(flag.to[flag.to.length - 1]);
-      const o = flag.to.length === 1 ? { [key]: flag.choices?.[0] ?? 1 } : { stream: { [key]: flag.choices?.[0] ?? 1 } };
+      const o =
+        flag.to.length === 1 ? { [key]: flag.choices?.[0] ?? 1 } : { stream: { [key]: flag.choices?.[0] ?? 1 } };
       const written = flag.to.length === 1 ? key : `stream: { ${key} }`;
       assert.match(
         (await refusal(protocol, o)) ?? '',
-        new RegExp(`an option of ${other.toUpperCase()} \\(createSession\\('${other}', \\{ ${written.replace(/[{}]/g, '\\$&')} \\}\\)\\)`),
+        new RegExp(
+          `an option of ${other.toUpperCase()} \\(createSession\\('${other}', \\{ ${written.replace(/[{}]/g, '\\$&')} \\}\\)\\)`,
+        ),
         `${protocol} ${flag.to.join('.')}`,
       );
     }

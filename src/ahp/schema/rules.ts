@@ -41,7 +41,7 @@ export const AHP_SCHEMA_RULES = {
         'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them. (This line looks like an AEP event: check it with `aep validate`.)',
       aep: 'This line is an AEP event, not an AHP wire message (a JSON-RPC 2.0 object): check the input with `aep validate` (lines like it are not checked as AHP, nor reported one by one).',
       registration:
-        'This object has `hooks` and no `jsonrpc`: a registration document (AHP-REG-001), not a wire message (a JSON-RPC 2.0 object). Read it with `--binding registration` (or name the file `*.registration.json`); objects like it in this input are not checked as wire messages, nor reported one by one.',
+        "This object has `hooks` and no `jsonrpc`: a registration document (AHP-REG-001), not a wire message (a JSON-RPC 2.0 object). Read it with `--binding registration` (library: `binding: 'registration'`; or name the file `*.registration.json`); objects like it in this input are not checked as wire messages, nor reported one by one.",
     },
   }),
   'ahp/http-status-unverifiable': schemaRule({
