@@ -281,7 +281,7 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
       if (o.argChoices) hintChoices(o, o.argChoices);
     }
     refuseEmptyPaths(cmd);
-    // the exit codes of this verb only (README §Exit codes has the whole list)
+    // the exit codes of this verb only (the whole list: README §Exit codes)
     const path = cmd.parent && cmd.parent !== program ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
     cmd.addHelpText('after', exitHelp(path));
     if (cmd.options.some((o) => o.long === '--format') && cmd.options.some((o) => o.long === '--output'))

@@ -204,7 +204,7 @@ export const AHP_SCHEMA_RULES = {
     description:
       'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values and at most one deny; an unknown effect invalidates a response.',
     detail:
-      'A second `deny` in one result is this error at its index, in the wire root too (server/tool-interception.md §Effect list: "Multiple `deny` effects from one backend are invalid"; README §AHP decisions on several deny effects). Also cited: capability-auth.md §Extension policy.',
+      'A second `deny` in one result is this error at its index, in the wire root too (server/tool-interception.md §Effect list: "Multiple `deny` effects from one backend are invalid"; README §Decisions on AHP decisions, responses and advertisements, "Several deny effects in one response"). Also cited: capability-auth.md §Extension policy.',
     spec: 'AHP base/composition.md §Atomic effect acceptance',
     messages: {
       noShape: 'The effect does not match any closed AHP effect shape.',
