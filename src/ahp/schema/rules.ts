@@ -6,10 +6,16 @@ export interface SchemaRule extends RuleMeta {
   readonly wire: boolean;
 }
 
-/** A schema rule: its own templates, then the schema stage's shared table (src/ahp/schema/templates.ts). */
+/**
+ * A schema rule: its own templates, then the schema stage's shared table (src/ahp/schema/templates.ts), unless no
+ * schema names it in `x-rule` (`own`: only code reports it, in its own words, so explain lists no shared table).
+ */
 const schemaRule = <const Id extends string>(
-  meta: Omit<SchemaRule, 'messages'> & { id: Id; messages?: RuleMeta['messages'] },
-): SchemaRule & { id: Id } => ({ ...meta, sharedMessages: AHP_SCHEMA_TEMPLATES });
+  meta: Omit<SchemaRule, 'messages'> & { id: Id; messages?: RuleMeta['messages']; own?: true },
+): SchemaRule & { id: Id } => {
+  const { own, ...rest } = meta;
+  return own ? rest : { ...rest, sharedMessages: AHP_SCHEMA_TEMPLATES };
+};
 
 /** The schema stage's rules in catalogue order (closed: an `x-rule` naming another id is a bug). */
 export const AHP_SCHEMA_RULES = {
@@ -46,6 +52,7 @@ export const AHP_SCHEMA_RULES = {
   }),
   'ahp/http-status-unverifiable': schemaRule({
     id: 'ahp/http-status-unverifiable',
+    own: true,
     wire: true,
     severity: 'info',
     description:
@@ -80,6 +87,7 @@ export const AHP_SCHEMA_RULES = {
   }),
   'ahp/protocol-version-offered': schemaRule({
     id: 'ahp/protocol-version-offered',
+    own: true,
     wire: false,
     severity: 'info',
     description:
