@@ -3,8 +3,7 @@
  * goes through the CliIO passed in, so tests drive it. Exit codes: README §Exit codes.
  */
 import { EXIT } from '../core/exit.ts';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { nearestWord } from '../core/nearest.ts';
+import { Command, CommanderError, Option } from 'commander';
 import type { Finding, Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
@@ -18,6 +17,7 @@ import {
   collect,
   defaultColor,
   githubWorkspaceOf,
+  hintChoices,
   openInputs,
   positiveInt,
   processIO,
@@ -288,21 +288,6 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
       cmd.hook('preAction', (c) => impliedFormat(c, (note) => io.stderr.write(`${def.name} ${path}: note: ${note}\n`)));
   }
   return program;
-}
-
-/**
- * Refuse a value outside `choices` as commander's `choices` does, adding the nearest choice (`--binding htpp`: did you
- * mean http?), as the library's option check does (src/api/check-options.ts `checkChoice`).
- */
-function hintChoices(o: Option, choices: readonly string[]): void {
-  o.argParser((arg: string) => {
-    if (choices.includes(arg)) return arg;
-    const lower = arg.toLowerCase();
-    const near = choices.includes(lower) ? lower : nearestWord(lower, choices, true);
-    throw new InvalidArgumentError(
-      `Allowed choices are ${choices.join(', ')}.${near ? ` (Did you mean ${near}?)` : ''}`,
-    );
-  });
 }
 
 /** Every command of `cmd` that runs an action (no subcommands of its own). */
