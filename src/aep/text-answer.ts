@@ -60,8 +60,8 @@ export function matchText(text: string, set: OptionSet): TextMatch {
   return n === 1 && found !== undefined ? { status: 'matched', option: found } : { status: 'unmatched' };
 }
 
-/** Words of an option id that read as a refusal (checked first: `reject_once` refuses). */
-const REFUSING = new Set([
+/** Words of an option id that read as a refusal (checked first: `reject_once` refuses); README and explain list them. */
+export const REFUSING_WORDS: readonly string[] = [
   'deny',
   'denied',
   'reject',
@@ -78,9 +78,12 @@ const REFUSING = new Set([
   'abort',
   'stop',
   'never',
-]);
-/** Words of an option id that read as a grant (`session` grants a scoped allowlist entry, AEP-0008 Rationale). */
-const PERMISSIVE = new Set([
+];
+/**
+ * Words of an option id that read as a grant (`session` grants a scoped allowlist entry, AEP-0008 Rationale); README
+ * and explain list them.
+ */
+export const PERMISSIVE_WORDS: readonly string[] = [
   'allow',
   'allowed',
   'approve',
@@ -99,7 +102,9 @@ const PERMISSIVE = new Set([
   'proceed',
   'confirm',
   'continue',
-]);
+];
+const REFUSING = new Set(REFUSING_WORDS);
+const PERMISSIVE = new Set(PERMISSIVE_WORDS);
 
 /** How an option id reads: `refusing`, `permissive`, or `unknown` (words split at non-letters and camelCase). */
 export function optionStance(id: string): 'refusing' | 'permissive' | 'unknown' {

@@ -40,10 +40,10 @@ export function bindingHint(text: string, binding: AhpBinding): string | undefin
     const v = objectOf(text);
     if (v === undefined) return undefined;
     return isRegistration(v)
-      ? `The ${ls.length} lines are one pretty-printed registration document: read it with \`--binding registration\` (the other lines are not reported one by one).`
-      : `The ${ls.length} lines are one pretty-printed JSON message, as an HTTP body is: read it with \`--binding http\` (the other lines are not reported one by one).`;
+      ? `The ${ls.length} lines are one pretty-printed registration document: read it with \`--binding registration\` (library: \`binding: 'registration'\`; the other lines are not reported one by one).`
+      : `The ${ls.length} lines are one pretty-printed JSON message, as an HTTP body is: read it with \`--binding http\` (library: \`binding: 'http'\`; the other lines are not reported one by one).`;
   }
   return ls.every(isObject)
-    ? `The input holds ${ls.length} JSON messages, one per line, as a stdio capture does: read it with \`--binding stdio\`.`
+    ? `The input holds ${ls.length} JSON messages, one per line, as a stdio capture does: read it with \`--binding stdio\` (library: \`binding: 'stdio'\`).`
     : undefined;
 }

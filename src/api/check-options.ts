@@ -184,6 +184,31 @@ function misplaced(
 }
 
 /**
+ * An option of the other protocol (`binding` given to AEP, `profile` to AHP, a stream option of the other) is a
+ * TypeError saying so, not an unknown name with a far-fetched nearest one.
+ */
+function otherProtocol(protocol: Protocol, options: object, top: Readonly<Record<string, Kind>>): void {
+  const aep = protocol === 'aep';
+  const [otherTop, otherStream, streamKeys] = aep ? [AHP, AHP_STREAM, AEP_STREAM] : [AEP, AEP_STREAM, AHP_STREAM];
+  const other = aep ? 'ahp' : 'aep';
+  const refuse = (given: string, written: string) => {
+    throw new TypeError(
+      `unknown option ${given}: an option of ${other.toUpperCase()} (createSession('${other}', { ${written} })), not of ${protocol.toUpperCase()}`,
+    );
+  };
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(top, key) || Object.hasOwn(streamKeys, key)) continue;
+    if (Object.hasOwn(otherTop, key)) refuse(key, key);
+    if (Object.hasOwn(otherStream, key)) refuse(key, `stream: { ${key} }`);
+  }
+  const stream = (options as { stream?: unknown }).stream;
+  if (typeof stream !== 'object' || stream === null) return;
+  for (const key of Object.keys(stream))
+    if (!Object.hasOwn(streamKeys, key) && !Object.hasOwn(top, key) && Object.hasOwn(otherStream, key))
+      refuse(`stream.${key}`, `stream: { ${key} }`);
+}
+
+/**
  * The values of the flags table (src/core/protocol.ts `FlagSpec`) the library takes as options: a `choice` one of its
  * `choices`, one that `requires` another only with that value, as the CLI refuses both. @throws TypeError
  */
@@ -220,6 +245,7 @@ export function checkOptions(protocol: Protocol, options: unknown, extra: Readon
   const top = { ...(aep ? AEP : AHP), ...extra };
   const streamKeys = aep ? AEP_STREAM : AHP_STREAM;
   misplaced(def, options, top, streamKeys);
+  otherProtocol(protocol, options, top);
   checkKeys(options, top, '');
   const stream = (options as { stream?: object }).stream;
   if (stream !== undefined) checkKeys(stream, streamKeys, 'stream.');

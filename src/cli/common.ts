@@ -7,6 +7,7 @@ import { fstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isatty } from 'node:tty';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { nearestWord } from '../core/nearest.ts';
 import { isSeverity, type Severity } from '../core/finding.ts';
 import { readFileChunks } from '../core/file-chunks.ts';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
@@ -69,6 +70,21 @@ export function positiveInt(value: string): number {
 export function severityArg(value: string): Severity {
   if (!isSeverity(value)) throw new InvalidArgumentError('expected error, warning or info.');
   return value;
+}
+
+/**
+ * Refuse a value outside `choices` as commander's `choices` does, adding the nearest choice (`--binding htpp`: did you
+ * mean http?), as the library's option check does (src/api/check-options.ts `checkChoice`).
+ */
+export function hintChoices(o: Option, choices: readonly string[]): void {
+  o.argParser((arg: string) => {
+    if (choices.includes(arg)) return arg;
+    const lower = arg.toLowerCase();
+    const near = choices.includes(lower) ? lower : nearestWord(lower, choices, true);
+    throw new InvalidArgumentError(
+      `Allowed choices are ${choices.join(', ')}.${near ? ` (Did you mean ${near}?)` : ''}`,
+    );
+  });
 }
 
 /** Collect a repeatable option's values, in order. */

@@ -163,7 +163,7 @@ const OUTPUT_HELP =
   'write the report to a file instead of stdout; without --format, a name ending in .html, .sarif, .json, .ndjson or .jsonl (ndjson) or .xml (junit) picks that format';
 
 /**
- * `-o FILE` of a pin verb, opened (README §Options `-o`): refused (exit 2) when it is one of the files the verb reads or
+ * `-o FILE` of a pin verb, opened (README §Options of `validate`, `-o`): refused (exit 2) when it is one of the files the verb reads or
  * writes or lies in the pin folder, where `refresh --adopt` writes and `verify` reads every file; `null` after the
  * refusal or an open that failed (said on stderr), `undefined` without `-o`.
  */

@@ -17,6 +17,7 @@ import {
   collect,
   defaultColor,
   githubWorkspaceOf,
+  hintChoices,
   openInputs,
   positiveInt,
   processIO,
@@ -275,10 +276,12 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
   for (const cmd of leafCommands(program)) {
     // every verb accepts --no-color, even one that never colours, so a wrapper can pass it to all
     if (!cmd.options.some((o) => o.long === '--no-color')) cmd.option('--no-color', 'never colour text output');
-    for (const o of cmd.options)
+    for (const o of cmd.options) {
       if (o.mandatory && !o.description.endsWith('(required)')) o.description += ' (required)';
+      if (o.argChoices) hintChoices(o, o.argChoices);
+    }
     refuseEmptyPaths(cmd);
-    // the exit codes of this verb only (README §Exit codes has the whole list)
+    // the exit codes of this verb only (the whole list: README §Exit codes)
     const path = cmd.parent && cmd.parent !== program ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
     cmd.addHelpText('after', exitHelp(path));
     if (cmd.options.some((o) => o.long === '--format') && cmd.options.some((o) => o.long === '--output'))

@@ -104,12 +104,12 @@ export const JSONL_RULES = [
       'A line, a single-document input (an AHP HTTP body or registration document), or one protobuf message (--from otlp), is longer than the configured cap (--max-line-bytes).',
     spec: LIMITS,
     messages: {
-      line: 'Line is {bytes} byte{bytes:s} long, over the cap of {cap} bytes; it was not checked.',
+      line: 'Line is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (`--max-line-bytes`; library: `maxLineBytes`); it was not checked.',
       document:
-        'Document is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
+        'Document is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (`--max-line-bytes`; library: `maxLineBytes`); it was not checked.',
       undecodable: 'Document is {bytes} byte{bytes:s} long, too long to decode as one text; it was not checked.',
       protobuf:
-        'Protobuf message {number} is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
+        'Protobuf message {number} is {bytes} byte{bytes:s} long, over the cap of {cap} bytes (`--max-line-bytes`; library: `maxLineBytes`); it was not checked.',
     },
   },
   {
@@ -153,6 +153,10 @@ export const JSONL_RULES = [
       noEvent: 'Input holds no event: every line was blank.',
       emptyDocument: 'Input is empty: there is no message to check.',
       noInput: 'No input was given: there is no event to check.',
+      // AHP's words (AHP_EMPTY_INPUT): what a line or body holds is a message
+      emptyMessage: 'Input is empty: there is no message to check.',
+      noMessage: 'Input holds no message: every line was blank.',
+      noInputMessage: 'No input was given: there is no message to check.',
     },
   },
   {
@@ -202,7 +206,8 @@ export const JSONL_RULES = [
     description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).',
     spec: LIMITS,
     messages: {
-      tooDeep: 'Value nests {depth} levels deep, over the limit of {limit}; the line was not checked further.',
+      tooDeep:
+        'Value nests {depth} levels deep, over the limit of {limit} (`--max-depth`; library: `maxDepth`); the line was not checked further.',
     },
   },
   {
@@ -241,6 +246,21 @@ type JsonlRule = (typeof JSONL_RULES)[number];
 
 /** The message keys of framing rule `R`. */
 export type FramingMessageId<R extends JsonlRuleId> = keyof Extract<JsonlRule, { id: R }>['messages'] & string;
+
+/** `jsonl/empty-input` in AHP's words: a line or body holds a message, not an event. */
+export const AHP_EMPTY_INPUT: Readonly<Record<string, FramingMessageId<'jsonl/empty-input'>>> = {
+  empty: 'emptyMessage',
+  noEvent: 'noMessage',
+  noInput: 'noInputMessage',
+};
+
+/** `f` under the message id `ids` gives its own (a protocol's words for `jsonl/empty-input`), else `f`. */
+export function reworded(f: Finding, ids: Readonly<Record<string, string>>): Finding {
+  const id = f.ruleId === 'jsonl/empty-input' && f.messageId !== undefined ? ids[f.messageId] : undefined;
+  if (id === undefined) return f;
+  const { ruleId: _r, severity: _s, message: _m, messageId: _k, args, spec, ...loc } = f;
+  return { ...framingFinding('jsonl/empty-input', loc, id as FramingMessageId<'jsonl/empty-input'>, args), spec };
+}
 
 /** {@link JSONL_RULES} with `specs` replacing their citations (a protocol's own binding). */
 export function framingRules(specs: FramingSpecs = {}): Array<RuleMeta & { id: JsonlRuleId }> {

@@ -45,7 +45,7 @@ export interface HttpAnswer {
 /** The most bytes of a body, of one SSE line or of one WebSocket frame read (4 MiB). */
 export const BODY_LIMIT = 1 << 22;
 
-/** How long a subscription waits for the answer's head before its check goes on without it (README §aep live). */
+/** How long a subscription waits for the answer's head before its check goes on without it (README §Check a running endpoint). */
 export const HEAD_GRACE_MS = 500;
 
 /** The most SSE messages or WebSocket frames (and bytes) one connection keeps; no check posts 10 004 Events. */

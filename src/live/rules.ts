@@ -331,7 +331,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'error',
     description:
       'A check waited longer than --timeout for the endpoint, could not reach it or lost its connection to it, or closed it at a limit of the checker (a frame past 4 MiB): the check is named.',
-    spec: 'agent-conformance (README §aep live)',
+    spec: 'agent-conformance (README §Check a running endpoint)',
     messages: {
       timeout: 'The {check} check got no answer within {ms} ms ({waiting}).',
       silent: '{request} sent no response head within {ms} ms ({check} check); later checks needing it skipped.',

@@ -86,7 +86,11 @@ export interface ExplainOptions {
 /** Cases longer than this many lines show only their marked lines, in context. */
 const LONG_CASE_LINES = 60;
 
-/** An example case in full, numbered, expected-finding lines marked `>`; a long one: the marked lines in context. */
+/**
+ * An example case in full, numbered, expected-finding lines marked `>`; a long one: the marked lines in context. On a
+ * terminal (`width`) a marked line is wrapped whole, after a `,` or `:` where it can; an unmarked line longer than three
+ * rows is cut to one (a capabilities manifest would bury the lines that matter).
+ */
 function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: number | undefined): string {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -112,17 +116,38 @@ function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: num
     }
     const l = visible(raw, bracketed);
     const mark = marks.has(n) ? '>' : ' ';
-    const pieces: string[] = [];
-    for (let at = 0; at < l.length || at === 0; at += room) {
-      pieces.push(l.slice(at, at + room));
-      if (room === Infinity) break;
-    }
+    const pieces = marks.has(n) || l.length <= 3 * room ? broken(l, room) : [elided(l, room)];
     pieces.forEach((piece, k) => {
       out += k === 0 ? `  ${mark} ${String(n).padStart(numW)} | ${piece}\n` : `    ${' '.repeat(numW)} : ${piece}\n`;
     });
     for (const m of marks.get(n) ?? []) out += `    ${' '.repeat(numW)}   ^ ${m}\n`;
   });
   return out;
+}
+
+/** `line` in pieces of at most `room` columns, each ending after a `,` or `:` when one falls in its second half. */
+function broken(line: string, room: number): string[] {
+  const pieces: string[] = [];
+  let rest = line;
+  while (rest.length > room) {
+    // after a comma first (between members), else after a colon that starts no `//` (a URL's scheme stays whole)
+    const after = (ok: (i: number) => boolean) => {
+      for (let i = room - 1; i >= room / 2; i--) if (ok(i)) return i + 1;
+      return undefined;
+    };
+    const cut = after((i) => rest[i] === ',') ?? after((i) => rest[i] === ':' && rest[i + 1] !== '/') ?? room;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  pieces.push(rest);
+  return pieces;
+}
+
+/** A long line that holds no expected finding, cut to one row of `room` columns that says how much it leaves out. */
+function elided(line: string, room: number): string {
+  const tail = ` … (${line.length} characters)`;
+  const keep = Math.max(1, room - tail.length);
+  return `${line.slice(0, keep)}${tail}`;
 }
 
 /** A case line's invisible and control characters as `<U+XXXX>`, so a case never drives the terminal. */

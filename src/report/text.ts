@@ -108,6 +108,14 @@ function statisticsLines(s: Summary, chalk: ChalkInstance, width?: number): stri
   return out;
 }
 
+/** `mark` and a summary sentence, wrapped as the `by rule:` line is to `width` when given (a terminal). */
+function markedLine(mark: string, text: string, width?: number): string {
+  if (width === undefined) return `${mark} ${text}\n`;
+  const words = text.split(' ').map((t): Word => ({ text: t, style: (x) => x, gap: 1 }));
+  // the mark is one column whatever its colour codes
+  return `${mark} ${wrapWords(words, Math.max(width, 40), 2, 2).slice(2)}`;
+}
+
 /** A word of wrapped output: its text, its style, and the spaces before it on a line. */
 interface Word {
   text: string;
@@ -286,7 +294,8 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
       // --quiet: a passing input says nothing (the total line still counts it)
       if (ctx.quiet && !reached(s, threshold)) return;
       // right under the input's findings; the next input's findings start after a blank line
-      out.write(`${reached(s, threshold) ? chalk.red('✖') : chalk.green('✔')} ${visible(source)}: ${summaryLine(s)}\n`);
+      const mark = reached(s, threshold) ? chalk.red('✖') : chalk.green('✔');
+      out.write(markedLine(mark, `${visible(source)}: ${summaryLine(s)}`, ctx.width));
       lastSource ??= source;
     },
     finish(s, end) {
@@ -296,7 +305,7 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
       const failed = reached(s, threshold);
       // exit 2 without a failure (aep live: checks left unrun for credentials, or none ran) is no pass
       const mark = failed ? chalk.red.bold('✖') : end?.exitCode === 2 ? chalk.yellow.bold('◐') : chalk.green.bold('✔');
-      out.write(`${mark} ${summaryLine(s)}\n`);
+      out.write(markedLine(mark, summaryLine(s), ctx.width));
       if (!ctx.quiet) out.write(statisticsLines(s, chalk, ctx.width));
     },
   };

@@ -1,6 +1,6 @@
 /** One stream of one protocol: parse, checker, framing citations stamped, visible messages, crashes contained. */
 import type { Finding, FindingSink } from '../core/finding.ts';
-import { aboutTheInput, framingFinding, UNREADABLE_LINE_RULES, withHint } from '../core/framing.ts';
+import { aboutTheInput, framingFinding, reworded, UNREADABLE_LINE_RULES, withHint } from '../core/framing.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { type JsonlLine, readJsonl } from '../core/jsonl.ts';
 import { sniffBinary } from '../core/binary.ts';
@@ -50,7 +50,9 @@ export class StreamCheck {
       typeof framing === 'function' ? framing(options) : framing;
     // framing findings carry the citation of this protocol's binding; no message leaves with a
     // raw invisible or control character
-    this.sink = (f) => {
+    const emptyWords = def.emptyInputMessages;
+    this.sink = (found) => {
+      const f = emptyWords ? reworded(found, emptyWords) : found;
       if (f.severity === 'error' && f.line !== undefined && !aboutTheInput(f))
         this.lastError = { source: f.source, line: f.line };
       // every route of a line that gives no event (reader, parse, document, gzip) ends here, in stream order

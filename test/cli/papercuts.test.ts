@@ -326,7 +326,10 @@ test('convert --from otlp of an export made above the default max capture says h
   const full = (await runCli('aep', ['convert', '--to', 'otlp', '--max-capture', 'full', S])).stdout;
   const bare = await runCli('aep', ['convert', '--from', 'otlp', '-'], full);
   assert.equal(bare.code, 1);
-  assert.match(bare.stderr, /aep\/otlp-capture .*give the exporter's own max capture with --max-capture/);
+  assert.match(
+    bare.stderr,
+    /aep\/otlp-capture .*give the exporter's own max capture with `--max-capture`, library: `maxCapture`/,
+  );
   const told = await runCli('aep', ['convert', '--from', 'otlp', '--max-capture', 'full', '-'], full);
   assert.equal(told.code, 0, told.stderr);
   const ids = (t: string) =>

@@ -49,7 +49,7 @@ describe('an MCP body nested n deep is accepted exactly when n <= --max-depth', 
     );
     assert.match(
       findings.find((f) => f.ruleId === 'ahp/elicitation-body')!.message,
-      /nesting deeper than 30 levels \(the --max-depth limit\)/,
+      /nesting deeper than 30 levels \(the limit `--max-depth`; library: `maxDepth`\)/,
     );
   });
 });

@@ -117,3 +117,44 @@ test('the CLI refuses the same values (exit 2), so the library and the command c
     /as --max-capture only with --from otlp or --from ocsf/,
   );
 });
+
+test('an option of the other protocol says whose it is, at the top or in stream, not a far-fetched nearest name', async () => {
+  assert.equal(
+    await refusal('aep', { binding: 'http' }),
+    "unknown option binding: an option of AHP (createSession('ahp', { binding })), not of AEP",
+  );
+  assert.equal(
+    await refusal('ahp', { profile: 'aep-0007' }),
+    "unknown option profile: an option of AEP (createSession('aep', { profile })), not of AHP",
+  );
+  // every flag of one protocol the other lacks, where the library takes it
+  for (const [protocol, other] of [
+    ['aep', 'ahp'],
+    ['ahp', 'aep'],
+  ] as const) {
+    const own = new Set(PROTOCOLS[protocol].flags.map((f) => f.to.join('.')));
+    for (const flag of PROTOCOLS[other].flags.filter((f) => !own.has(f.to.join('.')))) {
+      const key = String(flag.to[flag.to.length - 1]);
+      const o =
+        flag.to.length === 1 ? { [key]: flag.choices?.[0] ?? 1 } : { stream: { [key]: flag.choices?.[0] ?? 1 } };
+      const written = flag.to.length === 1 ? key : `stream: { ${key} }`;
+      assert.match(
+        (await refusal(protocol, o)) ?? '',
+        new RegExp(
+          `an option of ${other.toUpperCase()} \\(createSession\\('${other}', \\{ ${written.replace(/[{}]/g, '\\$&')} \\}\\)\\)`,
+        ),
+        `${protocol} ${flag.to.join('.')}`,
+      );
+    }
+  }
+});
+
+test('the CLI refuses a mistyped choice with the nearest one, as the library does', async () => {
+  const binding = await runCli('ahp', ['validate', '--binding', 'htpp', 'x.jsonl']);
+  assert.equal(binding.code, 2);
+  assert.match(binding.stderr, /Allowed choices are stdio, http, registration\. \(Did you mean http\?\)/);
+  const forms = await runCli('aep', ['validate', '--forms', 'recomended', 'examples/aep/session.jsonl']);
+  assert.match(forms.stderr, /\(Did you mean recommended\?\)/);
+  const far = await runCli('ahp', ['validate', '--binding', 'zzzzz', 'x.jsonl']);
+  assert.doesNotMatch(far.stderr, /Did you mean/);
+});

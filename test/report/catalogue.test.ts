@@ -147,3 +147,31 @@ test('explain: the reference, then the quote, then the link; the detail after th
   assert.equal(row!.detail, rule.detail);
   assert.equal(row!.quote, rule.quote);
 });
+
+test('explain on a terminal: the finding line whole, broken after a comma or colon; a long unmarked line cut to one row', () => {
+  const rules = ahpRules();
+  const rule = rules.find((r) => r.id === 'ahp/request-id-pending')!;
+  const ex = findExamples(
+    'ahp',
+    rule.id,
+    rules.map((r) => r.id),
+  );
+  const text = renderExplain(rule, ex, { protocol: 'ahp', width: 80 });
+  const lines = ex.fail[0]!.text.split('\n');
+  // the spec link above may be wider (a URL is never broken); the example's rows are not
+  const rows = text.slice(text.indexOf('Failing example'), text.indexOf('  run: ')).split('\n');
+  for (const row of rows) assert.ok(row.length <= 80, `too wide: ${row}`);
+  // the marked line: its rows joined give it back, and every row but the last ends after a comma or colon
+  const at = rows.findIndex((r) => r.startsWith('  >'));
+  const pieces = [rows[at]!];
+  while (/^ {4} +: /.test(rows[at + pieces.length] ?? '')) pieces.push(rows[at + pieces.length]!);
+  assert.ok(pieces.length > 1, 'the marked line is wider than the terminal');
+  assert.equal(pieces.map((r) => r.replace(/^ *>? +\d* *[|:] /, '')).join(''), lines[1]);
+  for (const r of pieces.slice(0, -1)) assert.match(r, /[,:]$/);
+  // the capabilities manifest (line 3, over 1000 characters) is one row that says how long it is
+  assert.ok(lines[2]!.length > 1000);
+  assert.match(text, new RegExp(`\\n {6}3 \\| .* … \\(${lines[2]!.length} characters\\)\\n {6}4 \\| `));
+  // piped: every line whole
+  const piped = renderExplain(rule, ex, { protocol: 'ahp' });
+  for (const l of lines.filter(Boolean)) assert.ok(piped.includes(l));
+});

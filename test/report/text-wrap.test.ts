@@ -83,3 +83,40 @@ test('the rule id is plain text in colour output (not dimmed)', () => {
   r.finish({ inputs: 1, bytes: 0, lines: 1, events: 1, errors: 1, warnings: 0, infos: 0, byRule: {}, omitted: 0 });
   assert.match(out, /error\x1b\[\d+m\x1b\[\d+m {2}aep\/x {2}m/);
 });
+
+test('on a terminal the summary lines wrap as the by-rule line does; piped they stay one line', () => {
+  const summary = {
+    inputs: 3,
+    bytes: 0,
+    lines: 13,
+    events: 11,
+    unchecked: 2,
+    errors: 7,
+    warnings: 0,
+    infos: 2,
+    byRule: { 'aep/bridge-input': 2, 'aep/open-at-end': 2, 'jsonl/invalid-json': 5 },
+    omitted: 0,
+  };
+  const run = (width?: number) => {
+    let out = '';
+    const r = textReporter(
+      { write: (s) => void (out += s) },
+      { protocol: 'aep', version: '0', color: false, ...(width ? { width } : {}) },
+    );
+    r.inputSummary?.('a-rather-long-input-name-for-one-of-the-three-inputs.jsonl', summary);
+    r.finish(summary);
+    return out;
+  };
+  const wrapped = run(80);
+  for (const line of wrapped.split('\n')) assert.ok([...line].length <= 80, JSON.stringify(line));
+  assert.match(
+    wrapped,
+    /^✖ 3 inputs: 11 events checked \(2 lines of another format not checked\), 7 errors,\n {2}0 warnings, 2 infos$/m,
+  );
+  const piped = run();
+  assert.match(
+    piped,
+    /^✖ 3 inputs: 11 events checked \(2 lines of another format not checked\), 7 errors, 0 warnings, 2 infos$/m,
+  );
+  assert.equal(wrapped.replace(/\s+/g, ' '), piped.replace(/\s+/g, ' '));
+});

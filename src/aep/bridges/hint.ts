@@ -110,11 +110,11 @@ export function bridgeHint(text: string, from: string | undefined): string | und
       : 'one pretty-printed AEP event';
     return from === undefined
       ? `The ${lines} lines are ${what}: AEP JSONL holds one event per line (the other lines are not reported one by one).`
-      : `The ${lines} lines are ${what}, not ${NAME[from as BridgeFrom] ?? from} output of the AEP-0005 bridge: drop \`--from ${from}\` and write one event per line (the other lines are not reported one by one).`;
+      : `The ${lines} lines are ${what}, not ${NAME[from as BridgeFrom] ?? from} output of the AEP-0005 bridge: drop \`--from ${from}\` (library: \`from\`) and write one event per line (the other lines are not reported one by one).`;
   }
   return from === f
-    ? `The ${lines} lines are one pretty-printed ${NAME[f]} document: give it as a .json file (read as one document with \`--from ${f}\`) or write one value per line (the other lines are not reported one by one).`
-    : `The ${lines} lines are one pretty-printed ${NAME[f]} document: read it with \`--from ${f}\` from a .json file, or one value per line (the other lines are not reported one by one).`;
+    ? `The ${lines} lines are one pretty-printed ${NAME[f]} document: give it as a .json file (read as one document with \`--from ${f}\`, library: \`from: '${f}'\`) or write one value per line (the other lines are not reported one by one).`
+    : `The ${lines} lines are one pretty-printed ${NAME[f]} document: read it with \`--from ${f}\` (library: \`from: '${f}'\`) from a .json file, or one value per line (the other lines are not reported one by one).`;
 }
 
 /** The sentence for JSON lines that are all bridge values of one format (CloudEvents batches), else `undefined`. */
@@ -133,7 +133,7 @@ function linesHint(text: string): string | undefined {
   }
   return format === undefined
     ? undefined
-    : `Every line (${lines.length}) holds ${NAME[format]} output of the AEP-0005 bridge: read the input with \`--from ${format}\` (the other lines are not reported one by one).`;
+    : `Every line (${lines.length}) holds ${NAME[format]} output of the AEP-0005 bridge: read the input with \`--from ${format}\` (library: \`from: '${format}'\`; the other lines are not reported one by one).`;
 }
 
 /** The sentence for `count` AEP events pretty-printed one after another over `lines` lines. */

@@ -282,10 +282,10 @@ export const OTLP_RULES = {
       'body-none':
         'The record carries a body although the record is at capture none (§3.3: envelope-derived attributes only).',
       'body-above':
-        "The record carries a body although the record's capture {capture} is above the max capture {max} (§3.3: envelope-derived attributes only; give the exporter's own max capture with --max-capture).",
+        "The record carries a body although the record's capture {capture} is above the max capture {max} (§3.3: envelope-derived attributes only; give the exporter's own max capture with `--max-capture`, library: `maxCapture`).",
       'attribute-none': 'The record carries the payload attribute {key} although the record is at capture none (§3.3).',
       'attribute-above':
-        "The record carries the payload attribute {key} although the record's capture {capture} is above the max capture {max} (§3.3; give the exporter's own max capture with --max-capture).",
+        "The record carries the payload attribute {key} although the record's capture {capture} is above the max capture {max} (§3.3; give the exporter's own max capture with `--max-capture`, library: `maxCapture`).",
     },
   }),
 } as const satisfies Record<string, RuleMeta>;
@@ -301,10 +301,10 @@ export const BRIDGE_INPUT_RULE: RuleMeta = {
     'A CloudEvent has specversion and no aep member; an OTLP/JSON request has resourceLogs; an OCSF record has class_uid and unmapped; an AHP message is JSON-RPC 2.0 with no aep member. Such lines are not checked (each would fail every envelope or bridge rule), and the input fails.',
   messages: {
     lines:
-      'This line is {format} output of the AEP-0005 bridge, not an AEP event: read the input with `--from {from}` (lines like it are not checked as AEP, nor reported one by one).',
-    aep: 'This line is a plain AEP event, not {format} output of the AEP-0005 bridge: drop `--from {from}` to check it as AEP JSONL (lines like it are not checked as {format}, nor reported one by one).',
+      "This line is {format} output of the AEP-0005 bridge, not an AEP event: read the input with `--from {from}` (library: `from: '{from}'`; lines like it are not checked as AEP, nor reported one by one).",
+    aep: 'This line is a plain AEP event, not {format} output of the AEP-0005 bridge: drop `--from {from}` (library: `from`) to check it as AEP JSONL (lines like it are not checked as {format}, nor reported one by one).',
     other:
-      'This line is {format} output of the AEP-0005 bridge, not {given}: read the input with `--from {from}` instead of `--from {givenFrom}` (lines like it are not checked, nor reported one by one).',
+      "This line is {format} output of the AEP-0005 bridge, not {given}: read the input with `--from {from}` instead of `--from {givenFrom}` (library: `from: '{from}'`; lines like it are not checked, nor reported one by one).",
     ahp: 'This line is a JSON-RPC message (AHP), not an AEP event: check the input with `ahp validate` (lines like it are not checked as AEP, nor reported one by one).',
   },
 };

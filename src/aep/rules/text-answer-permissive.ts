@@ -1,7 +1,7 @@
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
-import { appliedPermissiveUnnamed } from '../text-answer.ts';
+import { appliedPermissiveUnnamed, PERMISSIVE_WORDS, REFUSING_WORDS } from '../text-answer.ts';
 
 /** `aep/text-answer-permissive`: the safety MUST of AEP-0008 §1; permissive read from the option id's words. */
 export const textAnswerPermissive = defineStreamRule({
@@ -9,8 +9,7 @@ export const textAnswerPermissive = defineStreamRule({
   severity: 'error',
   description:
     'A text-only control.attention.respond to a kind "permission" request is never applied as a permissive option its text does not name (text naming no option, or another one).',
-  detail:
-    'Names no option: after trimming, case-insensitively no option id and not exactly one label. Its attention.answered does not record a permissive option (AEP-0008 §1, AEP-0002 §5.3: "unmatched text MUST NOT be applied as the permissive choice"). Text that names another option ("deny") recorded as a permissive one is the same error: an emitter that applied another option than the one named did not map the text, so it applied unmatched text. Permissive is read from the option id\'s words (allow, allowed, approve, accept, yes, grant, permit, always, once, session, ok, proceed, confirm, continue, with no refusing word such as deny, reject, no, block, cancel); decided when the request\'s labels are the real ones (capture redacted or full, or, below that, no label is a placeholder: its id, a number) and the command and its answer are in the input (the answer after the command\'s control.accepted, or naming the command in cause while it awaits its ack).',
+  detail: `Names no option: after trimming, case-insensitively no option id and not exactly one label. Its attention.answered does not record a permissive option (AEP-0008 §1, AEP-0002 §5.3: "unmatched text MUST NOT be applied as the permissive choice"). Text that names another option ("deny") recorded as a permissive one is the same error: an emitter that applied another option than the one named did not map the text, so it applied unmatched text. Permissive is read from the option id's words (${PERMISSIVE_WORDS.join(', ')}), with no refusing word (checked first: ${REFUSING_WORDS.join(', ')}); decided when the request's labels are the real ones (capture redacted or full, or, below that, no label is a placeholder: its id, a number) and the command and its answer are in the input (the answer after the command's control.accepted, or naming the command in cause while it awaits its ack).`,
   spec: 'AEP-0008 §1; AEP-0002 §5.3',
   messages: {
     permissive:

@@ -217,7 +217,7 @@ function checked(
   let payloadValid = !untrusted?.has('data');
   const data = payloadValid ? v.data : undefined;
   // at capture `none` every member is above the level (AEP-0002 §5.1 rule 1): an empty `data` owes none, as an absent
-  // one; under a broken capture it may be that case, so its verdict is withheld (README §partly broken envelope)
+  // one; under a broken capture it may be that case, so its verdict is withheld (README §Decisions on a partly broken envelope)
   const noneMayApply = v.capture === 'none' || untrusted?.has('capture') === true;
   if (data !== undefined && entry && !(noneMayApply && isObj(data) && Object.keys(data).length === 0)) {
     const pv = info.payload;

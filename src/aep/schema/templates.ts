@@ -6,7 +6,8 @@ import type { MessageTemplates } from '../../core/message.ts';
 import { LITERAL_TEMPLATES, LOCATED_TEMPLATES } from '../../core/schema/wording.ts';
 
 const JSONRPC_HINT = ' (This line looks like a JSON-RPC message, e.g. AHP: check it with `ahp validate`.)';
-const STREAM_HINT = ' The stream category is added by AEP-0007, a Draft: check with --profile aep-0007 to accept it.';
+const STREAM_HINT =
+  " The stream category is added by AEP-0007, a Draft: check with `--profile aep-0007` (library: `profile: 'aep-0007'`) to accept it.";
 const TYPE_GRAMMAR =
   'Type {type:json} does not follow the type grammar {grammar} (13 core categories, lowercase [a-z0-9_] segments) or {vendorGrammar}.';
 

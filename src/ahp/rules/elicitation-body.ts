@@ -10,7 +10,7 @@ const MESSAGES = {
   invalidJson:
     'The body text of the elicitation {kind} must be the complete serialized MCP {body}, but it has a JSON syntax error at character {index}.',
   tooDeep:
-    'The body text of the elicitation {kind} must be the complete serialized MCP {body}, but it has nesting deeper than {depth} levels (the --max-depth limit).',
+    'The body text of the elicitation {kind} must be the complete serialized MCP {body}, but it has nesting deeper than {depth} levels (the limit `--max-depth`; library: `maxDepth`).',
   duplicateDiffers:
     'The serialized MCP {body} repeats the member name at {innerPointer} with differing values; which copy counts is undefined, so duplicate member names are rejected and the body is not checked further.',
   duplicateEqual:

@@ -15,8 +15,8 @@ export const elicitationContentUnverifiable = defineAhpStreamRule({
     'request-view': `${HEAD} its request was delivered as a metadata, omit or gap view, without the form; its content is not verified.`,
     'request-invalid': `${HEAD} its request body failed the MCP checks; its content is not verified.`,
     'request-absent': `${HEAD} its request carried no request part; its content is not verified.`,
-    'request-released': `${HEAD} its request's form, released after an earlier answer to it was checked, was forgotten to keep the stream state within the memory budget (--max-state-mb); its content is not verified (the first result the budget left unverified in this run).`,
-    'request-released-more': `${HEAD} its request's form, released after an earlier answer to it was checked, was forgotten to keep the stream state within the memory budget (--max-state-mb); its content is not verified ({lostToBudget} results the budget left unverified in this run).`,
+    'request-released': `${HEAD} its request's form, released after an earlier answer to it was checked, was forgotten to keep the stream state within the memory budget (\`--max-state-mb\`; library: \`stream: { maxStateMb }\`); its content is not verified (the first result the budget left unverified in this run).`,
+    'request-released-more': `${HEAD} its request's form, released after an earlier answer to it was checked, was forgotten to keep the stream state within the memory budget (\`--max-state-mb\`; library: \`stream: { maxStateMb }\`); its content is not verified ({lostToBudget} results the budget left unverified in this run).`,
   },
   on: ['content'],
   onEvent(facts, ctx) {

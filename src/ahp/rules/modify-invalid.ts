@@ -42,7 +42,8 @@ const MESSAGES = {
 /**
  * The checks of analyzers/effects-modify.ts in the request's host context. A rejected response applies nothing ("do not
  * salvage even a valid deny"), but that is the invalid effect's consequence, not a second defect: only the effects that
- * break a rule are reported, each by its own rule (README §Decisions on a rejected response's valid effects).
+ * break a rule are reported, each by its own rule (README §Decisions on AHP decisions, responses and advertisements,
+ * "A rejected response's valid effects").
  */
 export const modifyInvalid = defineAhpStreamRule({
   id: 'ahp/modify-invalid',

@@ -11,7 +11,7 @@ export const modifyUnverifiable = defineAhpStreamRule({
   spec: 'AHP interaction-payloads.md §Elicitation modification target',
   messages: {
     released:
-      'The effective answer of this modify cannot be checked against the original requested form: the form of the request ({request}) was released after an earlier answer to it was checked and then forgotten for the memory budget (--max-state-mb); its form validity is not verified.',
+      'The effective answer of this modify cannot be checked against the original requested form: the form of the request ({request}) was released after an earlier answer to it was checked and then forgotten for the memory budget (`--max-state-mb`; library: `stream: { maxStateMb }`); its form validity is not verified.',
   },
   on: ['effects'],
   onEvent(facts, ctx) {

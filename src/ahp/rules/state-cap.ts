@@ -10,11 +10,11 @@ export const stateCap = defineAhpStreamRule({
   spec: 'agent-conformance limits (README §Options of validate)',
   messages: {
     maxPending:
-      'State cap --max-pending={limit} reached: further requests are not tracked, so their responses are not correlated or judged and unmatched responses are no longer reported; raise --max-pending for a complete check.',
+      'State cap --max-pending={limit} (library: `stream: { maxPending }`) reached: further requests are not tracked, so their responses are not correlated or judged and unmatched responses are no longer reported; raise it for a complete check.',
     maxStateMb:
-      'State cap --max-state-mb={limit} reached: the oldest answered request ids, checked forms, remembered elicitation requests and events are being forgotten to keep the state within the memory budget, so retries, duplicate responses, further elicitation results and lineage naming them are reported as not verifiable or no longer recognised; raise --max-state-mb for a complete check.',
+      'State cap --max-state-mb={limit} (library: `stream: { maxStateMb }`) reached: the oldest answered request ids, checked forms, remembered elicitation requests and events are being forgotten to keep the state within the memory budget, so retries, duplicate responses, further elicitation results and lineage naming them are reported as not verifiable or no longer recognised; raise it for a complete check.',
     maxEvents:
-      'State cap --max-events={limit} reached: the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked; raise --max-events for a complete check.',
+      'State cap --max-events={limit} (library: `stream: { maxEvents }`) reached: the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked; raise it for a complete check.',
   },
   onEvent(_facts, ctx, state) {
     for (const r of capReports(state.caps)) ctx.report(r);

@@ -6,10 +6,16 @@ export interface SchemaRule extends RuleMeta {
   readonly wire: boolean;
 }
 
-/** A schema rule: its own templates, then the schema stage's shared table (src/ahp/schema/templates.ts). */
+/**
+ * A schema rule: its own templates, then the schema stage's shared table (src/ahp/schema/templates.ts), unless no
+ * schema names it in `x-rule` (`own`: only code reports it, in its own words, so explain lists no shared table).
+ */
 const schemaRule = <const Id extends string>(
-  meta: Omit<SchemaRule, 'messages'> & { id: Id; messages?: RuleMeta['messages'] },
-): SchemaRule & { id: Id } => ({ ...meta, sharedMessages: AHP_SCHEMA_TEMPLATES });
+  meta: Omit<SchemaRule, 'messages'> & { id: Id; messages?: RuleMeta['messages']; own?: true },
+): SchemaRule & { id: Id } => {
+  const { own, ...rest } = meta;
+  return own ? rest : { ...rest, sharedMessages: AHP_SCHEMA_TEMPLATES };
+};
 
 /** The schema stage's rules in catalogue order (closed: an `x-rule` naming another id is a bug). */
 export const AHP_SCHEMA_RULES = {
@@ -41,11 +47,12 @@ export const AHP_SCHEMA_RULES = {
         'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them. (This line looks like an AEP event: check it with `aep validate`.)',
       aep: 'This line is an AEP event, not an AHP wire message (a JSON-RPC 2.0 object): check the input with `aep validate` (lines like it are not checked as AHP, nor reported one by one).',
       registration:
-        'This object has `hooks` and no `jsonrpc`: a registration document (AHP-REG-001), not a wire message (a JSON-RPC 2.0 object). Read it with `--binding registration` (or name the file `*.registration.json`); objects like it in this input are not checked as wire messages, nor reported one by one.',
+        "This object has `hooks` and no `jsonrpc`: a registration document (AHP-REG-001), not a wire message (a JSON-RPC 2.0 object). Read it with `--binding registration` (library: `binding: 'registration'`; or name the file `*.registration.json`); objects like it in this input are not checked as wire messages, nor reported one by one.",
     },
   }),
   'ahp/http-status-unverifiable': schemaRule({
     id: 'ahp/http-status-unverifiable',
+    own: true,
     wire: true,
     severity: 'info',
     description:
@@ -80,6 +87,7 @@ export const AHP_SCHEMA_RULES = {
   }),
   'ahp/protocol-version-offered': schemaRule({
     id: 'ahp/protocol-version-offered',
+    own: true,
     wire: false,
     severity: 'info',
     description:
@@ -204,7 +212,7 @@ export const AHP_SCHEMA_RULES = {
     description:
       'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values and at most one deny; an unknown effect invalidates a response.',
     detail:
-      'A second `deny` in one result is this error at its index, in the wire root too (server/tool-interception.md §Effect list: "Multiple `deny` effects from one backend are invalid"; README §AHP decisions on several deny effects). Also cited: capability-auth.md §Extension policy.',
+      'A second `deny` in one result is this error at its index, in the wire root too (server/tool-interception.md §Effect list: "Multiple `deny` effects from one backend are invalid"; README §Decisions on AHP decisions, responses and advertisements, "Several deny effects in one response"). Also cited: capability-auth.md §Extension policy.',
     spec: 'AHP base/composition.md §Atomic effect acceptance',
     messages: {
       noShape: 'The effect does not match any closed AHP effect shape.',
