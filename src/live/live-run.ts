@@ -122,8 +122,11 @@ export class LiveRun {
 
   /** `path` under the base URL. @throws ForeignEndpoint when it resolves to another origin (never contacted). */
   url(path: string, query?: Record<string, string>, endpoint?: string): URL {
-    const u = new URL(baseRelative(this.base, path), this.base.href.endsWith('/') ? this.base : `${this.base.href}/`);
+    // endpoints resolve against the base's path as a folder; its query (an API key, a tenant) goes with every request
+    const folder = new URL(this.base.pathname.endsWith('/') ? this.base.pathname : `${this.base.pathname}/`, this.base);
+    const u = new URL(baseRelative(this.base, path), folder);
     if (originOf(u) !== originOf(this.base)) throw new ForeignEndpoint(endpoint ?? path, u, this.base);
+    for (const [k, v] of this.base.searchParams) if (!u.searchParams.has(k)) u.searchParams.append(k, v);
     for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
     return u;
   }

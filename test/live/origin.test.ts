@@ -107,6 +107,14 @@ test('the endpoint forms the discovery document may use resolve under the base; 
   const slash = new LiveRun(new URL('http://127.0.0.1:8080/aep/'), { timeoutMs: TIMEOUT });
   assert.equal(slash.url('/events').href, 'http://127.0.0.1:8080/aep/events');
   assert.equal(slash.url('/aep/events').href, 'http://127.0.0.1:8080/aep/events');
+  // a query or fragment on the base never eats the path; the query goes with every request, a check's own wins
+  const q = new LiveRun(new URL('http://127.0.0.1:8080/aep/v1?tenant=t1#x'), { timeoutMs: TIMEOUT });
+  assert.equal(q.url('/events').href, 'http://127.0.0.1:8080/aep/v1/events?tenant=t1');
+  assert.equal(
+    q.url('stream', { tenant: 't2', from: '0' }).href,
+    'http://127.0.0.1:8080/aep/v1/stream?tenant=t2&from=0',
+  );
+  assert.equal(q.url('/aep/v1/socket').href, 'http://127.0.0.1:8080/aep/v1/socket?tenant=t1');
 });
 
 test('redirects are not followed: a 3xx to another origin gets no request and no token', async () => {
