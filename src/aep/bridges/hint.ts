@@ -141,7 +141,7 @@ function eventsHint(lines: number, count: number, from: string | undefined): str
   const what = `${count} pretty-printed AEP events`;
   return from === undefined
     ? `The ${lines} lines are ${what}: AEP JSONL holds one event per line (\`jq -c\` writes them so; the other lines are not reported one by one).`
-    : `The ${lines} lines are ${what}, not ${NAME[from as BridgeFrom] ?? from} output of the AEP-0005 bridge: drop \`--from ${from}\` and write one event per line (the other lines are not reported one by one).`;
+    : `The ${lines} lines are ${what}, not ${NAME[from as BridgeFrom] ?? from} output of the AEP-0005 bridge: drop \`--from ${from}\` (library: \`from\`) and write one event per line (the other lines are not reported one by one).`;
 }
 
 /**
