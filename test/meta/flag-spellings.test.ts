@@ -4,15 +4,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { rules } from '../../src/api/report.ts';
-import { CE_RULES, OTLP_RULES, AEP_BRIDGE_RULES, BRIDGE_INPUT_RULE } from '../../src/aep/bridges/rules.ts';
-import { OCSF_RULES } from '../../src/aep/bridges/ocsf.ts';
-import { ENVELOPE_RULES } from '../../src/aep/schema/rules.ts';
+import { validateRuleTables } from './rule-tables.ts';
 import { AEP_SCHEMA_TEMPLATES } from '../../src/aep/schema/templates.ts';
-import { AHP_SCHEMA_RULES } from '../../src/ahp/schema/rules.ts';
 import { AHP_SCHEMA_TEMPLATES, MCP_BODY_TEMPLATES, MCP_TEMPLATES } from '../../src/ahp/schema/templates.ts';
-import { JSONL_RULES } from '../../src/core/framing.ts';
-import type { RuleMeta } from '../../src/core/rule.ts';
 
 const FLAG = /--[a-z][a-z-]*/;
 
@@ -24,18 +18,7 @@ function flagOnly(where: string, templates: Readonly<Record<string, string>> | u
 }
 
 test('every finding template that names a CLI flag names the library option too', () => {
-  const tables: Iterable<RuleMeta>[] = [
-    rules('aep'),
-    rules('ahp'),
-    JSONL_RULES,
-    Object.values(ENVELOPE_RULES),
-    Object.values(AHP_SCHEMA_RULES),
-    Object.values(CE_RULES),
-    Object.values(OTLP_RULES),
-    Object.values(OCSF_RULES),
-    AEP_BRIDGE_RULES,
-    [BRIDGE_INPUT_RULE],
-  ];
+  const tables = validateRuleTables();
   const bad: string[] = [];
   for (const table of tables) for (const r of table) bad.push(...flagOnly(r.id, r.messages));
   for (const [name, t] of Object.entries({

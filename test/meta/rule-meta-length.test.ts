@@ -4,12 +4,7 @@
 // `rules --format json` show. Every rule table is read, so a rule added in any of them is held too.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rules } from '../../src/api/report.ts';
-import { CE_RULES, OTLP_RULES, AEP_BRIDGE_RULES, BRIDGE_INPUT_RULE } from '../../src/aep/bridges/rules.ts';
-import { OCSF_RULES } from '../../src/aep/bridges/ocsf.ts';
-import { ENVELOPE_RULES } from '../../src/aep/schema/rules.ts';
-import { AHP_SCHEMA_RULES } from '../../src/ahp/schema/rules.ts';
-import { JSONL_RULES } from '../../src/core/framing.ts';
+import { validateRuleTables } from './rule-tables.ts';
 import { RULE_ERROR, type RuleMeta } from '../../src/core/rule.ts';
 import { LIVE_RULES } from '../../src/live/rules.ts';
 import { PIN_RULES } from '../../src/pin/rules.ts';
@@ -19,20 +14,7 @@ const MAX_SPEC = 80;
 
 /** Every rule of every table, each (id, description, spec) once. */
 function allRules(): RuleMeta[] {
-  const tables: Iterable<RuleMeta>[] = [
-    rules('aep'),
-    rules('ahp'),
-    JSONL_RULES,
-    Object.values(ENVELOPE_RULES),
-    Object.values(AHP_SCHEMA_RULES),
-    Object.values(CE_RULES),
-    Object.values(OTLP_RULES),
-    Object.values(OCSF_RULES),
-    AEP_BRIDGE_RULES,
-    [BRIDGE_INPUT_RULE, RULE_ERROR],
-    LIVE_RULES,
-    PIN_RULES,
-  ];
+  const tables: Iterable<RuleMeta>[] = [...validateRuleTables(), [RULE_ERROR], LIVE_RULES, PIN_RULES];
   const seen = new Map<string, RuleMeta>();
   for (const table of tables) for (const r of table) seen.set(`${r.id}\u0000${r.description}\u0000${r.spec}`, r);
   return [...seen.values()];
