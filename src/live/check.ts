@@ -18,7 +18,15 @@ import { filter } from './filter-checks.ts';
 import { captureCeiling, discovery, fanout, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
 import { heartbeat } from './stream-checks.ts';
 import { token } from './token-checks.ts';
-import { ForeignEndpoint, type LiveOptions, LiveRun, skip, socketUrl, StreamFailed } from './live-run.ts';
+import {
+  AbsentEndpoint,
+  ForeignEndpoint,
+  type LiveOptions,
+  LiveRun,
+  skip,
+  socketUrl,
+  StreamFailed,
+} from './live-run.ts';
 import type { LiveResult } from './result.ts';
 
 export type { LiveOptions } from './live-run.ts';
@@ -193,7 +201,8 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
       if (cause) {
         if (check === 'discovery') refused = cause;
         credentialSkip(check, cause);
-      } else if (e instanceof ForeignEndpoint && check !== 'discovery') skip(run, check, e.message);
+      } else if ((e instanceof ForeignEndpoint || e instanceof AbsentEndpoint) && check !== 'discovery')
+        skip(run, check, e.message);
       // a request that got no response head at all: said once, and every later check asking it again is skipped
       // (it fails at once, client.ts `silent`) rather than waiting the timeout each (trial 13 #7)
       else if (

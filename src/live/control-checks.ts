@@ -231,12 +231,17 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
         ms: s.window,
         claim: `${seen ? `; ${seen}` : ''}${await claimOf(run, s)}`,
       });
+    const reason = asFrame(d.data)?.reason;
+    // a type the target does not declare is nacked "unsupported" as AEP-0004 §4 #2 requires: the probe was wrong
+    const nacked =
+      (d.type === 'error' && d.code === 'unsupported') || (d.type === 'control.rejected' && reason === 'unsupported');
+    if (nacked && s.declared && !s.declared.accepts.includes(type))
+      return `the target's ${s.declared.by} declares control.accepts ${JSON.stringify(s.declared.accepts)}, which does not list ${type}, so its "unsupported" nack is the one AEP-0004 §4 #2 requires (pass --control-accepts with a declared type)`;
     if (d.type === 'error') {
       if (d.code === 'no-route') run.report('aep/live-control-ack', 'noRoute', { session: s.session });
       else if (d.code === 'unsupported') run.report('aep/live-control-ack', 'unsupported', { type, by: 'the relay' });
       return undefined;
     }
-    const reason = asFrame(d.data)?.reason;
     if (d.type === 'control.rejected' && reason === 'unsupported')
       run.report('aep/live-control-ack', 'unsupported', { type, by: 'the target' });
     else if (d.type === 'control.rejected' && !loadAepRegistry().nackReasons.reasons.includes(String(reason)))

@@ -158,6 +158,8 @@ export function nextCount(): number {
 export class Sender {
   readonly ids: string[] = [];
   window = CONTROL_DEFAULTS.ackWindowMs as number;
+  /** The target's declared `control.accepts` where this run can see it (its roster entries, or the endpoint's own emitter hello). */
+  declared: { accepts: string[]; by: string } | undefined;
   private sse: SseSubscriber | undefined;
 
   private constructor(
@@ -185,12 +187,14 @@ export class Sender {
       if (ok?.type === 'subscribed') {
         // AEP-0004 §3: the window is the target's hello declaration; through a relay, its roster entry relays it
         // (AEP-0003 §4.1 #4), and it decides over the relay's own hello (trial 13 #8)
+        const claims = await rosterClaims(run, s);
         if (run.opts.control?.ackWindowMs === undefined) {
-          const relayed = (await rosterClaims(run, s))
+          const relayed = claims
             ?.map((e) => asFrame(e?.control)?.ack_window_ms)
             .filter((w): w is number => typeof w === 'number' && w > 0);
           if (relayed?.length) s.window = Math.max(...relayed);
         }
+        s.declared = declaredAccepts(h, claims);
         s.sse = await watchStream(run, session, ws);
         return s;
       }
@@ -273,6 +277,19 @@ export class Sender {
     this.ws.close();
     this.sse?.close();
   }
+}
+
+/**
+ * The target's `control.accepts` (AEP-0004 §4 #2, authoritative): relayed verbatim by its roster entries (AEP-0003 §4.1
+ * #4), or declared in the endpoint's own hello when it answers as the `emitter` (the target itself; a relay's hello is
+ * not the target's). Undefined where neither shows a list.
+ */
+function declaredAccepts(hello: Frame, claims: unknown[] | undefined): Sender['declared'] {
+  const lists = (claims ?? []).map((e) => asFrame(asFrame(e)?.control)?.accepts).filter(Array.isArray);
+  if (lists.length) return { accepts: lists.flat().map(String), by: 'roster entry' };
+  const own = asFrame(asFrame(hello.capabilities)?.control)?.accepts;
+  if (hello.role === 'emitter' && Array.isArray(own)) return { accepts: own.map(String), by: 'hello' };
+  return undefined;
 }
 
 /** The roster's entries for the sender's session (undefined: no roster advertised, or no roster answer). */

@@ -131,8 +131,14 @@ export class LiveRun {
     return u;
   }
 
+  /**
+   * The path of a binding the discovery document names. @throws AbsentEndpoint when the document names none: no
+   * binding is mandatory (AEP-0003 §1), so a binding left out is one the endpoint does not offer, not one to guess.
+   */
   path(name: 'events' | 'stream' | 'socket'): string {
-    return this.discovery?.endpoints[name] ?? `/${name}`;
+    const named = this.discovery?.endpoints[name];
+    if (named === undefined && this.discovery) throw new AbsentEndpoint(name);
+    return named ?? `/${name}`;
   }
 
   /** A valid session-scoped Event of this run, next in position. */
@@ -360,6 +366,17 @@ function originOf(u: URL): string {
   // the loopback names are one machine: a token sent to either never leaves it
   const host = /^(localhost|127\.0\.0\.1|\[::1\])$/i.test(u.hostname) ? 'loopback' : u.hostname;
   return `${scheme}//${host}:${u.port}`;
+}
+
+/** A binding the discovery document does not name (AEP-0003 §3.4): the checks that need it are skipped saying so. */
+export class AbsentEndpoint extends Error {
+  constructor(readonly endpoint: 'events' | 'stream' | 'socket') {
+    super(
+      endpoint === 'events'
+        ? 'the discovery document names no "events" endpoint (HTTP POST, AEP-0003 §3.2), so no Event of this run could be posted'
+        : `the discovery document names no "${endpoint}" endpoint (${endpoint === 'stream' ? 'SSE' : 'WebSocket'})`,
+    );
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
 import { isLoopback } from '../core/loopback.ts';
 import { fetchText, LiveConnectError, SseSubscriber } from './client.ts';
 import { refusedForCredentials } from './credentials.ts';
-import { ForeignEndpoint, type LiveRun, skip } from './live-run.ts';
+import { AbsentEndpoint, ForeignEndpoint, type LiveRun, skip } from './live-run.ts';
 import { WsPeer } from './ws-peer.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -26,30 +26,12 @@ export async function token(run: LiveRun): Promise<void> {
   const bare = { ...run.opts, token: undefined };
   const given = run.opts.token !== undefined && run.opts.token !== '';
   const without = given ? 'with no Authorization header and no access_token' : '(no token was given to this run)';
-  const events = run.url(run.path('events'), undefined, 'events');
-  let post: Verdict;
-  let status = 0;
-  try {
-    status = (
-      await fetchText(events, {
-        ...bare,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'aep-version': '0.1' },
-        body: JSON.stringify(run.event()),
-      })
-    ).status;
-    post = status >= 200 && status < 300 ? 'accepted' : refusedForCredentials(status) ? 'refused' : undefined;
-  } catch (e) {
-    // without a token this is the run's own request, so a lost connection is the endpoint's (aep/live-timeout);
-    // with one, a connection closed only to the request without credentials is a refusal at another layer
-    if (!given || !(e instanceof LiveConnectError)) throw e;
-    post = 'refused';
-  }
-  if (post === 'accepted')
-    run.report(tokenRuleFor(events), 'post', {
-      what: `A POST of an Event to ${events.pathname} ${without}`,
-      status,
-      host: events.hostname,
+  const posted = await postVerdict(run, bare, given);
+  if (posted?.verdict === 'accepted')
+    run.report(tokenRuleFor(posted.url), 'post', {
+      what: `A POST of an Event to ${posted.url.pathname} ${without}`,
+      status: posted.status,
+      host: posted.url.hostname,
     });
   const stream = await streamVerdict(run, bare, given);
   if (stream?.verdict === 'accepted')
@@ -63,12 +45,50 @@ export async function token(run: LiveRun): Promise<void> {
       what: `A subscribe on the WebSocket duplex at ${socket.url.pathname}, opened ${without},`,
       host: socket.url.hostname,
     });
-  if (post === undefined && stream?.verdict === undefined && socket?.verdict === undefined)
+  if (posted?.verdict === undefined && stream?.verdict === undefined && socket?.verdict === undefined) {
+    const told = [
+      posted &&
+        `the POST without credentials was answered ${posted.status}, neither accepted (2xx) nor refused for its credentials (401, 403)`,
+      stream && 'the SSE stream told neither',
+      socket && 'the WebSocket duplex told neither',
+    ].filter((t) => !!t);
+    // a binding the endpoint does not offer (AEP-0003 §1: none is mandatory) has no surface to probe
     skip(
       run,
       'token',
-      `the POST without credentials was answered ${status}, neither accepted (2xx) nor refused for its credentials (401, 403)${stream ? ', and the SSE stream told neither' : ''}${socket ? `${stream ? '' : ','} and the WebSocket duplex told neither` : ''}`,
+      told.length ? told.join(', and ') : "the discovery document names no surface on the base URL's origin to probe",
     );
+  }
+}
+
+/** How the events endpoint (when discovery names one on the base's origin) answers a POST without credentials. */
+async function postVerdict(
+  run: LiveRun,
+  bare: LiveRun['opts'],
+  given: boolean,
+): Promise<{ url: URL; verdict: Verdict; status: number } | undefined> {
+  let url: URL;
+  try {
+    url = run.url(run.path('events'), undefined, 'events');
+  } catch (e) {
+    if (e instanceof AbsentEndpoint) return undefined;
+    throw e;
+  }
+  try {
+    const { status } = await fetchText(url, {
+      ...bare,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'aep-version': '0.1' },
+      body: JSON.stringify(run.event()),
+    });
+    const verdict = status >= 200 && status < 300 ? 'accepted' : refusedForCredentials(status) ? 'refused' : undefined;
+    return { url, verdict, status };
+  } catch (e) {
+    // without a token this is the run's own request, so a lost connection is the endpoint's (aep/live-timeout);
+    // with one, a connection closed only to the request without credentials is a refusal at another layer
+    if (!given || !(e instanceof LiveConnectError)) throw e;
+    return { url, verdict: 'refused', status: 0 };
+  }
 }
 
 /**
