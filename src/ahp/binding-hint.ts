@@ -2,6 +2,7 @@
  * Which `--binding` reads an input its name's binding could not: stdio one message per line (base/transports/stdio
  * §Framing), HTTP one per body, registration one document (base/registration.md).
  */
+import { prettyObjects } from '../core/pretty-values.ts';
 import type { AhpBinding } from './driver.ts';
 
 /** The non-blank lines of `text` (a CR before the LF is not part of a line). */
@@ -38,7 +39,7 @@ export function bindingHint(text: string, binding: AhpBinding): string | undefin
   if (ls.length < 2) return undefined;
   if (binding === 'stdio') {
     const v = objectOf(text);
-    if (v === undefined) return undefined;
+    if (v === undefined) return severalHint(text, ls.length);
     return isRegistration(v)
       ? `The ${ls.length} lines are one pretty-printed registration document: read it with \`--binding registration\` (library: \`binding: 'registration'\`; the other lines are not reported one by one).`
       : `The ${ls.length} lines are one pretty-printed JSON message, as an HTTP body is: read it with \`--binding http\` (library: \`binding: 'http'\`; the other lines are not reported one by one).`;
@@ -46,4 +47,15 @@ export function bindingHint(text: string, binding: AhpBinding): string | undefin
   return ls.every(isObject)
     ? `The input holds ${ls.length} JSON messages, one per line, as a stdio capture does: read it with \`--binding stdio\` (library: \`binding: 'stdio'\`).`
     : undefined;
+}
+
+/**
+ * The sentence for several messages pretty-printed one after another (`jq . capture.jsonl`): no other binding reads
+ * them (HTTP and registration read one document), so it names the stdio framing itself (AHP-STDIO-001: no literal
+ * newline inside a message). A registration document among them is no capture: no hint.
+ */
+function severalHint(text: string, lineCount: number): string | undefined {
+  const parts = prettyObjects(text);
+  if (parts === undefined || parts.some(isRegistration)) return undefined;
+  return `The ${lineCount} lines are ${parts.length} pretty-printed JSON messages: the stdio binding carries one message per line, with no newline inside it (\`jq -c\` writes them so; the other lines are not reported one by one).`;
 }

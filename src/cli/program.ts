@@ -10,6 +10,7 @@ import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
+import { unitOf } from '../report/util.ts';
 import { optionsFromFlags, unknownRuleId, type ProtocolDefinition } from '../core/protocol.ts';
 import { exitCodeOf, runInputs, type RunResult } from '../run/run.ts';
 import {
@@ -55,7 +56,7 @@ export interface ValidateOptions {
 }
 
 /** TTY progress on stderr after a second, at most 5 a second; cleared around each finding on the same terminal. */
-function progressPrinter(io: CliIO, totalBytes: number | undefined) {
+function progressPrinter(io: CliIO, totalBytes: number | undefined, protocol: string) {
   const [first, every] = (io.env.AGENT_CONFORMANCE_PROGRESS_MS ?? '1000,200').split(',').map((n) => Number(n));
   const now = io.now ?? Date.now;
   const started = now();
@@ -74,7 +75,7 @@ function progressPrinter(io: CliIO, totalBytes: number | undefined) {
         totalBytes && bytes <= totalBytes
           ? ` of ${mb(totalBytes)} MiB (${Math.floor((bytes / totalBytes) * 100)}%)`
           : ' MiB';
-      text = `${mb(bytes)}${of}, ${rate} events/s`;
+      text = `${mb(bytes)}${of}, ${rate} ${unitOf(protocol)}s/s`;
       shown = true;
       io.stderr.write(`\r\x1b[K${text}`);
     },
@@ -138,7 +139,7 @@ export async function runValidate(
   const toFile = reportFileFor(def.name, opts.output, io.stderr);
   if (toFile === null) return EXIT.io;
   const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
-  const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
+  const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total, def.name) : undefined;
   // on a terminal the report and the progress line share the screen: clear it around each write
   const out: Output =
     toFile ??

@@ -6,7 +6,7 @@ import type { Finding, Severity } from '../core/finding.ts';
 import type { CaseResult } from '../core/fixture-result.ts';
 import { fixtureSummaryLine, summaryLine } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, isPseudoSource, pointerText, workspacePath } from './util.ts';
+import { atOrAbove, isPseudoSource, pointerText, unitOf, workspacePath } from './util.ts';
 
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -62,7 +62,7 @@ export function githubReporter(out: Output, ctx: ReportContext): Reporter {
       );
     },
     finish(s) {
-      out.write(`${ctx.protocol}: ${summaryLine(s)}\n`);
+      out.write(`${ctx.protocol}: ${summaryLine(s, unitOf(ctx.protocol))}\n`);
     },
   };
 }

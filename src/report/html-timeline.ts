@@ -31,6 +31,8 @@ export function inputTail(
   i: number,
   timeline: Timeline,
   knownTypes: readonly string[] | undefined,
+  /** What a timeline row is: an AHP message, an AEP event (unitOf in util.ts). */
+  unit: 'message' | 'event' = 'event',
 ): void {
   const facts = timeline.inputFacts(source);
   let s = '';
@@ -48,7 +50,7 @@ export function inputTail(
     if (legend) s += `<div class="legend">${legend}</div>\n`;
     w.write(s);
     s = '';
-    for (const session of sessions) sessionBlock(w, session, i, timeline);
+    for (const session of sessions) sessionBlock(w, session, i, timeline, unit);
   }
   if (facts?.types.size) {
     const known = new Set(knownTypes ?? []);
@@ -65,7 +67,7 @@ export function inputTail(
       s += `<details><summary class="note">${plural(missing.length, 'known type')} not exercised</summary><div class="types-wrap">${missing.map((t) => `<div><code>${esc(t)}</code></div>`).join('')}</div></details>\n`;
   }
   if (facts && (facts.offTimeline || facts.otherSessions))
-    s += `<p class="note">Left out of the timeline: ${[facts.otherSessions ? `${plural(facts.otherSessions, 'event')} of sessions past the first ${TIMELINE_MAX_SESSIONS}` : '', facts.offTimeline ? `${plural(facts.offTimeline, 'finding')} whose event is not kept or that name no line` : ''].filter(Boolean).join('; ')} (every finding is in the list by rule).</p>\n`;
+    s += `<p class="note">Left out of the timeline: ${[facts.otherSessions ? `${plural(facts.otherSessions, unit)} of sessions past the first ${TIMELINE_MAX_SESSIONS}` : '', facts.offTimeline ? `${plural(facts.offTimeline, 'finding')} whose event is not kept or that name no line` : ''].filter(Boolean).join('; ')} (every finding is in the list by rule).</p>\n`;
   w.write(`${s}</section>\n`);
 }
 
@@ -98,15 +100,15 @@ function lanes(events: readonly TimelineEvent[]): { width: number; cells: string
   return { width: laneEnd.length, cells, paired: new Set(spans.map((sp) => sp.g)) };
 }
 
-function sessionBlock(w: Output, s: SessionTimeline, i: number, timeline: Timeline): void {
+function sessionBlock(w: Output, s: SessionTimeline, i: number, timeline: Timeline, unit: 'message' | 'event'): void {
   const name = s.notEvents
-    ? 'lines that are not events'
+    ? `lines that are not ${unit}s`
     : s.session === undefined
       ? 'no session'
       : `session <code>${esc(s.session)}</code>`;
   const withF = s.events.filter((e) => e.findings.length || e.moreFindings).length;
   const kept = s.events.length;
-  const head = `<h4>${name} <span class="dim">${plural(s.seen, s.notEvents ? 'line' : 'event')}${kept < s.seen ? `, ${kept} shown` : ''} · ${withF} with findings</span></h4>`;
+  const head = `<h4>${name} <span class="dim">${plural(s.seen, s.notEvents ? 'line' : unit)}${kept < s.seen ? `, ${kept} shown` : ''} · ${withF} with findings</span></h4>`;
   const { width, cells, paired } = lanes(s.events);
   const kindOf = (g: number) => timeline.group(g)?.kind ?? 'rpc';
   const gw = width ? width * LANE_STEP + 14 : 8;
@@ -115,7 +117,7 @@ function sessionBlock(w: Output, s: SessionTimeline, i: number, timeline: Timeli
   );
   let prev = 0;
   const gap = (n: number) =>
-    `<tr class="gap"><td colspan="6">⋯ ${plural(n, 'event')} of this session not shown (no finding near them)</td></tr>\n`;
+    `<tr class="gap"><td colspan="6">⋯ ${plural(n, unit)} of this session not shown (no finding near them)</td></tr>\n`;
   s.events.forEach((e, row) => {
     if (e.ord - prev > 1) w.write(gap(e.ord - prev - 1));
     prev = e.ord;

@@ -10,7 +10,7 @@ import { htmlEscape as esc, pageHead, pageTail } from './html-page.ts';
 import { FindingSpool } from './spool.ts';
 import { Timeline } from './timeline.ts';
 import type { Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, chunkedOutput, cmpText, pointerText } from './util.ts';
+import { atOrAbove, chunkedOutput, cmpText, pointerText, unitOf } from './util.ts';
 import { visible } from '../core/visible.ts';
 import {
   byRuleOrder,
@@ -88,12 +88,21 @@ export function htmlReporter(out: Output, ctx: ReportContext): Reporter {
       // `aep live`: the first source is the endpoint (its findings, no events), the other the Events it delivered
       const endpoint = ctx.kind === 'live' ? sources[0] : undefined;
       const open = (source: string) => {
-        w.write(inputHead(source, index.get(source)!, counts.get(source), timeline, role(source, endpoint)));
+        w.write(
+          inputHead(
+            source,
+            index.get(source)!,
+            counts.get(source),
+            timeline,
+            role(source, endpoint),
+            unitOf(ctx.protocol),
+          ),
+        );
       };
       const close = (source: string) => {
         if (rule !== undefined) w.write('</tbody></table></details>\n');
         rule = undefined;
-        inputTail(w, source, index.get(source)!, timeline, ctx.knownTypes);
+        inputTail(w, source, index.get(source)!, timeline, ctx.knownTypes, unitOf(ctx.protocol));
       };
       let current: string | undefined;
       spool.drain((f) => {
@@ -182,13 +191,20 @@ function header(
     : named(order);
   return `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(names)}</div>
 <div class="verdict ${failed || incomplete ? 'fail' : 'pass'}">${failed ? `✖ fails at --fail-on ${ctx.failOn ?? 'error'}` : incomplete ? '◐ incomplete: checks could not run (exit 2)' : `✔ passes at --fail-on ${ctx.failOn ?? 'error'}`}</div>
-<div class="counts">${box(s.errors, 'errors')}${box(s.warnings, 'warnings')}${box(s.infos, 'infos')}${box(s.events, 'events')}${s.documents ? box(s.documents, 'registration documents') : ''}${box(s.lines, 'lines')}${sources}${s.coverage ? box(s.coverage.exercised, `of ${s.coverage.known} known types`) : ''}</div></header>\n`;
+<div class="counts">${box(s.errors, 'errors')}${box(s.warnings, 'warnings')}${box(s.infos, 'infos')}${box(s.events, `${unitOf(ctx.protocol)}s`)}${s.documents ? box(s.documents, 'registration documents') : ''}${box(s.lines, 'lines')}${sources}${s.coverage ? box(s.coverage.exercised, `of ${s.coverage.known} known types`) : ''}</div></header>\n`;
 }
 
-function inputHead(source: string, i: number, c: SourceCounts | undefined, timeline: Timeline, as: Role): string {
+function inputHead(
+  source: string,
+  i: number,
+  c: SourceCounts | undefined,
+  timeline: Timeline,
+  as: Role,
+  unit: 'message' | 'event',
+): string {
   const facts = timeline.inputFacts(source);
   // the endpoint's findings are about its answers: it has no events of its own (those delivered are the other source)
-  const events = facts && as !== 'endpoint' ? `${plural(facts.events, 'event')} · ` : '';
+  const events = facts && as !== 'endpoint' ? `${plural(facts.events, unit)} · ` : '';
   const label =
     as === 'endpoint'
       ? `endpoint ${esc(visible(source))}`

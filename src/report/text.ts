@@ -9,16 +9,19 @@ import { byColumn, type Finding, type Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
 import type { CaseResult, CaseStatus, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, checkCounts, checkStatus, formatLocation, plural, shownPointer } from './util.ts';
+import { atOrAbove, checkCounts, checkStatus, formatLocation, plural, shownPointer, unitOf } from './util.ts';
 import { visible } from '../core/visible.ts';
 
 export { formatLocation, plural } from './util.ts';
 
-/** The summary sentence shared by text output and progress: `64 events, 0 errors, ...`. */
-export function summaryLine(s: Summary): string {
+/**
+ * The summary sentence of text and github output: `64 events, 0 errors, ...`, AHP's `64 messages, ...` (`unit`,
+ * {@link unitOf}).
+ */
+export function summaryLine(s: Summary, unit: 'message' | 'event' = 'event'): string {
   // no input stream (e.g. `ahp pin verify`): there are no events to count
   const parts = [
-    ...(s.inputs > 0 ? [eventCount(s)] : []),
+    ...(s.inputs > 0 ? [eventCount(s, unit)] : []),
     plural(s.errors, 'error'),
     plural(s.warnings, 'warning'),
     plural(s.infos, 'info'),
@@ -31,15 +34,16 @@ export function summaryLine(s: Summary): string {
 
 /**
  * `9 events`, or with lines set aside `0 events checked (9 lines of another format not checked)`; registration
- * documents are named as such, never counted as events (`1 registration document`, `3 events, 1 registration document`).
+ * documents are named as such, never counted as events (`1 registration document`, `3 messages, 1 registration
+ * document`).
  */
-function eventCount(s: Summary): string {
+function eventCount(s: Summary, unit: 'message' | 'event'): string {
   const docs = s.documents ? plural(s.documents, 'registration document') : '';
   const events = s.unchecked
-    ? `${plural(s.events, 'event')} checked (${plural(s.unchecked, 'line')} of another format not checked)`
+    ? `${plural(s.events, unit)} checked (${plural(s.unchecked, 'line')} of another format not checked)`
     : docs && s.events === 0
       ? ''
-      : plural(s.events, 'event');
+      : plural(s.events, unit);
   return [events, docs].filter(Boolean).join(', ');
 }
 
@@ -295,7 +299,7 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
       if (ctx.quiet && !reached(s, threshold)) return;
       // right under the input's findings; the next input's findings start after a blank line
       const mark = reached(s, threshold) ? chalk.red('✖') : chalk.green('✔');
-      out.write(markedLine(mark, `${visible(source)}: ${summaryLine(s)}`, ctx.width));
+      out.write(markedLine(mark, `${visible(source)}: ${summaryLine(s, unitOf(ctx.protocol))}`, ctx.width));
       lastSource ??= source;
     },
     finish(s, end) {
@@ -305,7 +309,7 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
       const failed = reached(s, threshold);
       // exit 2 without a failure (aep live: checks left unrun for credentials, or none ran) is no pass
       const mark = failed ? chalk.red.bold('✖') : end?.exitCode === 2 ? chalk.yellow.bold('◐') : chalk.green.bold('✔');
-      out.write(markedLine(mark, summaryLine(s), ctx.width));
+      out.write(markedLine(mark, summaryLine(s, unitOf(ctx.protocol)), ctx.width));
       if (!ctx.quiet) out.write(statisticsLines(s, chalk, ctx.width));
     },
   };
@@ -386,7 +390,7 @@ export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureRep
       // the statistics of the case runs (what was read and found), below the verdicts; none
       // when no case validated a stream (the capture cases run downlevel and redact)
       if (!ctx.quiet && s.findings.inputs > 0) {
-        out.write(chalk.dim(`  case runs: ${summaryLine(s.findings)}\n`));
+        out.write(chalk.dim(`  case runs: ${summaryLine(s.findings, unitOf(ctx.protocol))}\n`));
         out.write(statisticsLines(s.findings, chalk));
       }
     },

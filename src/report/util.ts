@@ -51,6 +51,14 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * What a protocol's summary counts in `Summary.events`: AHP's unit is a JSON-RPC message (base/events.md §Common
+ * message envelope; a notification carries an event, a response none), AEP's an event.
+ */
+export function unitOf(protocol: string): 'message' | 'event' {
+  return protocol === 'ahp' ? 'message' : 'event';
+}
+
 /** A JSON Pointer for a person (text, github, junit, html): control characters as `U+XXXX`; data formats keep it exact. */
 export function pointerText(p: string): string {
   return visible(p);

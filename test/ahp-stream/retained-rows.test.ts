@@ -272,3 +272,35 @@ test('a pending id reused by a request of the other method: each response is pai
   c.request(msg('intercept-request', 'y'), at(7));
   assert.equal(c.takeIdPending(), undefined);
 });
+
+test("a third request under an id two requests of both methods await reuses the other method's id too: the same finding, naming that request", () => {
+  const at = (line: number): Mark => ({ file: 'a.jsonl', line, byteOffset: line * 100 });
+  // C an intercept retry of A while the capabilities request B is pending: names B; it is one more delivery of A
+  const c = new Correlation(budget());
+  c.request(msg('intercept-request', 'x'), at(1));
+  c.request(msg('capabilities-request', 'x'), at(2));
+  assert.deepEqual(c.takeIdPending(), { prior: at(1), method: 'hooks/intercept' });
+  assert.equal(c.request(msg('intercept-request', 'x'), at(3)), undefined, 'no new pending record');
+  assert.deepEqual(c.takeIdPending(), { prior: at(2), method: 'hooks/capabilities' });
+  // C a second capabilities request: names A; it is a delivery of B, whose spare answer survives A's answer
+  const d = new Correlation(budget());
+  d.request(msg('intercept-request', 'x'), at(1));
+  d.request(msg('capabilities-request', 'x'), at(2));
+  d.takeIdPending();
+  d.request(msg('capabilities-request', 'x'), at(3));
+  assert.deepEqual(d.takeIdPending(), { prior: at(1), method: 'hooks/intercept' });
+  const manifest = d.response(msg('response', 'x', { manifest: {} }), at(4)).link;
+  assert.equal(manifest.status === 'matched' && manifest.request.method, 'hooks/capabilities');
+  const effects = d.response(msg('response', 'x', { effects: [] }), at(5)).link;
+  assert.equal(effects.status === 'matched' && effects.request.method, 'hooks/intercept');
+  assert.equal(d.response(msg('response', 'x', { manifest: {} }), at(6)).link.status, 'retry-answer');
+  assert.equal(d.response(msg('response', 'x', { manifest: {} }), at(7)).link.status, 'duplicate');
+  // once the capabilities request is answered, an intercept retry under the id is a delivery again
+  const e = new Correlation(budget());
+  e.request(msg('intercept-request', 'x'), at(1));
+  e.request(msg('capabilities-request', 'x'), at(2));
+  e.takeIdPending();
+  e.response(msg('response', 'x', { manifest: {} }), at(3));
+  e.request(msg('intercept-request', 'x'), at(4));
+  assert.equal(e.takeIdPending(), undefined);
+});

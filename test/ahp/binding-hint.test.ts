@@ -127,3 +127,67 @@ test('a pretty-printed registration document on stdin: the binding the hint name
   const r = await runCli('ahp', ['validate', '--binding', named!, '-'], text);
   assert.equal(r.code, 0, r.stdout);
 });
+
+test('bindingHint: several messages pretty-printed one after another (`jq .`) name the stdio framing once; compact lines, or a registration document among them, get none', () => {
+  fc.assert(
+    fc.property(fc.array(message, { minLength: 2, maxLength: 6 }), registration, (msgs, doc) => {
+      const pretty = msgs.map((m) => JSON.stringify(m, null, 2)).join('\n') + '\n';
+      const lineCount = pretty.split('\n').filter((l) => l.trim() !== '').length;
+      assert.equal(
+        bindingHint(pretty, 'stdio'),
+        `The ${lineCount} lines are ${msgs.length} pretty-printed JSON messages: the stdio binding carries one message per line, with no newline inside it (\`jq -c\` writes them so; the other lines are not reported one by one).`,
+      );
+      // one message per line is what stdio reads: nothing to hint
+      assert.equal(bindingHint(msgs.map((m) => JSON.stringify(m)).join('\n') + '\n', 'stdio'), undefined);
+      assert.equal(bindingHint(`${pretty}${JSON.stringify(doc, null, 2)}\n`, 'stdio'), undefined);
+      // a value cut short is not a run of messages
+      assert.equal(bindingHint(pretty.replace(/}\n$/, '\n'), 'stdio'), undefined);
+    }),
+    { numRuns: 100 },
+  );
+});
+
+test('a capture pretty-printed by `jq .`: one jsonl/invalid-json naming its messages by file, stdin, validateStream and createSession', async (t) => {
+  const { writeFileSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { createSession, validate, validateStream } = await import('../../src/index.ts');
+  const lines = readFileSync('examples/ahp/session.jsonl', 'utf8').split('\n').filter(Boolean);
+  const text = `${lines.map((l) => JSON.stringify(JSON.parse(l), null, 2)).join('\n')}\n`;
+  const file = join(tempDir(t, 'ac-jq-'), 'capture.jsonl');
+  writeFileSync(file, text);
+  const want = [['jsonl/invalid-json', 1, 2]];
+  const shape = (fs: ReadonlyArray<{ ruleId: string; line?: number; column?: number }>) =>
+    fs.map((f) => [f.ruleId, f.line, f.column]);
+  const byFile = (await validate('ahp', [{ path: file }])).findings;
+  assert.deepEqual(shape(byFile), want);
+  assert.match(byFile[0]!.message, new RegExp(`are ${lines.length} pretty-printed JSON messages: .*\`jq -c\``));
+  const streamed = [];
+  for await (const f of validateStream('ahp', [{ path: file }])) streamed.push(f);
+  const s = createSession('ahp');
+  const session = [...s.check(text), ...s.end()];
+  for (const [route, fs] of [
+    ['validateStream', streamed],
+    ['createSession', session],
+  ] as const)
+    assert.deepEqual(
+      fs.map((f) => [f.ruleId, f.line, f.message]),
+      byFile.map((f) => [f.ruleId, f.line, f.message]),
+      route,
+    );
+  const cli = await runCli('ahp', ['validate', '-f', 'json', '-'], text);
+  const onStdin = (JSON.parse(cli.stdout) as { findings: Array<{ ruleId: string; message: string; line: number }> })
+    .findings;
+  assert.deepEqual(
+    onStdin.map((f) => [f.ruleId, f.line, f.message]),
+    byFile.map((f) => [f.ruleId, f.line, f.message]),
+  );
+  // the same messages one per line pass the framing; one good line first: each later line is reported, no hint
+  assert.ok(
+    !(await validate('ahp', [{ text: `${lines.join('\n')}\n` }])).findings.some((f) => f.ruleId.startsWith('jsonl/')),
+  );
+  const mixed = (await validate('ahp', [{ text: `${lines[0]}\n${text}` }])).findings.filter((f) =>
+    f.ruleId.startsWith('jsonl/'),
+  );
+  assert.ok(mixed.length > lines.length, String(mixed.length));
+  for (const f of mixed) assert.doesNotMatch(f.message, /pretty-printed JSON messages/);
+});

@@ -44,7 +44,7 @@ test('a single-document input over --max-line-bytes is jsonl/line-too-long, neve
     r.stdout,
     /^<stdin>:1:1 +error +jsonl\/line-too-long +Document is \d+ bytes long, over the cap of 1048576 bytes/m,
   );
-  assert.match(r.stdout, /0 events, 1 error/);
+  assert.match(r.stdout, /0 messages, 1 error/);
   // a registration document the same
   const reg = await runCli(
     'ahp',
@@ -159,12 +159,12 @@ test('--each: every input its own stream with its own summary line; default per 
       'm',
     ),
   );
-  assert.doesNotMatch(one.stdout, /^✔ .*: \d+ event/m); // one stream: no per-input line
+  assert.doesNotMatch(one.stdout, /^✔ .*: \d+ message/m); // one stream: no per-input line
   const each = await runCli('ahp', ['validate', '--each', a, b]);
   assert.equal(each.code, 0, each.stdout);
-  assert.match(each.stdout, new RegExp(`^✔ ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 1 event, 0 errors`, 'm'));
-  assert.match(each.stdout, new RegExp(`^✔ ${b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 1 event, 0 errors`, 'm'));
-  assert.match(each.stdout, /^✔ 2 inputs: 2 events, 0 errors/m);
+  assert.match(each.stdout, new RegExp(`^✔ ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 1 message, 0 errors`, 'm'));
+  assert.match(each.stdout, new RegExp(`^✔ ${b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 1 message, 0 errors`, 'm'));
+  assert.match(each.stdout, /^✔ 2 inputs: 2 messages, 0 errors/m);
   // HTTP bodies: each alone by default; --no-each correlates them
   // two bodies reusing one event id (each valid alone) and a third: a reuse only when correlated
   writeFileSync(join(dir, 'b1.json'), reuse[0]!);
@@ -173,7 +173,7 @@ test('--each: every input its own stream with its own summary line; default per 
   const bodies = [1, 2, 3].map((n) => join(dir, `b${n}.json`));
   const alone = await runCli('ahp', ['validate', ...bodies]);
   assert.equal(alone.code, 0, alone.stdout);
-  assert.equal(alone.stdout.match(/^✔ .*b\d\.json: 1 event, 0 errors/gm)?.length, 3);
+  assert.equal(alone.stdout.match(/^✔ .*b\d\.json: 1 message, 0 errors/gm)?.length, 3);
   const together = await runCli('ahp', ['validate', '--no-each', ...bodies, '-f', 'json']);
   assert.ok(
     JSON.parse(together.stdout).findings.some((f: { ruleId: string }) => f.ruleId === 'ahp/event-id-reuse'),

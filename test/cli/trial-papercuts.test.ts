@@ -60,7 +60,7 @@ ${r.stdout}`,
   assert.deepEqual([lib.summary.events, lib.summary.documents], [0, 1], 'the library');
   // with events beside it: both counted, each as what it is
   const mixed = await runCli('ahp', ['validate', join(tmp, 'hooks.registration.json'), 'examples/ahp/session.jsonl']);
-  assert.match(mixed.stdout, /2 inputs: \d+ events, 1 registration document, /, mixed.stdout);
+  assert.match(mixed.stdout, /2 inputs: \d+ messages, 1 registration document, /, mixed.stdout);
 });
 
 test('fixtures -o: a new file inside the fixture tree (also through a link, also in a new folder) is refused, exit 2', async () => {

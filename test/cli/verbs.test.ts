@@ -138,7 +138,7 @@ describe('fixtures on the AHP manifest: --require-all and a summary of cases (it
       /1 case not run \(file absent\): only the rest passed; --require-all fails a run that skips any/,
     );
     assert.doesNotMatch(r.stdout, /^✔ \d+ cases/m);
-    assert.match(r.stdout, /case runs: 1 event, 0 errors, 1 warning, 0 infos/);
+    assert.match(r.stdout, /case runs: 1 message, 0 errors, 1 warning, 0 infos/);
     assert.match(r.stdout, /types: 1 of 33 known event types exercised/);
   });
   it('no case-run statistics when no case validated a stream (the capture cases)', async () => {

@@ -97,7 +97,7 @@ test('gzip CLI: a .jsonl.gz file, standard input and an AHP .json.gz HTTP body',
   writeFileSync(join(dir, 'msg.json.gz'), gzipSync(HTTP));
   const http = await runCli('ahp', ['validate', join(dir, 'msg.json.gz')]);
   assert.equal(http.code, 0, http.stdout);
-  assert.match(http.stdout, /1 event, 0 errors/);
+  assert.match(http.stdout, /1 message, 0 errors/);
   const cut = await runCli('aep', ['validate', '-'], gzipSync(AEP_PASS).subarray(0, 30));
   assert.equal(cut.code, 1);
   assert.match(cut.stdout, /<stdin>:\d+ +error +jsonl\/gzip-corrupt /);

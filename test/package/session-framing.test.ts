@@ -19,7 +19,7 @@ const keys = (fs: readonly Finding[]) => fs.map(key).sort();
 
 const first = (protocol: 'aep' | 'ahp') => readFileSync(`examples/${protocol}/session.jsonl`, 'utf8').split('\n')[0]!;
 
-/** Texts a test author may hand a session: pretty-printed, two events in one text, their own line ends, a cut value. */
+/** Texts a test author may hand a session: pretty-printed (once or twice), two events in one text, their own line ends, a cut value. */
 function texts(line: string): Record<string, string> {
   const pretty = JSON.stringify(JSON.parse(line), null, 2);
   return {
@@ -31,6 +31,8 @@ function texts(line: string): Record<string, string> {
     'final CRLF': `${line}\r\n`,
     'blank between': `${line}\n\n${line}`,
     'cut value': '{"a":\n1',
+    // several values pretty-printed one after another (`jq . log.jsonl`): one finding naming them, on every route
+    'pretty, twice': `${pretty}\n${pretty}\n`,
   };
 }
 
@@ -41,6 +43,7 @@ test('a text with LFs, CRs or over the line cap: the session, checkEvent, valida
   const dir = tempDir(t, 'ac-session-framing-');
   let compared = 0;
   let lfFindings = 0;
+  let folded = 0;
   for (const protocol of ['aep', 'ahp'] as const)
     for (const source of SOURCES[protocol])
       for (const [name, text] of Object.entries(texts(first(protocol))))
@@ -75,9 +78,23 @@ test('a text with LFs, CRs or over the line cap: the session, checkEvent, valida
           assert.deepEqual(keys((JSON.parse(cli.stdout) as { findings: Finding[] }).findings), want, `${what}: CLI`);
           if (!document && text.slice(0, -1).includes('\n') && !cap)
             lfFindings += checked.filter((f) => f.ruleId.startsWith('jsonl/')).length;
+          if (!document && name === 'pretty, twice') {
+            const parse = checked.filter((f) => f.ruleId.startsWith('jsonl/'));
+            assert.deepEqual(
+              parse.map((f) => [f.ruleId, f.line]),
+              [['jsonl/invalid-json', 1]],
+              `${what}: one finding`,
+            );
+            assert.match(
+              parse[0]!.message,
+              /are 2 pretty-printed (AEP events|JSON messages): .*one (event|message) per line/,
+            );
+            folded++;
+          }
           compared++;
         }
-  assert.equal(compared, 64);
+  assert.equal(compared, 72);
+  assert.equal(folded, 4);
   // the relation cannot hold vacuously: an LF inside a JSONL text is a framing finding
   assert.ok(lfFindings >= 6, `only ${lfFindings} jsonl/* findings for texts with an inner LF`);
 });

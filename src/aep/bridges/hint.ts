@@ -2,6 +2,7 @@
  * Bridge output read without `--from` (issue 37 item 4e): which `--from` reads it, as AHP names the `--binding`
  * (src/ahp/binding-hint.ts).
  */
+import { prettyObjects } from '../../core/pretty-values.ts';
 import { isObj } from '../../core/value.ts';
 
 /** The bridge input formats `--from` names. */
@@ -144,48 +145,8 @@ function eventsHint(lines: number, count: number, from: string | undefined): str
     : `The ${lines} lines are ${what}, not ${NAME[from as BridgeFrom] ?? from} output of the AEP-0005 bridge: drop \`--from ${from}\` (library: \`from\`) and write one event per line (the other lines are not reported one by one).`;
 }
 
-/**
- * How many AEP events `text` is when it is two or more JSON objects one after another, at least one spread over
- * several lines, each a plain AEP event (what `jq .` makes of a log); `undefined` otherwise.
- */
+/** How many AEP events `text` is when it is several pretty-printed one after another, each a plain AEP event. */
 function prettyEvents(text: string): number | undefined {
-  let count = 0;
-  let multiLine = false;
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    while (i < n && /\s/.test(text[i]!)) i++;
-    if (i === n) break;
-    if (text[i] !== '{') return undefined;
-    const end = objectEnd(text, i);
-    if (end < 0) return undefined;
-    const part = text.slice(i, end);
-    let v: unknown;
-    try {
-      v = JSON.parse(part);
-    } catch {
-      return undefined;
-    }
-    if (!isAepEvent(v)) return undefined;
-    if (part.includes('\n')) multiLine = true;
-    count++;
-    i = end;
-  }
-  return count >= 2 && multiLine ? count : undefined;
-}
-
-/** The index after the object that opens at `from` (its braces balanced outside strings), or -1 when it never closes. */
-function objectEnd(text: string, from: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = from; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if ((c === '}' || c === ']') && --depth === 0) return i + 1;
-  }
-  return -1;
+  const parts = prettyObjects(text);
+  return parts?.every(isAepEvent) ? parts.length : undefined;
 }

@@ -153,13 +153,16 @@ export class Correlation implements BudgetHolder {
     const prior = this.pending.get(key);
     const method = msg.kind === 'intercept-request' ? 'hooks/intercept' : 'hooks/capabilities';
     if (prior) {
-      // an identical retry is one more delivery of the same request; a request of the other method reusing the id of
-      // a pending one is the harness's error (stdio §Persistent lifecycle: responses are correlated by id), and each
-      // of its responses is then told by its result's shape
-      this.idPending = { prior: prior.at, method: prior.method };
-      if (prior.method === method || prior.next !== undefined) {
-        if (prior.method === method) this.idPending = undefined;
-        prior.deliveries++;
+      // an identical retry is one more delivery of the same request; a request reusing the id of a pending request of
+      // the other method is the harness's error (stdio §Persistent lifecycle: responses are correlated by id), and each
+      // of its responses is then told by its result's shape. A third request under the id is a delivery of the one of
+      // its method, yet it too reuses the id of the other method's pending request: the same error (even as a retry,
+      // which must keep its id, failure.md §Duplicate delivery and retries, the harness chose to send it then)
+      const same = prior.method === method ? prior : prior.next;
+      const other = prior.method === method ? prior.next : prior;
+      if (other !== undefined) this.idPending = { prior: other.at, method: other.method };
+      if (same !== undefined) {
+        same.deliveries++;
         return undefined;
       }
     }
@@ -225,6 +228,8 @@ export class Correlation implements BudgetHolder {
       pend = (first.next!.method === 'hooks/capabilities') === caps ? first.next! : first;
       const rest = pend === first ? first.next! : first;
       first.next = undefined;
+      // one answered row is kept per id (the one answered last): the extra deliveries of this one keep their answers
+      rest.deliveries += pend.deliveries - 1;
       this.pending.delete(key);
       this.pending.add(key, rest);
       return { link: { status: 'matched', request: pend } };

@@ -1,14 +1,14 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/** Read from analyzers/correlation.ts: only a request of the other method counts (an identical retry is a delivery). */
+/** Read from analyzers/correlation.ts: only a pending request of the other method counts (an identical retry is a delivery). */
 export const requestIdPending = defineAhpStreamRule({
   id: 'ahp/request-id-pending',
   severity: 'error',
   description:
     'A request never reuses the JSON-RPC id of a request of the other method that still awaits its response.',
   detail:
-    'A hooks/intercept and a hooks/capabilities request pending under one id make the responses impossible to correlate by id; the sender of the requests (the harness) is at fault, so the responses are then matched by their result shape and not blamed. A re-sent identical intercept request (a retry of the same event) is one more delivery, not this error. Also cited: JSON-RPC 2.0 §4 (the id correlates the response with its request); base/events.md §Common message envelope.',
+    'A hooks/intercept and a hooks/capabilities request pending under one id make the responses impossible to correlate by id; the sender of the requests (the harness) is at fault, so the responses are then matched by their result shape and not blamed. A re-sent identical intercept request (a retry of the same event) is one more delivery, not this error, unless a request of the other method is pending under the id too: a third request under a shared id reuses the id of that one as well, so it is this error as the second was. Also cited: JSON-RPC 2.0 §4 (the id correlates the response with its request); base/events.md §Common message envelope.',
   spec: 'AHP base/transports/stdio.md §Persistent lifecycle',
   quote: 'The harness MUST correlate responses by JSON-RPC ID',
   messages: {
