@@ -100,14 +100,21 @@ describe('MCP elicitation binding', () => {
       message: 'Who are you?',
       requestedSchema: {
         description: 'The user.',
-        properties: { age: { default: 18, minimum: 0, title: 'Age', type: 'integer' }, name: { title: 'Name', type: 'string' } },
+        properties: {
+          age: { default: 18, minimum: 0, title: 'Age', type: 'integer' },
+          name: { title: 'Name', type: 'string' },
+        },
         required: ['name'],
         title: 'UserInfo',
         type: 'object',
       },
     };
     valid(reqEvent(JSON.stringify(py)));
-    valid(reqEvent(form({ a: { type: 'string' } }, { title: 'T', $schema: 'https://json-schema.org/draft/2020-12/schema' })));
+    valid(
+      reqEvent(
+        form({ a: { type: 'string' } }, { title: 'T', $schema: 'https://json-schema.org/draft/2020-12/schema' }),
+      ),
+    );
     // an annotation is a string; anything else beside them stays closed
     let issues = invalid(reqEvent(form({}, { title: 5, description: {} })), 'ahp/elicitation-body', P);
     assert.deepEqual(inner(issues), ['/requestedSchema/title', '/requestedSchema/description']);
