@@ -109,7 +109,7 @@ const problem = (inner: string, messageId: string, args: BodyProblem['args'] = {
  * The JSON Schema annotations a form's `requestedSchema` root may carry although the pinned extraction closes that
  * object: MCP's published schema leaves it open, no MCP or AHP sentence forbids an annotation (AHP rules out
  * constraint keywords, nesting and extension keywords), and python-sdk sends pydantic's `model_json_schema()`, whose
- * root always has `title` (and `description` from a docstring). README §Decisions on MCP elicitation bodies.
+ * root always has `title` (and `description` from a docstring). README §A form's root annotations.
  */
 const ROOT_ANNOTATIONS: readonly string[] = ['title', 'description'];
 
