@@ -78,6 +78,11 @@ describe('MCP elicitation binding', () => {
     assert.deepEqual(inner(issues), ['/requestedSchema/properties/a/enum/0']);
     issues = invalid(reqEvent(form({ a: { type: 'object' } })), 'ahp/elicitation-body', P);
     assert.deepEqual(inner(issues), ['/requestedSchema/properties/a']);
+    assert.doesNotMatch(issues[0]!.message, /`type` is required/);
+    // a titled single-select without `type` says what it lacks
+    issues = invalid(reqEvent(form({ a: { oneOf: [{ const: 'x', title: 'X' }] } })), 'ahp/elicitation-body', P);
+    assert.deepEqual(inner(issues), ['/requestedSchema/properties/a']);
+    assert.match(issues[0]!.message, /: `type` is required; a form field schema must be one of/);
     issues = invalid(reqEvent(form({ a: { type: 'array', items: { type: 'number' } } })), 'ahp/elicitation-body', P);
     assert.ok(
       inner(issues).every((p) => p!.startsWith('/requestedSchema/properties/a/items')),

@@ -202,7 +202,8 @@ function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
       const fv = fieldVariant(field);
       const fval = fv ? reg.mcpValidator(fv) : undefined;
       if (!fval) {
-        out.push(problem(base, 'fieldShape'));
+        // a field without `type` (a bare titled `oneOf`, as fastmcp once sent) names what it lacks
+        out.push(problem(base, isObj(field) && !own(field, 'type') ? 'fieldNoType' : 'fieldShape'));
         continue;
       }
       fval(field);
