@@ -78,6 +78,11 @@ describe('MCP elicitation binding', () => {
     assert.deepEqual(inner(issues), ['/requestedSchema/properties/a/enum/0']);
     issues = invalid(reqEvent(form({ a: { type: 'object' } })), 'ahp/elicitation-body', P);
     assert.deepEqual(inner(issues), ['/requestedSchema/properties/a']);
+    assert.doesNotMatch(issues[0]!.message, /`type` is required/);
+    // a titled single-select without `type` says what it lacks
+    issues = invalid(reqEvent(form({ a: { oneOf: [{ const: 'x', title: 'X' }] } })), 'ahp/elicitation-body', P);
+    assert.deepEqual(inner(issues), ['/requestedSchema/properties/a']);
+    assert.match(issues[0]!.message, /: `type` is required; a form field schema must be one of/);
     issues = invalid(reqEvent(form({ a: { type: 'array', items: { type: 'number' } } })), 'ahp/elicitation-body', P);
     assert.ok(
       inner(issues).every((p) => p!.startsWith('/requestedSchema/properties/a/items')),
@@ -92,6 +97,44 @@ describe('MCP elicitation binding', () => {
     );
     assert.deepEqual(inner(issues), ['']);
     invalid(reqEvent(JSON.stringify({ message: 'm', requestedSchema: true })), 'ahp/elicitation-body', P);
+  });
+  test('the form root may carry the annotations title and description (python-sdk: pydantic model_json_schema)', () => {
+    // pydantic's key order, the model name as root title and its docstring as root description
+    const py = {
+      mode: 'form',
+      message: 'Who are you?',
+      requestedSchema: {
+        description: 'The user.',
+        properties: {
+          age: { default: 18, minimum: 0, title: 'Age', type: 'integer' },
+          name: { title: 'Name', type: 'string' },
+        },
+        required: ['name'],
+        title: 'UserInfo',
+        type: 'object',
+      },
+    };
+    valid(reqEvent(JSON.stringify(py)));
+    valid(
+      reqEvent(
+        form({ a: { type: 'string' } }, { title: 'T', $schema: 'https://json-schema.org/draft/2020-12/schema' }),
+      ),
+    );
+    // an annotation is a string; anything else beside them stays closed
+    let issues = invalid(reqEvent(form({}, { title: 5, description: {} })), 'ahp/elicitation-body', P);
+    assert.deepEqual(inner(issues), ['/requestedSchema/title', '/requestedSchema/description']);
+    assert.match(issues[0]!.message, /must be a string \(`title` is a JSON Schema annotation\), found integer/);
+    issues = invalid(reqEvent(form({}, { title: 'T', 'vendor.extension': 'x' })), 'ahp/elicitation-body', P);
+    assert.deepEqual(inner(issues), ['/requestedSchema/vendor.extension']);
+    issues = invalid(reqEvent(form({}, { title: 'T', additionalProperties: false })), 'ahp/elicitation-body', P);
+    assert.deepEqual(inner(issues), ['/requestedSchema/additionalProperties']);
+    // a field's own annotations were always allowed; an option's are not (closed `{const, title}`)
+    issues = invalid(
+      reqEvent(form({ t: { type: 'string', oneOf: [{ const: 'a', title: 'A', description: 'd' }] } }, { title: 'T' })),
+      'ahp/elicitation-body',
+      P,
+    );
+    assert.deepEqual(inner(issues), ['/requestedSchema/properties/t/oneOf/0/description']);
   });
   test('URL requests need mode, message, url and elicitationId', () => {
     const issues = invalid(

@@ -23,6 +23,8 @@ const MESSAGES = {
   mode: 'In {innerPointer} of the serialized MCP {body}: `mode` must be "form" or "url" (absent means form).',
   answerValue:
     'In {innerPointer} of the serialized MCP {body}: an answer value must be a string, number, boolean or array of strings, found {found}.',
+  fieldNoType:
+    'In {innerPointer} of the serialized MCP {body}: `type` is required; a form field schema must be one of the published primitive or enum shapes (`type` string, number, integer, boolean or array).',
   fieldShape:
     'In {innerPointer} of the serialized MCP {body}: a form field schema must be one of the published primitive or enum shapes (`type` string, number, integer, boolean or array).',
   beyondDouble:
