@@ -12,7 +12,7 @@ import {
   timeOfNanos,
   type OtlpOptions,
 } from './otlp.ts';
-import { camelFields } from './otlp-names.ts';
+import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
 import { ANY_KEYS, anyPointer, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
@@ -52,7 +52,7 @@ export interface DecodeOtlpOptions extends OtlpOptions {
  * Check one `--from otlp` request (AEP-0005 §3) and map each AEP LogRecord back; `aep: "0.1"` is supplied (§5 item 4).
  */
 export function decodeOtlp(input: unknown, opts: DecodeOtlpOptions = {}): DecodeResult {
-  const c = camelFields(input);
+  const c = camelFields(withoutNullFields(input));
   const bigIntegers = (opts.bigIntegers ?? []).map((b) => ({ ...b, pointer: c.fromInput(b.pointer) }));
   const r = decodeRequest(c.value, { ...opts, bigIntegers });
   if (c.names.length === 0) return r;
@@ -90,7 +90,9 @@ function decodeRequest(value: unknown, opts: DecodeOtlpOptions): DecodeResult {
     const ks = Object.keys(value);
     const members = ks.slice(0, 6).map((k) => k.slice(0, 30));
     if (ks.length > 6) members.push('...');
-    shape('', ks.length ? 'no-resource-logs-members' : 'no-resource-logs', { members: members.join(', ') });
+    const signal = ks.map((k) => OTHER_SIGNALS[k]).find((x) => x !== undefined);
+    if (signal) shape('', 'other-signal', { members: members.join(', '), signal });
+    else shape('', ks.length ? 'no-resource-logs-members' : 'no-resource-logs', { members: members.join(', ') });
     return { events, issues };
   }
   const list = (v: unknown, p: string, member: string): unknown[] => {
@@ -101,18 +103,30 @@ function decodeRequest(value: unknown, opts: DecodeOtlpOptions): DecodeResult {
     }
     return v;
   };
+  const message = (v: unknown, p: string, container: string) => {
+    if (v === undefined) return;
+    if (!isObj(v)) shape(p, 'not-object', { container, kind: kindOf(v) });
+    else
+      list(v.attributes, p + '/attributes', 'attributes').forEach((kv, i) => {
+        if (!isObj(kv) || typeof kv.key !== 'string') shape(`${p}/attributes/${i}`, 'key-value');
+      });
+  };
   list(value.resourceLogs, '/resourceLogs', 'resourceLogs').forEach((rl, i) => {
     const rp = `/resourceLogs/${i}`;
     if (!isObj(rl)) {
       shape(rp, 'not-object', { container: 'ResourceLogs', kind: kindOf(rl) });
       return;
     }
+    // a message field holds an object (proto3 JSON); resource and scope map to nothing, but a request that is not
+    // one is not read as one
+    message(rl.resource, rp + '/resource', 'Resource');
     list(rl.scopeLogs, rp + '/scopeLogs', 'scopeLogs').forEach((sl, j) => {
       const sp = `${rp}/scopeLogs/${j}`;
       if (!isObj(sl)) {
         shape(sp, 'not-object', { container: 'ScopeLogs', kind: kindOf(sl) });
         return;
       }
+      message(sl.scope, sp + '/scope', 'InstrumentationScope');
       list(sl.logRecords, sp + '/logRecords', 'logRecords').forEach((rec, k) => {
         const p = `${sp}/logRecords/${k}`;
         if (!isObj(rec)) {
@@ -158,8 +172,9 @@ function decodeRecord(
     if (hasAep)
       issue(
         R.eventName,
-        typeof name === 'string' ? p + '/eventName' : p,
-        typeof name === 'string' ? 'prefix' : 'missing',
+        name !== undefined ? p + '/eventName' : p,
+        typeof name === 'string' ? 'prefix' : name !== undefined ? 'kind' : 'missing',
+        { kind: kindOf(name) },
       );
     else issue(R.foreign, p, 'foreign');
     return undefined;
