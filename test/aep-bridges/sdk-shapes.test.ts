@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
 import { toOtlp } from '../../src/aep/bridges/otlp.ts';
+import { validate } from '../../src/index.ts';
 import { briefFindings, checkBridgeText } from './helpers.ts';
 
 type Obj = Record<string, unknown>;
@@ -110,4 +111,13 @@ test('CloudEvents: a member named "" is pointed at ("/"), not at the event', asy
   const fs = await ce(three.map((e, i) => ({ ...toCloudEvent(e), ...(i === 1 ? { '': 'x' } : {}) })));
   assert.equal(briefFindings(fs), 'aep/ce-attribute-name@2/');
   assert.ok(fs[0]!.column! > 1);
+});
+
+test('an empty CloudEvents batch ([], JSON format §4.3) is valid and holds no event, as an empty OTLP request', async () => {
+  const lines = ['[]', ...three.map((e) => JSON.stringify(toCloudEvent(e)))].join('\n') + '\n';
+  const r = await validate('aep', { text: lines, source: 'b.jsonl' }, { from: 'cloudevents' });
+  assert.deepEqual(r.findings, []);
+  assert.equal(r.summary.events, 3);
+  const empty = await validate('aep', { text: '{"resourceLogs":[]}\n[]\n', source: 'e.jsonl' }, { from: 'otlp' });
+  assert.equal(empty.summary.events, 0);
 });

@@ -87,8 +87,9 @@ export function bridgeChecker(
         return;
       }
       // the run counts one event per value; a batch or a request holds one per item or LogRecord (issue 37 item 4c),
-      // and a request with no LogRecord holds none (convert writes none; new-user trial 9)
-      const request = from === 'otlp' && isObj(value) && Array.isArray(value.resourceLogs);
+      // and a request with no LogRecord, or an empty batch (`[]`, JSON format §4.3), holds none (convert writes none;
+      // new-user trial 9, trial 15)
+      const request = from === 'otlp' ? isObj(value) && Array.isArray(value.resourceLogs) : Array.isArray(value);
       if (stats) stats.events += itemCount(from, value, request ? 0 : 1) - 1;
       const res =
         from === 'cloudevents'
