@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
+import { fromCloudEvent, toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
+import { toOcsf } from '../../src/aep/bridges/ocsf.ts';
 import { toOtlp } from '../../src/aep/bridges/otlp.ts';
 import { validate } from '../../src/index.ts';
 import { briefFindings, checkBridgeText } from './helpers.ts';
@@ -120,4 +121,18 @@ test('an empty CloudEvents batch ([], JSON format §4.3) is valid and holds no e
   assert.equal(r.summary.events, 3);
   const empty = await validate('aep', { text: '{"resourceLogs":[]}\n[]\n', source: 'e.jsonl' }, { from: 'otlp' });
   assert.equal(empty.summary.events, 0);
+});
+
+test('library bridges given no object: a sentence (TypeError or refusal), never a property read of null', () => {
+  assert.throws(() => toCloudEvent(null as never), {
+    name: 'TypeError',
+    message: 'the event must be an object, not null',
+  });
+  assert.throws(() => toOcsf([] as never), { name: 'TypeError', message: 'the event must be an object, not an array' });
+  assert.throws(() => toOtlp(null as never), { name: 'TypeError', message: 'the events must be an array, not null' });
+  const r = toOtlp([null as never, ev(1)]);
+  assert.deepEqual(r.refused, [{ index: 0, pointer: '', reason: 'null, not a JSON object' }]);
+  assert.equal(r.counts.records, 1);
+  assert.deepEqual(fromCloudEvent(null as never), { event: undefined, dropped: [] });
+  assert.equal(toCloudEvent(ev(1)).type, 'dev.aep.progress.status');
 });

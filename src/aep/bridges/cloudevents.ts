@@ -158,7 +158,8 @@ export function dataOfBase64(
 /** AEP-0005 §2: the AEP event of a CloudEvent; legal unknown extensions kept (rule 2), `null` unset (CE JSON §2.4). */
 export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloudEventResult {
   const dropped: string[] = [];
-  if (typeof ce.type !== 'string' || !ce.type.startsWith(AEP_TYPE_ROOT)) return { event: undefined, dropped };
+  if (!isObj(ce) || typeof ce.type !== 'string' || !ce.type.startsWith(AEP_TYPE_ROOT))
+    return { event: undefined, dropped };
   const core: Record<string, unknown> = {};
   const b64 = ce.data === undefined || ce.data === null ? dataOfBase64(ce) : undefined;
   if (b64) core.data = b64.value;
