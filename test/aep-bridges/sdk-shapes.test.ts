@@ -86,6 +86,12 @@ test('OTLP/JSON: what a wrongly typed number or event name is, said at its membe
   );
   assert.match(fs.find((f) => f.ruleId === 'aep/otlp-event-name')!.message, /eventName is an integer, not a string/);
   assert.match(fs.find((f) => f.ruleId === 'aep/otlp-severity')!.message, /a number with a fraction/);
+  // an aep.* attribute of another AnyValue kind says what it holds (a collector transform writing the digits)
+  const seq = request();
+  const attr = (records(seq)[2]!.attributes as Obj[]).find((a) => a.key === 'aep.sequence')!;
+  attr.value = { stringValue: '2' };
+  const sf = (await otlp(seq)).find((f) => f.ruleId === 'aep/otlp-attribute');
+  assert.equal(sf?.message, 'Attribute aep.sequence holds stringValue, not an intValue (its §3.2 type).');
   const ok = request();
   records(ok)[1]!.severityNumber = 9;
   assert.equal(briefFindings(await otlp(ok)), '');

@@ -195,7 +195,12 @@ function decodeRecord(
       }
       const want = INT_ATTRIBUTES.has(key) ? 'intValue' : 'stringValue';
       if (!isObj(v) || v[want] === undefined || Object.keys(v).some((k) => k !== want && ANY_KEYS.includes(k))) {
-        issue(R.attribute, ap, 'value-type', { key, want });
+        const held = isObj(v) ? ANY_KEYS.filter((k) => v[k] !== undefined) : [];
+        issue(R.attribute, ap, 'value-type', {
+          key,
+          want: want === 'intValue' ? 'an intValue' : 'a stringValue',
+          held: !isObj(v) ? kindOf(v) : held.length ? held.join(' and ') : 'an empty AnyValue',
+        });
         continue;
       }
       const r = readAny(v, ap, issues, big, '/' + a, bigs);

@@ -264,7 +264,7 @@ export const OTLP_RULES = {
     messages: {
       repeat: 'Attribute key "{key}" repeats; which value counts is undefined.',
       unknown: 'Attribute "{key}" is not an aep.* attribute of the §3.2 table; it is not mapped.',
-      'value-type': 'Attribute {key} is not a {want}.',
+      'value-type': 'Attribute {key} holds {held}, not {want} (its §3.2 type).',
     },
   }),
   genAi: ruleMeta({
