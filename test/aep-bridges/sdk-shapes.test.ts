@@ -142,3 +142,18 @@ test('library bridges given no object: a sentence (TypeError or refusal), never 
   assert.deepEqual(fromCloudEvent(null as never), { event: undefined, dropped: [] });
   assert.equal(toCloudEvent(ev(1)).type, 'dev.aep.progress.status');
 });
+
+test('OTLP: an event named in an event.name attribute (older OTel convention) is told where §3.2 wants it', async () => {
+  const r = request();
+  const rec = records(r)[1]!;
+  (rec.attributes as Obj[]).push({ key: 'event.name', value: { stringValue: rec.eventName } });
+  delete rec.eventName;
+  const fs = await otlp(r);
+  assert.equal(briefFindings(fs), 'aep/otlp-event-name@1/resourceLogs/0/scopeLogs/0/logRecords/1/attributes/6');
+  assert.match(fs[0]!.message, /event\.name attribute .* not in the LogRecord field eventName/);
+  // beside eventName, an event.name attribute is an ordinary attribute
+  const ok = request();
+  const okRec = records(ok)[1]!;
+  (okRec.attributes as Obj[]).push({ key: 'event.name', value: { stringValue: okRec.eventName } });
+  assert.equal(briefFindings(await otlp(ok)), '');
+});

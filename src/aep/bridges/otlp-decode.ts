@@ -169,11 +169,14 @@ function decodeRecord(
   const hasAep = [...attrs.keys()].some((k) => k.startsWith('aep.'));
   const name = rec.eventName;
   if (typeof name !== 'string' || !name.startsWith(AEP_TYPE_ROOT)) {
+    // the older OTel event convention names the event in an `event.name` attribute, not the LogRecord field
+    const old = attrs.get('event.name');
+    const inAttr = name === undefined && old !== undefined && isObj(old.value) && old.value.stringValue !== undefined;
     if (hasAep)
       issue(
         R.eventName,
-        name !== undefined ? p + '/eventName' : p,
-        typeof name === 'string' ? 'prefix' : name !== undefined ? 'kind' : 'missing',
+        name !== undefined ? p + '/eventName' : inAttr ? `${p}/attributes/${old!.index}` : p,
+        typeof name === 'string' ? 'prefix' : name !== undefined ? 'kind' : inAttr ? 'attribute' : 'missing',
         { kind: kindOf(name) },
       );
     else issue(R.foreign, p, 'foreign');

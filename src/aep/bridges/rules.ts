@@ -200,6 +200,8 @@ export const OTLP_RULES = {
     messages: {
       prefix: 'eventName does not begin with "dev.aep.", though the record carries aep.* attributes.',
       missing: 'The record carries aep.* attributes but no eventName ("dev.aep." + type).',
+      attribute:
+        'The record names its event in an event.name attribute (the older OpenTelemetry event convention), not in the LogRecord field eventName (event_name) that §3.2 maps type to.',
       kind: 'eventName is {kind}, not a string ("dev.aep." + type), though the record carries aep.* attributes.',
     },
   }),
