@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { fromCloudEvent, toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
 import { toOcsf } from '../../src/aep/bridges/ocsf.ts';
 import { toOtlp } from '../../src/aep/bridges/otlp.ts';
+import { decodeOtlp } from '../../src/aep/bridges/otlp-decode.ts';
 import { validate } from '../../src/index.ts';
 import { briefFindings, checkBridgeText } from './helpers.ts';
 
@@ -156,4 +157,16 @@ test('OTLP: an event named in an event.name attribute (older OTel convention) is
   const okRec = records(ok)[1]!;
   (okRec.attributes as Obj[]).push({ key: 'event.name', value: { stringValue: okRec.eventName } });
   assert.equal(briefFindings(await otlp(ok)), '');
+});
+
+test('OTLP: all-zero trace and span ids are no trace context (logs.proto), one zero id beside a real one is an error', async () => {
+  const r = request();
+  for (const rec of records(r)) Object.assign(rec, { traceId: '0'.repeat(32), spanId: '0'.repeat(16), flags: 0 });
+  assert.equal(briefFindings(await otlp(r)), '');
+  assert.ok(decodeOtlp(r, { maxCapture: 'full' }).events.every((d) => d.event.traceparent === undefined));
+  const bad = request();
+  Object.assign(records(bad)[0]!, { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: '0'.repeat(16) });
+  const fs = await otlp(bad);
+  assert.equal(briefFindings(fs), 'aep/otlp-trace@1/resourceLogs/0/scopeLogs/0/logRecords/0/spanId');
+  assert.match(fs[0]!.message, /without a spanId \(an empty or all-zero spanId is none/);
 });

@@ -275,7 +275,9 @@ function decodeRecord(
   // trace context (§3.2: trace_id, span_id, flags)
   const tid = rec.traceId;
   const sid = rec.spanId;
-  const present = (x: unknown) => x !== undefined && x !== '';
+  // logs.proto: an id of all zeroes is invalid and the record "not associated with a trace" (receivers SHOULD assume
+  // so), as an absent or empty one: what an SDK writes outside any span is no trace context, not a broken one
+  const present = (x: unknown) => x !== undefined && x !== '' && !(typeof x === 'string' && /^0+$/.test(x));
   if (present(tid) || present(sid)) {
     const okT = typeof tid === 'string' && /^[0-9a-fA-F]{32}$/.test(tid) && !/^0+$/.test(tid);
     const okS = typeof sid === 'string' && /^[0-9a-fA-F]{16}$/.test(sid) && !/^0+$/.test(sid);
@@ -283,8 +285,9 @@ function decodeRecord(
     const fl = typeof rec.flags === 'string' && /^\d{1,10}$/.test(rec.flags) ? +rec.flags : rec.flags;
     const flags =
       fl === undefined ? 0 : typeof fl === 'number' && Number.isInteger(fl) && fl >= 0 && fl <= 0xffffffff ? fl : NaN;
-    if (!okT) issue(R.trace, present(tid) ? p + '/traceId' : p, present(tid) ? 'trace-id' : 'span-alone');
-    else if (!okS) issue(R.trace, present(sid) ? p + '/spanId' : p, present(sid) ? 'span-id' : 'trace-alone');
+    // an empty or all-zero id is pointed at: it is the member that is missing its value
+    if (!okT) issue(R.trace, tid !== undefined ? p + '/traceId' : p, present(tid) ? 'trace-id' : 'span-alone');
+    else if (!okS) issue(R.trace, sid !== undefined ? p + '/spanId' : p, present(sid) ? 'span-id' : 'trace-alone');
     else if (Number.isNaN(flags)) issue(R.trace, p + '/flags', 'flags');
     else {
       event.traceparent = `00-${tid.toLowerCase()}-${sid.toLowerCase()}-${(flags & 0xff).toString(16).padStart(2, '0')}`;

@@ -247,11 +247,13 @@ export const OTLP_RULES = {
     spec: 'AEP-0005 §3.2; W3C Trace Context',
     description:
       'traceId (32 hex digits) and spanId (16 hex digits), not all zero, come together; flags only with them.',
+    detail:
+      'An absent, empty or all-zero id is no trace context (logs.proto: an id of all zeroes is invalid, and receivers SHOULD assume the record is "not associated with a trace"), as OpenTelemetry SDKs write outside any span: no finding, and the event has no traceparent.',
     messages: {
-      'trace-id': 'traceId is not 32 hex digits (not all zero).',
-      'span-alone': 'spanId is present without a traceId.',
-      'span-id': 'spanId is not 16 hex digits (not all zero).',
-      'trace-alone': 'traceId is present without a spanId.',
+      'trace-id': 'traceId is not 32 hex digits.',
+      'span-alone': 'spanId is present without a traceId (an empty or all-zero traceId is none: logs.proto).',
+      'span-id': 'spanId is not 16 hex digits.',
+      'trace-alone': 'traceId is present without a spanId (an empty or all-zero spanId is none: logs.proto).',
       flags: 'flags is not a non-negative integer.',
       'flags-alone': 'flags is present without traceId and spanId.',
     },
