@@ -88,6 +88,8 @@ function decodeRequest(value: unknown, opts: DecodeOtlpOptions): DecodeResult {
   // resourceLogs is no request to check
   if (value.resourceLogs === undefined) {
     const ks = Object.keys(value);
+    // `{}` is the empty request in the proto3 JSON mapping (every field at its default), as `{"resourceLogs":[]}`
+    if (ks.length === 0) return { events, issues };
     const members = ks.slice(0, 6).map((k) => k.slice(0, 30));
     if (ks.length > 6) members.push('...');
     const signal = ks.map((k) => OTHER_SIGNALS[k]).find((x) => x !== undefined);
