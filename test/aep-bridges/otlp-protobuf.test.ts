@@ -257,14 +257,17 @@ test('a request with no LogRecords (JSON or protobuf) counts 0 events, as conver
   const inputs = [
     { text: '{"resourceLogs":[{}]}\n', source: 'a.jsonl' },
     { text: '{"resourceLogs":[]}\n', source: 'b.jsonl' },
+    // the empty request in the proto3 JSON mapping (every field at its default; trial 15)
+    { text: '{}\n{"resourceLogs":null}\n', source: 'e.jsonl' },
     { bytes: Buffer.from([0x0a, 0x00]), source: 'c.binpb' },
   ];
   for (const input of inputs) {
     const r = await validate('aep', input, { from: 'otlp' });
     assert.equal(r.summary.events, 0, input.source);
   }
-  // a value that is no request at all is still one (refused) event
-  assert.equal((await validate('aep', { text: '{}\n', source: 'd.jsonl' }, { from: 'otlp' })).summary.events, 1);
+  // a value that is no request at all (another signal's) is still one (refused) event
+  const spans = await validate('aep', { text: '{"resourceSpans":[]}\n', source: 'd.jsonl' }, { from: 'otlp' });
+  assert.equal(spans.summary.events, 1);
 });
 
 test('a bad single request body says nothing of length-prefixed files; convert counts protobuf in messages', async () => {

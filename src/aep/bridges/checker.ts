@@ -87,8 +87,12 @@ export function bridgeChecker(
         return;
       }
       // the run counts one event per value; a batch or a request holds one per item or LogRecord (issue 37 item 4c),
-      // and a request with no LogRecord holds none (convert writes none; new-user trial 9)
-      const request = from === 'otlp' && isObj(value) && Array.isArray(value.resourceLogs);
+      // and a request with no LogRecord, or an empty batch (`[]`, JSON format §4.3), holds none (convert writes none;
+      // new-user trial 9, trial 15)
+      const request =
+        from === 'otlp'
+          ? isObj(value) && (Array.isArray(value.resourceLogs) || value.resourceLogs === null || isEmpty(value))
+          : Array.isArray(value);
       if (stats) stats.events += itemCount(from, value, request ? 0 : 1) - 1;
       const res =
         from === 'cloudevents'
@@ -147,4 +151,9 @@ export function itemCount(from: BridgeFrom, value: unknown, least = 1): number {
   for (const rl of list(value, 'resourceLogs'))
     for (const sl of list(rl, 'scopeLogs')) n += list(sl, 'logRecords').length;
   return Math.max(n, least);
+}
+
+/** Whether `v` is an object with no member: the empty OTLP request of the proto3 JSON mapping. */
+function isEmpty(v: Record<string, unknown>): boolean {
+  return Object.keys(v).length === 0;
 }

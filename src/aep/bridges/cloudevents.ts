@@ -8,6 +8,7 @@ import { CE_RULES as R } from './rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { notCeString } from './numbers.ts';
+import { isAbsoluteUri } from '../../core/schema/formats.ts';
 import { assertAepEvent } from './hint.ts';
 import {
   AEP_ENVELOPE_ORDER,
@@ -157,7 +158,8 @@ export function dataOfBase64(
 /** AEP-0005 §2: the AEP event of a CloudEvent; legal unknown extensions kept (rule 2), `null` unset (CE JSON §2.4). */
 export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloudEventResult {
   const dropped: string[] = [];
-  if (typeof ce.type !== 'string' || !ce.type.startsWith(AEP_TYPE_ROOT)) return { event: undefined, dropped };
+  if (!isObj(ce) || typeof ce.type !== 'string' || !ce.type.startsWith(AEP_TYPE_ROOT))
+    return { event: undefined, dropped };
   const core: Record<string, unknown> = {};
   const b64 = ce.data === undefined || ce.data === null ? dataOfBase64(ce) : undefined;
   if (b64) core.data = b64.value;
@@ -268,6 +270,9 @@ function checkOne(
   const at = (name: string) => childPointer(base, name);
   const issue = (rule: { id: string }, name: string, messageId: string, args: MessageArgs = {}) =>
     issues.push({ ruleId: rule.id, pointer: name === '' ? base : at(name), messageId, args });
+  // a member named "" is the attribute at pointer base + "/", not the event
+  const named = (rule: { id: string }, name: string, messageId: string, args: MessageArgs) =>
+    issues.push({ ruleId: rule.id, pointer: at(name), messageId, args });
   const missing = ['id', 'source', 'specversion', 'type'].filter((k) => ce[k] === undefined || ce[k] === null);
   if (missing.length) issue(R.required, '', 'missing', { count: missing.length, missing: missing.join(', ') });
   const badVersion = ce.specversion !== undefined && ce.specversion !== null && ce.specversion !== '1.0';
@@ -281,7 +286,7 @@ function checkOne(
   for (const [k, v] of Object.entries(ce)) {
     if (k === 'data' || k === 'data_base64' || v === null) continue;
     if (!/^[a-z0-9]+$/.test(k)) {
-      issue(R.attributeName, k, 'name', { name: k.slice(0, 40) });
+      named(R.attributeName, k, 'name', { name: k.slice(0, 40) });
       continue;
     }
     // CloudEvents 1.0 §3.1.1 String: no control characters, noncharacters or unpaired surrogates
@@ -311,6 +316,8 @@ function checkOne(
     } else if (k === 'datacontenttype' || k === 'dataschema') {
       if (typeof v !== 'string' || v === '')
         issue(R.attributeType, k, 'string', { name: k, kind: typeof v === 'string' ? 'an empty string' : kindOf(v) });
+      // §3.1.1: dataschema is of type URI, "Absolute URI as defined in RFC 3986 Section 4.3"
+      else if (k === 'dataschema' && !isAbsoluteUri(v)) issue(R.attributeType, k, 'uri', { name: k, length: v.length });
     } else if (typeof v === 'number') {
       if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX)
         issue(R.attributeType, k, Number.isInteger(v) ? 'int-range' : 'int-fraction', { name: k });

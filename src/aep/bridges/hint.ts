@@ -4,6 +4,7 @@
  */
 import { prettyObjects } from '../../core/pretty-values.ts';
 import { isObj } from '../../core/value.ts';
+import { kindOf } from './types.ts';
 
 /** The bridge input formats `--from` names. */
 export type BridgeFrom = 'cloudevents' | 'otlp' | 'ocsf';
@@ -72,8 +73,10 @@ export function notAnAepEvent(v: unknown): string | undefined {
   return isJsonRpc(v) ? 'a JSON-RPC message (AHP), not an AEP event (aep/bridge-input)' : undefined;
 }
 
-/** @throws TypeError when `v` is bridge output or an AHP message ({@link notAnAepEvent}), naming which. */
+/** @throws TypeError when `v` is no object, or bridge output or an AHP message ({@link notAnAepEvent}), naming which. */
 export function assertAepEvent(v: unknown): void {
+  // a library caller's null or array: a sentence, not a property read of null
+  if (!isObj(v)) throw new TypeError(`the event must be an object, not ${kindOf(v)}`);
   const not = notAnAepEvent(v);
   if (not !== undefined) throw new TypeError(`the event is ${not}`);
 }

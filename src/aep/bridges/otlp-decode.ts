@@ -12,7 +12,7 @@ import {
   timeOfNanos,
   type OtlpOptions,
 } from './otlp.ts';
-import { camelFields } from './otlp-names.ts';
+import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
 import { ANY_KEYS, anyPointer, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
@@ -52,7 +52,7 @@ export interface DecodeOtlpOptions extends OtlpOptions {
  * Check one `--from otlp` request (AEP-0005 §3) and map each AEP LogRecord back; `aep: "0.1"` is supplied (§5 item 4).
  */
 export function decodeOtlp(input: unknown, opts: DecodeOtlpOptions = {}): DecodeResult {
-  const c = camelFields(input);
+  const c = camelFields(withoutNullFields(input));
   const bigIntegers = (opts.bigIntegers ?? []).map((b) => ({ ...b, pointer: c.fromInput(b.pointer) }));
   const r = decodeRequest(c.value, { ...opts, bigIntegers });
   if (c.names.length === 0) return r;
@@ -88,9 +88,13 @@ function decodeRequest(value: unknown, opts: DecodeOtlpOptions): DecodeResult {
   // resourceLogs is no request to check
   if (value.resourceLogs === undefined) {
     const ks = Object.keys(value);
+    // `{}` is the empty request in the proto3 JSON mapping (every field at its default), as `{"resourceLogs":[]}`
+    if (ks.length === 0) return { events, issues };
     const members = ks.slice(0, 6).map((k) => k.slice(0, 30));
     if (ks.length > 6) members.push('...');
-    shape('', ks.length ? 'no-resource-logs-members' : 'no-resource-logs', { members: members.join(', ') });
+    const signal = ks.map((k) => OTHER_SIGNALS[k]).find((x) => x !== undefined);
+    if (signal) shape('', 'other-signal', { members: members.join(', '), signal });
+    else shape('', ks.length ? 'no-resource-logs-members' : 'no-resource-logs', { members: members.join(', ') });
     return { events, issues };
   }
   const list = (v: unknown, p: string, member: string): unknown[] => {
@@ -101,18 +105,30 @@ function decodeRequest(value: unknown, opts: DecodeOtlpOptions): DecodeResult {
     }
     return v;
   };
+  const message = (v: unknown, p: string, container: string) => {
+    if (v === undefined) return;
+    if (!isObj(v)) shape(p, 'not-object', { container, kind: kindOf(v) });
+    else
+      list(v.attributes, p + '/attributes', 'attributes').forEach((kv, i) => {
+        if (!isObj(kv) || typeof kv.key !== 'string') shape(`${p}/attributes/${i}`, 'key-value');
+      });
+  };
   list(value.resourceLogs, '/resourceLogs', 'resourceLogs').forEach((rl, i) => {
     const rp = `/resourceLogs/${i}`;
     if (!isObj(rl)) {
       shape(rp, 'not-object', { container: 'ResourceLogs', kind: kindOf(rl) });
       return;
     }
+    // a message field holds an object (proto3 JSON); resource and scope map to nothing, but a request that is not
+    // one is not read as one
+    message(rl.resource, rp + '/resource', 'Resource');
     list(rl.scopeLogs, rp + '/scopeLogs', 'scopeLogs').forEach((sl, j) => {
       const sp = `${rp}/scopeLogs/${j}`;
       if (!isObj(sl)) {
         shape(sp, 'not-object', { container: 'ScopeLogs', kind: kindOf(sl) });
         return;
       }
+      message(sl.scope, sp + '/scope', 'InstrumentationScope');
       list(sl.logRecords, sp + '/logRecords', 'logRecords').forEach((rec, k) => {
         const p = `${sp}/logRecords/${k}`;
         if (!isObj(rec)) {
@@ -155,11 +171,15 @@ function decodeRecord(
   const hasAep = [...attrs.keys()].some((k) => k.startsWith('aep.'));
   const name = rec.eventName;
   if (typeof name !== 'string' || !name.startsWith(AEP_TYPE_ROOT)) {
+    // the older OTel event convention names the event in an `event.name` attribute, not the LogRecord field
+    const old = attrs.get('event.name');
+    const inAttr = name === undefined && old !== undefined && isObj(old.value) && old.value.stringValue !== undefined;
     if (hasAep)
       issue(
         R.eventName,
-        typeof name === 'string' ? p + '/eventName' : p,
-        typeof name === 'string' ? 'prefix' : 'missing',
+        name !== undefined ? p + '/eventName' : inAttr ? `${p}/attributes/${old!.index}` : p,
+        typeof name === 'string' ? 'prefix' : name !== undefined ? 'kind' : inAttr ? 'attribute' : 'missing',
+        { kind: kindOf(name) },
       );
     else issue(R.foreign, p, 'foreign');
     return undefined;
@@ -180,7 +200,12 @@ function decodeRecord(
       }
       const want = INT_ATTRIBUTES.has(key) ? 'intValue' : 'stringValue';
       if (!isObj(v) || v[want] === undefined || Object.keys(v).some((k) => k !== want && ANY_KEYS.includes(k))) {
-        issue(R.attribute, ap, 'value-type', { key, want });
+        const held = isObj(v) ? ANY_KEYS.filter((k) => v[k] !== undefined) : [];
+        issue(R.attribute, ap, 'value-type', {
+          key,
+          want: want === 'intValue' ? 'an intValue' : 'a stringValue',
+          held: !isObj(v) ? kindOf(v) : held.length ? held.join(' and ') : 'an empty AnyValue',
+        });
         continue;
       }
       const r = readAny(v, ap, issues, big, '/' + a, bigs);
@@ -252,7 +277,9 @@ function decodeRecord(
   // trace context (§3.2: trace_id, span_id, flags)
   const tid = rec.traceId;
   const sid = rec.spanId;
-  const present = (x: unknown) => x !== undefined && x !== '';
+  // logs.proto: an id of all zeroes is invalid and the record "not associated with a trace" (receivers SHOULD assume
+  // so), as an absent or empty one: what an SDK writes outside any span is no trace context, not a broken one
+  const present = (x: unknown) => x !== undefined && x !== '' && !(typeof x === 'string' && /^0+$/.test(x));
   if (present(tid) || present(sid)) {
     const okT = typeof tid === 'string' && /^[0-9a-fA-F]{32}$/.test(tid) && !/^0+$/.test(tid);
     const okS = typeof sid === 'string' && /^[0-9a-fA-F]{16}$/.test(sid) && !/^0+$/.test(sid);
@@ -260,8 +287,9 @@ function decodeRecord(
     const fl = typeof rec.flags === 'string' && /^\d{1,10}$/.test(rec.flags) ? +rec.flags : rec.flags;
     const flags =
       fl === undefined ? 0 : typeof fl === 'number' && Number.isInteger(fl) && fl >= 0 && fl <= 0xffffffff ? fl : NaN;
-    if (!okT) issue(R.trace, present(tid) ? p + '/traceId' : p, present(tid) ? 'trace-id' : 'span-alone');
-    else if (!okS) issue(R.trace, present(sid) ? p + '/spanId' : p, present(sid) ? 'span-id' : 'trace-alone');
+    // an empty or all-zero id is pointed at: it is the member that is missing its value
+    if (!okT) issue(R.trace, tid !== undefined ? p + '/traceId' : p, present(tid) ? 'trace-id' : 'span-alone');
+    else if (!okS) issue(R.trace, sid !== undefined ? p + '/spanId' : p, present(sid) ? 'span-id' : 'trace-alone');
     else if (Number.isNaN(flags)) issue(R.trace, p + '/flags', 'flags');
     else {
       event.traceparent = `00-${tid.toLowerCase()}-${sid.toLowerCase()}-${(flags & 0xff).toString(16).padStart(2, '0')}`;

@@ -1,4 +1,7 @@
-/** Original proto field names in OTLP/JSON ("not valid to use as keys", JSON Protobuf Encoding): read, and reported. */
+/**
+ * OTLP/JSON members read as the proto3 JSON mapping means them: original proto field names (read, and reported: "not
+ * valid to use as keys", JSON Protobuf Encoding) and null fields (their defaults).
+ */
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { ANY_KEYS, unescapeToken } from './otlp-values.ts';
@@ -87,3 +90,34 @@ export function camelFields(input: unknown): CamelFields {
   };
   return { value, names, toInput: (p) => map(p, true), fromInput: (p) => map(p, false) };
 }
+
+/**
+ * `v` without its members whose value is `null`, at every depth: every OTLP/JSON object is a message, and the proto3
+ * JSON mapping OTLP/JSON uses ("JSON Protobuf Encoding") accepts `null` for any field as its default value. An array
+ * item stays (null is no message). No copy when there is no such member; indexes, so pointers, do not move.
+ */
+export function withoutNullFields(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    const items = v.map(withoutNullFields);
+    return items.some((x, i) => x !== v[i]) ? items : v;
+  }
+  if (!isObj(v)) return v;
+  let out: Obj | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const y = x === null ? undefined : withoutNullFields(x);
+    if (y === x) continue;
+    out ??= Object.defineProperties({}, Object.getOwnPropertyDescriptors(v)) as Obj;
+    if (y === undefined) delete out[k];
+    else Object.defineProperty(out, k, { value: y, enumerable: true, writable: true, configurable: true });
+  }
+  return out ?? v;
+}
+
+/** The message names of OTLP's other signals' export requests, by their first member (a file of the wrong signal). */
+export const OTHER_SIGNALS: Readonly<Record<string, string>> = {
+  resourceSpans: 'ExportTraceServiceRequest (traces)',
+  resourceMetrics: 'ExportMetricsServiceRequest (metrics)',
+  resourceProfiles: 'ExportProfilesServiceRequest (profiles)',
+  resource_spans: 'ExportTraceServiceRequest (traces)',
+  resource_metrics: 'ExportMetricsServiceRequest (metrics)',
+};

@@ -8,7 +8,7 @@ import { CAPTURE_RANK } from '../event.ts';
 import { defaultRedactor, screenMetadataLevel } from '../redact.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { hasLoneSurrogate, otlpNumberOf } from './numbers.ts';
-import { AEP_TYPE_ROOT, isAepCoreAttribute, type AepSeverity } from './types.ts';
+import { AEP_TYPE_ROOT, isAepCoreAttribute, kindOf, type AepSeverity } from './types.ts';
 import { notAnAepEvent } from './hint.ts';
 
 /** AEP attribute -> OTLP attribute key (AEP-0005 §3.2), in the exporter's order. */
@@ -172,9 +172,10 @@ export function toOtlp(events: ReadonlyArray<Readonly<Obj>>, opts: OtlpOptions =
   const counts: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
   const refused: OtlpRefusal[] = [];
   const byAgent = new Map<string, Obj[]>();
+  if (!Array.isArray(events)) throw new TypeError(`the events must be an array, not ${kindOf(events)}`);
   for (const [index, ev] of events.entries()) {
     // bridge output or an AHP message is no AEP event to export: refused, as `aep convert` refuses the line
-    const not = notAnAepEvent(ev);
+    const not = isObj(ev) ? notAnAepEvent(ev) : `${kindOf(ev)}, not a JSON object`;
     if (not !== undefined) {
       refused.push({ index, pointer: '', reason: not });
       continue;

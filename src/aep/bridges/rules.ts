@@ -40,13 +40,14 @@ export const CE_RULES = {
     spec: 'CloudEvents 1.0 §3.1-§3.2',
     description: 'Every context attribute has a CloudEvents type.',
     detail:
-      'That is: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range, an integer written as its digits alone (JSON format §2.2: "only the integer component optionally prefixed with a minus sign is permitted", so not 2.0 or 1E3; cloudevents/spec#738). aepsequence and aepepoch, Integers by AEP-0005 §1 B4, written as the canonical string of an Integer ("7", as binary-mode headers carry it and a hop back to JSON by an SDK keeps it) are read as that Integer (§3.1.1 Type System: implementations convert from the canonical string encoding) and reported, since JSON format §3 maps an Integer to a JSON number.',
+      'That is: id, source, type and subject non-empty strings, dataschema an absolute URI (§3.1.1 URI: RFC 3986 §4.3, so no fragment), every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range, an integer written as its digits alone (JSON format §2.2: "only the integer component optionally prefixed with a minus sign is permitted", so not 2.0 or 1E3; cloudevents/spec#738). aepsequence and aepepoch, Integers by AEP-0005 §1 B4, written as the canonical string of an Integer ("7", as binary-mode headers carry it and a hop back to JSON by an SDK keeps it) are read as that Integer (§3.1.1 Type System: implementations convert from the canonical string encoding) and reported, since JSON format §3 maps an Integer to a JSON number.',
     messages: {
       'string-chars':
         '{name} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate).',
       'media-type':
         'datacontenttype is a string of {length} character{length:s} that is not a media type (type/subtype).',
       string: '{name} is {kind}; it must be a non-empty string.',
+      uri: '{name} is a string of {length} character{length:s} that is not an absolute URI (RFC 3986 §4.3: scheme ":" hier-part, no fragment), the CloudEvents URI type.',
       'time-string': 'time is a string of {length} character{length:s} that is not an RFC 3339 timestamp.',
       'time-kind': 'time is {kind}.',
       'int-range':
@@ -162,6 +163,8 @@ export const OTLP_RULES = {
         'The value has no resourceLogs, so it is not an ExportLogsServiceRequest and holds no LogRecord to check.',
       'no-resource-logs-members':
         'The value has no resourceLogs, so it is not an ExportLogsServiceRequest and holds no LogRecord to check (its members: {members}).',
+      'other-signal':
+        "The value has no resourceLogs: its members ({members}) make it an OTLP {signal} export, not an ExportLogsServiceRequest. AEP events export as LogRecords (AEP-0005 §3.1): give the logs pipeline's output.",
       'not-array': '{member} is {kind}, not an array.',
       'not-object': 'A {container} is {kind}, not an object.',
       'any-not-object': 'An AnyValue is {kind}, not an object.',
@@ -197,6 +200,9 @@ export const OTLP_RULES = {
     messages: {
       prefix: 'eventName does not begin with "dev.aep.", though the record carries aep.* attributes.',
       missing: 'The record carries aep.* attributes but no eventName ("dev.aep." + type).',
+      attribute:
+        'The record names its event in an event.name attribute (the older OpenTelemetry event convention), not in the LogRecord field eventName (event_name) that §3.2 maps type to.',
+      kind: 'eventName is {kind}, not a string ("dev.aep." + type), though the record carries aep.* attributes.',
     },
   }),
   severity: ruleMeta({
@@ -241,11 +247,13 @@ export const OTLP_RULES = {
     spec: 'AEP-0005 §3.2; W3C Trace Context',
     description:
       'traceId (32 hex digits) and spanId (16 hex digits), not all zero, come together; flags only with them.',
+    detail:
+      'An absent, empty or all-zero id is no trace context (logs.proto: an id of all zeroes is invalid, and receivers SHOULD assume the record is "not associated with a trace"), as OpenTelemetry SDKs write outside any span: no finding, and the event has no traceparent.',
     messages: {
-      'trace-id': 'traceId is not 32 hex digits (not all zero).',
-      'span-alone': 'spanId is present without a traceId.',
-      'span-id': 'spanId is not 16 hex digits (not all zero).',
-      'trace-alone': 'traceId is present without a spanId.',
+      'trace-id': 'traceId is not 32 hex digits.',
+      'span-alone': 'spanId is present without a traceId (an empty or all-zero traceId is none: logs.proto).',
+      'span-id': 'spanId is not 16 hex digits.',
+      'trace-alone': 'traceId is present without a spanId (an empty or all-zero spanId is none: logs.proto).',
       flags: 'flags is not a non-negative integer.',
       'flags-alone': 'flags is present without traceId and spanId.',
     },
@@ -260,7 +268,7 @@ export const OTLP_RULES = {
     messages: {
       repeat: 'Attribute key "{key}" repeats; which value counts is undefined.',
       unknown: 'Attribute "{key}" is not an aep.* attribute of the §3.2 table; it is not mapped.',
-      'value-type': 'Attribute {key} is not a {want}.',
+      'value-type': 'Attribute {key} holds {held}, not {want} (its §3.2 type).',
     },
   }),
   genAi: ruleMeta({

@@ -79,6 +79,11 @@ export type AepSeverity = (typeof AEP_SEVERITIES)[number];
 export function kindOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'an integer' : 'a number';
+  if (typeof v === 'number')
+    return Number.isInteger(v)
+      ? 'an integer'
+      : Number.isFinite(v)
+        ? 'a number with a fraction'
+        : 'a number beyond the double range';
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
