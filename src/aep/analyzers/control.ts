@@ -12,15 +12,18 @@ import { textAnswerOf, type TextAnswer } from '../text-answer.ts';
 import type { AttentionFacts } from './attention.ts';
 import type { OpenBudget } from './budget.ts';
 import { CommandIndex } from './command-index.ts';
+import type { ControlFacts, EarlyJudgement } from './control-facts.ts';
 import type { FormFacts } from './form-values.ts';
-import { HeldResponds, type HeldIssue } from './held-responds.ts';
-import { outcomeOf, type OutcomeFact } from './outcome.ts';
-import { ackOf, type EarlyAck, type PendingCommand } from './pending-command.ts';
+import { HeldResponds } from './held-responds.ts';
+import { outcomeOf } from './outcome.ts';
+import { EarlyAcks } from './early-acks.ts';
+import { ackOf, type AckDecision, type EarlyAck, type PendingCommand } from './pending-command.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
-import type { Completion, CompletionMarks } from './markers.ts';
+import type { CompletionMarks } from './markers.ts';
 
 export type { PendingCommand } from './pending-command.ts';
+export type { ControlFacts, EarlyJudgement } from './control-facts.ts';
 
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
@@ -32,33 +35,6 @@ interface Expected {
   command: Mark;
   type: string;
   text?: TextAnswer;
-}
-
-/** What the control analyzer found about one event. */
-export interface ControlFacts {
-  /** An ack from a second target of one command: where the first target acked, and the command (AEP-0004 §4.5). */
-  secondTarget?: { first: Mark; command: Mark };
-  /** The outcome of an accepted command (an `attention.answered` or a `run.cancelled`). */
-  outcome?: OutcomeFact;
-  /** A `control.rejected{reason:"invalid"}` of a text answer that names an option of the open request (AEP-0008). */
-  rejectedMatched?: { command: Mark; option: string };
-  /** Commands to this event's session still unacked although this event of the target is past their ack window. */
-  overdue?: PendingCommand[];
-  /**
-   * `lateByMs`: past the ack window, when both times parse; with no command of its session under `cause`, `own`: it
-   * names the emitter's own event, `other`: a command of the input addressed to another session.
-   */
-  ack?: {
-    cause: string | undefined;
-    prior?: Completion;
-    command?: { at: Mark; type: string; lateByMs?: number };
-    own?: Mark;
-    other?: Mark;
-  };
-  /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
-  endorsesInvalid?: Mark;
-  /** The values issues of an invalid respond this event decided other than by rejecting it as `invalid`. */
-  respondIssues?: HeldIssue[];
 }
 
 /** The command map key of `(session, id)`: `<session length>:<session><id>` (injective; cheaper than JSON). */
@@ -100,11 +76,8 @@ export class ControlAnalyzer implements StateHolder {
   private readonly expected = new Map<string, Expected>();
   /** Sessions with an event that may have been an ack of unknown cause (a failed `cause` or `type`); kept to the end. */
   private readonly unknownAcks = new Set<string>();
-  /**
-   * Acks whose cause named no command yet, `a(session, cause)` -> the ack: foreign events are ordered by time and cause,
-   * not by file position (AEP-0001 §5.2), so a merged log may hold a command after its ack. Budgeted, oldest forgotten.
-   */
-  private readonly earlyAcks = new Map<string, EarlyAck>();
+  /** Acks whose cause named no command yet, by `(session, cause)` (early-acks.ts). */
+  private readonly earlyAcks = new EarlyAcks();
   /** Commands by bare id and ended session names. */
   private readonly index: CommandIndex;
   /** The values issues of pending invalid responds (a StateHolder of its own). */
@@ -127,15 +100,14 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   bytes(): number {
-    return this.targets.bytes() + (this.expected.size + this.earlyAcks.size) * ENTRY_BYTES + this.index.bytes();
+    return this.targets.bytes() + this.expected.size * ENTRY_BYTES + this.earlyAcks.bytes() + this.index.bytes();
   }
 
   forgetOldest(): boolean {
     if (this.targets.forgetOldest()) return true;
     const first = this.expected.keys().next();
     if (!first.done) return this.expected.delete(first.value);
-    const early = this.earlyAcks.keys().next();
-    return early.done ? this.index.forgetOldest() : this.earlyAcks.delete(early.value);
+    return this.earlyAcks.forgetOldest() || this.index.forgetOldest();
   }
 
   /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
@@ -201,7 +173,8 @@ export class ControlAnalyzer implements StateHolder {
         const own = s === undefined && !ack.prior ? this.names.get(rec.idKey(cause!)) : undefined;
         if (own) ack.own = { file: this.names.fileName(own.file), line: own.line };
         else if (s === undefined && !ack.prior) ack.other = this.index.otherSession(cause!, rec.session);
-        if (s === undefined && !ack.prior && !own && !ack.other) remember(this.earlyAcks, ck, ackOf(ev));
+        if (s === undefined && !ack.prior && !own && !ack.other)
+          this.earlyAcks.keep(ck, { ...ackOf(ev), at: facts.at, source: src, timeMs: timeOf(ev) });
       }
     }
     if (cmd?.invalid) {
@@ -215,7 +188,7 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   /** An ack decided `cmd`: an accepted respond or cancel expects its outcome; a rejected text answer is judged. */
-  private decided(ack: EarlyAck, cmd: PendingCommand, facts: ControlFacts): void {
+  private decided(ack: AckDecision, cmd: PendingCommand, facts: Pick<ControlFacts, 'rejectedMatched'>): void {
     const ackId = ack.id;
     if (ack.type === 'control.rejected') {
       const reason = ack.reason;
@@ -286,7 +259,8 @@ export class ControlAnalyzer implements StateHolder {
     if (t === undefined || this.unknownAcks.has(session)) return;
     let late: PendingCommand[] | undefined;
     for (const cmd of this.commands.values()) {
-      if (cmd.session !== session || cmd.overdue || cmd.retried || cmd.timeMs === undefined) continue;
+      if (cmd.session !== session || cmd.overdue || cmd.retried || cmd.ackForgotten || cmd.timeMs === undefined)
+        continue;
       if (t - cmd.timeMs <= this.ackWindowMs) continue;
       cmd.overdue = true;
       this.unpend(session);
@@ -325,15 +299,18 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   /** A command to `session`: pending until its ack (a `maxOpen` slot); an invalid respond is flagged. */
-  private command(ev: AepEvent, session: string, facts: FormFacts & AttentionFacts & { at: Mark }): void {
+  private command(
+    ev: AepEvent,
+    session: string,
+    facts: ControlFacts & FormFacts & AttentionFacts & { at: Mark },
+  ): void {
     const id = attr(ev, 'id')!;
     const k = key2(session, id);
     this.index.command(id, session, facts.at);
     // a command under an id already acked starts over: its first target is not this one's
     if (this.targets.size > 0) this.targets.delete(textKey(k));
     let cmd = this.commands.get(k);
-    const early = cmd ? undefined : this.earlyAcks.get(k);
-    if (early) this.earlyAcks.delete(k);
+    const early = cmd ? undefined : this.earlyAcks.take(k);
     if (!cmd && (early !== undefined || this.budget.admit(undefined, ev))) {
       cmd = {
         at: facts.at,
@@ -363,15 +340,45 @@ export class ControlAnalyzer implements StateHolder {
         cmd.cancels = data.scope === 'run' && run !== undefined ? run : '';
       }
       if (early) {
-        // acked before it appeared: decided, never pending (its first target, ack window and rejection not judged)
-        this.decided(early, cmd, {});
+        this.earlyDecided(ev, k, early, cmd, facts);
         return;
       }
+      if (this.earlyAcks.mayHaveForgotten(k)) cmd.ackForgotten = true;
       this.commands.set(k, cmd);
       this.pendingBySession.set(session, (this.pendingBySession.get(session) ?? 0) + 1);
     }
     if (cmd && ev.type === 'control.attention.respond' && facts.form && this.held.hold(k, session, ev, facts.form))
       cmd.invalid = true;
+  }
+
+  /**
+   * `cmd` (key `k`) arrives after its acks: decided, never pending, and judged as the same acks after it would be (the
+   * window by the two times, the first target, an invalid or text answer's decision), reported at the acks' lines.
+   */
+  private earlyDecided(
+    ev: AepEvent,
+    k: string,
+    acks: EarlyAck[],
+    cmd: PendingCommand,
+    facts: ControlFacts & FormFacts,
+  ): void {
+    const first = acks[0]!;
+    const j: EarlyJudgement = { at: first.at, type: first.type };
+    if (first.timeMs !== undefined && cmd.timeMs !== undefined && first.timeMs - cmd.timeMs > this.ackWindowMs)
+      j.lateByMs = first.timeMs - cmd.timeMs - this.ackWindowMs;
+    this.rememberTarget(textKey(k), first.source, first.at, cmd.at);
+    for (const a of acks)
+      if (a.source.hi !== first.source.hi || a.source.lo !== first.source.lo)
+        (j.second ??= []).push({ at: a.at, type: a.type });
+    const r: Pick<ControlFacts, 'rejectedMatched'> = {};
+    this.decided(first, cmd, r);
+    if (r.rejectedMatched) j.rejectedMatched = { option: r.rejectedMatched.option };
+    if (ev.type === 'control.attention.respond' && facts.form && this.held.hold(k, cmd.session, ev, facts.form)) {
+      if (first.type !== 'control.rejected') j.endorsesInvalid = true;
+      const issues = this.held.decide(k, first);
+      if (issues) facts.respondIssues = issues;
+    }
+    facts.earlyAck = j;
   }
 }
 

@@ -72,6 +72,7 @@ const FACT_BITS = {
   splitHome: 8388608,
   splitPii: 16777216,
   timeoutAnswered: 33554432,
+  earlyAck: 67108864,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -108,6 +109,7 @@ class FactsRecord implements AepFacts {
   secondTarget: AepFacts['secondTarget'] = undefined;
   outcome: AepFacts['outcome'] = undefined;
   rejectedMatched: AepFacts['rejectedMatched'] = undefined;
+  earlyAck: AepFacts['earlyAck'] = undefined;
   overdue: AepFacts['overdue'] = undefined;
   assessedElsewhere: AepFacts['assessedElsewhere'] = undefined;
   answeredLate: AepFacts['answeredLate'] = undefined;
@@ -269,7 +271,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.splitPii !== undefined ? FACT_BITS.splitPii : 0) |
       (f.finishedCause !== undefined ? FACT_BITS.finishedCause : 0) |
       (f.messageCause !== undefined ? FACT_BITS.messageCause : 0) |
-      (f.respondIssues !== undefined ? FACT_BITS.respondIssues : 0)
+      (f.respondIssues !== undefined ? FACT_BITS.respondIssues : 0) |
+      (f.earlyAck !== undefined ? FACT_BITS.earlyAck : 0)
     );
   }
 
