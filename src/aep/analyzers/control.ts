@@ -20,6 +20,8 @@ import { EarlyAcks } from './early-acks.ts';
 import { ackOf, type AckDecision, type EarlyAck, type PendingCommand } from './pending-command.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
+import { copiesAt, type IdentityFacts } from './identity-facts.ts';
+import type { SessionRecord } from './session.ts';
 import type { CompletionMarks } from './markers.ts';
 
 export type { PendingCommand } from './pending-command.ts';
@@ -117,6 +119,16 @@ export class ControlAnalyzer implements StateHolder {
 
   pendingCommands(): IterableIterator<PendingCommand> {
     return this.commands.values();
+  }
+
+  /**
+   * An ack under the `(source, id)` of the earlier ack of its own command with other content (a re-emit that is not
+   * byte-identical, AEP-0004 §3): its prior decision, for aep/ack-exclusive; nothing is recorded.
+   */
+  ackCopy(ev: AepEvent, facts: ControlFacts & IdentityFacts, rec: SessionRecord): void {
+    const cause = ACKS.has(ev.type) ? attr(ev, 'cause') : undefined;
+    const prior = cause === undefined ? undefined : this.marks.get(rec.idKey('a' + cause));
+    if (prior && copiesAt(facts, prior.at)) facts.ack = { cause, prior };
   }
 
   /** Record a command; decide an ack; link an answer to the respond that caused it. */

@@ -283,14 +283,21 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     // the event's emitter session, found once for identity's key and for lifecycle
     const session = attr(ev, 'session');
     const known = session === undefined ? undefined : s.lifecycle.peek(attr(ev, 'source')!, session);
-    if (s.identity.observe(ev, facts, known) || ev.rejected) {
+    const copy = s.identity.observe(ev, facts, known);
+    const scope = ev.info?.scope ?? scopeOf(ev.type);
+    // an emitter's event under an earlier (source, id) with other content, or one that cannot be compared: a consumer
+    // deduplicating on (source, id) drops it (AEP-0001 §7.4), so it moves no state (no position, terminal, request or
+    // ack decision of it blames the next event). Not a command: each target dedupes what is routed to it (AEP-0004 §2.3).
+    const dropped = !copy && scope !== 'foreign' && (facts.collision !== undefined || facts.unverifiable !== undefined);
+    if (copy || ev.rejected || dropped) {
       if (ev.rejected) s.attention.refused(ev);
+      else if (dropped && known) s.control.ackCopy(ev, facts, known);
       // a copy not checked as a second event (a redelivery, or one whose content cannot be compared) repeats the command
       if ((facts.redelivery !== undefined || facts.unverifiable !== undefined) && !ev.rejected) s.control.retried(ev);
       return facts;
     }
     const f = facts as AepFacts & EventKeys;
-    f.scope = ev.info?.scope ?? scopeOf(ev.type);
+    f.scope = scope;
     s.lifecycle.observe(ev, f, known);
     s.ordering.observe(ev, f);
     s.attention.observe(ev, f);
