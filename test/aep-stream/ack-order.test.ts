@@ -217,3 +217,28 @@ test('ack order: an earlier ack the memory budget forgot is said to be maybe for
     brief(fs),
   );
 });
+
+test('ack order: an ack whose cause names its own event or a command to another session waits for the end of input', async () => {
+  const own = event('run.started', 1, { id: 'c', run: 'r1', time: at(0), data: { trigger: 'user' } });
+  const toOther = event('control.pause', undefined, { id: 'c', time: at(1), ...CONSOLE, session: 'u_2', data: {} });
+  const ack = accepted('a', 2);
+  const rows: [string, Record<string, unknown>[], string[]][] = [
+    ['own event, no command', [started, own, ack], ['aep/ack-cause-not-command@a']],
+    ['own event, its command after the ack', [started, own, ack, pause()], []],
+    ['own event, its command before the ack', [started, own, pause(), ack], []],
+    [
+      'a command to another session before the ack',
+      [started, toOther, accepted('a', 1)],
+      ['aep/ack-cause-not-command@a'],
+    ],
+    [
+      'a command to another session after the ack',
+      [started, accepted('a', 1), toOther],
+      ['aep/ack-cause-not-command@a'],
+    ],
+  ];
+  for (const [name, events, want] of rows) {
+    const fs = await checkText(jsonl(events));
+    assert.deepEqual(keyed(fs, events), want, `${name}: ${brief(fs)}`);
+  }
+});

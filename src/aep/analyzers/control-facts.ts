@@ -15,16 +15,11 @@ export interface ControlFacts {
   rejectedMatched?: { command: Mark; option: string };
   /** Commands to this event's session still unacked although this event of the target is past their ack window. */
   overdue?: PendingCommand[];
-  /**
-   * `lateByMs`: past the ack window, when both times parse; with no command of its session under `cause`, `own`: it
-   * names the emitter's own event, `other`: a command of the input addressed to another session.
-   */
+  /** `lateByMs`: past the ack window, when both times parse. */
   ack?: {
     cause: string | undefined;
     prior?: Completion;
     command?: { at: Mark; type: string; lateByMs?: number };
-    own?: Mark;
-    other?: Mark;
   };
   /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
   endorsesInvalid?: Mark;

@@ -17,7 +17,7 @@ import type { FormFacts } from './form-values.ts';
 import { HeldResponds } from './held-responds.ts';
 import { outcomeOf } from './outcome.ts';
 import { EarlyAcks } from './early-acks.ts';
-import { ackOf, type AckDecision, type EarlyAck, type PendingCommand } from './pending-command.ts';
+import { ackOf, timeOf, type AckDecision, type EarlyAck, type PendingCommand } from './pending-command.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
 import { copiesAt, type IdentityFacts } from './identity-facts.ts';
@@ -41,13 +41,6 @@ interface Expected {
 
 /** The command map key of `(session, id)`: `<session length>:<session><id>` (injective; cheaper than JSON). */
 const key2 = (a: string, b: string) => a.length + ':' + a + b;
-
-/** An event's `time` in ms since the epoch, or `undefined` when it does not parse (leap seconds, lowercase forms). */
-function timeOf(ev: AepEvent): number | undefined {
-  const t = attr(ev, 'time');
-  const ms = t === undefined ? NaN : Date.parse(t);
-  return Number.isNaN(ms) ? undefined : ms;
-}
 
 /** Estimated bytes of one expected-outcome entry (key, strings, record, marks). */
 const ENTRY_BYTES = 280;
@@ -110,6 +103,11 @@ export class ControlAnalyzer implements StateHolder {
     const first = this.expected.keys().next();
     if (!first.done) return this.expected.delete(first.value);
     return this.earlyAcks.forgetOldest() || this.index.forgetOldest();
+  }
+
+  /** The acks no command matched that name the emitter's own event or a command to another session (early-acks.ts). */
+  unmatchedAcks(): ReturnType<EarlyAcks['unmatched']> {
+    return this.earlyAcks.unmatched(this.index);
   }
 
   /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
@@ -182,11 +180,13 @@ export class ControlAnalyzer implements StateHolder {
             first: this.markAt(s, TARGET_U32.atLine, TARGET_U32.atFile, TARGET_F64.atByte),
             command: this.markAt(s, TARGET_U32.commandLine, TARGET_U32.commandFile, TARGET_F64.commandByte),
           };
-        const own = s === undefined && !ack.prior ? this.names.get(rec.idKey(cause!)) : undefined;
-        if (own) ack.own = { file: this.names.fileName(own.file), line: own.line };
-        else if (s === undefined && !ack.prior) ack.other = this.index.otherSession(cause!, rec.session);
-        if (s === undefined && !ack.prior && !own && !ack.other)
-          this.earlyAcks.keep(ck, { ...ackOf(ev), at: facts.at, source: src, timeMs: timeOf(ev) });
+        if (s === undefined && !ack.prior) {
+          // its command may come later in the input: aep/ack-cause-not-command waits for the end (unmatchedAcks)
+          const early: EarlyAck = { ...ackOf(ev), at: facts.at, source: src, timeMs: timeOf(ev) };
+          const own = this.names.get(rec.idKey(cause!));
+          if (own) early.own = { file: this.names.fileName(own.file), line: own.line };
+          this.earlyAcks.keep(ck, early, cause!, rec.session);
+        }
       }
     }
     if (cmd?.invalid) {
@@ -218,7 +218,7 @@ export class ControlAnalyzer implements StateHolder {
     else {
       const e: Expected = { ids: [cmd.id, ackId], command: cmd.at, type: cmd.type };
       if (cmd.text) e.text = cmd.text;
-      remember(this.expected, k, e);
+      this.expected.set(k, e); // absent: set as the newest entry (the memory budget forgets the oldest first)
     }
   }
 
@@ -392,10 +392,4 @@ export class ControlAnalyzer implements StateHolder {
     }
     facts.earlyAck = j;
   }
-}
-
-/** Set `k` in `map` as its newest entry (the memory budget forgets the oldest first). */
-function remember<V>(map: Map<string, V>, k: string, v: V): void {
-  map.delete(k);
-  map.set(k, v);
 }

@@ -46,6 +46,15 @@ export interface EarlyAck extends AckDecision {
   at: Mark;
   source: Hash64;
   timeMs: number | undefined;
+  /** The emitter's own event its cause names. */
+  own?: Mark;
+}
+
+/** An event's `time` in ms since the epoch, or `undefined` when it does not parse (leap seconds, lowercase forms). */
+export function timeOf(ev: AepEvent): number | undefined {
+  const t = attr(ev, 'time');
+  const ms = t === undefined ? NaN : Date.parse(t);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** The ack decision of the ack event `ev`. */
