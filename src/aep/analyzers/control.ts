@@ -1,7 +1,8 @@
 /**
  * The control analyzer (AEP-0004 §2-§7): unacked and overdue commands, the first ack decision per `(ack source, cause)`,
  * a command's first target (§4.5) and expected outcome (§6), text answers (AEP-0008); an ack of no command in the input
- * is no finding (a command is a foreign event, §2.2) unless its cause names the emitter's own event.
+ * is no finding (a command is a foreign event, §2.2) unless its cause names the emitter's own event (at the end: an ack
+ * may come before its command in the input, early-acks.ts).
  */
 import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

@@ -1,6 +1,7 @@
 /**
- * The AEP stream model: the analyzers in fixed order filling one AepFacts per event. A redelivery stops after identity
- * (AEP-0001 §7.4: never checked as a second event); a refused event with a trustworthy `(source, id)` reaches identity only.
+ * The AEP stream model: the analyzers in fixed order filling one AepFacts per event. A redelivery, or an emitter's event
+ * colliding under an earlier `(source, id)`, stops after identity (AEP-0001 §7.4: a consumer dedupes it); a refused event
+ * with a trustworthy `(source, id)` reaches identity only.
  */
 import { StateBudget } from '../../core/state-budget.ts';
 import { CapLog } from '../../core/caps.ts';
