@@ -163,7 +163,7 @@ test("another event under the first terminal's own (source, id) is aep/id-collis
   const fs = await checkText(jsonl([first, { ...first, data: tool('c1', { status: 'late' }) }, failed(1, 'c1')]));
   assert.deepEqual(
     fs.map((f) => `${f.ruleId}@${f.line}`),
-    ['aep/id-collision@2', 'aep/seq-regression@2', `${RULE}@3`],
+    ['aep/id-collision@2', `${RULE}@3`],
   );
 });
 

@@ -1,7 +1,8 @@
 /**
  * The control analyzer (AEP-0004 §2-§7): unacked and overdue commands, the first ack decision per `(ack source, cause)`,
  * a command's first target (§4.5) and expected outcome (§6), text answers (AEP-0008); an ack of no command in the input
- * is no finding (a command is a foreign event, §2.2) unless its cause names the emitter's own event.
+ * is no finding (a command is a foreign event, §2.2) unless its cause names the emitter's own event (at the end: an ack
+ * may come before its command in the input, early-acks.ts).
  */
 import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -12,15 +13,20 @@ import { textAnswerOf, type TextAnswer } from '../text-answer.ts';
 import type { AttentionFacts } from './attention.ts';
 import type { OpenBudget } from './budget.ts';
 import { CommandIndex } from './command-index.ts';
+import type { ControlFacts, EarlyJudgement } from './control-facts.ts';
 import type { FormFacts } from './form-values.ts';
-import { HeldResponds, type HeldIssue } from './held-responds.ts';
-import { outcomeOf, type OutcomeFact } from './outcome.ts';
-import { ackOf, type EarlyAck, type PendingCommand } from './pending-command.ts';
+import { HeldResponds } from './held-responds.ts';
+import { outcomeOf } from './outcome.ts';
+import { EarlyAcks } from './early-acks.ts';
+import { ackOf, timeOf, type AckDecision, type EarlyAck, type PendingCommand } from './pending-command.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
-import type { Completion, CompletionMarks } from './markers.ts';
+import { copiesAt, type IdentityFacts } from './identity-facts.ts';
+import type { SessionRecord } from './session.ts';
+import type { CompletionMarks } from './markers.ts';
 
 export type { PendingCommand } from './pending-command.ts';
+export type { ControlFacts, EarlyJudgement } from './control-facts.ts';
 
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
@@ -34,42 +40,8 @@ interface Expected {
   text?: TextAnswer;
 }
 
-/** What the control analyzer found about one event. */
-export interface ControlFacts {
-  /** An ack from a second target of one command: where the first target acked, and the command (AEP-0004 §4.5). */
-  secondTarget?: { first: Mark; command: Mark };
-  /** The outcome of an accepted command (an `attention.answered` or a `run.cancelled`). */
-  outcome?: OutcomeFact;
-  /** A `control.rejected{reason:"invalid"}` of a text answer that names an option of the open request (AEP-0008). */
-  rejectedMatched?: { command: Mark; option: string };
-  /** Commands to this event's session still unacked although this event of the target is past their ack window. */
-  overdue?: PendingCommand[];
-  /**
-   * `lateByMs`: past the ack window, when both times parse; with no command of its session under `cause`, `own`: it
-   * names the emitter's own event, `other`: a command of the input addressed to another session.
-   */
-  ack?: {
-    cause: string | undefined;
-    prior?: Completion;
-    command?: { at: Mark; type: string; lateByMs?: number };
-    own?: Mark;
-    other?: Mark;
-  };
-  /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
-  endorsesInvalid?: Mark;
-  /** The values issues of an invalid respond this event decided other than by rejecting it as `invalid`. */
-  respondIssues?: HeldIssue[];
-}
-
 /** The command map key of `(session, id)`: `<session length>:<session><id>` (injective; cheaper than JSON). */
 const key2 = (a: string, b: string) => a.length + ':' + a + b;
-
-/** An event's `time` in ms since the epoch, or `undefined` when it does not parse (leap seconds, lowercase forms). */
-function timeOf(ev: AepEvent): number | undefined {
-  const t = attr(ev, 'time');
-  const ms = t === undefined ? NaN : Date.parse(t);
-  return Number.isNaN(ms) ? undefined : ms;
-}
 
 /** Estimated bytes of one expected-outcome entry (key, strings, record, marks). */
 const ENTRY_BYTES = 280;
@@ -100,11 +72,8 @@ export class ControlAnalyzer implements StateHolder {
   private readonly expected = new Map<string, Expected>();
   /** Sessions with an event that may have been an ack of unknown cause (a failed `cause` or `type`); kept to the end. */
   private readonly unknownAcks = new Set<string>();
-  /**
-   * Acks whose cause named no command yet, `a(session, cause)` -> the ack: foreign events are ordered by time and cause,
-   * not by file position (AEP-0001 §5.2), so a merged log may hold a command after its ack. Budgeted, oldest forgotten.
-   */
-  private readonly earlyAcks = new Map<string, EarlyAck>();
+  /** Acks whose cause named no command yet, by `(session, cause)` (early-acks.ts). */
+  private readonly earlyAcks = new EarlyAcks();
   /** Commands by bare id and ended session names. */
   private readonly index: CommandIndex;
   /** The values issues of pending invalid responds (a StateHolder of its own). */
@@ -127,15 +96,19 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   bytes(): number {
-    return this.targets.bytes() + (this.expected.size + this.earlyAcks.size) * ENTRY_BYTES + this.index.bytes();
+    return this.targets.bytes() + this.expected.size * ENTRY_BYTES + this.earlyAcks.bytes() + this.index.bytes();
   }
 
   forgetOldest(): boolean {
     if (this.targets.forgetOldest()) return true;
     const first = this.expected.keys().next();
     if (!first.done) return this.expected.delete(first.value);
-    const early = this.earlyAcks.keys().next();
-    return early.done ? this.index.forgetOldest() : this.earlyAcks.delete(early.value);
+    return this.earlyAcks.forgetOldest() || this.index.forgetOldest();
+  }
+
+  /** The acks no command matched that name the emitter's own event or a command to another session (early-acks.ts). */
+  unmatchedAcks(): ReturnType<EarlyAcks['unmatched']> {
+    return this.earlyAcks.unmatched(this.index);
   }
 
   /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
@@ -145,6 +118,16 @@ export class ControlAnalyzer implements StateHolder {
 
   pendingCommands(): IterableIterator<PendingCommand> {
     return this.commands.values();
+  }
+
+  /**
+   * An ack under the `(source, id)` of the earlier ack of its own command with other content (a re-emit that is not
+   * byte-identical, AEP-0004 §3): its prior decision, for aep/ack-exclusive; nothing is recorded.
+   */
+  ackCopy(ev: AepEvent, facts: ControlFacts & IdentityFacts, rec: SessionRecord): void {
+    const cause = ACKS.has(ev.type) ? attr(ev, 'cause') : undefined;
+    const prior = cause === undefined ? undefined : this.marks.get(rec.idKey('a' + cause));
+    if (prior && copiesAt(facts, prior.at)) facts.ack = { cause, prior };
   }
 
   /** Record a command; decide an ack; link an answer to the respond that caused it. */
@@ -198,10 +181,13 @@ export class ControlAnalyzer implements StateHolder {
             first: this.markAt(s, TARGET_U32.atLine, TARGET_U32.atFile, TARGET_F64.atByte),
             command: this.markAt(s, TARGET_U32.commandLine, TARGET_U32.commandFile, TARGET_F64.commandByte),
           };
-        const own = s === undefined && !ack.prior ? this.names.get(rec.idKey(cause!)) : undefined;
-        if (own) ack.own = { file: this.names.fileName(own.file), line: own.line };
-        else if (s === undefined && !ack.prior) ack.other = this.index.otherSession(cause!, rec.session);
-        if (s === undefined && !ack.prior && !own && !ack.other) remember(this.earlyAcks, ck, ackOf(ev));
+        if (s === undefined && !ack.prior) {
+          // its command may come later in the input: aep/ack-cause-not-command waits for the end (unmatchedAcks)
+          const early: EarlyAck = { ...ackOf(ev), at: facts.at, source: src, timeMs: timeOf(ev) };
+          const own = this.names.get(rec.idKey(cause!));
+          if (own) early.own = { file: this.names.fileName(own.file), line: own.line };
+          this.earlyAcks.keep(ck, early, cause!, rec.session);
+        }
       }
     }
     if (cmd?.invalid) {
@@ -215,7 +201,7 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   /** An ack decided `cmd`: an accepted respond or cancel expects its outcome; a rejected text answer is judged. */
-  private decided(ack: EarlyAck, cmd: PendingCommand, facts: ControlFacts): void {
+  private decided(ack: AckDecision, cmd: PendingCommand, facts: Pick<ControlFacts, 'rejectedMatched'>): void {
     const ackId = ack.id;
     if (ack.type === 'control.rejected') {
       const reason = ack.reason;
@@ -233,7 +219,7 @@ export class ControlAnalyzer implements StateHolder {
     else {
       const e: Expected = { ids: [cmd.id, ackId], command: cmd.at, type: cmd.type };
       if (cmd.text) e.text = cmd.text;
-      remember(this.expected, k, e);
+      this.expected.set(k, e); // absent: set as the newest entry (the memory budget forgets the oldest first)
     }
   }
 
@@ -286,7 +272,8 @@ export class ControlAnalyzer implements StateHolder {
     if (t === undefined || this.unknownAcks.has(session)) return;
     let late: PendingCommand[] | undefined;
     for (const cmd of this.commands.values()) {
-      if (cmd.session !== session || cmd.overdue || cmd.retried || cmd.timeMs === undefined) continue;
+      if (cmd.session !== session || cmd.overdue || cmd.retried || cmd.ackForgotten || cmd.timeMs === undefined)
+        continue;
       if (t - cmd.timeMs <= this.ackWindowMs) continue;
       cmd.overdue = true;
       this.unpend(session);
@@ -325,15 +312,18 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   /** A command to `session`: pending until its ack (a `maxOpen` slot); an invalid respond is flagged. */
-  private command(ev: AepEvent, session: string, facts: FormFacts & AttentionFacts & { at: Mark }): void {
+  private command(
+    ev: AepEvent,
+    session: string,
+    facts: ControlFacts & FormFacts & AttentionFacts & { at: Mark },
+  ): void {
     const id = attr(ev, 'id')!;
     const k = key2(session, id);
     this.index.command(id, session, facts.at);
     // a command under an id already acked starts over: its first target is not this one's
     if (this.targets.size > 0) this.targets.delete(textKey(k));
     let cmd = this.commands.get(k);
-    const early = cmd ? undefined : this.earlyAcks.get(k);
-    if (early) this.earlyAcks.delete(k);
+    const early = cmd ? undefined : this.earlyAcks.take(k);
     if (!cmd && (early !== undefined || this.budget.admit(undefined, ev))) {
       cmd = {
         at: facts.at,
@@ -363,20 +353,44 @@ export class ControlAnalyzer implements StateHolder {
         cmd.cancels = data.scope === 'run' && run !== undefined ? run : '';
       }
       if (early) {
-        // acked before it appeared: decided, never pending (its first target, ack window and rejection not judged)
-        this.decided(early, cmd, {});
+        this.earlyDecided(ev, k, early, cmd, facts);
         return;
       }
+      if (this.earlyAcks.mayHaveForgotten(k)) cmd.ackForgotten = true;
       this.commands.set(k, cmd);
       this.pendingBySession.set(session, (this.pendingBySession.get(session) ?? 0) + 1);
     }
     if (cmd && ev.type === 'control.attention.respond' && facts.form && this.held.hold(k, session, ev, facts.form))
       cmd.invalid = true;
   }
-}
 
-/** Set `k` in `map` as its newest entry (the memory budget forgets the oldest first). */
-function remember<V>(map: Map<string, V>, k: string, v: V): void {
-  map.delete(k);
-  map.set(k, v);
+  /**
+   * `cmd` (key `k`) arrives after its acks: decided, never pending, and judged as the same acks after it would be (the
+   * window by the two times, the first target, an invalid or text answer's decision), reported at the acks' lines.
+   */
+  private earlyDecided(
+    ev: AepEvent,
+    k: string,
+    acks: EarlyAck[],
+    cmd: PendingCommand,
+    facts: ControlFacts & FormFacts,
+  ): void {
+    const first = acks[0]!;
+    const j: EarlyJudgement = { at: first.at, type: first.type };
+    if (first.timeMs !== undefined && cmd.timeMs !== undefined && first.timeMs - cmd.timeMs > this.ackWindowMs)
+      j.lateByMs = first.timeMs - cmd.timeMs - this.ackWindowMs;
+    this.rememberTarget(textKey(k), first.source, first.at, cmd.at);
+    for (const a of acks)
+      if (a.source.hi !== first.source.hi || a.source.lo !== first.source.lo)
+        (j.second ??= []).push({ at: a.at, type: a.type });
+    const r: Pick<ControlFacts, 'rejectedMatched'> = {};
+    this.decided(first, cmd, r);
+    if (r.rejectedMatched) j.rejectedMatched = { option: r.rejectedMatched.option };
+    if (ev.type === 'control.attention.respond' && facts.form && this.held.hold(k, cmd.session, ev, facts.form)) {
+      if (first.type !== 'control.rejected') j.endorsesInvalid = true;
+      const issues = this.held.decide(k, first);
+      if (issues) facts.respondIssues = issues;
+    }
+    facts.earlyAck = j;
+  }
 }

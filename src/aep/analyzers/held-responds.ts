@@ -7,6 +7,7 @@ import type { StateHolder } from '../../core/state-budget.ts';
 import type { AepEvent } from '../event.ts';
 import type { FormIssueKind } from '../forms.ts';
 import { issueReport, type FormObservation } from './form-values.ts';
+import type { AckDecision } from './pending-command.ts';
 
 /** The issue kinds that make a respond one the target must reject. */
 const REJECT_KINDS: ReadonlySet<FormIssueKind> = new Set(['type', 'required', 'choice']);
@@ -65,12 +66,13 @@ export class HeldResponds implements StateHolder {
     return any;
   }
 
-  /** The first decision on `key`: its issues to report, none for a rejection `invalid` or of unknown reason. */
-  decide(key: string, ev: AepEvent): HeldIssue[] | undefined {
+  /** The first decision on `key` (an event, or a kept ack's): its issues, none for a rejection `invalid` or of unknown reason. */
+  decide(key: string, ev: AepEvent | AckDecision): HeldIssue[] | undefined {
     const h = this.held.get(key);
     if (!h) return undefined;
     this.drop(key);
     if (ev.type !== 'control.rejected') return h.issues;
+    if ('reasonKnown' in ev) return !ev.reasonKnown || ev.reason === 'invalid' ? undefined : h.issues;
     const data = ev.value.data;
     return !ev.payloadValid || (isObj(data) && data.reason === 'invalid') ? undefined : h.issues;
   }

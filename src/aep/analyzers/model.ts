@@ -1,6 +1,7 @@
 /**
- * The AEP stream model: the analyzers in fixed order filling one AepFacts per event. A redelivery stops after identity
- * (AEP-0001 §7.4: never checked as a second event); a refused event with a trustworthy `(source, id)` reaches identity only.
+ * The AEP stream model: the analyzers in fixed order filling one AepFacts per event. A redelivery, or an emitter's event
+ * colliding under an earlier `(source, id)`, stops after identity (AEP-0001 §7.4: a consumer dedupes it); a refused event
+ * with a trustworthy `(source, id)` reaches identity only.
  */
 import { StateBudget } from '../../core/state-budget.ts';
 import { CapLog } from '../../core/caps.ts';
@@ -72,6 +73,7 @@ const FACT_BITS = {
   splitHome: 8388608,
   splitPii: 16777216,
   timeoutAnswered: 33554432,
+  earlyAck: 67108864,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -108,6 +110,7 @@ class FactsRecord implements AepFacts {
   secondTarget: AepFacts['secondTarget'] = undefined;
   outcome: AepFacts['outcome'] = undefined;
   rejectedMatched: AepFacts['rejectedMatched'] = undefined;
+  earlyAck: AepFacts['earlyAck'] = undefined;
   overdue: AepFacts['overdue'] = undefined;
   assessedElsewhere: AepFacts['assessedElsewhere'] = undefined;
   answeredLate: AepFacts['answeredLate'] = undefined;
@@ -269,7 +272,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.splitPii !== undefined ? FACT_BITS.splitPii : 0) |
       (f.finishedCause !== undefined ? FACT_BITS.finishedCause : 0) |
       (f.messageCause !== undefined ? FACT_BITS.messageCause : 0) |
-      (f.respondIssues !== undefined ? FACT_BITS.respondIssues : 0)
+      (f.respondIssues !== undefined ? FACT_BITS.respondIssues : 0) |
+      (f.earlyAck !== undefined ? FACT_BITS.earlyAck : 0)
     );
   }
 
@@ -280,14 +284,21 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     // the event's emitter session, found once for identity's key and for lifecycle
     const session = attr(ev, 'session');
     const known = session === undefined ? undefined : s.lifecycle.peek(attr(ev, 'source')!, session);
-    if (s.identity.observe(ev, facts, known) || ev.rejected) {
+    const copy = s.identity.observe(ev, facts, known);
+    const scope = ev.info?.scope ?? scopeOf(ev.type);
+    // an emitter's event under an earlier (source, id) with other content, or one that cannot be compared: a consumer
+    // deduplicating on (source, id) drops it (AEP-0001 §7.4), so it moves no state (no position, terminal, request or
+    // ack decision of it blames the next event). Not a command: each target dedupes what is routed to it (AEP-0004 §2.3).
+    const dropped = !copy && scope !== 'foreign' && (facts.collision !== undefined || facts.unverifiable !== undefined);
+    if (copy || ev.rejected || dropped) {
       if (ev.rejected) s.attention.refused(ev);
+      else if (dropped && known) s.control.ackCopy(ev, facts, known);
       // a copy not checked as a second event (a redelivery, or one whose content cannot be compared) repeats the command
       if ((facts.redelivery !== undefined || facts.unverifiable !== undefined) && !ev.rejected) s.control.retried(ev);
       return facts;
     }
     const f = facts as AepFacts & EventKeys;
-    f.scope = ev.info?.scope ?? scopeOf(ev.type);
+    f.scope = scope;
     s.lifecycle.observe(ev, f, known);
     s.ordering.observe(ev, f);
     s.attention.observe(ev, f);

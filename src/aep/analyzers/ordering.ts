@@ -4,7 +4,6 @@
  */
 import type { Mark } from '../../core/mark.ts';
 import type { AepEvent } from '../event.ts';
-import type { IdentityFacts } from './identity-facts.ts';
 import type { LifecycleFacts } from './lifecycle.ts';
 
 /** A position at or below the session's high-water mark. */
@@ -23,16 +22,13 @@ export interface OrderFacts {
 /** `(epoch, seq)` ordering per emitter session. */
 export class OrderingAnalyzer {
   /**
-   * Compare the event's position with its session's high-water mark; raise the mark, except for an event under an
-   * earlier event's `(source, id)` (a collision, or a copy that could not be compared): a consumer deduplicating by
-   * `(source, id)` (AEP-0001 §7.4) drops it, so its `seq` is no position of the session, and the next event in the
-   * emitter's own numbering is not blamed for it (README §AEP-0004 decisions: an ack re-emitted with a new `seq`).
+   * Compare the event's position with its session's high-water mark and raise the mark. An event under an earlier
+   * event's `(source, id)` never comes here (model.ts): a consumer deduplicating by `(source, id)` (AEP-0001 §7.4)
+   * drops it, so its `seq` is no position of the session.
    */
   observe(
     ev: AepEvent,
-    facts: OrderFacts &
-      Pick<LifecycleFacts, 'session' | 'seq' | 'epoch' | 'seqC' | 'epochC'> &
-      Pick<IdentityFacts, 'collision' | 'unverifiable'> & { at: Mark },
+    facts: OrderFacts & Pick<LifecycleFacts, 'session' | 'seq' | 'epoch' | 'seqC' | 'epochC'> & { at: Mark },
   ): void {
     const rec = facts.session;
     if (!rec) return;
@@ -43,7 +39,7 @@ export class OrderingAnalyzer {
       facts.order = { kind: 'epoch', epoch: facts.epoch ?? 0n, seq: facts.seq!, prev: rec.pos! };
     else if (had && ec === rec.posEc && sc <= rec.posSc)
       facts.order = { kind: 'seq', epoch: facts.epoch ?? 0n, seq: facts.seq!, prev: rec.pos! };
-    else if (facts.collision === undefined && facts.unverifiable === undefined) {
+    else {
       rec.posEpoch = facts.epoch ?? 0n;
       rec.posSeq = facts.seq!;
       rec.posEc = ec;

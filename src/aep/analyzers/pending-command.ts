@@ -1,4 +1,5 @@
 /** A command awaiting its ack, and an ack decision kept apart from its command (the control analyzer, control.ts). */
+import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent } from '../event.ts';
 import type { TextAnswer } from '../text-answer.ts';
@@ -28,18 +29,37 @@ export interface PendingCommand {
   afterEnd?: Mark;
   /** Repeated in the input before its ack: a retry (AEP-0004 §2.3) whose send time the stream does not hold. */
   retried?: boolean;
+  /** An ack earlier in the input may have answered it and been forgotten under the memory budget: no absence verdict. */
+  ackForgotten?: boolean;
 }
 
-/** What an ack decision says of its command: its type, id and (rejected) reason. */
-export interface EarlyAck {
+/** What an ack decision says of its command: its type, id and (rejected) reason, known when its payload passed. */
+export interface AckDecision {
   type: string;
   id: string;
   reason?: unknown;
+  reasonKnown: boolean;
+}
+
+/** An ack kept apart from its command: its decision, where it is, its emitter's source key and its `time` in ms. */
+export interface EarlyAck extends AckDecision {
+  at: Mark;
+  source: Hash64;
+  timeMs: number | undefined;
+  /** The emitter's own event its cause names. */
+  own?: Mark;
+}
+
+/** An event's `time` in ms since the epoch, or `undefined` when it does not parse (leap seconds, lowercase forms). */
+export function timeOf(ev: AepEvent): number | undefined {
+  const t = attr(ev, 'time');
+  const ms = t === undefined ? NaN : Date.parse(t);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** The ack decision of the ack event `ev`. */
-export function ackOf(ev: AepEvent): EarlyAck {
-  const a: EarlyAck = { type: ev.type, id: attr(ev, 'id')! };
+export function ackOf(ev: AepEvent): AckDecision {
+  const a: AckDecision = { type: ev.type, id: attr(ev, 'id')!, reasonKnown: ev.payloadValid };
   if (ev.type === 'control.rejected' && ev.payloadValid)
     a.reason = (ev.value.data as { reason?: unknown } | undefined)?.reason;
   return a;

@@ -1,6 +1,6 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineStreamRule } from '../../core/engine.ts';
-import type { AepFacts } from '../analyzers/model.ts';
+import type { AepStreamState } from '../analyzers/model.ts';
 
 /** A warning, not an error: a command outside the input may carry the same bare id (AEP-0001 §7.4). */
 export const ackCauseNotCommand = defineStreamRule({
@@ -16,17 +16,17 @@ export const ackCauseNotCommand = defineStreamRule({
     other:
       "{type}'s cause {cause:json} names the command at {named}, addressed to another session, and no command with that id addressed to this session is in the input; a target acks the commands addressed to it.",
   },
-  on: ['ack'],
-  onEvent(f: AepFacts, ctx) {
-    const at = f.ack?.own ?? f.ack?.other;
-    if (!at || f.unreadable) return;
-    const named = markLocation(at);
-    const messageId = f.ack!.own ? 'own' : 'other';
-    ctx.report({
-      pointer: '/cause',
-      messageId,
-      args: { type: f.ev.type, cause: f.ack!.cause!, named },
-      related: [named],
-    });
+  // decided at the end: the command may follow its ack in the input (AEP-0001 §5.2), and is then matched to it
+  onEnd(state: AepStreamState, ctx) {
+    if (state.unreadable) return; // a line that gave no event may have held the command (either side of the ack)
+    for (const { ack, cause, named: at, own } of state.control.unmatchedAcks()) {
+      const named = markLocation(at);
+      ctx.report({
+        at: markLocation(ack.at, '/cause'),
+        messageId: own ? 'own' : 'other',
+        args: { type: ack.type, cause, named },
+        related: [named],
+      });
+    }
   },
 });

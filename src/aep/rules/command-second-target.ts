@@ -19,8 +19,20 @@ export const commandSecondTarget = defineStreamRule({
     second:
       'This {type} comes from a second target of the command at {command}, which another source already acknowledged at {first}; a command is delivered to at most one target and one command must not become N executions.',
   },
-  on: ['secondTarget'],
+  on: ['secondTarget', 'earlyAck'],
   onEvent(f: AepFacts, ctx) {
+    // acks earlier in the input than their command: judged when it comes, each second one at its own line
+    const early = f.earlyAck;
+    if (early?.second) {
+      const first = markLocation(early.at, '/cause');
+      const command = markLocation(f.at!, '/id');
+      for (const s of early.second)
+        ctx.report({
+          at: markLocation(s.at, '/cause'),
+          args: { type: s.type, first, command },
+          related: [first, command],
+        });
+    }
     const t = f.secondTarget;
     if (!t) return;
     const first = markLocation(t.first, '/cause');

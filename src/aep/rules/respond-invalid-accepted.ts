@@ -16,8 +16,18 @@ export const respondInvalidAccepted = defineStreamRule({
     answered:
       'This {type} records an answer caused by the control.attention.respond at {respond}, whose form values break the form\'s rules; such a command must be rejected with reason "invalid".',
   },
-  on: ['endorsesInvalid'],
+  on: ['endorsesInvalid', 'earlyAck'],
   onEvent(f: AepFacts, ctx) {
+    // the respond came after its control.accepted in the input: reported at the ack's line, as in the other order
+    if (f.earlyAck?.endorsesInvalid) {
+      const respond = markLocation(f.at!, '/data/answer/values');
+      ctx.report({
+        at: markLocation(f.earlyAck.at, '/cause'),
+        messageId: 'accepted',
+        args: { type: f.earlyAck.type, respond },
+        related: [respond],
+      });
+    }
     if (!f.endorsesInvalid) return;
     const respond = markLocation(f.endorsesInvalid, '/data/answer/values');
     ctx.report({

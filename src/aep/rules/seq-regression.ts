@@ -1,6 +1,5 @@
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
-import { copiesAt } from '../analyzers/identity.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
 /** `aep/seq-regression`: gaps are legal; compared as exact integers, so 2^53 + 1 after 2^53 is an increase. */
@@ -19,8 +18,6 @@ export const seqRegression = defineStreamRule({
   onEvent(f: AepFacts, ctx) {
     if (f.order?.kind !== 'seq') return;
     const { seq, epoch, prev } = f.order;
-    // an ack re-emitted under its recorded id with other content: one fault, aep/ack-exclusive's (AEP-0004 §3)
-    if (f.collision && f.ack?.prior && copiesAt(f, f.ack.prior.at)) return;
     const prior = markLocation(prev.at, '/seq');
     ctx.report({
       pointer: '/seq',

@@ -18,8 +18,15 @@ export const textAnswerUnmapped = defineStreamRule({
     rejected:
       'The text of the command at {command} names an option of the open request, but this control.rejected refuses it as invalid; text that names an option should be honored as that option.',
   },
-  on: ['outcome', 'rejectedMatched'],
+  on: ['outcome', 'rejectedMatched', 'earlyAck'],
   onEvent(f: AepFacts, ctx) {
+    // the text answer came after its rejection in the input: reported at the rejection's line, as in the other order
+    if (f.earlyAck?.rejectedMatched) {
+      const command = markLocation(f.at!, '/data/answer/text');
+      const at = markLocation(f.earlyAck.at, '/data/reason');
+      ctx.report({ at, messageId: 'rejected', args: { command }, related: [command] });
+      return;
+    }
     // an answer whose `data` failed the schema stage is unknown, not absent
     if (f.ev.untrusted?.has('data')) return;
     const r = f.rejectedMatched;
