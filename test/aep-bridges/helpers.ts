@@ -58,3 +58,16 @@ export function events(): Array<{ where: string; event: Obj }> {
       out.push({ where: `golden:${i + 1}`, event: JSON.parse(l) as Obj });
   return out;
 }
+
+/** A session-scoped `progress.status` event at seq `i` of session `s` (the bridge tests' plain event), with `extra` merged. */
+export const bridgeEvent = (i: number, extra: Obj = {}): Obj => ({
+  aep: '0.1',
+  id: `e${i}`,
+  type: 'progress.status',
+  time: '2026-11-30T10:00:00Z',
+  source: 'aep://h/agent/a/session/s',
+  agent: 'a',
+  session: 's',
+  seq: i,
+  ...extra,
+});

@@ -9,19 +9,10 @@ import { toOtlp } from '../../src/aep/bridges/otlp.ts';
 import { decodeOtlp } from '../../src/aep/bridges/otlp-decode.ts';
 import { checkEvent, createSession, validate } from '../../src/index.ts';
 import { runCli } from '../cli/helpers.ts';
+import { bridgeEvent } from './helpers.ts';
 
 type Obj = Record<string, unknown>;
-const ev = (i: number, extra: Obj = {}): Obj => ({
-  aep: '0.1',
-  id: `e${i}`,
-  type: 'progress.status',
-  time: '2026-11-30T10:00:00Z',
-  source: 'aep://h/agent/a/session/s',
-  agent: 'a',
-  session: 's',
-  seq: i,
-  ...extra,
-});
+const ev = bridgeEvent;
 const nine = Array.from({ length: 9 }, (_, i) => ev(i));
 
 test('4c: a CloudEvents batch or an OTLP request of 9 records is 9 events', async () => {

@@ -10,22 +10,11 @@ import { toOcsf } from '../../src/aep/bridges/ocsf.ts';
 import { toOtlp } from '../../src/aep/bridges/otlp.ts';
 import { decodeOtlp } from '../../src/aep/bridges/otlp-decode.ts';
 import { validate } from '../../src/index.ts';
-import { briefFindings, checkBridgeText } from './helpers.ts';
+import { bridgeEvent, briefFindings, checkBridgeText } from './helpers.ts';
 
 type Obj = Record<string, unknown>;
-const ev = (i: number, extra: Obj = {}): Obj => ({
-  aep: '0.1',
-  id: `e${i}`,
-  type: 'progress.status',
-  time: '2026-11-30T10:00:00Z',
-  source: 'aep://h/agent/a/session/s',
-  agent: 'a',
-  session: 's',
-  seq: i,
-  capture: 'full',
-  data: { message: 'working' },
-  ...extra,
-});
+const ev = (i: number, extra: Obj = {}): Obj =>
+  bridgeEvent(i, { capture: 'full', data: { message: 'working' }, ...extra });
 const three = [ev(0), ev(1), ev(2)];
 const request = (): Obj => toOtlp(three, { maxCapture: 'full' }).request as Obj;
 const records = (r: Obj): Obj[] => ((r.resourceLogs as Obj[])[0]!.scopeLogs as Obj[])[0]!.logRecords as Obj[];

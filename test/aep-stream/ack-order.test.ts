@@ -6,21 +6,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
-import { brief, checkText, event, jsonl } from './helpers.ts';
+import { brief, checkText, event, jsonl, UNIT_FORM } from './helpers.ts';
 
 const CONSOLE = { source: 'aep://ops-host/agent/console', agent: 'console' };
 const B = { source: 'aep://h2/agent/b/session/u_1', agent: 'b' };
 const T0 = '2026-11-30T12:00:00Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
 
-const FORM = {
-  kind: 'form',
-  prompt: 'unit requests form',
-  fields: [
-    { id: 'name', type: 'string', label: 'Name', required: true },
-    { id: 'n', type: 'number', label: 'N' },
-  ],
-};
+const FORM = UNIT_FORM;
 const PERMISSION = {
   kind: 'permission',
   prompt: 'Permission requested: Bash',

@@ -123,3 +123,14 @@ export async function runRule(id: AepRuleId, events: readonly unknown[], opts: R
   const fs = await checkText(jsonl(events), { ...opts, rules: new Set([id]) });
   return fs.map((f) => `${f.severity}:${f.ruleId}@${f.line ?? '-'}${f.pointer ?? ''}`);
 }
+
+/** A form request's `data` (AEP-0006): a required string, an optional number and a one-choice select. */
+export const UNIT_FORM = {
+  kind: 'form',
+  prompt: 'unit requests form',
+  fields: [
+    { id: 'name', type: 'string', label: 'Name', required: true },
+    { id: 'n', type: 'number', label: 'N' },
+    { id: 'tier', type: 'select', label: 'Tier', choices: [{ id: 't1', label: 'gold' }] },
+  ],
+};

@@ -7,17 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
-import { bothRoutes, brief, checkText, event, jsonl, type RunOptions } from './helpers.ts';
+import { bothRoutes, brief, checkText, event, jsonl, type RunOptions, UNIT_FORM } from './helpers.ts';
 
-const FORM = {
-  kind: 'form',
-  prompt: 'unit requests form',
-  fields: [
-    { id: 'name', type: 'string', label: 'Name', required: true },
-    { id: 'n', type: 'number', label: 'N' },
-    { id: 'tier', type: 'select', label: 'Tier', choices: [{ id: 't1', label: 'gold' }] },
-  ],
-};
+const FORM = UNIT_FORM;
 
 /** A form request, a respond breaking it three ways (required, type, choice), then `after` of the target. */
 function stream(after: (respondId: string) => Record<string, unknown>[]): string {
