@@ -147,17 +147,20 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'A subscription with an attr-match filter receives exactly the Events that match it; a filter naming a key that is not filterable (`data`) is refused invalid-filter.',
     detail:
-      'The filters tried: a type, and a severity comparison {"gte": "warning"} by the AEP-0001 §8.1 order (an absent severity is "info", AEP-0003 §6.2 rule 5).',
-    spec: 'AEP-0003 §6.2; §3.3 #1; §6.5; AEP-0001 §8.1',
+      'The filters tried: a type, and a severity comparison {"gte": "warning"} by the AEP-0001 §8.1 order (an absent severity is "info", AEP-0003 §6.2 rule 5), each over every consuming binding the discovery document names (AEP-0003 §1: attr-match on each consuming binding supported): SSE `filter` (§3.3 #1) and the WebSocket subscribe `filter` (§6.5). The filter naming `data` is sent as a WebSocket subscribe, or over SSE where no socket is named (any answer but a stream refuses it).',
+    spec: 'AEP-0003 §6.2; §1; §3.3 #1; §6.5; AEP-0001 §8.1',
     messages: {
       failOpen:
         'A WebSocket subscribe whose filter names "data" (not filterable) was answered {got}, not an error frame with code "invalid-filter" (fail closed).',
-      extra: 'A subscriber with filter {"type":"{type}"} received a {got} Event.',
-      missing: 'A subscriber with filter {"type":"{type}"} did not receive the matching Event.',
+      sseFailOpen:
+        'GET {path} with a filter naming "data" (not filterable) was answered {got}, not refused (fail closed).',
+      refused: 'A WebSocket subscribe {what} was answered {got}, not subscribed.',
+      extra: 'A subscriber over {binding} with filter {"type":"{type}"} received a {got} Event.',
+      missing: 'A subscriber over {binding} with filter {"type":"{type}"} did not receive the matching Event.',
       severityExtra:
-        'A subscriber with filter {"severity":{"gte":"warning"}} received an Event of severity {severity}.',
+        'A subscriber over {binding} with filter {"severity":{"gte":"warning"}} received an Event of severity {severity}.',
       severityMissing:
-        'A subscriber with filter {"severity":{"gte":"warning"}} did not receive an Event of severity {severity} (AEP-0001 §8.1 order: debug < info < notice < warning < error < critical).',
+        'A subscriber over {binding} with filter {"severity":{"gte":"warning"}} did not receive an Event of severity {severity} (AEP-0001 §8.1 order: debug < info < notice < warning < error < critical).',
     },
   },
   FROM_REFUSAL_RULE,
@@ -166,12 +169,15 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'error',
     description:
       'A subscription with a capture ceiling receives Events down-leveled to it per AEP-0001 §8.2, never above it.',
-    spec: 'AEP-0003 §6.4; AEP-0001 §8.2',
+    detail:
+      'Over every consuming binding the discovery document names: the SSE `capture` parameter (AEP-0003 §3.3 #1) and the WebSocket subscribe `capture` member (§6.5).',
+    spec: 'AEP-0003 §6.4; §3.3 #1; §6.5; AEP-0001 §8.2',
     messages: {
-      above: 'A subscriber with capture={ceiling} received an Event at capture {got}.',
+      above: 'A subscriber over {binding} with capture={ceiling} received an Event at capture {got}.',
       payload:
-        'A subscriber with capture={ceiling} received the {type} Event (posted at capture {posted}) other than its §8.2 down-level: at {pointer} the down-level has {want}, the delivered Event has {got}.',
-      missing: 'A subscriber with capture={ceiling} received no Event.',
+        'A subscriber over {binding} with capture={ceiling} received the {type} Event (posted at capture {posted}) other than its §8.2 down-level: at {pointer} the down-level has {want}, the delivered Event has {got}.',
+      missing: 'A subscriber over {binding} with capture={ceiling} received no Event.',
+      refused: 'A WebSocket subscribe {what} was answered {got}, not subscribed.',
     },
   },
   {
@@ -180,7 +186,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'A subscriber resuming from a (session, epoch, seq) position receives the buffered Events strictly after it, in order, with none missing.',
     detail:
-      'Checked over SSE by Last-Event-ID and by `from` (which takes precedence), and over the WebSocket by subscribe.from.',
+      'Checked over each consuming binding the discovery document names (AEP-0003 §1, §7 "all consuming bindings"): over SSE by Last-Event-ID and by `from` (which takes precedence), and over the WebSocket by subscribe.from.',
     spec: 'AEP-0003 §3.3 #3; §6.5; §7',
     messages: {
       got: 'Resuming by {how} after seq {after} delivered {got}; expected seq {want}.',
@@ -195,7 +201,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'An endpoint that keeps a replay buffer advertises its depth (capabilities.replay.buffer) in the discovery document and in hello.',
     detail:
-      'Where the discovery document advertises none, the resume check resumes over SSE `from` all the same: a replayed Event shows a buffer kept unadvertised.',
+      'Where the discovery document advertises none, the resume check resumes by `from` all the same (over SSE when a stream is named, else by WebSocket subscribe.from): a replayed Event shows a buffer kept unadvertised.',
     spec: 'AEP-0003 §5',
     quote: 'if it does, MUST advertise its depth in `hello` and the discovery document',
     messages: {
