@@ -1,7 +1,8 @@
 /**
  * Start the compliant test endpoint of the `aep live` tests (test/live/endpoint.ts) on 127.0.0.1 and print its URL, to
- * try `aep live` against it: `npx tsx tools/test-endpoint.ts [--control] [--broken NAME]`. `--control` also serves an
- * AEP-0004 control session (the `aep live` options that reach it are printed); `--broken NAME` starts one of the broken variants of
+ * try `aep live` against it: `npx tsx tools/test-endpoint.ts [--control] [--ws-only|--sse-only] [--broken NAME]`. `--control` also serves an
+ * AEP-0004 control session (the `aep live` options that reach it are printed); `--ws-only` (`--sse-only`) names no SSE
+ * (WebSocket) endpoint in its discovery document; `--broken NAME` starts one of the broken variants of
  * test/live/cases.ts instead. The `--token` printed is the one its event surfaces require (AEP-0003 §8.1; `--broken
  * tokenless` takes requests without it). Ctrl-C (SIGINT) or SIGTERM closes it and ends the process.
  */
@@ -9,14 +10,18 @@ import { nearestWord } from '../src/core/nearest.ts';
 import { CONTROL_SESSION, TOKEN, startEndpoint, type Broken } from '../test/live/endpoint.ts';
 import { LIVE_CASES } from '../test/live/cases.ts';
 
-const USAGE = 'usage: npx tsx tools/test-endpoint.ts [--control] [--broken NAME]\n';
+const USAGE = 'usage: npx tsx tools/test-endpoint.ts [--control] [--ws-only|--sse-only] [--broken NAME]\n';
 
 const args = process.argv.slice(2);
 let control = false;
+// one consuming binding only: the discovery document names no stream (--ws-only) or no socket (--sse-only)
+let only: 'wsOnly' | 'sseOnly' | undefined;
 let broken: Broken | undefined;
 for (let i = 0; i < args.length; i++) {
   const a = args[i]!;
   if (a === '--control') control = true;
+  else if (a === '--ws-only') only = 'wsOnly';
+  else if (a === '--sse-only') only = 'sseOnly';
   else if (a === '--broken' && args[i + 1] === undefined) {
     process.stderr.write(`test-endpoint: --broken needs a variant NAME\n${USAGE}`);
     process.exit(2);
@@ -41,7 +46,7 @@ for (let i = 0; i < args.length; i++) {
   }
 }
 
-const ep = await startEndpoint(broken, control ? { control: true } : {});
+const ep = await startEndpoint(broken, { ...(control ? { control: true } : {}), ...(only ? { [only]: true } : {}) });
 process.stdout.write(
   `${ep.url}\n` +
     `test endpoint${broken ? ` (broken: ${broken})` : ''} listening on 127.0.0.1; try: aep live ${ep.url}${broken?.startsWith('tokenless') ? ' (this variant takes requests without a token)' : ` --token ${TOKEN}`}${control ? ` --control-session ${CONTROL_SESSION}` : ''}\n` +

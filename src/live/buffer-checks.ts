@@ -22,6 +22,7 @@ import {
 import type { SseSubscriber } from './client.ts';
 import { CredentialsRefused } from './credentials.ts';
 import { accepted } from './http-checks.ts';
+import { type ConsumeRun, consume, consumingBindings } from './consume.ts';
 import { StreamFailed } from './live-run.ts';
 
 export type { BufferRun } from './buffer-run.ts';
@@ -37,22 +38,26 @@ async function refusable(opening: Promise<SseSubscriber>): Promise<SseSubscriber
   }
 }
 
-/** AEP-0003 §5: whether an endpoint that advertises no buffer replays a buffered Event all the same (SSE `from`). */
-async function replaysUnadvertised(run: BufferRun): Promise<boolean> {
+/**
+ * AEP-0003 §5: whether an endpoint that advertises no buffer replays a buffered Event all the same (a `from` over SSE
+ * when named, else subscribe.from: a refusal is no finding, an endpoint without a buffer may refuse a position).
+ */
+async function replaysUnadvertised(run: ConsumeRun): Promise<boolean> {
   const [a, b] = [run.event(), run.event()];
   // not accepted (202 or 200, aep/live-ingest), nothing to replay: the stream is not asked
   const r = await run.post(`${JSON.stringify(a)}\n${JSON.stringify(b)}\n`, 'application/x-ndjson');
   if (!accepted(r.status)) return false;
-  const sub = await run.subscribe({
-    filter: JSON.stringify({ session: run.session }),
-    from: JSON.stringify(fromOf(a)),
-  });
+  const binding = consumingBindings(run)[0];
+  if (!binding) return false;
+  const ask = { filter: { session: run.session }, from: fromOf(a) };
+  const sub = await consume(run, binding, run.session, ask, undefined, 'unadvertised-1');
+  if (!sub) return false;
   try {
     const marker = run.event();
     await run.post(JSON.stringify(marker));
-    await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
-    run.keep(sub);
-    return run.mine(sub).some(({ ev }) => ev.id === b.id);
+    await sub.until((ev) => ev.id === marker.id);
+    sub.keep();
+    return sub.mine().some(({ ev }) => ev.id === b.id);
   } finally {
     sub.close();
   }
@@ -75,7 +80,7 @@ function exhaustedAt(session: string, comments: string[], frames: unknown[]): nu
  * session or a global one): the Event resumed after and up to two after it, all of them held. A legal eviction all the same (a busy
  * global buffer) is a `replay-exhausted` naming the earliest held position, and delivery is judged from it.
  */
-export async function resume(run: BufferRun): Promise<void> {
+export async function resume(run: ConsumeRun): Promise<void> {
   let d = depth(run);
   // §5: a buffer kept MUST be advertised; one found unadvertised is reported, and resume is checked over it
   if (d === undefined && (await replaysUnadvertised(run))) {
@@ -138,19 +143,22 @@ export async function resume(run: BufferRun): Promise<void> {
     }
   };
   const position = (p: Posted, e: Ev) => ({ 'last-event-id': `${p.own.session}:0:${e.seq}` });
-  await sse(
-    'Last-Event-ID',
-    'resume-lei',
-    () => ({}),
-    (p) => position(p, p.after),
-  );
-  // `from` takes precedence: a Last-Event-ID at the last Event would deliver none of them
-  await sse(
-    'the from parameter',
-    'resume-from',
-    (p) => ({ from: JSON.stringify(fromOf(p.after)) }),
-    (p) => position(p, p.last),
-  );
+  // §1, §7: resume on each consuming binding offered, SSE by both its carriages when it is named
+  if (run.discovery?.endpoints.stream) {
+    await sse(
+      'Last-Event-ID',
+      'resume-lei',
+      () => ({}),
+      (p) => position(p, p.after),
+    );
+    // `from` takes precedence: a Last-Event-ID at the last Event would deliver none of them
+    await sse(
+      'the from parameter',
+      'resume-from',
+      (p) => ({ from: JSON.stringify(fromOf(p.after)) }),
+      (p) => position(p, p.last),
+    );
+  }
   if (!run.socket()) return;
   const p = await posted('resume-ws');
   const session = p.own.session;
@@ -172,7 +180,7 @@ export async function resume(run: BufferRun): Promise<void> {
  * AEP-0003 §5 Replay-all: `from` "all" replays what is held, in order, without replay-exhausted. Each binding asks in
  * a session of its own, posted no more Events than an advertised buffer holds (rule 1: bounded by what it holds).
  */
-export async function replayAll(run: BufferRun): Promise<void> {
+export async function replayAll(run: ConsumeRun): Promise<void> {
   const replay = run.capabilities().replay as { all?: unknown } | undefined;
   if (replay?.all !== true) return run.skip('replay-all', 'the endpoint does not advertise capabilities.replay.all');
   const d = depth(run);
@@ -197,16 +205,18 @@ export async function replayAll(run: BufferRun): Promise<void> {
     if (got.some((s, i) => i > 0 && s < got[i - 1]!))
       run.report('aep/live-replay-all', 'order', { how, got: got.join(', ') });
   };
-  const sse = await posted('all');
   // refused over SSE, it is replay-all's finding (§5), and the WebSocket is asked all the same
-  const sub = await refusable(
-    run.subscribe(
-      { filter: JSON.stringify({ session: sse.own.session }), from: 'all' },
-      undefined,
-      'aep/live-replay-all',
-    ),
-  );
-  if (sub)
+  const sse = run.discovery?.endpoints.stream ? await posted('all') : undefined;
+  const sub =
+    sse &&
+    (await refusable(
+      run.subscribe(
+        { filter: JSON.stringify({ session: sse.own.session }), from: 'all' },
+        undefined,
+        'aep/live-replay-all',
+      ),
+    ));
+  if (sub && sse)
     try {
       const { own } = sse;
       const marker = own.event();

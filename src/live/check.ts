@@ -14,8 +14,8 @@ import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import { binaryFrame, contentType, oversize, redelivery, unsubscribe } from './binding-checks.ts';
 import * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_SLOW, type LiveCheck } from './rules.ts';
-import { filter } from './filter-checks.ts';
-import { captureCeiling, discovery, fanout, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
+import { captureCeiling, filter } from './filter-checks.ts';
+import { discovery, fanout, ingest, invalidEnvelope, versionGate } from './http-checks.ts';
 import { heartbeat } from './stream-checks.ts';
 import { token } from './token-checks.ts';
 import {
@@ -88,17 +88,9 @@ const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
   'control-unsupported': control.controlUnsupported,
   'control-cancel': control.controlCancel,
 };
-const NEEDS_STREAM = new Set<LiveCheck>([
-  'fanout',
-  'redelivery',
-  'filter',
-  'capture-ceiling',
-  'resume',
-  'replay-all',
-  'eviction',
-  'byte-identity',
-  'heartbeat',
-]);
+const NEEDS_STREAM = new Set<LiveCheck>(['fanout', 'redelivery', 'eviction', 'byte-identity', 'heartbeat']);
+/** Checks with a form on each consuming binding (AEP-0003 §1, §6.5, §7): SSE when named, the WebSocket's else. */
+const NEEDS_CONSUMER = new Set<LiveCheck>(['filter', 'capture-ceiling', 'resume', 'replay-all']);
 
 /**
  * Check the endpoint at `base` (discovery first, always). @throws LiveConnectError when it cannot be reached, with
@@ -173,6 +165,10 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
     try {
       if (NEEDS_STREAM.has(check) && !run.discovery?.endpoints.stream) {
         skip(run, check, 'the discovery document names no "stream" endpoint (SSE)');
+        continue;
+      }
+      if (NEEDS_CONSUMER.has(check) && !run.discovery?.endpoints.stream && !run.discovery?.endpoints.socket) {
+        skip(run, check, 'the discovery document names neither a "stream" (SSE) nor a "socket" (WebSocket) endpoint');
         continue;
       }
       const socketCheck = SOCKET_CHECKS[check];

@@ -1,17 +1,16 @@
 /**
  * The HTTP and SSE checks of `aep live` (AEP-0003 §3.2-§3.4, §6.2, §6.4): discovery, the version gate, envelope
- * refusal, ingest, fan-out and the capture ceiling (the filters: filter-checks.ts).
+ * refusal, ingest and fan-out (the filters and the capture ceiling: filter-checks.ts).
  */
 import { isLoopback } from '../core/loopback.ts';
-import { downlevelEvent } from '../aep/downlevel.ts';
 import { describeValue } from '../core/finding.ts';
 import { coreOf } from './buffer-run.ts';
 import { BODY_LIMIT, fetchText, LiveTimeout, type SseSubscriber } from './client.ts';
 import { CredentialsRefused, refusedForCredentials } from './credentials.ts';
-import { ForeignEndpoint, type LiveRun, skip, StreamFailed } from './live-run.ts';
+import { ForeignEndpoint, type LiveRun, StreamFailed } from './live-run.ts';
 
 /** The first pointer at which two JSON values differ (`""` for the whole value). */
-function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
+export function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
   if (a === b) return undefined;
   if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -29,7 +28,7 @@ function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
 }
 
 /** The value at a JSON Pointer of `v` (undefined where there is none). */
-function valueAt(v: unknown, pointer: string): unknown {
+export function valueAt(v: unknown, pointer: string): unknown {
   for (const raw of pointer.split('/').slice(1)) {
     if (!v || typeof v !== 'object') return undefined;
     v = (v as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
@@ -38,7 +37,7 @@ function valueAt(v: unknown, pointer: string): unknown {
 }
 
 /** A value named for a message without echoing it (payload text never appears in findings). */
-function shapeOf(v: unknown): string {
+export function shapeOf(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const n = Object.keys(v).length;
@@ -332,53 +331,6 @@ async function agentScoped(run: LiveRun): Promise<void> {
     if (m.id !== undefined) run.report('aep/live-fanout', 'agentId', { id: String(ev.id), got: m.id });
     if (m.data.includes('\n')) run.report('aep/live-fanout', 'data', { n: m.data.split('\n').length });
     identical(run, run.object(m)!, ev);
-  } finally {
-    sub.close();
-  }
-}
-
-/** AEP-0003 §6.4; AEP-0001 §8.2: a subscriber below the capture of an Event receives it down-leveled. */
-export async function captureCeiling(run: LiveRun): Promise<void> {
-  const levels = run.discovery?.capabilities.capture;
-  if (Array.isArray(levels) && !levels.includes('metadata'))
-    return skip(run, 'capture-ceiling', 'the endpoint does not list "metadata" in capabilities.capture');
-  const ceiling = 'metadata';
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: run.session }), capture: ceiling });
-  try {
-    // redacted-gated text that a metadata ceiling removes (AEP-0002 progress.status `message`), on a type that opens
-    // no lifecycle: a run.started here left the delivered stream an open run of ours (aep/open-at-end in every report)
-    const ev = run.event('progress.status', {
-      capture: 'redacted',
-      data: { phase: 'checking', message: 'checking the capture ceiling' },
-    });
-    await run.post(JSON.stringify(ev));
-    await sub.until(() => run.mine(sub).some((x) => x.ev.id === ev.id), run.opts.timeoutMs);
-    run.keep(sub);
-    const got = run.mine(sub).find((x) => x.ev.id === ev.id)?.ev;
-    if (!got) return run.report('aep/live-capture-ceiling', 'missing', { ceiling });
-    const rank = { none: 0, metadata: 1, redacted: 2, full: 3 } as Record<string, number>;
-    const at = typeof got.capture === 'string' ? got.capture : 'metadata';
-    if ((rank[at] ?? 9) > rank[ceiling]!) return run.report('aep/live-capture-ceiling', 'above', { ceiling, got: at });
-    // what the ceiling governs (capture and payload); other rewrites are aep/live-delivery-identity's
-    const want = downlevelEvent(ev, ceiling).event;
-    const seen = { capture: at, data: got.data };
-    const wanted = { capture: want.capture, data: want.data };
-    const pointer = firstDifference(seen, wanted);
-    // name the Event and what differs there, so the operator sees what the down-level keeps or drops
-    if (pointer !== undefined)
-      run.report(
-        'aep/live-capture-ceiling',
-        'payload',
-        {
-          ceiling,
-          pointer: pointer || '""',
-          type: String(ev.type),
-          posted: String(ev.capture),
-          want: shapeOf(valueAt(wanted, pointer)),
-          got: shapeOf(valueAt(seen, pointer)),
-        },
-        pointer,
-      );
   } finally {
     sub.close();
   }

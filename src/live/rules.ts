@@ -8,6 +8,7 @@ import { BINDING_RULES } from './binding-rules.ts';
 import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
 import type { LiveRule } from './rule-types.ts';
 import { FROM_REFUSAL_RULE, HEARTBEAT_RULE } from './stream-rules.ts';
+import { CAPTURE_CEILING_RULE, FILTER_RULE } from './subscription-rules.ts';
 import { TLS_RULE, TOKEN_RULES } from './trust-rules.ts';
 
 export type { LiveRule, LiveRuleId } from './rule-types.ts';
@@ -141,46 +142,16 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'AEP-0003 Abstract; AEP-0001 §4.2',
     messages: { changed: 'Event {id:json} differs at {pointer}: posted {posted}, delivered {delivered}.' },
   },
-  {
-    id: 'aep/live-filter',
-    severity: 'error',
-    description:
-      'A subscription with an attr-match filter receives exactly the Events that match it; a filter naming a key that is not filterable (`data`) is refused invalid-filter.',
-    detail:
-      'The filters tried: a type, and a severity comparison {"gte": "warning"} by the AEP-0001 §8.1 order (an absent severity is "info", AEP-0003 §6.2 rule 5).',
-    spec: 'AEP-0003 §6.2; §3.3 #1; §6.5; AEP-0001 §8.1',
-    messages: {
-      failOpen:
-        'A WebSocket subscribe whose filter names "data" (not filterable) was answered {got}, not an error frame with code "invalid-filter" (fail closed).',
-      extra: 'A subscriber with filter {"type":"{type}"} received a {got} Event.',
-      missing: 'A subscriber with filter {"type":"{type}"} did not receive the matching Event.',
-      severityExtra:
-        'A subscriber with filter {"severity":{"gte":"warning"}} received an Event of severity {severity}.',
-      severityMissing:
-        'A subscriber with filter {"severity":{"gte":"warning"}} did not receive an Event of severity {severity} (AEP-0001 §8.1 order: debug < info < notice < warning < error < critical).',
-    },
-  },
+  FILTER_RULE,
   FROM_REFUSAL_RULE,
-  {
-    id: 'aep/live-capture-ceiling',
-    severity: 'error',
-    description:
-      'A subscription with a capture ceiling receives Events down-leveled to it per AEP-0001 §8.2, never above it.',
-    spec: 'AEP-0003 §6.4; AEP-0001 §8.2',
-    messages: {
-      above: 'A subscriber with capture={ceiling} received an Event at capture {got}.',
-      payload:
-        'A subscriber with capture={ceiling} received the {type} Event (posted at capture {posted}) other than its §8.2 down-level: at {pointer} the down-level has {want}, the delivered Event has {got}.',
-      missing: 'A subscriber with capture={ceiling} received no Event.',
-    },
-  },
+  CAPTURE_CEILING_RULE,
   {
     id: 'aep/live-resume',
     severity: 'error',
     description:
       'A subscriber resuming from a (session, epoch, seq) position receives the buffered Events strictly after it, in order, with none missing.',
     detail:
-      'Checked over SSE by Last-Event-ID and by `from` (which takes precedence), and over the WebSocket by subscribe.from.',
+      'Checked over each consuming binding the discovery document names (AEP-0003 §1, §7 "all consuming bindings"): over SSE by Last-Event-ID and by `from` (which takes precedence), and over the WebSocket by subscribe.from.',
     spec: 'AEP-0003 §3.3 #3; §6.5; §7',
     messages: {
       got: 'Resuming by {how} after seq {after} delivered {got}; expected seq {want}.',
@@ -195,7 +166,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'An endpoint that keeps a replay buffer advertises its depth (capabilities.replay.buffer) in the discovery document and in hello.',
     detail:
-      'Where the discovery document advertises none, the resume check resumes over SSE `from` all the same: a replayed Event shows a buffer kept unadvertised.',
+      'Where the discovery document advertises none, the resume check resumes by `from` all the same (over SSE when a stream is named, else by WebSocket subscribe.from): a replayed Event shows a buffer kept unadvertised.',
     spec: 'AEP-0003 §5',
     quote: 'if it does, MUST advertise its depth in `hello` and the discovery document',
     messages: {

@@ -356,6 +356,8 @@ export async function startEndpoint(
     backpressure?: 'deliver';
     /** Name no WebSocket endpoint (the backpressure check then probes SSE), as `no-socket` does. */
     sseOnly?: boolean;
+    /** Name no SSE endpoint and answer GET /stream 404: a relay offering only the WebSocket binding (AEP-0003 §1). */
+    wsOnly?: boolean;
     /**
      * Deliver each of the target's Events (its acks) twice, the second copy with an extension attribute a relay added:
      * at-least-once redelivery (AEP-0001 §7 #4) a relay MAY extend (§4.2), still compliant.
@@ -508,7 +510,7 @@ export async function startEndpoint(
         ? { events: `${origin}${LITERAL_BASE}/events`, stream: 'stream', socket: `${LITERAL_BASE}/socket/` }
         : {
             events: '/events',
-            stream: '/stream',
+            ...(opts.wsOnly ? {} : { stream: '/stream' }),
             ...(broken === 'no-socket' || opts.sseOnly
               ? {}
               : { socket: broken === 'plain-off-host' ? 'ws://aep.example.com/socket' : '/socket' }),
@@ -622,14 +624,20 @@ export async function startEndpoint(
       });
       return;
     }
-    if (req.method === 'GET' && path === '/stream') {
+    if (req.method === 'GET' && path === '/stream' && !opts.wsOnly) {
       if (!tokenOk(req)) return unauthorized(res);
       // never a head, nor a message (the connection is ended when the endpoint closes)
       if (broken === 'hangs-sse') return;
       let filter: AttrFilter;
       let from: 'all' | Position[] | undefined;
       try {
-        filter = parseFilter(url.searchParams.get('filter') ?? '{}');
+        try {
+          filter = parseFilter(url.searchParams.get('filter') ?? '{}');
+        } catch (e) {
+          // `filter-fail-open` matches everything past a filter it cannot take, over SSE as over the WebSocket
+          if (broken !== 'filter-fail-open') throw e;
+          filter = parseFilter({});
+        }
         const f = url.searchParams.get('from');
         if (f !== null) {
           if (f === 'all' && broken === 'sse-refuses-all') throw new Error('replay-all not implemented');

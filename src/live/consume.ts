@@ -1,0 +1,139 @@
+/**
+ * A subscription on either consuming binding (AEP-0003 §3.3 SSE, §6.5 WebSocket) behind one shape, for the checks
+ * whose requirement holds on each consuming binding an endpoint offers (§1: attr-match and resume "on the consuming
+ * bindings they support"; §6.4: a ceiling on any subscription).
+ */
+import { type BufferRun, describeFrame, type Ev, greeted, isFrame, wsKeep, wsMine, wsSubscribe } from './buffer-run.ts';
+import { ForeignEndpoint } from './live-run.ts';
+import type { LiveRuleId } from './rules.ts';
+
+/** A consuming binding: SSE (§3.3) or the WebSocket (§3.5). */
+export type Binding = 'sse' | 'ws';
+
+/** What a consumer check asks of the run: {@link BufferRun} and whether the discovery document names a stream. */
+export interface ConsumeRun extends BufferRun {
+  readonly discovery: { endpoints: { stream?: string } } | undefined;
+}
+
+/** How findings name a binding (`Resuming by {how}`, `over {binding}`). */
+export const BINDING_NAME: Record<Binding, string> = { sse: 'SSE', ws: 'the WebSocket' };
+
+/**
+ * The consuming bindings the discovery document names, SSE first. A socket on another origin is left out when a
+ * stream is named (its checks run over SSE); named alone, it stays, and opening it skips the check naming why.
+ */
+export function consumingBindings(run: ConsumeRun): Binding[] {
+  const out: Binding[] = run.discovery?.endpoints.stream ? ['sse'] : [];
+  try {
+    if (run.socket()) out.push('ws');
+  } catch (e) {
+    if (!(e instanceof ForeignEndpoint)) throw e;
+    if (!out.length) out.push('ws');
+  }
+  return out;
+}
+
+/** One open subscription: this run's Events of its session as delivered, and how to wait for one. */
+export interface Consumer {
+  readonly binding: Binding;
+  /** The Events of the session delivered so far, in arrival order. */
+  mine(): { ev: Ev }[];
+  /** Wait, within the run's timeout, until an Event satisfying `pick` has come. */
+  until(pick: (ev: Ev) => boolean): Promise<void>;
+  /** Record the Events delivered (the run's `delivered`). */
+  keep(): void;
+  close(): void;
+}
+
+/** What a subscription asks: its attr-match filter, a capture ceiling, a `from` (as JSON values). */
+export interface Ask {
+  filter: Ev;
+  capture?: string;
+  from?: unknown;
+}
+
+/**
+ * Subscribe on `binding` to `session` with `ask`. A WebSocket subscribe answered other than `subscribed` is `rule`'s
+ * `refused` finding, when one is named (undefined returned); an SSE stream that fails throws as {@link LiveRun.subscribe} does.
+ */
+export async function consume(
+  run: ConsumeRun,
+  binding: Binding,
+  session: string,
+  ask: Ask,
+  rule: LiveRuleId | undefined,
+  id: string,
+): Promise<Consumer | undefined> {
+  const frame = { filter: ask.filter, ...(ask.capture ? { capture: ask.capture } : {}) };
+  if (binding === 'sse') {
+    const sub = await run.subscribe({
+      filter: JSON.stringify(ask.filter),
+      ...(ask.capture ? { capture: ask.capture } : {}),
+      ...(ask.from !== undefined ? { from: JSON.stringify(ask.from) } : {}),
+    });
+    const mine = () => run.mine(sub, session);
+    return {
+      binding,
+      mine,
+      until: async (pick) => void (await sub.until(() => mine().some(({ ev }) => pick(ev)), run.opts.timeoutMs)),
+      keep: () => run.keep(sub, session),
+      close: () => sub.close(),
+    };
+  }
+  const url = run.socket();
+  if (!url) return undefined;
+  const ws = await greeted(run, url, 'consumer');
+  try {
+    const answer = await wsSubscribe(
+      run,
+      ws,
+      { id, ...frame, ...(ask.from !== undefined ? { from: ask.from } : {}) },
+      session,
+    );
+    if (!isFrame('subscribed', id)(answer)) {
+      ws.close();
+      if (rule) run.report(rule, 'refused', { got: describeFrame(answer, ws.closed), what: JSON.stringify(frame) });
+      return undefined;
+    }
+  } catch (e) {
+    ws.close();
+    throw e;
+  }
+  const mine = () => wsMine(run, ws, session);
+  return {
+    binding,
+    mine,
+    until: async (pick) =>
+      void (await ws.next(
+        0,
+        (f) => !!f && typeof f === 'object' && (f as Ev).session === session && pick(f as Ev),
+        run.opts.timeoutMs,
+      )),
+    keep: () => wsKeep(run, ws, session),
+    close: () => ws.close(),
+  };
+}
+
+/**
+ * A subscription with `ask` on each binding the endpoint offers (SSE first: a stream that fails throws before any
+ * socket opens), handed to `use` and closed after, whatever it throws.
+ */
+export async function consumeEach(
+  run: ConsumeRun,
+  session: string,
+  ask: Ask,
+  rule: LiveRuleId,
+  id: string,
+  use: (subs: Consumer[]) => Promise<void>,
+): Promise<void> {
+  const subs: Consumer[] = [];
+  try {
+    for (const b of consumingBindings(run)) {
+      const sub = await consume(run, b, session, ask, rule, id);
+      if (sub) subs.push(sub);
+    }
+    if (subs.length) await use(subs);
+  } finally {
+    for (const s of subs) s.close();
+  }
+}

@@ -1,0 +1,149 @@
+// The checks with a form on each consuming binding (filter, capture-ceiling, resume, replay-all) run over the one an
+// endpoint offers: a relay naming only a `socket` (AEP-0003 §1: no binding is mandatory) is judged by its WebSocket
+// subscribe `filter`, `capture` and `from` (§6.5, §7), an SSE-only one by SSE, fail-closed included (§6.2 #1), and
+// one naming neither is skipped saying so. Servers listen on 127.0.0.1 only and stop inside their test.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { checkEndpoint } from '../../src/live/check.ts';
+import { type Broken, startEndpoint, TOKEN } from './endpoint.ts';
+
+const TIMEOUT = 5000;
+const CHECKS = ['filter', 'capture-ceiling', 'resume', 'replay-all'] as const;
+type Found = { ruleId: string; severity: string; message: string; spec?: string };
+const show = (fs: Found[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
+const errors = (fs: Found[]) => [
+  ...new Set(fs.filter((f) => f.severity !== 'info' && f.ruleId !== 'aep/live-skipped').map((f) => f.ruleId)),
+];
+
+for (const only of ['wsOnly', 'sseOnly'] as const)
+  test(`a compliant ${only === 'wsOnly' ? 'WebSocket' : 'SSE'}-only relay runs and passes ${CHECKS.join(', ')}`, async () => {
+    const ep = await startEndpoint(undefined, { [only]: true });
+    try {
+      const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: [...CHECKS] });
+      assert.deepEqual(errors(r.findings), [], show(r.findings));
+      assert.deepEqual(r.skipped, [], show(r.findings));
+      assert.deepEqual(r.ran, [...CHECKS]);
+      // the Events judged came over the binding offered, and are the run's record
+      assert.ok(r.delivered.length > 0);
+    } finally {
+      await ep.close();
+    }
+  });
+
+test('a WebSocket-only relay: the SSE-only checks are still skipped naming the missing stream', async () => {
+  const ep = await startEndpoint(undefined, { wsOnly: true });
+  try {
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: ['fanout', 'filter'] });
+    assert.deepEqual(r.ran, ['filter'], show(r.findings));
+    assert.match(r.checks.find((c) => c.check === 'fanout')!.reason!, /names no "stream" endpoint \(SSE\)/);
+  } finally {
+    await ep.close();
+  }
+});
+
+// each broken the same way on every binding: over the WebSocket alone, the finding names it and cites §6.5
+for (const [variant, check, rule, says] of [
+  [
+    'ignores-filter',
+    'filter',
+    'aep/live-filter',
+    /over the WebSocket with filter \{"type":"error\.raised"\} received a progress\.status Event/,
+  ],
+  [
+    'severity-by-name',
+    'filter',
+    'aep/live-filter',
+    /over the WebSocket .* did not receive an Event of severity critical/,
+  ],
+  [
+    'filter-fail-open',
+    'filter',
+    'aep/live-filter',
+    /filter names "data" \(not filterable\) was answered a "subscribed" frame/,
+  ],
+  [
+    'up-levels',
+    'capture-ceiling',
+    'aep/live-capture-ceiling',
+    /over the WebSocket with capture=metadata received an Event at capture full/,
+  ],
+  [
+    'keeps-content',
+    'capture-ceiling',
+    'aep/live-capture-ceiling',
+    /over the WebSocket with capture=metadata received the progress\.status Event .* at \/data\/message/,
+  ],
+  ['ws-from-inclusive', 'resume', 'aep/live-resume', /Resuming by subscribe\.from after seq (\d+) delivered seq \1, /],
+] as [Broken, (typeof CHECKS)[number], string, RegExp][])
+  test(`a WebSocket-only relay broken as ${variant} fails ${check} (${rule}, AEP-0003 §6.5)`, async () => {
+    const ep = await startEndpoint(variant, { wsOnly: true });
+    try {
+      const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: [check] });
+      assert.deepEqual(r.ran, [check], show(r.findings));
+      assert.deepEqual(errors(r.findings), [rule], show(r.findings));
+      const found = r.findings.filter((f) => f.ruleId === rule);
+      assert.ok(
+        found.some((f) => says.test(f.message)),
+        `${says} in\n${show(r.findings)}`,
+      );
+      for (const f of found) assert.match(String(f.spec), /§6\.5/);
+    } finally {
+      await ep.close();
+    }
+  });
+
+test('an SSE-only relay that takes a filter naming "data" fails filter over SSE (AEP-0003 §6.2 #1, fail closed)', async () => {
+  const ep = await startEndpoint('filter-fail-open', { sseOnly: true });
+  try {
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: ['filter'] });
+    assert.deepEqual(errors(r.findings), ['aep/live-filter'], show(r.findings));
+    assert.match(
+      show(r.findings),
+      /GET \/stream with a filter naming "data" \(not filterable\) was answered 200 text\/event-stream, not refused/,
+    );
+  } finally {
+    await ep.close();
+  }
+});
+
+test('an SSE-only relay resuming inclusively by from fails resume over SSE', async () => {
+  const ep = await startEndpoint('sse-from-inclusive', { sseOnly: true });
+  try {
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: ['resume'] });
+    assert.deepEqual(errors(r.findings), ['aep/live-resume'], show(r.findings));
+    assert.match(show(r.findings), /Resuming by the from parameter after seq/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('a relay naming neither a stream nor a socket: the consuming checks are skipped saying so, nothing asked', async () => {
+  let asked = 0;
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/events') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ aep: ['0.1'], endpoints: { events: '/events' } }));
+    }
+    // discovery's own /.well-known/aep (the SHOULD at an origin root) aside
+    if (req.url !== '/.well-known/aep') asked++;
+    req.resume();
+    req.on('end', () => res.writeHead(404).end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const r = await checkEndpoint(url, { timeoutMs: TIMEOUT, checks: [...CHECKS] });
+    assert.deepEqual(r.skipped, [...CHECKS]);
+    for (const c of CHECKS)
+      assert.match(
+        r.checks.find((o) => o.check === c)!.reason!,
+        /names neither a "stream" \(SSE\) nor a "socket" \(WebSocket\) endpoint/,
+      );
+    assert.equal(asked, 0);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
