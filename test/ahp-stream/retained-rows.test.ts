@@ -304,3 +304,18 @@ test("a third request under an id two requests of both methods await reuses the 
   e.request(msg('intercept-request', 'x'), at(4));
   assert.equal(e.takeIdPending(), undefined);
 });
+
+test('a request under a pending id after an unreadable line later than that request is not judged (the line may have held its response)', () => {
+  const at = (line: number): Mark => ({ file: 'a.jsonl', line, byteOffset: line * 100 });
+  const c = new Correlation(budget());
+  c.request(msg('capabilities-request', 'x'), at(1));
+  c.unreadableLine(at(2));
+  c.request(msg('intercept-request', 'x'), at(3));
+  assert.equal(c.takeIdPending(), undefined);
+  // an unreadable line before the pending request does not excuse the reuse
+  const d = new Correlation(budget());
+  d.unreadableLine(at(1));
+  d.request(msg('capabilities-request', 'x'), at(2));
+  d.request(msg('intercept-request', 'x'), at(3));
+  assert.deepEqual(d.takeIdPending(), { prior: at(2), method: 'hooks/capabilities' });
+});

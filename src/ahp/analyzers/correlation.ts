@@ -160,7 +160,11 @@ export class Correlation implements BudgetHolder {
       // which must keep its id, failure.md §Duplicate delivery and retries, the harness chose to send it then)
       const same = prior.method === method ? prior : prior.next;
       const other = prior.method === method ? prior.next : prior;
-      if (other !== undefined) this.idPending = { prior: other.at, method: other.method };
+      // not after an unreadable line later than the other request: that line may have held its response (README
+      // §Decisions on unreadable lines)
+      const u = this.unreadable;
+      if (other !== undefined && (u === undefined || (u.file === other.at.file && u.line < other.at.line)))
+        this.idPending = { prior: other.at, method: other.method };
       if (same !== undefined) {
         same.deliveries++;
         return undefined;
