@@ -9,6 +9,7 @@ import type { AepCaptureLevel } from '../schema/registry.ts';
 import { decodeCloudEvents } from './cloudevents.ts';
 import { decodeOcsf } from './ocsf.ts';
 import { decodeOtlp } from './otlp-decode.ts';
+import { otlpLiterals } from './numbers.ts';
 import { BRIDGE_INPUT_RULE, bridgeRule } from './rules.ts';
 import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, isJsonRpc, type BridgeFrom } from './hint.ts';
 import type { DecodedEvent } from './types.ts';
@@ -99,7 +100,7 @@ export function bridgeChecker(
           ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers, text: ev.text })
           : from === 'ocsf'
             ? decodeOcsf(value, { maxCapture })
-            : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
+            : decodeOtlp(value, { maxCapture, bigIntegers: otlpLiterals(ev) });
       for (const i of res.issues)
         sink(makeFinding(bridgeRule(i.ruleId), { pointer: i.pointer, messageId: i.messageId, args: i.args }, ev));
       // a repeated member: which copy counts is undefined, so the record holding it is not mapped

@@ -13,7 +13,7 @@ import {
   type OtlpOptions,
 } from './otlp.ts';
 import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
-import { ANY_KEYS, anyPointer, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
+import { ANY_KEYS, anyPointer, int64KindOf, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
   AEP_ENVELOPE_ORDER,
@@ -226,7 +226,7 @@ function decodeRecord(
       R.time,
       t === undefined ? p : `${p}/${tf}`,
       t === undefined ? 'absent' : tn !== undefined ? 'not-positive' : typeof t === 'string' ? 'string' : 'kind',
-      { kind: kindOf(t) },
+      { kind: int64KindOf(t, `${p}/${tf}`, big) },
     );
   // logs.proto types both fields fixed64: nothing past 2^64 - 1 ns (2554-07-21T23:34:33.709551615Z) is one
   else if (tn > MAX_FIXED64) issue(R.time, `${p}/${tf}`, 'too-late');
