@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { decodeCloudEvents } from '../../src/aep/bridges/cloudevents.ts';
 import { toOtlp } from '../../src/aep/bridges/otlp.ts';
 import { decodeOtlp } from '../../src/aep/bridges/otlp-decode.ts';
 import { briefFindings, checkBridgeText } from './helpers.ts';
@@ -62,4 +63,45 @@ test('OTLP library: an integer beyond 2^53 given as a JavaScript number is named
   assert.match(r.issues.map((i) => String(i.args?.kind)).join(' '), /beyond 2\^53/);
   rec.timeUnixNano = '1796029200000000000';
   assert.deepEqual(decodeOtlp(req).issues, []);
+});
+
+test('CloudEvents data_base64: the finding names which RFC 4648 rule or which decoding step failed', async () => {
+  const json = Buffer.from(JSON.stringify({ client: { name: 'a12', version: '1.0.0' } })).toString('base64');
+  assert.ok(json.endsWith('='), json);
+  const ce = (b64: unknown): Obj => ({
+    specversion: '1.0',
+    id: 'e0',
+    source: 'aep://h/agent/a/session/s',
+    type: 'dev.aep.session.started',
+    time: '2026-11-30T09:00:00Z',
+    datacontenttype: 'application/json',
+    aepversion: '0.1',
+    aepagentid: 'a',
+    aepsessionid: 's',
+    aepsequence: 0,
+    data_base64: b64,
+  });
+  const reason = (b64: unknown): string => {
+    const i = decodeCloudEvents(ce(b64)).issues.find((x) => x.messageId === 'base64-not-json');
+    return String(i?.args?.reason);
+  };
+  // the report classes: URL-safe alphabet, line breaks, missing or misplaced padding, then what the bytes are
+  assert.match(reason(json.replace(/\+|\//g, '-').replace(/^./, '_')), /URL-safe alphabet .* at character 1,/);
+  assert.match(reason(`${json.slice(0, 8)}\n${json.slice(8)}`), /white space at character 9/);
+  assert.match(reason(json.replace(/=+$/, '')), /not a multiple of 4: the padding is missing/);
+  assert.match(reason(`${json.slice(0, 4)}=${json.slice(5)}`), /"=" at character 5 is not final padding/);
+  assert.match(reason(`${json.slice(0, 4)}!${json.slice(5)}`), /character 5 is outside the alphabet/);
+  assert.match(reason(''), /empty/);
+  assert.match(reason(Buffer.from([0x7b, 0xff, 0x7d]).toString('base64')), /not UTF-8/);
+  assert.match(reason(Buffer.from('{"a":').toString('base64')), /text that is not JSON/);
+  assert.match(reason(Buffer.from('{"a":1,"a":1}').toString('base64')), /repeated member name/);
+  assert.match(reason(7), /it is an integer/);
+  // padded base64 of JSON text is the payload, however the JSON text escapes its characters (sdk-csharp#320)
+  const escaped = json.replace(/A/g, '\\u0041').replace(/a/g, '\\u0061');
+  const text = JSON.stringify(ce(json)).replace(json, escaped);
+  assert.ok(text.includes('\\u0041'), text);
+  assert.equal(briefFindings(await checkBridgeText(`${text}\n`, 'cloudevents')), '');
+  assert.deepEqual(decodeCloudEvents(JSON.parse(text)).events[0]?.event.data, {
+    client: { name: 'a12', version: '1.0.0' },
+  });
 });

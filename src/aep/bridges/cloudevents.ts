@@ -136,6 +136,33 @@ export function declaresJson(dct: unknown): boolean {
   return m !== null && (sub === 'json' || sub.endsWith('+json'));
 }
 
+/**
+ * Why a `data_base64` string gives no JSON payload, for the message (never its content: a class of character and its
+ * place): RFC 4648 §4 alphabet and §3.2 padding first, then what the bytes decode to. `undefined` when it gives one.
+ */
+export function base64Fault(b: string): string | undefined {
+  const at = (m: RegExpExecArray) => `at character ${m.index + 1}`;
+  if (b === '') return 'it is empty, and no JSON text is';
+  const ws = /\s/.exec(b);
+  if (ws) return `it holds white space ${at(ws)}, outside the alphabet (RFC 4648 §3.3)`;
+  const url = /[-_]/.exec(b);
+  if (url) return `it uses the URL-safe alphabet ("-" or "_" ${at(url)}, RFC 4648 §5), not that of §4`;
+  const other = /[^A-Za-z0-9+/=]/.exec(b);
+  if (other) return `a character ${at(other)} is outside the alphabet`;
+  const pad = /=(?!={0,1}$)/.exec(b);
+  if (pad) return `"=" ${at(pad)} is not final padding (RFC 4648 §3.2: at most two, at the end)`;
+  if (b.length % 4 !== 0) return `its length, ${b.length}, is not a multiple of 4: the padding is missing (RFC 4648 §3.2)`;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.from(b, 'base64'));
+  } catch {
+    return 'it decodes to bytes that are not UTF-8';
+  }
+  const r = parseJsonText(text);
+  if (!r.ok) return 'it decodes to text that is not JSON';
+  return r.duplicates.length > 0 || r.duplicatesOmitted > 0 ? 'it decodes to JSON with a repeated member name' : undefined;
+}
+
 /** The JSON a `data_base64` holds under a JSON datacontenttype (CE JSON format §3.1.2), strict base64, else `undefined`. */
 export function dataOfBase64(
   ce: Readonly<Record<string, unknown>>,
@@ -328,8 +355,13 @@ function checkOne(
   }
   const dct = ce.datacontenttype;
   const b64 = ce.data === undefined ? dataOfBase64(ce) : undefined;
-  if (ce.data_base64 !== undefined && ce.data_base64 !== null && !b64)
-    issue(R.data, 'data_base64', ce.data !== undefined ? 'both' : declaresJson(dct) ? 'base64-not-json' : 'base64');
+  if (ce.data_base64 !== undefined && ce.data_base64 !== null && !b64) {
+    const b = ce.data_base64;
+    if (ce.data !== undefined) issue(R.data, 'data_base64', 'both');
+    else if (!declaresJson(dct)) issue(R.data, 'data_base64', 'base64');
+    else if (typeof b !== 'string') issue(R.data, 'data_base64', 'base64-not-json', { reason: `it is ${kindOf(b)}` });
+    else issue(R.data, 'data_base64', 'base64-not-json', { reason: base64Fault(b) ?? 'it gives no JSON value' });
+  }
   const hasData = ce.data !== undefined || b64 !== undefined;
   // read as a media type (RFC 2046: type and subtype case-insensitive, parameters allowed); absent means JSON in the
   // CloudEvents JSON format (§3.1.1); only what differs from the B1 constant is reported, as a warning
