@@ -105,3 +105,20 @@ test('CloudEvents data_base64: the finding names which RFC 4648 rule or which de
     client: { name: 'a12', version: '1.0.0' },
   });
 });
+
+test('OTLP: a member the bridge refused is one finding, not also "missing"; an absent one is still missing', async () => {
+  const seqAttr = '{"key":"aep.sequence","value":{"intValue":"0"}}';
+  const one = async (edit: (t: string) => string) => briefFindings(await checkBridgeText(requestText(edit), 'otlp'));
+  const R = '/resourceLogs/0/scopeLogs/0/logRecords/0';
+  // refused: a seq that is no int64, a time that is no fixed64
+  assert.equal(
+    await one((t) => t.replace(seqAttr, seqAttr.replace('"0"', '"1.5"'))),
+    `aep/otlp-shape@1${R}/attributes/4/value`,
+  );
+  assert.equal(
+    await one((t) => t.replace(NANOS, '"timeUnixNano":{"low":1,"high":2}')),
+    `aep/otlp-time@1${R}/timeUnixNano`,
+  );
+  // absent: the AEP rule still says what is missing
+  assert.match(await one((t) => t.replace(`,${seqAttr}`, '')), /aep\/scope-session/);
+});

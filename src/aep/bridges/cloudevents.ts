@@ -151,7 +151,8 @@ export function base64Fault(b: string): string | undefined {
   if (other) return `a character ${at(other)} is outside the alphabet`;
   const pad = /=(?!={0,1}$)/.exec(b);
   if (pad) return `"=" ${at(pad)} is not final padding (RFC 4648 §3.2: at most two, at the end)`;
-  if (b.length % 4 !== 0) return `its length, ${b.length}, is not a multiple of 4: the padding is missing (RFC 4648 §3.2)`;
+  if (b.length % 4 !== 0)
+    return `its length, ${b.length}, is not a multiple of 4: the padding is missing (RFC 4648 §3.2)`;
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.from(b, 'base64'));
@@ -160,7 +161,9 @@ export function base64Fault(b: string): string | undefined {
   }
   const r = parseJsonText(text);
   if (!r.ok) return 'it decodes to text that is not JSON';
-  return r.duplicates.length > 0 || r.duplicatesOmitted > 0 ? 'it decodes to JSON with a repeated member name' : undefined;
+  return r.duplicates.length > 0 || r.duplicatesOmitted > 0
+    ? 'it decodes to JSON with a repeated member name'
+    : undefined;
 }
 
 /** The JSON a `data_base64` holds under a JSON datacontenttype (CE JSON format §3.1.2), strict base64, else `undefined`. */

@@ -187,6 +187,8 @@ function decodeRecord(
   const event: Obj = { aep: '0.1' };
   const ptr: Record<string, string> = { aep: p };
   const bigs: BigIntegerLiteral[] = [];
+  // envelope members present in the record but refused (their bridge finding made): no second "missing" finding
+  const refused = new Set<string>();
   // id and type first: the envelope order of the exporter's input
   event.type = name.slice(AEP_TYPE_ROOT.length);
   ptr.type = p + '/eventName';
@@ -206,10 +208,14 @@ function decodeRecord(
           want: want === 'intValue' ? 'an intValue' : 'a stringValue',
           held: !isObj(v) ? kindOf(v) : held.length ? held.join(' and ') : 'an empty AnyValue',
         });
+        refused.add('/' + a);
         continue;
       }
       const r = readAny(v, ap, issues, big, '/' + a, bigs);
-      if (!r.ok) continue;
+      if (!r.ok) {
+        refused.add('/' + a);
+        continue;
+      }
       event[a] = r.value;
       ptr[a] = ap;
     }
@@ -221,6 +227,7 @@ function decodeRecord(
   const tf = unset && (at('observedTimeUnixNano') ?? 0n) > 0n ? 'observedTimeUnixNano' : 'timeUnixNano';
   const t = rec[tf];
   const tn = at(tf);
+  if (t !== undefined && (tn === undefined || tn <= 0n || tn > MAX_FIXED64)) refused.add('/time');
   if (tn === undefined || tn <= 0n)
     issue(
       R.time,
@@ -365,6 +372,7 @@ function decodeRecord(
   return {
     event: out,
     base: p,
+    ...(refused.size ? { refused } : {}),
     ...(withheld ? { withheld } : {}),
     ...(bigs.length ? { bigIntegers: bigs } : {}),
     pointerOf(aepPointer: string): string {
