@@ -1,5 +1,5 @@
 /** AHP as every entry of the run sees it; the `ahp` CLI imports this module alone, so it loads no AEP code. */
-import { AHP_EMPTY_INPUT } from '../core/framing.ts';
+import { AHP_FRAMING_WORDS } from '../core/framing.ts';
 import { ahpEventFacts } from './event-facts.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { ruleSelection } from '../core/protocol.ts';
@@ -17,7 +17,7 @@ export const AHP: ProtocolDefinition & { name: 'ahp' } = {
     'Check Agent Hooks Protocol (draft) traffic: stdio JSONL captures, HTTP message bodies and registration documents.',
   cr: 'reject',
   framingSpecs: AHP_FRAMING_SPECS,
-  emptyInputMessages: AHP_EMPTY_INPUT,
+  framingWords: AHP_FRAMING_WORDS,
   flags: [
     {
       name: 'binding',

@@ -3,6 +3,7 @@ import { decodeCloudEvents } from '../aep/bridges/cloudevents.ts';
 import { itemCount } from '../aep/bridges/checker.ts';
 import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, isJsonRpc, type BridgeFrom } from '../aep/bridges/hint.ts';
 import { decodeOtlp } from '../aep/bridges/otlp-decode.ts';
+import { otlpLiterals } from '../aep/bridges/numbers.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { serializeEvent } from '../core/serialize.ts';
 import { exactText, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
@@ -62,7 +63,7 @@ export async function runConvertFrom(
     const r =
       o.from === 'cloudevents'
         ? decodeCloudEvents(ev.value, { bigIntegers: ev.bigIntegers, text: ev.text })
-        : decodeOtlp(ev.value, { maxCapture: o.maxCapture, bigIntegers: ev.bigIntegers });
+        : decodeOtlp(ev.value, { maxCapture: o.maxCapture, bigIntegers: otlpLiterals(ev) });
     // a foreign CloudEvent or LogRecord (§2 rule 3) has no AEP event: reported (a warning), counted, not written
     foreign += itemCount(o.from, ev.value, 0) - r.events.length;
     if (r.events.length === 0) return null;

@@ -153,7 +153,7 @@ export const JSONL_RULES = [
       noEvent: 'Input holds no event: every line was blank.',
       emptyDocument: 'Input is empty: there is no message to check.',
       noInput: 'No input was given: there is no event to check.',
-      // AHP's words (AHP_EMPTY_INPUT): what a line or body holds is a message
+      // AHP's words (AHP_FRAMING_WORDS): what a line or body holds is a message
       emptyMessage: 'Input is empty: there is no message to check.',
       noMessage: 'Input holds no message: every line was blank.',
       noInputMessage: 'No input was given: there is no message to check.',
@@ -198,6 +198,9 @@ export const JSONL_RULES = [
     messages: {
       notObject: 'Line is {kind}, not a JSON object; every line must hold one object.',
       notObjectHint: 'Line is {kind}, not a JSON object; every line must hold one object. {hint}',
+      // AHP's words for an array (AHP_FRAMING_WORDS): that is a JSON-RPC batch, which the protocol forbids by name
+      batch:
+        'The value is a JSON array, a JSON-RPC batch: "Batch JSON-RPC messages MUST NOT be used" (base/versioning.md §JSON-RPC); each line or HTTP body holds one JSON-RPC object.',
     },
   },
   {
@@ -247,19 +250,33 @@ type JsonlRule = (typeof JSONL_RULES)[number];
 /** The message keys of framing rule `R`. */
 export type FramingMessageId<R extends JsonlRuleId> = keyof Extract<JsonlRule, { id: R }>['messages'] & string;
 
-/** `jsonl/empty-input` in AHP's words: a line or body holds a message, not an event. */
-export const AHP_EMPTY_INPUT: Readonly<Record<string, FramingMessageId<'jsonl/empty-input'>>> = {
+/**
+ * Framing findings in AHP's words: `jsonl/empty-input` speaks of messages, not events; an array (`jsonl/not-object`,
+ * key `array`) is named a JSON-RPC batch.
+ */
+export const AHP_FRAMING_WORDS: Readonly<Record<string, string>> = {
   empty: 'emptyMessage',
   noEvent: 'noMessage',
   noInput: 'noInputMessage',
+  array: 'batch',
 };
 
-/** `f` under the message id `ids` gives its own (a protocol's words for `jsonl/empty-input`), else `f`. */
+/**
+ * `f` under the message id `ids` gives its own (a protocol's words), else `f`: keyed by the message id for
+ * `jsonl/empty-input`, by `array` for a `jsonl/not-object` line holding an array.
+ */
 export function reworded(f: Finding, ids: Readonly<Record<string, string>>): Finding {
-  const id = f.ruleId === 'jsonl/empty-input' && f.messageId !== undefined ? ids[f.messageId] : undefined;
+  const key =
+    f.ruleId === 'jsonl/empty-input'
+      ? f.messageId
+      : f.ruleId === 'jsonl/not-object' && f.messageId === 'notObject' && f.args?.kind === 'an array'
+        ? 'array'
+        : undefined;
+  const id = key === undefined ? undefined : ids[key];
   if (id === undefined) return f;
-  const { ruleId: _r, severity: _s, message: _m, messageId: _k, args, spec, ...loc } = f;
-  return { ...framingFinding('jsonl/empty-input', loc, id as FramingMessageId<'jsonl/empty-input'>, args), spec };
+  const { ruleId, severity: _s, message: _m, messageId: _k, args, spec, ...loc } = f;
+  const rule = ruleId as 'jsonl/empty-input';
+  return { ...framingFinding(rule, loc, id as FramingMessageId<typeof rule>, args), spec };
 }
 
 /** {@link JSONL_RULES} with `specs` replacing their citations (a protocol's own binding). */

@@ -91,8 +91,8 @@ export interface ProtocolDefinition {
   readonly cr: 'accept-crlf' | 'reject';
   /** The protocol's own citations of the framing rules (its binding, per options), stamped by the run. */
   readonly framingSpecs?: FramingSpecs | ((options: ProtocolOptions) => FramingSpecs);
-  /** The `jsonl/empty-input` message ids this protocol words its own way (AHP: message, not event), by the default id. */
-  readonly emptyInputMessages?: Readonly<Record<string, string>>;
+  /** Framing messages this protocol words its own way (AHP: message, not event; an array is a batch): see `reworded`. */
+  readonly framingWords?: Readonly<Record<string, string>>;
   readonly flags: readonly FlagSpec[];
   /** Every rule this protocol can report (catalogue order). */
   rules(): readonly RuleMeta[];

@@ -50,9 +50,9 @@ export class StreamCheck {
       typeof framing === 'function' ? framing(options) : framing;
     // framing findings carry the citation of this protocol's binding; no message leaves with a
     // raw invisible or control character
-    const emptyWords = def.emptyInputMessages;
+    const words = def.framingWords;
     this.sink = (found) => {
-      const f = emptyWords ? reworded(found, emptyWords) : found;
+      const f = words ? reworded(found, words) : found;
       if (f.severity === 'error' && f.line !== undefined && !aboutTheInput(f))
         this.lastError = { source: f.source, line: f.line };
       // every route of a line that gives no event (reader, parse, document, gzip) ends here, in stream order

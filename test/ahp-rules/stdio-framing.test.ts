@@ -47,4 +47,16 @@ describe("stdio framing (through ahp validate's pipeline)", () => {
     );
     assert.deepEqual(at(await stdio(`${line}\n[1]\n`)), [[2, 'jsonl/not-object']]);
   });
+  test('an array is named a JSON-RPC batch, which base/versioning.md forbids; another non-object is not', async () => {
+    // trial 18: an empty batch and a batch of one, as JSON-RPC servers are asked to answer them
+    for (const arr of ['[]', `[${line}]`]) {
+      const [f, ...rest] = await stdio(`${line}\n${arr}\n`);
+      assert.equal(rest.length, 0, show(rest));
+      assert.equal(f?.messageId, 'batch', show([f!]));
+      assert.match(f!.message, /JSON-RPC batch: "Batch JSON-RPC messages MUST NOT be used" \(base\/versioning\.md/);
+    }
+    const [str] = await stdio(`${line}\n"x"\n`);
+    assert.equal(str?.messageId, 'notObject');
+    assert.doesNotMatch(str!.message, /batch/);
+  });
 });

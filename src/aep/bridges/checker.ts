@@ -9,6 +9,7 @@ import type { AepCaptureLevel } from '../schema/registry.ts';
 import { decodeCloudEvents } from './cloudevents.ts';
 import { decodeOcsf } from './ocsf.ts';
 import { decodeOtlp } from './otlp-decode.ts';
+import { otlpLiterals } from './numbers.ts';
 import { BRIDGE_INPUT_RULE, bridgeRule } from './rules.ts';
 import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, isJsonRpc, type BridgeFrom } from './hint.ts';
 import type { DecodedEvent } from './types.ts';
@@ -21,6 +22,9 @@ export const BRIDGE_FRAMING_SPECS: Readonly<Record<BridgeFrom, FramingSpecs>> = 
   otlp: { 'json/duplicate-key': 'OTLP/JSON; RFC 8259 §4' },
   ocsf: { 'json/duplicate-key': 'AEP-0005 §4.3; RFC 8259 §4' },
 };
+
+/** The AEP rules that report a member absent: silent for a member the bridge read but refused. */
+const MISSING_RULES: ReadonlySet<string> = new Set(['aep/envelope-required', 'aep/scope-session']);
 
 /**
  * The checker of `aep validate --from`: decodes each value, reports bridge issues, and moves the findings of the AEP
@@ -39,6 +43,8 @@ export function bridgeChecker(
   // others (end of stream, an earlier line) pass as they are: their marks are line starts
   const inner = makeInner((f) => {
     if (!orig || !decoded || f.source !== orig.source || f.line !== orig.line) return sink(f);
+    // a member the bridge refused (its finding made) is not also missing: one fault, one finding
+    if (MISSING_RULES.has(f.ruleId) && decoded.refused?.has(f.pointer ?? '')) return;
     const pointer = decoded.pointerOf(f.pointer ?? '');
     const loc = eventLocation(orig, pointer);
     sink({ ...f, line: loc.line, column: loc.column, byteOffset: loc.byteOffset, pointer });
@@ -99,7 +105,7 @@ export function bridgeChecker(
           ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers, text: ev.text })
           : from === 'ocsf'
             ? decodeOcsf(value, { maxCapture })
-            : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
+            : decodeOtlp(value, { maxCapture, bigIntegers: otlpLiterals(ev) });
       for (const i of res.issues)
         sink(makeFinding(bridgeRule(i.ruleId), { pointer: i.pointer, messageId: i.messageId, args: i.args }, ev));
       // a repeated member: which copy counts is undefined, so the record holding it is not mapped

@@ -20,6 +20,7 @@ import {
   type DecodedEvent,
   type DecodeResult,
 } from './types.ts';
+import { base64Fault } from './ce-base64.ts';
 
 /** AEP attribute -> CE attribute (AEP-0005 §1 B4/B5 table), in the forward output's order. */
 export const CE_ATTRIBUTE_TABLE: Readonly<Record<string, string>> = {
@@ -328,8 +329,13 @@ function checkOne(
   }
   const dct = ce.datacontenttype;
   const b64 = ce.data === undefined ? dataOfBase64(ce) : undefined;
-  if (ce.data_base64 !== undefined && ce.data_base64 !== null && !b64)
-    issue(R.data, 'data_base64', ce.data !== undefined ? 'both' : declaresJson(dct) ? 'base64-not-json' : 'base64');
+  if (ce.data_base64 !== undefined && ce.data_base64 !== null && !b64) {
+    const b = ce.data_base64;
+    if (ce.data !== undefined) issue(R.data, 'data_base64', 'both');
+    else if (!declaresJson(dct)) issue(R.data, 'data_base64', 'base64');
+    else if (typeof b !== 'string') issue(R.data, 'data_base64', 'base64-not-json', { reason: `it is ${kindOf(b)}` });
+    else issue(R.data, 'data_base64', 'base64-not-json', { reason: base64Fault(b) ?? 'it gives no JSON value' });
+  }
   const hasData = ce.data !== undefined || b64 !== undefined;
   // read as a media type (RFC 2046: type and subtype case-insensitive, parameters allowed); absent means JSON in the
   // CloudEvents JSON format (§3.1.1); only what differs from the B1 constant is reported, as a warning

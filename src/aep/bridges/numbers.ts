@@ -2,7 +2,7 @@
  * Numbers and strings a bridge cannot carry as written (issue 37 item 5): a JSON number whose double is not its literal
  * (1e400, 1e-400, integers beyond 2^53), and strings that are not valid Unicode or not a CloudEvents String.
  */
-import { exactIntegerOfLiteral, numberLiteralAt } from '../../core/json.ts';
+import { type BigIntegerLiteral, exactIntegerOfLiteral, numberLiteralAt } from '../../core/json.ts';
 import { childPointer } from '../../core/pointer.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
 
@@ -37,6 +37,14 @@ export function numberLiterals(ev: Pick<ParsedEvent, 'text' | 'value' | 'bigInte
   // the cheap screen: only a line with a long digit run or an exponent can hold such a number
   if (out.size > 0 || /\d{16}|[eE][+-]?\d{2}/.test(ev.text)) walk(ev.value, '');
   return out;
+}
+
+/**
+ * {@link numberLiterals} as the literal list `decodeOtlp` takes: a 64-bit field is read from its digits (the OTLP spec
+ * accepts numbers and strings alike when decoding), so `1.7960292e18` is exact and a rounded-away fraction is seen.
+ */
+export function otlpLiterals(ev: Pick<ParsedEvent, 'text' | 'value' | 'bigIntegers'>): BigIntegerLiteral[] {
+  return [...numberLiterals(ev)].map(([pointer, text]) => ({ pointer, text, index: 0 }));
 }
 
 /** How an OTLP AnyValue holds one JSON number, or why none does exactly. */

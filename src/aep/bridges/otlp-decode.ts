@@ -13,7 +13,7 @@ import {
   type OtlpOptions,
 } from './otlp.ts';
 import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
-import { ANY_KEYS, anyPointer, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
+import { ANY_KEYS, anyPointer, int64KindOf, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
   AEP_ENVELOPE_ORDER,
@@ -187,6 +187,8 @@ function decodeRecord(
   const event: Obj = { aep: '0.1' };
   const ptr: Record<string, string> = { aep: p };
   const bigs: BigIntegerLiteral[] = [];
+  // envelope members present in the record but refused (their bridge finding made): no second "missing" finding
+  const refused = new Set<string>();
   // id and type first: the envelope order of the exporter's input
   event.type = name.slice(AEP_TYPE_ROOT.length);
   ptr.type = p + '/eventName';
@@ -206,10 +208,14 @@ function decodeRecord(
           want: want === 'intValue' ? 'an intValue' : 'a stringValue',
           held: !isObj(v) ? kindOf(v) : held.length ? held.join(' and ') : 'an empty AnyValue',
         });
+        refused.add('/' + a);
         continue;
       }
       const r = readAny(v, ap, issues, big, '/' + a, bigs);
-      if (!r.ok) continue;
+      if (!r.ok) {
+        refused.add('/' + a);
+        continue;
+      }
       event[a] = r.value;
       ptr[a] = ap;
     }
@@ -221,12 +227,13 @@ function decodeRecord(
   const tf = unset && (at('observedTimeUnixNano') ?? 0n) > 0n ? 'observedTimeUnixNano' : 'timeUnixNano';
   const t = rec[tf];
   const tn = at(tf);
+  if (t !== undefined && (tn === undefined || tn <= 0n || tn > MAX_FIXED64)) refused.add('/time');
   if (tn === undefined || tn <= 0n)
     issue(
       R.time,
       t === undefined ? p : `${p}/${tf}`,
       t === undefined ? 'absent' : tn !== undefined ? 'not-positive' : typeof t === 'string' ? 'string' : 'kind',
-      { kind: kindOf(t) },
+      { kind: int64KindOf(t, `${p}/${tf}`, big) },
     );
   // logs.proto types both fields fixed64: nothing past 2^64 - 1 ns (2554-07-21T23:34:33.709551615Z) is one
   else if (tn > MAX_FIXED64) issue(R.time, `${p}/${tf}`, 'too-late');
@@ -365,6 +372,7 @@ function decodeRecord(
   return {
     event: out,
     base: p,
+    ...(refused.size ? { refused } : {}),
     ...(withheld ? { withheld } : {}),
     ...(bigs.length ? { bigIntegers: bigs } : {}),
     pointerOf(aepPointer: string): string {

@@ -1,4 +1,4 @@
-import type { BigIntegerLiteral } from '../../core/json.ts';
+import { exactIntegerOfLiteral, type BigIntegerLiteral } from '../../core/json.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
@@ -23,15 +23,33 @@ export const ANY_KEYS = [
   'bytesValue',
 ];
 
-/** An integer of the protobuf JSON mapping (a number, or a decimal string), exact. */
+/**
+ * An integer of the protobuf JSON mapping (a number, or a decimal string), exact. A number JSON.parse cannot hold
+ * exactly is read from its literal in `big` (by pointer), so `1.7960292e18` is the integer it denotes and
+ * `1796029200000000000.5` is no integer, though both parse to one double.
+ */
 export function int64Of(v: unknown, p: string, big: ReadonlyMap<string, string>): bigint | undefined {
   if (typeof v === 'number') {
     const lit = big.get(p);
-    if (lit !== undefined) return BigInt(lit);
+    if (lit !== undefined) {
+      const exact = exactIntegerOfLiteral(lit);
+      return typeof exact === 'bigint' ? exact : undefined;
+    }
     return Number.isSafeInteger(v) ? BigInt(v) : undefined;
   }
   if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
   return undefined;
+}
+
+/** What a value {@link int64Of} refused is, for a message: its literal shows a fraction the double rounded away. */
+export function int64KindOf(v: unknown, p: string, big: ReadonlyMap<string, string>): string {
+  if (typeof v !== 'number') return kindOf(v);
+  const lit = big.get(p);
+  if (lit !== undefined) return exactIntegerOfLiteral(lit) === 'fraction' ? 'a number with a fraction' : kindOf(v);
+  // an object given to the library holds only the double: its digits past 2^53 are lost already
+  return Number.isInteger(v) && !Number.isSafeInteger(v)
+    ? 'an integer beyond 2^53 given as a JavaScript number, so not exact'
+    : kindOf(v);
 }
 
 /** The JSON value of an AnyValue at `p` (reports shape issues); integers beyond 2^53 go to `bigs`. */
@@ -72,7 +90,8 @@ export function readAny(
             : notA('a number');
     case 'intValue': {
       const n = int64Of(x, at, big);
-      if (n === undefined) return typeof x === 'string' ? bad('int-string') : bad('int', { kind: kindOf(x) });
+      if (n === undefined)
+        return typeof x === 'string' ? bad('int-string') : bad('int', { kind: int64KindOf(x, at, big) });
       // common.proto: int_value is an int64; a wider integer is no AnyValue
       if (!isInt64(n)) return bad('int-range');
       if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))

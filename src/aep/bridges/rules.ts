@@ -80,7 +80,7 @@ export const CE_RULES = {
       base64:
         'The CloudEvent carries data_base64 without a JSON datacontenttype: binary data of no declared JSON format cannot carry an AEP payload (JSON format §3.1.2); it is dropped.',
       'base64-not-json':
-        'data_base64 under a JSON datacontenttype is not base64 (RFC 4648 §4) of UTF-8 JSON text without a repeated member; it is dropped.',
+        'data_base64 under a JSON datacontenttype is not base64 (RFC 4648 §4) of UTF-8 JSON text without a repeated member: {reason}; it is dropped.',
       both: 'The CloudEvent carries both data and data_base64, which are mutually exclusive (JSON format §3.1.1); data_base64 is dropped.',
       'not-json':
         'datacontenttype declares content that is not JSON, so data would be its string form (CloudEvents JSON format §3.1.1); an AEP payload is a JSON object.',

@@ -20,6 +20,11 @@ export interface DecodedEvent {
   pointerOf(aepPointer: string): string;
   /** Integers of the event beyond 2^53, with their exact text (pointers in {@link event}). */
   bigIntegers?: BigIntegerLiteral[];
+  /**
+   * Pointers of envelope members the input holds but the bridge refused with a finding of its own (an OTLP
+   * `aep.sequence` that is no int64, a `timeUnixNano` that is no fixed64): not reported again as missing.
+   */
+  refused?: ReadonlySet<string>;
   /** The envelope's capture when the bridge withheld the payload at its ceiling (AEP-0005 §3.3, §4.6). */
   withheld?: 'metadata' | 'redacted' | 'full';
 }
