@@ -23,6 +23,7 @@ import { attemptIdReused } from './attempt-id-reused.ts';
 import { attemptUsageDuplicate } from './attempt-usage-duplicate.ts';
 import { attentionShape } from './attention-shape.ts';
 import { callBoundaryDuplicate } from './call-boundary-duplicate.ts';
+import { turnEndDuplicate } from './turn-end-duplicate.ts';
 import { changeAfterMismatch } from './change-after-mismatch.ts';
 import { changeAfterNoop } from './change-after-noop.ts';
 import { configAfterDenied } from './config-after-denied.ts';
@@ -157,6 +158,7 @@ export const AHP_RULES = [
   changeAfterDenied,
   changeAfterMismatch,
   callBoundaryDuplicate,
+  turnEndDuplicate,
   sessionStartNotFirst,
   permissionBeforeCall,
   attemptIdReused,
