@@ -11,6 +11,7 @@ import { timeoutRangeNarrow } from './timeout-range-narrow.ts';
 import { deniedCallRan } from './denied-call-ran.ts';
 import { failurePolicyUnverifiable } from './failure-policy-unverifiable.ts';
 import { interceptAfterDenial } from './intercept-after-denial.ts';
+import { observeBeforeIntercept } from './observe-before-intercept.ts';
 import { callIdMismatch } from './call-id-mismatch.ts';
 import { parentCallId } from './parent-call-id.ts';
 import { parentUnverifiable } from './parent-unverifiable.ts';
@@ -169,6 +170,7 @@ export const AHP_RULES = [
   eventIdReuse,
   eventIdUnverifiable,
   interceptAfterDenial,
+  observeBeforeIntercept,
   deniedCallRan,
   failurePolicyUnverifiable,
   callIdMismatch,
