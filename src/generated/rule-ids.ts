@@ -260,6 +260,7 @@ export const AHP_RULE_IDS = [
   'ahp/session-start-not-first',
   'ahp/permission-before-call',
   'ahp/attempt-id-reused',
+  'ahp/attempt-outcome-conflict',
   'ahp/attempt-usage-duplicate',
   'ahp/inject-id-reused',
   'ahp/observation-leak',

@@ -21,6 +21,7 @@ import type { AhpStreamRule } from '../analyzers/model.ts';
 import type { AhpMessage } from '../message.ts';
 import { AHP_SCHEMA_RULES } from '../schema/rules.ts';
 import { attemptIdReused } from './attempt-id-reused.ts';
+import { attemptOutcomeConflict } from './attempt-outcome-conflict.ts';
 import { attemptUsageDuplicate } from './attempt-usage-duplicate.ts';
 import { attentionShape } from './attention-shape.ts';
 import { callBoundaryDuplicate } from './call-boundary-duplicate.ts';
@@ -163,6 +164,7 @@ export const AHP_RULES = [
   sessionStartNotFirst,
   permissionBeforeCall,
   attemptIdReused,
+  attemptOutcomeConflict,
   attemptUsageDuplicate,
   injectIdReused,
   observationLeak,
