@@ -44,7 +44,10 @@ test('retries, new attempts, other sources and a usage repeat (the other rule) a
   // both carry usage: the second usage of one attempt is ahp/attempt-usage-duplicate, reported in its place
   assert.deepEqual(await runRule(RULE, [error('e1', 'a1', undefined, { usage }), response('r1', 'a1', { usage })]), []);
   assert.deepEqual(
-    await runRule('ahp/attempt-usage-duplicate', [error('e1', 'a1', undefined, { usage }), response('r1', 'a1', { usage })]),
+    await runRule('ahp/attempt-usage-duplicate', [
+      error('e1', 'a1', undefined, { usage }),
+      response('r1', 'a1', { usage }),
+    ]),
     ['error:ahp/attempt-usage-duplicate@2/params/event/usage'],
   );
 });

@@ -17,7 +17,10 @@ test('an intercept request of an event observed earlier is an error, once, at th
     `error:${RULE}@2/params/event/id`,
   ]);
   // an observation of another view (content differs, metadata equal) is the same event
-  const view = toolBefore('b1', { ...s1, tool: { name: 'Bash', kind: 'shell', input: { command: 'pwd' }, origin: 'native' } });
+  const view = toolBefore('b1', {
+    ...s1,
+    tool: { name: 'Bash', kind: 'shell', input: { command: 'pwd' }, origin: 'native' },
+  });
   assert.deepEqual(await runRule(RULE, [observe(view), intercept(b)]), [`error:${RULE}@2/params/event/id`]);
 });
 
