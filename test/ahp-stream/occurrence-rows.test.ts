@@ -46,7 +46,12 @@ class MapModel {
     else if (type === 'model.request.before') {
       const request = this.note(`request\0${source}\0${attempt.id}`, at, number);
       if (request) facts.occurrence = { kind: 'attempt-request', prior: request.at, member: '/attempt/id' };
-    } else if (ev.usage !== undefined) {
+    } else {
+      const error = type === 'model.error';
+      const other = this.seen.get(`${error ? 'response' : 'error'}\0${source}\0${attempt.id}`);
+      this.note(`${error ? 'error' : 'response'}\0${source}\0${attempt.id}`, at, number);
+      if (other) facts.occurrence = { kind: 'attempt-outcome', prior: other.at, member: '/attempt/id' };
+      if (ev.usage === undefined) return;
       const usage = this.note(`usage\0${source}\0${attempt.id}`, at, number);
       if (usage) facts.occurrence = { kind: 'attempt-usage', prior: usage.at, member: '/usage' };
     }

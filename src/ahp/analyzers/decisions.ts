@@ -64,6 +64,8 @@ export interface DecisionFacts {
   changeAfterDenied?: { before: Mark; beforeType: string; deniedAt: Mark };
   /** An intercept request of an event whose interception was already refused. */
   interceptAfterDenial?: { prior: Mark; deniedAt: Mark };
+  /** The first intercept request of an event observed before (where the observation was). */
+  observedFirst?: Mark;
 }
 
 /** The `call.id` of `ev` when a non-empty string. */
@@ -108,6 +110,17 @@ export class Decisions implements StateHolder {
   /** Where the event of row `s` was denied (the first denial), or undefined. */
   deniedAt(s: number): Mark | undefined {
     return this.refusalAt(s, this.denied, DENIED_POS);
+  }
+
+  /**
+   * Where the event `key` was observed while no intercept request of it had come, or undefined: read before the
+   * identity analyzer takes the message (observation-disposition.md: observations follow the resolved pipeline).
+   */
+  observedOnly(key: Hash64): Mark | undefined {
+    const r = this.rows;
+    const s = r.slot(key);
+    const { observed, intercepted } = this.identity;
+    return s !== undefined && r.has(s, observed) && !r.has(s, intercepted) ? r.markAt(s) : undefined;
   }
 
   /** Where an intercept request of the event of row `s` met an operational failure not explained since, or undefined. */

@@ -68,6 +68,7 @@ export const FACT_BITS = {
   permissionFirst: 1048576,
   idPending: 2097152,
   unreflected: 4194304,
+  observedFirst: 8388608,
 } as const;
 
 /** The {@link FACT_BITS} of the facts `f` holds (the engine's gate of the rules `on` them). */
@@ -100,7 +101,8 @@ export function presenceOf(f: AhpFacts): number {
         (e.leak !== undefined ? FACT_BITS.leak : 0) |
         (e.unreflected !== undefined ? FACT_BITS.unreflected : 0) |
         (e.startNotFirst !== undefined ? FACT_BITS.startNotFirst : 0) |
-        (e.permissionFirst !== undefined ? FACT_BITS.permissionFirst : 0))
+        (e.permissionFirst !== undefined ? FACT_BITS.permissionFirst : 0) |
+        (e.observedFirst !== undefined ? FACT_BITS.observedFirst : 0))
   );
 }
 
@@ -128,6 +130,7 @@ export function emptyEventFacts(): EventFacts {
     unreflected: undefined,
     startNotFirst: undefined,
     permissionFirst: undefined,
+    observedFirst: undefined,
   };
 }
 
@@ -154,5 +157,6 @@ export function clearEventFacts(e: EventFacts): EventFacts {
   e.unreflected = undefined;
   e.startNotFirst = undefined;
   e.permissionFirst = undefined;
+  e.observedFirst = undefined;
   return e;
 }

@@ -51,9 +51,9 @@ const MAX_NOTIFIED_SOURCES = 8;
 /** The event-identity analyzer */
 export class EventIdentity {
   /** The first occurrence was an observation (else an intercept request). */
-  private readonly observed: number;
+  readonly observed: number;
   /** The row holds the first intercepted copy ({@link EVENT_U32.interceptDigest}). */
-  private readonly intercepted: number;
+  readonly intercepted: number;
   /** The intercepted copy is a line fingerprint: read the line back to compare. */
   private readonly rereadable: number;
   private readonly hasParent: number;

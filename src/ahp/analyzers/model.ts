@@ -183,7 +183,11 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     ) {
       const e = clearEventFacts(this.eventFacts);
       scope = this.scope.open(msg, ev, at);
+      const observedAt = msg.kind === 'intercept-request' ? decisions.observedOnly(scope.key) : undefined;
       identity.observe(scope, e, msg.kind === 'intercept-request' && correlation.surelyAwaiting(msg));
+      // an id reused by another event (ahp/event-id-reuse) is not this event's interception
+      if (observedAt && !e.first && (e.reuse === undefined || e.reuse.kind === 'unverifiable'))
+        e.observedFirst = observedAt;
       if (e.first) {
         occurrences.firstOccurrence(scope, at, e);
         sessionOrder.firstOccurrence(scope, at, e);

@@ -1,6 +1,6 @@
 /**
- * The occurrences analyzer: one `tool.after` per call and one `tool.batch.after` per batch (execution-payloads.md
- * §Identity and native boundary duties; no sentence makes `tool.before` once per call), a new identity and at most one usage amount per provider attempt (§Content and accounting), over
+ * The occurrences analyzer: one `tool.after` per call, one `tool.batch.after` per batch and one `turn.end` per turn
+ * (execution-payloads.md §Identity and native boundary duties; no sentence makes `tool.before` once per call), a new identity and at most one usage amount per provider attempt (§Content and accounting), over
  * first occurrences only; rows keyed by a keyed 64-bit key of `(kind, source, id)`, at most `--max-events`.
  */
 import type { Hash64 } from '../../core/canonical.ts';
@@ -16,7 +16,15 @@ import type { MessageScope } from './scope.ts';
 export interface OccurrenceFacts {
   occurrence?: {
     /** What is repeated: a call's after boundary, a batch's, an attempt's request, or an attempt id's number. */
-    kind: 'tool.after' | 'tool.batch.after' | 'batch-call' | 'attempt-request' | 'attempt-number' | 'attempt-usage';
+    kind:
+      | 'tool.after'
+      | 'tool.batch.after'
+      | 'turn.end'
+      | 'batch-call'
+      | 'attempt-request'
+      | 'attempt-number'
+      | 'attempt-usage'
+      | 'attempt-outcome';
     /** `batch-call`: the `calls` entry that first resolved the call in this same event. */
     entry?: number;
     /** Where the first one was. */
@@ -27,7 +35,16 @@ export interface OccurrenceFacts {
 }
 
 /** The kinds of row: each keys its `(source, id)` apart by its own {@link KIND_MIX} words. */
-const KIND = { 'tool.after': 1, attempt: 2, request: 3, usage: 4, 'tool.batch.after': 5 } as const;
+const KIND = {
+  'turn.end': 0,
+  'tool.after': 1,
+  attempt: 2,
+  request: 3,
+  usage: 4,
+  'tool.batch.after': 5,
+  response: 6,
+  error: 7,
+} as const;
 type RowKind = keyof typeof KIND;
 /** Words xored into a `(source, id)` key per kind (fixed distinct constants; the keyed hash keeps crafted collisions out). */
 const KIND_MIX: readonly (readonly [number, number])[] = [
@@ -37,6 +54,8 @@ const KIND_MIX: readonly (readonly [number, number])[] = [
   [0xd3a2646c, 0xfd7046c5],
   [0xb55a4f09, 0x94d049bb],
   [0x61c88647, 0x2545f491],
+  [0x7feb352d, 0x846ca68b],
+  [0xcaf649a9, 0x68e31da4],
 ];
 /** The f64 columns of a row: where the first boundary was, its attempt number or call's `session.id` print (NaN: none). */
 const ROW_F64 = { pos: 0, number: 1, count: 2 } as const;
@@ -100,21 +119,22 @@ export class Occurrences implements StateHolder {
     const type = ev.type;
     // a second tool.before for a call is not judged: "one tool.after represents a resolved call" has no before
     // counterpart, and the protocol's interop scenarios send many tool.before for one placeholder call id
-    if (type === 'tool.after' || type === 'tool.batch.after') {
-      // a batch is one aggregate boundary (§Identity and native boundary duties), keyed by its batch id as a call by its
-      const holder = type === 'tool.batch.after' ? ev.batch : ev.call;
+    if (type === 'tool.after' || type === 'tool.batch.after' || type === 'turn.end') {
+      // a batch is one aggregate boundary (§Identity and native boundary duties), keyed by its batch id as a call by its;
+      // a turn ends once, "only on real completion" (`turn.finish.before is not turn.end`, and may come again)
+      const holder = type === 'tool.batch.after' ? ev.batch : type === 'turn.end' ? ev.turn : ev.call;
       if (type === 'tool.batch.after' && Array.isArray(ev.calls)) this.repeatedCall(ev.calls, at, facts);
       if (!isObj(holder) || typeof holder.id !== 'string') return;
       this.keyOf(scope.idKey(holder.id));
       const session = scope.sessionPrint?.() ?? NaN;
       const prior = this.note(type, at, session);
-      // no sentence makes a call id unique across sessions: a call of another session is another call
+      // no sentence makes a call or turn id unique across sessions: one of another session is another call or turn
       const other = prior !== undefined && this.numberAt(prior) !== session && !Number.isNaN(this.numberAt(prior));
       if (prior !== undefined && !(other && !Number.isNaN(session)))
         facts.occurrence = {
           kind: type,
           prior: this.markOf(prior),
-          member: type === 'tool.batch.after' ? '/batch/id' : '/call/id',
+          member: type === 'tool.batch.after' ? '/batch/id' : type === 'turn.end' ? '/turn/id' : '/call/id',
         };
       return;
     }
@@ -132,7 +152,14 @@ export class Occurrences implements StateHolder {
       const request = this.note('request', at, n);
       if (request !== undefined)
         facts.occurrence = { kind: 'attempt-request', prior: this.markOf(request), member: '/attempt/id' };
-    } else if (isObj(ev.usage)) {
+    } else {
+      // one attempt fails or succeeds: a model.error and a model.response.after of it contradict each other
+      const error = type === 'model.error';
+      const other = this.find(error ? 'response' : 'error');
+      const outcome = other === undefined ? undefined : this.markOf(other);
+      this.note(error ? 'error' : 'response', at, n);
+      if (outcome) facts.occurrence = { kind: 'attempt-outcome', prior: outcome, member: '/attempt/id' };
+      if (!isObj(ev.usage)) return;
       const usage = this.note('usage', at, n);
       if (usage !== undefined)
         facts.occurrence = { kind: 'attempt-usage', prior: this.markOf(usage), member: '/usage' };
@@ -151,6 +178,12 @@ export class Occurrences implements StateHolder {
 
   private numberAt(s: number): number {
     return this.seen.getF(s, ROW_F64.number);
+  }
+
+  /** The row kept under `kind` and {@link key}, or undefined; nothing is kept. */
+  private find(kind: RowKind): number | undefined {
+    const mix = KIND_MIX[KIND[kind]]!;
+    return this.seen.slot({ hi: (this.key.hi ^ mix[0]) >>> 0, lo: (this.key.lo ^ mix[1]) >>> 0 });
   }
 
   /** The row kept under `kind` and {@link key}, or undefined after keeping `at` there (room made in the budget first). */

@@ -11,6 +11,7 @@ import { timeoutRangeNarrow } from './timeout-range-narrow.ts';
 import { deniedCallRan } from './denied-call-ran.ts';
 import { failurePolicyUnverifiable } from './failure-policy-unverifiable.ts';
 import { interceptAfterDenial } from './intercept-after-denial.ts';
+import { observeBeforeIntercept } from './observe-before-intercept.ts';
 import { callIdMismatch } from './call-id-mismatch.ts';
 import { parentCallId } from './parent-call-id.ts';
 import { parentUnverifiable } from './parent-unverifiable.ts';
@@ -20,9 +21,11 @@ import type { AhpStreamRule } from '../analyzers/model.ts';
 import type { AhpMessage } from '../message.ts';
 import { AHP_SCHEMA_RULES } from '../schema/rules.ts';
 import { attemptIdReused } from './attempt-id-reused.ts';
+import { attemptOutcomeConflict } from './attempt-outcome-conflict.ts';
 import { attemptUsageDuplicate } from './attempt-usage-duplicate.ts';
 import { attentionShape } from './attention-shape.ts';
 import { callBoundaryDuplicate } from './call-boundary-duplicate.ts';
+import { turnEndDuplicate } from './turn-end-duplicate.ts';
 import { changeAfterMismatch } from './change-after-mismatch.ts';
 import { changeAfterNoop } from './change-after-noop.ts';
 import { configAfterDenied } from './config-after-denied.ts';
@@ -157,9 +160,11 @@ export const AHP_RULES = [
   changeAfterDenied,
   changeAfterMismatch,
   callBoundaryDuplicate,
+  turnEndDuplicate,
   sessionStartNotFirst,
   permissionBeforeCall,
   attemptIdReused,
+  attemptOutcomeConflict,
   attemptUsageDuplicate,
   injectIdReused,
   observationLeak,
@@ -167,6 +172,7 @@ export const AHP_RULES = [
   eventIdReuse,
   eventIdUnverifiable,
   interceptAfterDenial,
+  observeBeforeIntercept,
   deniedCallRan,
   failurePolicyUnverifiable,
   callIdMismatch,

@@ -1,0 +1,53 @@
+/**
+ * ahp/attempt-outcome-conflict (src/ahp/analyzers/occurrences.ts): one outcome per provider attempt over first
+ * occurrences of `(source, id)`, either order in the input; a second usage is ahp/attempt-usage-duplicate instead.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ev, observe, runRule, SRC2 } from './helpers.ts';
+
+const RULE = 'ahp/attempt-outcome-conflict';
+const model = { id: 'm-a', provider: 'acme' };
+const attempt = (id: string, number = 1) => ({ session: { id: 's1' }, model, attempt: { id, number } });
+const usage = { kind: 'amount', scope: 'attempt', completeness: 'complete', provenance: 'provider', inputTokens: 3 };
+const error = (id: string, att = 'a1', source?: string, extra = {}) =>
+  observe(
+    ev(
+      id,
+      'model.error',
+      { ...attempt(att), execution: { status: 'executed' }, error: { class: 'x', message: 'y' }, ...extra },
+      1,
+      source,
+    ),
+  );
+const response = (id: string, att = 'a1', extra = {}) =>
+  observe(
+    ev(id, 'model.response.after', {
+      ...attempt(att),
+      execution: { status: 'executed' },
+      items: [],
+      finishReason: 'stop',
+      ...extra,
+    }),
+  );
+
+test('a model.error and a model.response.after of one attempt id is an error at the later one, either order', async () => {
+  assert.deepEqual(await runRule(RULE, [error('e1'), response('r1')]), [`error:${RULE}@2/params/event/attempt/id`]);
+  assert.deepEqual(await runRule(RULE, [response('r1'), error('e1')]), [`error:${RULE}@2/params/event/attempt/id`]);
+});
+
+test('retries, new attempts, other sources and a usage repeat (the other rule) are not this error', async () => {
+  assert.deepEqual(await runRule(RULE, [error('e1'), error('e1'), response('r2', 'a2')]), []);
+  assert.deepEqual(await runRule(RULE, [error('e1'), response('r1', 'a1', {}), error('e1')]).then((f) => f.length), 1);
+  const foreign = error('e1', 'a1', SRC2);
+  assert.deepEqual(await runRule(RULE, [foreign, response('r1')]), []);
+  // both carry usage: the second usage of one attempt is ahp/attempt-usage-duplicate, reported in its place
+  assert.deepEqual(await runRule(RULE, [error('e1', 'a1', undefined, { usage }), response('r1', 'a1', { usage })]), []);
+  assert.deepEqual(
+    await runRule('ahp/attempt-usage-duplicate', [
+      error('e1', 'a1', undefined, { usage }),
+      response('r1', 'a1', { usage }),
+    ]),
+    ['error:ahp/attempt-usage-duplicate@2/params/event/usage'],
+  );
+});

@@ -1,0 +1,58 @@
+/**
+ * ahp/turn-end-duplicate (src/ahp/analyzers/occurrences.ts): one `turn.end` per turn over first occurrences of
+ * `(source, id)`, a turn of another session being another turn.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ev, observe, runRule, SRC2 } from './helpers.ts';
+
+const RULE = 'ahp/turn-end-duplicate';
+/** A turn boundary `type` of turn `turn` in session `sid` (omitted when undefined). */
+const boundary = (id: string, type: string, turn = 't1', sid: string | undefined = 's1', source?: string) =>
+  observe(
+    ev(
+      id,
+      type,
+      {
+        ...(sid === undefined ? {} : { session: { id: sid } }),
+        turn: { id: turn },
+        outcome: 'completed',
+        continuationCount: 0,
+        items: [],
+      },
+      1,
+      source,
+    ),
+  );
+const end = (id: string, turn?: string, sid?: string | undefined, source?: string) =>
+  boundary(id, 'turn.end', turn, sid, source);
+
+test('a second turn.end (another event id) for one turn is an error at its turn id', async () => {
+  assert.deepEqual(await runRule(RULE, [end('e1'), end('e2')]), [`error:${RULE}@2/params/event/turn/id`]);
+  // without sessions the turn id alone keys it; one session present on one side does not make it another turn
+  assert.deepEqual(await runRule(RULE, [end('e1', 't1', undefined), end('e2', 't1', undefined)]), [
+    `error:${RULE}@2/params/event/turn/id`,
+  ]);
+  assert.deepEqual(await runRule(RULE, [end('e1', 't1', undefined), end('e2')]), [
+    `error:${RULE}@2/params/event/turn/id`,
+  ]);
+  // reported once per repeat, each against the first end
+  assert.deepEqual(await runRule(RULE, [end('e1'), end('e2'), end('e3')]), [
+    `error:${RULE}@2/params/event/turn/id`,
+    `error:${RULE}@3/params/event/turn/id`,
+  ]);
+});
+
+test('repeats of one event, turn.finish.before, other turns, sessions and sources are not judged', async () => {
+  // a retry or an observation keeps the event id
+  assert.deepEqual(await runRule(RULE, [end('e1'), end('e1')]), []);
+  // turn.finish.before is not turn.end and may come again for one turn
+  const finish = (id: string) => boundary(id, 'turn.finish.before');
+  assert.deepEqual(await runRule(RULE, [finish('f1'), finish('f2'), end('e1')]), []);
+  assert.deepEqual(await runRule(RULE, [end('e1', 't1'), end('e2', 't2')]), []);
+  assert.deepEqual(await runRule(RULE, [end('e1', 't1', 's1'), end('e2', 't1', 's2')]), []);
+  assert.deepEqual(await runRule(RULE, [end('e1'), end('e2', 't1', 's1', SRC2)]), []);
+  // no turn id, nothing to key
+  const bare = observe(ev('e2', 'turn.end', { session: { id: 's1' }, outcome: 'completed' }, 1));
+  assert.deepEqual(await runRule(RULE, [end('e1'), bare]), []);
+});
