@@ -140,23 +140,6 @@ describe('sensitive elicitation and no-op changes', () => {
       'ahp/elicitation-form-link',
       0,
     );
-    // the form's own title and description are shown too
-    warned(
-      req(
-        { message: 'm', requestedSchema: { type: 'object', properties: {}, title: link, description: link } },
-        'form',
-      ),
-      'ahp/elicitation-form-link',
-      2,
-    );
-    warned(
-      req(
-        { message: 'm', requestedSchema: { type: 'object', properties: {}, title: 'Contact', description: 'd' } },
-        'form',
-      ),
-      'ahp/elicitation-form-link',
-      0,
-    );
     // a URL request's own message is not a form's
     warned(
       req({ mode: 'url', message: link, url: 'https://x.example', elicitationId: 'e' }, 'url'),

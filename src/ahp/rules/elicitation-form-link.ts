@@ -27,7 +27,7 @@ export const elicitationFormLink = defineEventRule({
   id: 'ahp/elicitation-form-link',
   severity: 'warning',
   description:
-    "A form elicitation shows no link: an `http(s)://` URL in its `message`, in the form's or a field's title or description, or in an option title is a warning.",
+    'A form elicitation shows no link: an `http(s)://` URL in its `message` or in a field title, description or option title is a warning.',
   detail:
     'The SHOULD NOT is about URLs meant to be clicked; in the text a form shows the user a link is one, and the URL mode exists for navigation. Values are not read: a `default` or option `const` is an answer (a URL field may default to one), not text to click.',
   spec: 'MCP 2025-11-25 elicitation §Safe URL Handling',
@@ -43,9 +43,6 @@ export const elicitationFormLink = defineEventRule({
     if (!value || (value.mode !== undefined && value.mode !== 'form')) return;
     const texts: [string, unknown][] = [['/message', value.message]];
     const schema = value.requestedSchema;
-    // the form's own title and description (python-sdk sends a pydantic model's name and docstring there)
-    if (isObj(schema))
-      texts.push(['/requestedSchema/title', schema.title], ['/requestedSchema/description', schema.description]);
     if (isObj(schema) && isObj(schema.properties))
       for (const [name, field] of Object.entries(schema.properties))
         if (isObj(field)) texts.push(...fieldTexts(field, childPointer('/requestedSchema/properties', name)));

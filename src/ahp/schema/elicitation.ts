@@ -105,32 +105,6 @@ const problem = (inner: string, messageId: string, args: BodyProblem['args'] = {
   args,
 });
 
-/**
- * The JSON Schema annotations a form's `requestedSchema` root may carry although the pinned extraction closes that
- * object: MCP's published schema leaves it open, no MCP or AHP sentence forbids an annotation (AHP rules out
- * constraint keywords, nesting and extension keywords), and python-sdk sends pydantic's `model_json_schema()`, whose
- * root always has `title` (and `description` from a docstring). README §A form's root annotations.
- */
-const ROOT_ANNOTATIONS: readonly string[] = ['title', 'description'];
-
-/** The extraction's error for a root annotation, which {@link rootAnnotationProblems} judges instead. */
-const isRootAnnotation = (e: ErrorObject): boolean =>
-  e.keyword === 'additionalProperties' &&
-  e.instancePath === '/requestedSchema' &&
-  ROOT_ANNOTATIONS.includes(String((e.params as { additionalProperty?: unknown }).additionalProperty));
-
-/** A root annotation must be a string (JSON Schema Validation 2020-12 §9.1: "MUST be a string"). */
-function rootAnnotationProblems(rs: unknown): BodyProblem[] {
-  if (!isObj(rs)) return [];
-  const out: BodyProblem[] = [];
-  for (const member of ROOT_ANNOTATIONS)
-    if (own(rs, member) && typeof rs[member] !== 'string')
-      out.push(
-        problem(`/requestedSchema/${member}`, 'schema.annotation', { member, found: describeValue(rs[member]) }),
-      );
-  return out;
-}
-
 /** Validate `value` against the MCP definition `def`, returning its {@link BodyProblem}s. */
 function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
   const reg = ahpSchemas();
@@ -190,8 +164,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
   }
   v(value);
   const fieldPath = /^\/requestedSchema\/properties\/[^/]+/;
-  fromErrors(v.errors, value, '', (e) => fieldPath.test(e.instancePath) || isRootAnnotation(e));
-  if (variant === 'ElicitRequestFormParams') out.push(...rootAnnotationProblems(value.requestedSchema));
+  fromErrors(v.errors, value, '', (e) => fieldPath.test(e.instancePath));
   if (variant === 'ElicitRequestURLParams' && !out.some((p) => p.inner === '/url')) out.push(...webUrlProblems(value));
   const rs = value.requestedSchema;
   if (variant === 'ElicitRequestFormParams' && isObj(rs) && isObj(rs.properties)) {

@@ -38,7 +38,6 @@ export const MCP_TEMPLATES: MessageTemplates = {
   'web-url':
     'must be a valid URL: an http or https URL has "//" and a host after the scheme and a port of at most 65535',
   format: 'must be a valid {format}',
-  annotation: 'must be a string (`{member}` is a JSON Schema annotation), found {found}',
   shapes: 'matches none of the allowed MCP shapes',
   ajv: '{ajv}',
   ...LITERAL_TEMPLATES,
