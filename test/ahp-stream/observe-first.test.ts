@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { validate } from '../../src/index.ts';
 import { fail, intercept, observe, ok, runRule, SRC2, toolBefore } from './helpers.ts';
 
 const RULE = 'ahp/observe-before-intercept';
@@ -34,4 +35,16 @@ test('interception first, observation before the response, other events and reus
   assert.deepEqual(await runRule(RULE, [observe(toolBefore('b1', s1, 0, SRC2)), intercept(b)]), []);
   // another session under the id is another event reusing it (ahp/event-id-reuse), not this one's interception
   assert.deepEqual(await runRule(RULE, [observe(toolBefore('b1', { session: { id: 's2' } })), intercept(b)]), []);
+});
+
+test('an observation in another input of the run is not compared (inputs may be captures of several connections)', async () => {
+  const b = toolBefore('b1', s1);
+  const line = (m: unknown) => `${JSON.stringify(m)}\n`;
+  const run = (inputs: { text: string; source: string }[]) =>
+    validate('ahp', inputs, { rules: [RULE] }).then((r) => r.findings.map((f) => `${f.source}:${f.line}`));
+  const obs = { text: line(observe(b)), source: 'observer.jsonl' };
+  const int = { text: line(intercept(b)) + line(ok('b1')), source: 'interceptor.jsonl' };
+  assert.deepEqual(await run([obs, int]), []);
+  // the same lines in one input are the error
+  assert.deepEqual(await run([{ text: obs.text + int.text, source: 'one.jsonl' }]), ['one.jsonl:2']);
 });

@@ -48,7 +48,7 @@ class MapModel {
       if (request) facts.occurrence = { kind: 'attempt-request', prior: request.at, member: '/attempt/id' };
     } else {
       const error = type === 'model.error';
-      const other = this.seen.get(`${error ? 'response' : 'error'}\0${source}\0${attempt.id}`);
+      const other = error ? undefined : this.seen.get(`error\0${source}\0${attempt.id}`);
       this.note(`${error ? 'error' : 'response'}\0${source}\0${attempt.id}`, at, number);
       if (other) facts.occurrence = { kind: 'attempt-outcome', prior: other.at, member: '/attempt/id' };
       if (ev.usage === undefined) return;

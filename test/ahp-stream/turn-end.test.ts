@@ -7,14 +7,14 @@ import { test } from 'node:test';
 import { ev, observe, runRule, SRC2 } from './helpers.ts';
 
 const RULE = 'ahp/turn-end-duplicate';
-/** A turn boundary `type` of turn `turn` in session `sid` (omitted when undefined). */
-const boundary = (id: string, type: string, turn = 't1', sid: string | undefined = 's1', source?: string) =>
+/** A turn boundary `type` of turn `turn` in session `sid` (no session when null). */
+const boundary = (id: string, type: string, turn = 't1', sid: string | null = 's1', source?: string) =>
   observe(
     ev(
       id,
       type,
       {
-        ...(sid === undefined ? {} : { session: { id: sid } }),
+        ...(sid === null ? {} : { session: { id: sid } }),
         turn: { id: turn },
         outcome: 'completed',
         continuationCount: 0,
@@ -24,16 +24,13 @@ const boundary = (id: string, type: string, turn = 't1', sid: string | undefined
       source,
     ),
   );
-const end = (id: string, turn?: string, sid?: string | undefined, source?: string) =>
+const end = (id: string, turn?: string, sid?: string | null, source?: string) =>
   boundary(id, 'turn.end', turn, sid, source);
 
 test('a second turn.end (another event id) for one turn is an error at its turn id', async () => {
   assert.deepEqual(await runRule(RULE, [end('e1'), end('e2')]), [`error:${RULE}@2/params/event/turn/id`]);
-  // without sessions the turn id alone keys it; one session present on one side does not make it another turn
-  assert.deepEqual(await runRule(RULE, [end('e1', 't1', undefined), end('e2', 't1', undefined)]), [
-    `error:${RULE}@2/params/event/turn/id`,
-  ]);
-  assert.deepEqual(await runRule(RULE, [end('e1', 't1', undefined), end('e2')]), [
+  // without sessions on either side the turn id alone keys it
+  assert.deepEqual(await runRule(RULE, [end('e1', 't1', null), end('e2', 't1', null)]), [
     `error:${RULE}@2/params/event/turn/id`,
   ]);
   // reported once per repeat, each against the first end
@@ -51,6 +48,9 @@ test('repeats of one event, turn.finish.before, other turns, sessions and source
   assert.deepEqual(await runRule(RULE, [finish('f1'), finish('f2'), end('e1')]), []);
   assert.deepEqual(await runRule(RULE, [end('e1', 't1'), end('e2', 't2')]), []);
   assert.deepEqual(await runRule(RULE, [end('e1', 't1', 's1'), end('e2', 't1', 's2')]), []);
+  // a session on one side only: the other may be another session's turn (sessions are optional)
+  assert.deepEqual(await runRule(RULE, [end('e1', 't1', null), end('e2')]), []);
+  assert.deepEqual(await runRule(RULE, [end('e1'), end('e2', 't1', null)]), []);
   assert.deepEqual(await runRule(RULE, [end('e1'), end('e2', 't1', 's1', SRC2)]), []);
   // no turn id, nothing to key
   const bare = observe(ev('e2', 'turn.end', { session: { id: 's1' }, outcome: 'completed' }, 1));

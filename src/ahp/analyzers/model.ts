@@ -185,8 +185,14 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       scope = this.scope.open(msg, ev, at);
       const observedAt = msg.kind === 'intercept-request' ? decisions.observedOnly(scope.key) : undefined;
       identity.observe(scope, e, msg.kind === 'intercept-request' && correlation.surelyAwaiting(msg));
-      // an id reused by another event (ahp/event-id-reuse) is not this event's interception
-      if (observedAt && !e.first && (e.reuse === undefined || e.reuse.kind === 'unverifiable'))
+      // an id reused by another event (ahp/event-id-reuse) is not this event's interception; an observation in another
+      // input may be another connection's capture, whose order against this one no input shows
+      if (
+        observedAt &&
+        observedAt.file === at.file &&
+        !e.first &&
+        (e.reuse === undefined || e.reuse.kind === 'unverifiable')
+      )
         e.observedFirst = observedAt;
       if (e.first) {
         occurrences.firstOccurrence(scope, at, e);

@@ -130,7 +130,10 @@ export class Occurrences implements StateHolder {
       const prior = this.note(type, at, session);
       // no sentence makes a call or turn id unique across sessions: one of another session is another call or turn
       const other = prior !== undefined && this.numberAt(prior) !== session && !Number.isNaN(this.numberAt(prior));
-      if (prior !== undefined && !(other && !Number.isNaN(session)))
+      // a turn.end without a session beside one with a session may be another session's turn: not judged
+      const unsure =
+        type === 'turn.end' && prior !== undefined && Number.isNaN(session) !== Number.isNaN(this.numberAt(prior));
+      if (prior !== undefined && !(other && !Number.isNaN(session)) && !unsure)
         facts.occurrence = {
           kind: type,
           prior: this.markOf(prior),
@@ -153,9 +156,10 @@ export class Occurrences implements StateHolder {
       if (request !== undefined)
         facts.occurrence = { kind: 'attempt-request', prior: this.markOf(request), member: '/attempt/id' };
     } else {
-      // one attempt fails or succeeds: a model.error and a model.response.after of it contradict each other
+      // a success reported for an attempt that already failed is fabricated (a model.error after a response may be the
+      // harness failing on that response, which no sentence forbids)
       const error = type === 'model.error';
-      const other = this.find(error ? 'response' : 'error');
+      const other = error ? undefined : this.find('error');
       const outcome = other === undefined ? undefined : this.markOf(other);
       this.note(error ? 'error' : 'response', at, n);
       if (outcome) facts.occurrence = { kind: 'attempt-outcome', prior: outcome, member: '/attempt/id' };

@@ -6,13 +6,13 @@ export const attemptOutcomeConflict = defineAhpStreamRule({
   id: 'ahp/attempt-outcome-conflict',
   severity: 'error',
   description:
-    'A provider attempt fails or succeeds: a `model.error` and a `model.response.after` (different event ids, same `source`) for one `attempt.id` is an error.',
+    'A failed attempt gets no fabricated success: a `model.response.after` after a `model.error` (another event id, same `source`) of one `attempt.id` is an error.',
   detail:
-    'A failed attempt reports its usage on its `model.error`; a `model.response.after` of the same attempt is a success the attempt did not have (or the error is one it did not have). A retry or a view of an event keeps its id and is not counted. A new attempt has its own identity, so a retry after an error is another `attempt.id`. A second usage for one attempt is ahp/attempt-usage-duplicate, reported instead of this error at that event. Also cited: §Identity and native boundary duties ("New provider attempts have distinct identities").',
+    'A failed attempt reports its usage on its `model.error`; a `model.response.after` of the same attempt after it is a success the attempt did not have. The other order is not judged: a `model.error` after a response may be the harness failing on that response, which no sentence forbids. A retry or a view of an event keeps its id and is not counted. A new attempt has its own identity, so a retry after an error is another `attempt.id`. A second usage for one attempt is ahp/attempt-usage-duplicate, reported instead of this error at that event. Also cited: §Identity and native boundary duties ("New provider attempts have distinct identities").',
   spec: 'AHP execution-payloads.md §Content and accounting',
   quote: 'Failed attempts can have usage without a fabricated success.',
   messages: {
-    both: 'This attempt id already resolved the other way at {prior}: one provider attempt has one outcome, a `model.error` or a `model.response.after`, and a new attempt has a new identity.',
+    both: 'This attempt already failed at {prior}: a failed attempt reports its usage on its `model.error`, not on a success it did not have, and a new attempt has a new identity.',
   },
   on: ['occurrence'],
   onEvent(facts, ctx) {
