@@ -125,8 +125,13 @@ export class Correlation implements BudgetHolder {
     const key = idKey(msg);
     const pend = key === undefined ? undefined : this.pending.get(key);
     if (pend === undefined) return false;
+    return this.noUnreadableSince(pend.at);
+  }
+
+  /** No line that gave no message came after `at` (such a line may have held its answer). */
+  private noUnreadableSince(at: Mark): boolean {
     const u = this.unreadable;
-    return u === undefined || (u.file === pend.at.file && u.line < pend.at.line);
+    return u === undefined || (u.file === at.file && u.line < at.line);
   }
 
   /** The pending request a response `msg` will answer, looked up without answering it (the schema stage's use). */
@@ -162,8 +167,7 @@ export class Correlation implements BudgetHolder {
       const other = prior.method === method ? prior.next : prior;
       // not after an unreadable line later than the other request: that line may have held its response (README
       // §Decisions on unreadable lines)
-      const u = this.unreadable;
-      if (other !== undefined && (u === undefined || (u.file === other.at.file && u.line < other.at.line)))
+      if (other !== undefined && this.noUnreadableSince(other.at))
         this.idPending = { prior: other.at, method: other.method };
       if (same !== undefined) {
         same.deliveries++;
