@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { canonicalJson } from '../../src/aep/analyzers/canonical.ts';
-import type { IdEntry } from '../../src/aep/analyzers/identity.ts';
+import type { IdEntry } from '../../src/aep/analyzers/id-table.ts';
 import { AEP_STREAM_RULES } from '../../src/aep/rules/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { parseJsonText } from '../../src/core/json.ts';
@@ -401,7 +401,7 @@ test('two input files form one stream', async () => {
 });
 
 test('id table: exact lookups through growth; generations forget the oldest half; never above the cap', async () => {
-  const { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET } = await import('../../src/aep/analyzers/identity.ts');
+  const { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET } = await import('../../src/aep/analyzers/id-table.ts');
   const { idKeyHash } = await import('../../src/aep/analyzers/canonical.ts');
   const t = new AepIdTable(100_000);
   const key = (i: number) => idKeyHash('aep://h/agent/a/session/s', `id-${i}`);

@@ -8,7 +8,7 @@ import { attr, CAPTURE_RANK, type AepEvent } from '../event.ts';
 import { optionSetOf } from '../text-answer.ts';
 import type { AepCapLog, OpenBudget } from './budget.ts';
 import type { AepIdTable } from './id-table.ts';
-import { copiesAt, type IdentityFacts } from './identity.ts';
+import { copiesAt, type IdentityFacts } from './identity-facts.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { ClosedRequest, Completion, CompletionMarks } from './markers.ts';
 import { UNKNOWN_CLOSES, type OpenRequest, type RequestRecord, type SessionRecord } from './session.ts';

@@ -4,7 +4,7 @@
  * a redelivery when it is the first copy down-leveled (§8.2(b)); a differing `redacted` copy is unverifiable
  * (AEP-0003 §9 item 4).
  */
-import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
+import { lineFingerprint, sameAsReadBack, textKey, type Hash64 } from '../../core/canonical.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
 import { attr, type AepEvent } from '../event.ts';
 import type { AepCapLog } from './budget.ts';
@@ -12,7 +12,6 @@ import { contentHash, eventText, idKeyHash, withoutDefaults } from './canonical.
 import type { InputNames } from './markers.ts';
 import type { SessionRecord } from './session.ts';
 import { SpillTable } from '../../core/spill-table.ts';
-import { textKey } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
 import { downlevelEvent, RequestForms } from '../downlevel.ts';
 import { CAPTURE_RANK } from '../event.ts';
@@ -33,10 +32,6 @@ import {
 import { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
 import { carriesExtension, ExtCopies, extensionsApart, extSignature, lineSignature } from './ext-copies.ts';
 import type { IdentityFacts } from './identity-facts.ts';
-
-export { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
-export { downlevelTexts } from './downlevel-copies.ts';
-export { copiesAt, type IdentityFacts } from './identity-facts.ts';
 
 /** Whether `text` is a copy of an event at `level`. */
 type CopyMatch = (level: AepCaptureLevel, text: string) => boolean;

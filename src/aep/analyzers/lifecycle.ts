@@ -6,7 +6,7 @@ import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
 import { attr, counterOf, exactInteger, nextCounter, type AepEvent, type AepScope, type Counter } from '../event.ts';
 import type { AepCapLog, OpenBudget } from './budget.ts';
-import { copiesAt, type IdentityFacts } from './identity.ts';
+import { copiesAt, type IdentityFacts } from './identity-facts.ts';
 import { tupleKeyWords } from './canonical.ts';
 import type { CompletionMarks, InputNames } from './markers.ts';
 import { ReplacingSpillTable } from '../../core/spill-replacing.ts';

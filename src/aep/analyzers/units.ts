@@ -5,7 +5,7 @@
 import type { Mark } from '../../core/mark.ts';
 import { isObj } from '../../core/value.ts';
 import { attr, type AepEvent } from '../event.ts';
-import { copiesAt, type IdentityFacts } from './identity.ts';
+import { copiesAt, type IdentityFacts } from './identity-facts.ts';
 import type { CompletionMarks } from './markers.ts';
 import type { MarkTag, SessionRecord } from './session.ts';
 

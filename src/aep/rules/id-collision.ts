@@ -1,6 +1,6 @@
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
-import { copiesAt } from '../analyzers/identity.ts';
+import { copiesAt } from '../analyzers/identity-facts.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
 /** `aep/id-collision`: the same `id` from two sources is legal and never compared. */

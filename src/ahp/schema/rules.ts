@@ -1,9 +1,18 @@
+import type { MessageArgs } from '../../core/message.ts';
 import type { RuleMeta } from '../../core/rule.ts';
 import { AHP_SCHEMA_TEMPLATES } from './templates.ts';
 
 /** A rule of the schema stage: its metadata, and whether its findings make the message's kind and ids untrustworthy. */
 export interface SchemaRule extends RuleMeta {
   readonly wire: boolean;
+}
+
+/** One finding of the stage: its rule, pointer, and the rule's template with its args. */
+export interface SchemaStageFinding {
+  rule: SchemaRule;
+  pointer: string;
+  messageId: string;
+  args?: MessageArgs;
 }
 
 /**

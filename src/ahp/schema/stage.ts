@@ -8,7 +8,6 @@ import { isSelected, type RuleSelection } from '../../core/engine.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { makeFinding, type ParsedEvent, ruleMessage } from '../../core/rule.ts';
 import { nearestWord } from '../../core/nearest.ts';
-import { getAt } from '../../core/pointer.ts';
 import { isFullDate } from '../../core/schema/formats.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { extraDenies } from './deny-count.ts';
@@ -16,17 +15,12 @@ import { parseElicitationBody } from './elicitation.ts';
 import { mapAjvErrors } from './issues.ts';
 import type { AhpBinding, AhpMessage, AhpMessageKind } from '../message.ts';
 import { looksAep } from '../aep-input.ts';
-import { AHP_SCHEMA_RULES, type AhpSchemaRuleId, type SchemaRule } from './rules.ts';
+import { bareParts } from './bare-parts.ts';
+import { AHP_SCHEMA_RULES, type AhpSchemaRuleId, type SchemaRule, type SchemaStageFinding } from './rules.ts';
+
+export type { SchemaStageFinding } from './rules.ts';
 import { ahpEventTypes, ahpSchemas } from './schemas.ts';
 import { wireVerdict, wireVerdictGeneral } from './wire-verdict.ts';
-
-/** One finding of the stage: its rule, pointer, and the rule's template with its args. */
-export interface SchemaStageFinding {
-  rule: SchemaRule;
-  pointer: string;
-  messageId: string;
-  args?: MessageArgs;
-}
 
 function ruleOf(id: string): SchemaRule {
   const r = (AHP_SCHEMA_RULES as Record<string, SchemaRule>)[id];
@@ -275,46 +269,6 @@ export function schemaStage(
   if (findings.length > 0 && msg.eventPointer !== undefined) findings = namedFindings(findings, msg, v);
   msg.wireValid = (findings.length === 0 || !findings.some((f) => f.rule.wire)) && ev.duplicates.length === 0;
   return findings;
-}
-
-/** A content part where a message belongs: an object with a `kind` and neither `role` nor `parts`. */
-const partShaped = (x: unknown): boolean =>
-  isObj(x) && typeof x.kind === 'string' && !Object.hasOwn(x, 'role') && !Object.hasOwn(x, 'parts');
-
-const parentOf = (pointer: string): string => pointer.slice(0, pointer.lastIndexOf('/'));
-
-/**
- * One finding for a content part where a canonical message belongs (in a list or a singular slot), instead of one per
- * missing or extra member: at the list when every item is a part (a bare part list is not a message list, execution-payloads.md §Content and
- * accounting), else at each such item.
- */
-function bareParts(findings: SchemaStageFinding[], value: unknown): SchemaStageFinding[] {
-  const rule = AHP_SCHEMA_RULES['ahp/canonical-message'];
-  const itemOf = (pointer: string): string | undefined => {
-    for (const c of [pointer, parentOf(pointer)]) if (c !== '' && partShaped(getAt(value, c))) return c;
-    return undefined;
-  };
-  // the item each finding is about, and the one finding that replaces the findings of its item or list
-  const replaced = new Map<SchemaStageFinding, string>();
-  for (const f of findings) {
-    if (f.rule !== rule) continue;
-    const item = itemOf(f.pointer);
-    if (item === undefined) continue;
-    const list = getAt(value, parentOf(item));
-    replaced.set(f, Array.isArray(list) && list.every(partShaped) ? parentOf(item) : item);
-  }
-  if (replaced.size === 0) return findings;
-  const told = new Set<string>();
-  const out: SchemaStageFinding[] = [];
-  for (const f of findings) {
-    const at = replaced.get(f);
-    if (at === undefined) out.push(f);
-    else if (!told.has(at)) {
-      told.add(at);
-      out.push({ rule, pointer: at, messageId: Array.isArray(getAt(value, at)) ? 'bareList' : 'barePart' });
-    }
-  }
-  return out;
 }
 
 /**
