@@ -50,6 +50,11 @@ const RULES = new Map(LIVE_RULES.map((r) => [r.id, r]));
 export interface Discovery {
   endpoints: { events?: string; stream?: string; socket?: string };
   capabilities: Record<string, unknown>;
+  /**
+   * Where Events are POSTed when the document omits `endpoints.events`: the path it was fetched at, `{base}/events`,
+   * which AEP-0003 §3.4 calls "the same URL emitters POST to".
+   */
+  postedAt?: string;
 }
 
 /** A unique session per run, so checks see only their own Events on a shared endpoint. */
@@ -134,9 +139,11 @@ export class LiveRun {
   /**
    * The path of a binding the discovery document names. @throws AbsentEndpoint when the document names none: no
    * binding is mandatory (AEP-0003 §1), so a binding left out is one the endpoint does not offer, not one to guess.
+   * But for the POST binding: §3.4 serves discovery at `{base}/events`, "the same URL emitters POST to", so a
+   * document fetched there that omits `events` still names where to POST ({@link Discovery.postedAt}).
    */
   path(name: 'events' | 'stream' | 'socket'): string {
-    const named = this.discovery?.endpoints[name];
+    const named = this.discovery?.endpoints[name] ?? (name === 'events' ? this.discovery?.postedAt : undefined);
     if (named === undefined && this.discovery) throw new AbsentEndpoint(name);
     return named ?? `/${name}`;
   }
