@@ -50,10 +50,7 @@ const RULES = new Map(LIVE_RULES.map((r) => [r.id, r]));
 export interface Discovery {
   endpoints: { events?: string; stream?: string; socket?: string };
   capabilities: Record<string, unknown>;
-  /**
-   * Where Events are POSTed when the document omits `endpoints.events`: the path it was fetched at, `{base}/events`,
-   * which AEP-0003 §3.4 calls "the same URL emitters POST to".
-   */
+  /** Where to POST when `events` is omitted: where it was fetched, "the same URL emitters POST to" (AEP-0003 §3.4). */
   postedAt?: string;
 }
 
@@ -138,9 +135,8 @@ export class LiveRun {
 
   /**
    * The path of a binding the discovery document names. @throws AbsentEndpoint when the document names none: no
-   * binding is mandatory (AEP-0003 §1), so a binding left out is one the endpoint does not offer, not one to guess.
-   * But for the POST binding: §3.4 serves discovery at `{base}/events`, "the same URL emitters POST to", so a
-   * document fetched there that omits `events` still names where to POST ({@link Discovery.postedAt}).
+   * binding is mandatory (AEP-0003 §1), so a binding left out is one the endpoint does not offer, not one to guess
+   * (but an omitted `events`: {@link Discovery.postedAt}).
    */
   path(name: 'events' | 'stream' | 'socket'): string {
     const named = this.discovery?.endpoints[name] ?? (name === 'events' ? this.discovery?.postedAt : undefined);

@@ -84,7 +84,11 @@ test('a compliant WebSocket-only relay whose document omits "events": the POST c
       [],
       show,
     );
-    assert.deepEqual(r.ran, checks.filter((c) => c !== 'fanout'), show);
+    assert.deepEqual(
+      r.ran,
+      checks.filter((c) => c !== 'fanout'),
+      show,
+    );
     // the document names no stream: fanout is skipped, not probed at /stream
     assert.match(r.checks.find((o) => o.check === 'fanout')!.reason!, /names no "stream" endpoint \(SSE\)/);
   } finally {
