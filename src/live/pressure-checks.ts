@@ -54,7 +54,10 @@ export async function eviction(run: ConsumeRun): Promise<void> {
         last: last.seq as number,
       });
   };
-  if (consumingBindings(run).includes('sse')) await evictionSse(run, own.session, first, last, judge);
+  const bindings = consumingBindings(run);
+  if (bindings.includes('sse')) await evictionSse(run, own.session, first, last, judge);
+  // a socket on another origin beside a stream is left out (consumingBindings); named alone, opening it skips
+  if (!bindings.includes('ws')) return;
   await overSocket(run, () =>
     buffer.wsConsumer(
       run,
@@ -88,7 +91,7 @@ async function evictionSse(
   judge: (how: string, got: { seq: number; i: number }[], marker: Marker | undefined) => void,
 ): Promise<void> {
   const sub = await run.subscribe({
-    filter: JSON.stringify({ session: session }),
+    filter: JSON.stringify({ session }),
     from: JSON.stringify(buffer.fromOf(first)),
   });
   try {
