@@ -134,9 +134,8 @@ export class LiveRun {
   }
 
   /**
-   * The path of a binding the discovery document names. @throws AbsentEndpoint when the document names none: no
-   * binding is mandatory (AEP-0003 §1), so a binding left out is one the endpoint does not offer, not one to guess
-   * (but an omitted `events`: {@link Discovery.postedAt}).
+   * The path of a binding the discovery document names (an omitted `events`: {@link Discovery.postedAt}). @throws
+   * AbsentEndpoint when it names none: no binding is mandatory (AEP-0003 §1), so one left out is not offered.
    */
   path(name: 'events' | 'stream' | 'socket'): string {
     const named = this.discovery?.endpoints[name] ?? (name === 'events' ? this.discovery?.postedAt : undefined);
