@@ -15,6 +15,7 @@ import {
   wsUntil,
 } from './buffer-run.ts';
 import { LiveConnectError } from './client.ts';
+import { BINDING_NAME, consumeEach } from './consume.ts';
 import { type LiveRun, skip } from './live-run.ts';
 
 /** AEP-0003 §3.2 #1, #3: a body of another media type than the two of #1 is answered 415. */
@@ -27,28 +28,33 @@ export async function contentType(run: LiveRun): Promise<void> {
 
 /**
  * AEP-0003 §5: live fan-out forwards Events as received, so an Event posted twice (an emitter's retry, the same bytes)
- * reaches a live subscriber twice; only buffer admission and the terminal consumer dedupe. The posts are sequential
- * and fan-out keeps order, so once the marker posted after them arrives, both copies were due.
+ * reaches a live subscriber twice; only buffer admission and the terminal consumer dedupe. On each consuming binding
+ * offered (§6.5: the WebSocket's subscribe as SSE's stream). The posts are sequential and fan-out keeps order, so once
+ * the marker posted after them arrives, both copies were due.
  */
 export async function redelivery(run: LiveRun): Promise<void> {
   const { session, event } = ownSession(run, 'redelivery');
-  const sub = await run.subscribe({ filter: JSON.stringify({ session }) });
-  try {
+  let asked = false;
+  let told = false;
+  await consumeEach(run, session, { filter: { session } }, 'aep/live-redelivery-hop', 'redelivery-1', async (subs) => {
+    asked = true;
     const [ev, marker] = [event(), event()];
     const text = JSON.stringify(ev);
     await run.post(text);
     await run.post(text);
     await run.post(JSON.stringify(marker));
-    await sub.until(() => run.mine(sub, session).some((x) => x.ev.id === marker.id), run.opts.timeoutMs);
-    run.keep(sub, session);
-    const copies = run.mine(sub, session).filter((x) => x.ev.id === ev.id).length;
-    // an Event never delivered at all is aep/live-fanout's finding, not a verdict on redelivery
-    if (copies === 0 || !run.mine(sub, session).some((x) => x.ev.id === marker.id))
-      return skip(run, 'redelivery', 'the Events posted were not delivered, so a redelivery cannot be told');
-    if (copies < 2) run.report('aep/live-redelivery-hop', 'deduped', { got: copies });
-  } finally {
-    sub.close();
-  }
+    for (const sub of subs) {
+      await sub.until((x) => x.id === marker.id);
+      sub.keep();
+      const copies = sub.mine().filter((x) => x.ev.id === ev.id).length;
+      // an Event never delivered at all is no verdict on redelivery (over SSE: aep/live-fanout's finding)
+      if (copies === 0 || !sub.mine().some((x) => x.ev.id === marker.id)) continue;
+      told = true;
+      if (copies < 2)
+        run.report('aep/live-redelivery-hop', 'deduped', { got: copies, binding: BINDING_NAME[sub.binding] });
+    }
+  });
+  if (asked && !told) skip(run, 'redelivery', 'the Events posted were not delivered, so a redelivery cannot be told');
 }
 
 /** The size of the oversize probe: no document advertises a body limit, so the probe is bounded (README). */

@@ -18,11 +18,12 @@ import {
   depth,
   firstSeen,
   fromOf,
+  LimitExceeded,
 } from './buffer-run.ts';
 import type { SseSubscriber } from './client.ts';
 import { CredentialsRefused } from './credentials.ts';
 import { accepted } from './http-checks.ts';
-import { type ConsumeRun, consume, consumingBindings } from './consume.ts';
+import { type ConsumeRun, consume, consumingBindings, overSocket } from './consume.ts';
 import { StreamFailed } from './live-run.ts';
 
 export type { BufferRun } from './buffer-run.ts';
@@ -50,7 +51,11 @@ async function replaysUnadvertised(run: ConsumeRun): Promise<boolean> {
   const binding = consumingBindings(run)[0];
   if (!binding) return false;
   const ask = { filter: { session: run.session }, from: fromOf(a) };
-  const sub = await consume(run, binding, run.session, ask, undefined, 'unadvertised-1');
+  // refused, for a limit too (§6.5), it shows no buffer: no finding
+  const sub = await consume(run, binding, run.session, ask, undefined, 'unadvertised-1').catch((e: unknown) => {
+    if (e instanceof LimitExceeded) return undefined;
+    throw e;
+  });
   if (!sub) return false;
   try {
     const marker = run.event();
@@ -162,18 +167,20 @@ export async function resume(run: ConsumeRun): Promise<void> {
   if (!run.socket()) return;
   const p = await posted('resume-ws');
   const session = p.own.session;
-  await wsConsumer(run, 'aep/live-resume', { id: 'resume-1', from: fromOf(p.after) }, session, async (ws) => {
-    const marker = p.own.event();
-    await run.post(JSON.stringify(marker));
-    await wsUntil(run, ws, marker.id);
-    wsKeep(run, ws, session);
-    judge(
-      'subscribe.from',
-      p,
-      wsMine(run, ws, session).map(({ ev }) => ev.seq as number),
-      exhaustedAt(session, [], ws.frames),
-    );
-  });
+  await overSocket(run, () =>
+    wsConsumer(run, 'aep/live-resume', { id: 'resume-1', from: fromOf(p.after) }, session, async (ws) => {
+      const marker = p.own.event();
+      await run.post(JSON.stringify(marker));
+      await wsUntil(run, ws, marker.id);
+      wsKeep(run, ws, session);
+      judge(
+        'subscribe.from',
+        p,
+        wsMine(run, ws, session).map(({ ev }) => ev.seq as number),
+        exhaustedAt(session, [], ws.frames),
+      );
+    }),
+  );
 }
 
 /**
@@ -234,18 +241,20 @@ export async function replayAll(run: ConsumeRun): Promise<void> {
     }
   if (!run.socket()) return;
   const { own, want } = await posted('all-ws');
-  await wsConsumer(run, 'aep/live-replay-all', { id: 'all-1', from: 'all' }, own.session, async (ws) => {
-    const marker = own.event();
-    await run.post(JSON.stringify(marker));
-    await wsUntil(run, ws, marker.id);
-    wsKeep(run, ws, own.session);
-    judge(
-      'subscribe.from',
-      want,
-      wsMine(run, ws, own.session).map(({ ev }) => ev.seq as number),
-      ws.frames.some((f) => isFrame('replay-exhausted')(f) && (f as Ev).session === own.session),
-    );
-  });
+  await overSocket(run, () =>
+    wsConsumer(run, 'aep/live-replay-all', { id: 'all-1', from: 'all' }, own.session, async (ws) => {
+      const marker = own.event();
+      await run.post(JSON.stringify(marker));
+      await wsUntil(run, ws, marker.id);
+      wsKeep(run, ws, own.session);
+      judge(
+        'subscribe.from',
+        want,
+        wsMine(run, ws, own.session).map(({ ev }) => ev.seq as number),
+        ws.frames.some((f) => isFrame('replay-exhausted')(f) && (f as Ev).session === own.session),
+      );
+    }),
+  );
 }
 
 const ROSTER_MEMBERS_DECLARED = { emits: ['progress'] };

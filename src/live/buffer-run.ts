@@ -44,6 +44,8 @@ export function floorKeyOfText(text: string): string {
 /** What a buffer check reads and reports through (the part of src/live/check.ts's run it needs). */
 export interface BufferRun {
   readonly session: string;
+  /** The check running now. */
+  readonly check: LiveCheck;
   readonly opts: { timeoutMs: number; token?: string; identity?: 'strict' | 'floor' };
   record(text: string, from?: object): void;
   capabilities(): Record<string, unknown>;
@@ -117,6 +119,27 @@ export const helloAwaited = (ws: WsPeer) =>
     ? 'the hello answer; a binary frame came instead (AEP-0003 §3.5 #2)'
     : 'the hello answer';
 
+/**
+ * A WebSocket subscribe refused `limit-exceeded`: AEP-0003 §6.5 lets an endpoint refuse one that "would exceed an
+ * endpoint resource limit" ("Limits are the endpoint's own"), so the binding is not judged by it: check.ts skips the
+ * check, or, where another binding judged it, consume.ts names the binding left out (aep/live-skipped).
+ */
+export class LimitExceeded extends Error {}
+
+/** A {@link LimitExceeded} for `answer` to `what` when it is an error frame coded `limit-exceeded`, else undefined. */
+export function limitExceeded(answer: unknown, what: string): LimitExceeded | undefined {
+  if (!isFrame('error')(answer) || (answer as Ev).code !== 'limit-exceeded') return undefined;
+  const detail = (answer as Ev).detail;
+  // §6.5: `detail` SHOULD name the limit hit (its absence is aep/live-limit-detail's, judged by subscribe-refusal)
+  const text = typeof detail === 'string' ? detail.trim() : detail === undefined ? '' : JSON.stringify(detail);
+  const limit = text
+    ? `the limit named ${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text)}`
+    : 'no detail naming the limit';
+  return new LimitExceeded(
+    `${what} was refused with code "limit-exceeded" (${limit}): a resource limit of the endpoint's own (AEP-0003 §6.5), so it could not be judged there`,
+  );
+}
+
 /** Subscribe on a greeted socket; the answer frame to `id` (undefined on timeout). */
 export async function wsSubscribe(run: BufferRun, ws: WsPeer, frame: Ev, session = run.session): Promise<unknown> {
   const at = ws.frames.length;
@@ -161,6 +184,7 @@ export const fromOf = (ev: Ev) => [{ session: ev.session as string, epoch: 0, se
 /**
  * A consumer on the WebSocket binding (AEP-0003 §3.5) subscribed with `frame` to `session`, handed to `use` and closed
  * after: nothing when no socket is discovered; a refused subscription is `rule`'s `refused` finding.
+ * @throws LimitExceeded when refused `limit-exceeded` (AEP-0003 §6.5)
  */
 export async function wsConsumer(
   run: BufferRun,
@@ -174,6 +198,8 @@ export async function wsConsumer(
   const ws = await greeted(run, url, 'consumer');
   try {
     const answer = await wsSubscribe(run, ws, frame, session);
+    const limit = limitExceeded(answer, 'a WebSocket subscribe');
+    if (limit) throw limit;
     if (!isFrame('subscribed', frame.id)(answer)) return run.report(rule, 'refused', { got: describeFrame(answer) });
     await use(ws);
   } finally {

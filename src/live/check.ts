@@ -10,6 +10,7 @@ import { LiveConnectError, LiveTimeout } from './client.ts';
 import { CredentialsRefused, refusedForCredentials } from './credentials.ts';
 import { backpressure } from './backpressure-checks.ts';
 import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
+import { LimitExceeded } from './buffer-run.ts';
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import { binaryFrame, contentType, oversize, redelivery, unsubscribe } from './binding-checks.ts';
 import * as control from './control-checks.ts';
@@ -88,9 +89,17 @@ const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
   'control-unsupported': control.controlUnsupported,
   'control-cancel': control.controlCancel,
 };
-const NEEDS_STREAM = new Set<LiveCheck>(['fanout', 'redelivery', 'eviction', 'byte-identity', 'heartbeat']);
-/** Checks with a form on each consuming binding (AEP-0003 §1, §6.5, §7): SSE when named, the WebSocket's else. */
-const NEEDS_CONSUMER = new Set<LiveCheck>(['filter', 'capture-ceiling', 'resume', 'replay-all']);
+const NEEDS_STREAM = new Set<LiveCheck>(['fanout', 'heartbeat']);
+/** Checks with a form on each consuming binding (AEP-0003 §1, §6.5, §7): run over each one the endpoint names. */
+const NEEDS_CONSUMER = new Set<LiveCheck>([
+  'filter',
+  'capture-ceiling',
+  'resume',
+  'replay-all',
+  'redelivery',
+  'eviction',
+  'byte-identity',
+]);
 
 /**
  * Check the endpoint at `base` (discovery first, always). @throws LiveConnectError when it cannot be reached, with
@@ -197,7 +206,10 @@ async function runChecks(run: LiveRun, options: LiveOptions): Promise<LiveResult
       if (cause) {
         if (check === 'discovery') refused = cause;
         credentialSkip(check, cause);
-      } else if ((e instanceof ForeignEndpoint || e instanceof AbsentEndpoint) && check !== 'discovery')
+      } else if (
+        (e instanceof ForeignEndpoint || e instanceof AbsentEndpoint || e instanceof LimitExceeded) &&
+        check !== 'discovery'
+      )
         skip(run, check, e.message);
       // a request that got no response head at all: said once, and every later check asking it again is skipped
       // (it fails at once, client.ts `silent`) rather than waiting the timeout each (trial 13 #7)

@@ -3,7 +3,18 @@
  * whose requirement holds on each consuming binding an endpoint offers (§1: attr-match and resume "on the consuming
  * bindings they support"; §6.4: a ceiling on any subscription).
  */
-import { type BufferRun, describeFrame, type Ev, greeted, isFrame, wsKeep, wsMine, wsSubscribe } from './buffer-run.ts';
+import {
+  type BufferRun,
+  describeFrame,
+  type Ev,
+  greeted,
+  isFrame,
+  LimitExceeded,
+  limitExceeded,
+  wsKeep,
+  wsMine,
+  wsSubscribe,
+} from './buffer-run.ts';
 import { ForeignEndpoint } from './live-run.ts';
 import type { LiveRuleId } from './rules.ts';
 
@@ -36,8 +47,8 @@ export function consumingBindings(run: ConsumeRun): Binding[] {
 /** One open subscription: this run's Events of its session as delivered, and how to wait for one. */
 export interface Consumer {
   readonly binding: Binding;
-  /** The Events of the session delivered so far, in arrival order. */
-  mine(): { ev: Ev }[];
+  /** The Events of the session delivered so far, in arrival order, each with its text as delivered. */
+  mine(): { ev: Ev; text: string }[];
   /** Wait, within the run's timeout, until an Event satisfying `pick` has come. */
   until(pick: (ev: Ev) => boolean): Promise<void>;
   /** Record the Events delivered (the run's `delivered`). */
@@ -55,6 +66,7 @@ export interface Ask {
 /**
  * Subscribe on `binding` to `session` with `ask`. A WebSocket subscribe answered other than `subscribed` is `rule`'s
  * `refused` finding, when one is named (undefined returned); an SSE stream that fails throws as {@link LiveRun.subscribe} does.
+ * @throws LimitExceeded when the subscribe is refused `limit-exceeded` (AEP-0003 §6.5: the endpoint's own limit)
  */
 export async function consume(
   run: ConsumeRun,
@@ -71,7 +83,7 @@ export async function consume(
       ...(ask.capture ? { capture: ask.capture } : {}),
       ...(ask.from !== undefined ? { from: JSON.stringify(ask.from) } : {}),
     });
-    const mine = () => run.mine(sub, session);
+    const mine = () => run.mine(sub, session).map(({ m, ev }) => ({ ev, text: m.data }));
     return {
       binding,
       mine,
@@ -92,6 +104,8 @@ export async function consume(
     );
     if (!isFrame('subscribed', id)(answer)) {
       ws.close();
+      const limit = limitExceeded(answer, `a WebSocket subscribe ${JSON.stringify(frame)}`);
+      if (limit) throw limit;
       if (rule) run.report(rule, 'refused', { got: describeFrame(answer, ws.closed), what: JSON.stringify(frame) });
       return undefined;
     }
@@ -115,8 +129,31 @@ export async function consume(
 }
 
 /**
+ * AEP-0003 §6.5: `binding` refused a subscription `limit-exceeded` (`e`). Where another binding judged the check, the
+ * binding left out is named (aep/live-skipped, info); where none did, `e` is thrown and check.ts skips the check.
+ */
+export function limitedBinding(run: ConsumeRun, binding: Binding, e: LimitExceeded, judged: boolean): void {
+  if (!judged) throw e;
+  run.report('aep/live-skipped', 'binding', { check: run.check, binding: BINDING_NAME[binding], reason: e.message });
+}
+
+/**
+ * The WebSocket form of a check whose SSE form, when SSE is offered, ran before it: refused `limit-exceeded`, only the
+ * WebSocket is left out then ({@link limitedBinding}).
+ */
+export async function overSocket(run: ConsumeRun, ws: () => Promise<void>): Promise<void> {
+  try {
+    await ws();
+  } catch (e) {
+    if (!(e instanceof LimitExceeded)) throw e;
+    limitedBinding(run, 'ws', e, consumingBindings(run).includes('sse'));
+  }
+}
+
+/**
  * A subscription with `ask` on each binding the endpoint offers (SSE first: a stream that fails throws before any
- * socket opens), handed to `use` and closed after, whatever it throws.
+ * socket opens), handed to `use` and closed after, whatever it throws. A binding refused `limit-exceeded` is left out
+ * ({@link limitedBinding}).
  */
 export async function consumeEach(
   run: ConsumeRun,
@@ -128,10 +165,17 @@ export async function consumeEach(
 ): Promise<void> {
   const subs: Consumer[] = [];
   try {
+    let limited: { b: Binding; e: LimitExceeded } | undefined;
     for (const b of consumingBindings(run)) {
-      const sub = await consume(run, b, session, ask, rule, id);
-      if (sub) subs.push(sub);
+      try {
+        const sub = await consume(run, b, session, ask, rule, id);
+        if (sub) subs.push(sub);
+      } catch (e) {
+        if (!(e instanceof LimitExceeded)) throw e;
+        limited = { b, e };
+      }
     }
+    if (limited) limitedBinding(run, limited.b, limited.e, subs.length > 0);
     if (subs.length) await use(subs);
   } finally {
     for (const s of subs) s.close();

@@ -79,12 +79,15 @@ function memberProblem(run: LiveRun, member: string, v: unknown, expected: strin
   else run.report('aep/live-discovery', 'memberShape', { member, expected, got: got ?? shapeOf(v) }, pointer);
 }
 
+/** Where discovery is asked: `GET {base}/events` (AEP-0003 §3.4), the base's path as a folder. */
+const DISCOVERY_PATH = '/events';
+
 /** AEP-0003 §3.4: the discovery document names the endpoints and the capabilities the other checks read. */
 export async function discovery(run: LiveRun): Promise<void> {
   // the base URL is judged before anything is asked of it: an endpoint that fails discovery is still off-host
   const plain = new Set<string>();
   plainOffHost(run, [['base', run.base.href]], plain);
-  const url = run.url('/events');
+  const url = run.url(DISCOVERY_PATH);
   // named as requested: under a base with a path, `/events` is `{base}/events`
   const path = url.pathname;
   const r = await fetchText(url, run.opts);
@@ -119,6 +122,9 @@ export async function discovery(run: LiveRun): Promise<void> {
     },
     capabilities:
       d.capabilities && typeof d.capabilities === 'object' ? (d.capabilities as Record<string, unknown>) : {},
+    // §3.4: the URL discovery answered at is "the same URL emitters POST to"; only an omitted member defers to it
+    // (null or a value that is no URL names no POST endpoint, and nothing is posted)
+    ...(e.events === undefined ? { postedAt: DISCOVERY_PATH } : {}),
   };
   plainOffHost(run, Object.entries(e), plain);
   // the SHOULD is for origin-root deployments only

@@ -50,6 +50,8 @@ const RULES = new Map(LIVE_RULES.map((r) => [r.id, r]));
 export interface Discovery {
   endpoints: { events?: string; stream?: string; socket?: string };
   capabilities: Record<string, unknown>;
+  /** Where to POST when `events` is omitted: where it was fetched, "the same URL emitters POST to" (AEP-0003 §3.4). */
+  postedAt?: string;
 }
 
 /** A unique session per run, so checks see only their own Events on a shared endpoint. */
@@ -132,11 +134,11 @@ export class LiveRun {
   }
 
   /**
-   * The path of a binding the discovery document names. @throws AbsentEndpoint when the document names none: no
-   * binding is mandatory (AEP-0003 §1), so a binding left out is one the endpoint does not offer, not one to guess.
+   * The path of a binding the discovery document names (an omitted `events`: {@link Discovery.postedAt}). @throws
+   * AbsentEndpoint when it names none: no binding is mandatory (AEP-0003 §1), so one left out is not offered.
    */
   path(name: 'events' | 'stream' | 'socket'): string {
-    const named = this.discovery?.endpoints[name];
+    const named = this.discovery?.endpoints[name] ?? (name === 'events' ? this.discovery?.postedAt : undefined);
     if (named === undefined && this.discovery) throw new AbsentEndpoint(name);
     return named ?? `/${name}`;
   }

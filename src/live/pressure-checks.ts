@@ -3,9 +3,9 @@
  * eviction past the advertised depth, and byte identity of the delivered Events.
  */
 import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
-import type { WsPeer } from './ws-peer.ts';
 import * as buffer from './buffer-run.ts';
-import type { BufferRun, Ev } from './buffer-run.ts';
+import type { Ev } from './buffer-run.ts';
+import { BINDING_NAME, type ConsumeRun, consumeEach, consumingBindings, overSocket } from './consume.ts';
 
 /** The most Events the eviction check posts to overflow an advertised buffer. */
 export const EVICTION_LIMIT = 10_000;
@@ -13,9 +13,10 @@ export const EVICTION_LIMIT = 10_000;
 /**
  * AEP-0003 §3.3 #3, §5 (opt-in): overflow the advertised buffer with this run's Events, then resume from the first of
  * them; replay-exhausted must name the earliest held position before any replayed Event, and the replay run on from
- * exactly there to the last Event with no gap.
+ * exactly there to the last Event with no gap. On each consuming binding offered: SSE `from`, WebSocket subscribe.from
+ * (§6.5, §7).
  */
-export async function eviction(run: BufferRun): Promise<void> {
+export async function eviction(run: ConsumeRun): Promise<void> {
   const d = buffer.depth(run);
   if (d === undefined)
     return run.skip('eviction', 'the endpoint advertises no replay buffer (capabilities.replay.buffer)');
@@ -29,11 +30,7 @@ export async function eviction(run: BufferRun): Promise<void> {
   await buffer.postAll(run, sent);
   const first = sent[0]!;
   const last = sent.at(-1)!;
-  const judge = (
-    how: string,
-    got: { seq: number; i: number }[],
-    marker: { at: number; epoch: number; seq: number } | undefined,
-  ) => {
+  const judge = (how: string, got: { seq: number; i: number }[], marker: Marker | undefined) => {
     if (!marker) return run.report('aep/live-eviction', 'missing', { how });
     const replayed = got.filter((g) => g.seq > (first.seq as number) && g.seq <= (last.seq as number));
     if (replayed[0] && replayed[0].i < marker.at) return run.report('aep/live-eviction', 'late', { how });
@@ -57,42 +54,61 @@ export async function eviction(run: BufferRun): Promise<void> {
         last: last.seq as number,
       });
   };
+  const bindings = consumingBindings(run);
+  if (bindings.includes('sse')) await evictionSse(run, own.session, first, last, judge);
+  // a socket on another origin beside a stream is left out (consumingBindings); named alone, opening it skips
+  if (!bindings.includes('ws')) return;
+  await overSocket(run, () =>
+    buffer.wsConsumer(
+      run,
+      'aep/live-eviction',
+      { id: 'evict-1', from: buffer.fromOf(first) },
+      own.session,
+      async (ws) => {
+        await buffer.wsUntil(run, ws, last.id);
+        buffer.wsKeep(run, ws, own.session);
+        const k = ws.frames.findIndex((f) => buffer.isFrame('replay-exhausted')(f) && (f as Ev).sub === 'evict-1');
+        const earliest = (k === -1 ? undefined : (ws.frames[k] as Ev).earliest) as Ev | undefined;
+        judge(
+          'subscribe.from',
+          buffer.wsMine(run, ws, own.session).map(({ ev, i }) => ({ seq: ev.seq as number, i })),
+          k === -1 ? undefined : { at: k, epoch: Number(earliest?.epoch ?? -1), seq: Number(earliest?.seq ?? -1) },
+        );
+      },
+    ),
+  );
+}
+
+/** Where the replay-exhausted marker came among the messages (`at`), and the position it names. */
+type Marker = { at: number; epoch: number; seq: number };
+
+/** The SSE form of {@link eviction}: resume by `from` at the first Event posted, `last` the one to wait for. */
+async function evictionSse(
+  run: ConsumeRun,
+  session: string,
+  first: Ev,
+  last: Ev,
+  judge: (how: string, got: { seq: number; i: number }[], marker: Marker | undefined) => void,
+): Promise<void> {
   const sub = await run.subscribe({
-    filter: JSON.stringify({ session: own.session }),
+    filter: JSON.stringify({ session }),
     from: JSON.stringify(buffer.fromOf(first)),
   });
   try {
-    await sub.until(() => run.mine(sub, own.session).some(({ ev }) => ev.id === last.id), run.opts.timeoutMs);
-    run.keep(sub, own.session);
-    const k = sub.comments.findIndex((c) => c.startsWith(`replay-exhausted ${own.session} `));
+    await sub.until(() => run.mine(sub, session).some(({ ev }) => ev.id === last.id), run.opts.timeoutMs);
+    run.keep(sub, session);
+    const k = sub.comments.findIndex((c) => c.startsWith(`replay-exhausted ${session} `));
     const pos = k === -1 ? undefined : /(\d+):(\d+)\s*$/.exec(sub.comments[k]!);
     // `i` counts every message, as commentsAt does, not only this session's
     const at = new Map(sub.messages.map((m, i) => [m, i]));
     judge(
       'the from parameter',
-      run.mine(sub, own.session).map(({ m, ev }) => ({ seq: ev.seq as number, i: at.get(m)! })),
+      run.mine(sub, session).map(({ m, ev }) => ({ seq: ev.seq as number, i: at.get(m)! })),
       k === -1 ? undefined : { at: sub.commentsAt[k]!, epoch: Number(pos?.[1] ?? -1), seq: Number(pos?.[2] ?? -1) },
     );
   } finally {
     sub.close();
   }
-  await buffer.wsConsumer(
-    run,
-    'aep/live-eviction',
-    { id: 'evict-1', from: buffer.fromOf(first) },
-    own.session,
-    async (ws) => {
-      await buffer.wsUntil(run, ws, last.id);
-      buffer.wsKeep(run, ws, own.session);
-      const k = ws.frames.findIndex((f) => buffer.isFrame('replay-exhausted')(f) && (f as Ev).sub === 'evict-1');
-      const earliest = (k === -1 ? undefined : (ws.frames[k] as Ev).earliest) as Ev | undefined;
-      judge(
-        'subscribe.from',
-        buffer.wsMine(run, ws, own.session).map(({ ev, i }) => ({ seq: ev.seq as number, i })),
-        k === -1 ? undefined : { at: k, epoch: Number(earliest?.epoch ?? -1), seq: Number(earliest?.seq ?? -1) },
-      );
-    },
-  );
 }
 
 const CORE: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
@@ -128,37 +144,26 @@ function coreDifference(got: Ev, want: Ev): string | undefined {
   return undefined;
 }
 
-/** AEP-0001 §4.2 (opt-in): delivered Events keep the posted core attributes and `data` (floor), or bytes (strict). */
-export async function byteIdentity(run: BufferRun): Promise<void> {
+/**
+ * AEP-0001 §4.2 (opt-in): delivered Events keep the posted core attributes and `data` (floor), or bytes (strict), on
+ * each consuming binding offered (AEP-0003 §6.5: SSE and the WebSocket deliver the same Events).
+ */
+export async function byteIdentity(run: ConsumeRun): Promise<void> {
   const own = buffer.ownSession(run, 'bytes');
   const posts = identityTexts(own);
   // the seqs used above, so later Events of the run stay after them
   for (let i = 1; i < posts.length; i++) own.event();
-  const sub = await run.subscribe({ filter: JSON.stringify({ session: own.session }) });
-  const url = run.socket();
-  let ws: WsPeer | undefined;
-  try {
-    if (url) {
-      ws = await buffer.greeted(run, url, 'consumer');
-      if (
-        !buffer.isFrame(
-          'subscribed',
-          'identity-1',
-        )(await buffer.wsSubscribe(run, ws, { id: 'identity-1' }, own.session))
-      ) {
-        ws.close();
-        ws = undefined;
-      }
-    }
+  const ask = { filter: { session: own.session } };
+  await consumeEach(run, own.session, ask, 'aep/live-byte-identity', 'identity-1', async (subs) => {
     // an endpoint MAY refuse a large Event as oversize (AEP-0003 §3.2 #3, 413): it is then not expected back
     const accepted: typeof posts = [];
     for (const p of posts) if ((await run.post(p.text)).status !== 413) accepted.push(p);
     const lastId = accepted.at(-1)?.id;
-    await sub.until(() => run.mine(sub, own.session).some(({ ev }) => ev.id === lastId), run.opts.timeoutMs);
-    if (ws) await ws.next(0, (f) => !!f && typeof f === 'object' && (f as Ev).id === lastId, run.opts.timeoutMs);
-    run.keep(sub, own.session);
-    const sse = run.mine(sub, own.session).map(({ m, ev }) => ({ ev, text: m.data }));
-    const judge = (how: string, got: { ev: Ev; text: string }[]) => {
+    for (const sub of subs) {
+      await sub.until((ev) => ev.id === lastId);
+      sub.keep();
+      const how = BINDING_NAME[sub.binding];
+      const got = sub.mine();
       for (const p of accepted) {
         const g = got.find((x) => x.ev.id === p.id);
         if (!g) {
@@ -171,14 +176,6 @@ export async function byteIdentity(run: BufferRun): Promise<void> {
         } else if (g.text !== p.text)
           run.report('aep/live-byte-identity', 'bytes', { id: p.id, how, at: firstByte(g.text, p.text) });
       }
-    };
-    judge('SSE', sse);
-    if (ws) {
-      buffer.wsKeep(run, ws, own.session);
-      judge('the WebSocket', buffer.wsMine(run, ws, own.session));
     }
-  } finally {
-    sub.close();
-    ws?.close();
-  }
+  });
 }

@@ -124,14 +124,15 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-redelivery-hop',
     severity: 'error',
     description:
-      'Live fan-out forwards Events as received: an Event POSTed twice (the same source and id, the same bytes) reaches a live SSE subscriber twice.',
+      'Live fan-out forwards Events as received: an Event POSTed twice (the same source and id, the same bytes) reaches a live subscriber twice, on each consuming binding offered.',
     detail:
-      'Buffer admission may dedupe on (source, id); live delivery may not, or recovery built on redelivery breaks at the hop. Judged once an Event posted after the two copies has arrived (fan-out keeps order); skipped where nothing posted is delivered.',
-    spec: 'AEP-0003 §5',
+      'Buffer admission may dedupe on (source, id); live delivery may not, or recovery built on redelivery breaks at the hop. Judged once an Event posted after the two copies has arrived (fan-out keeps order), over every consuming binding the discovery document names: an SSE subscription and a WebSocket subscribe (AEP-0003 §6.5); skipped where nothing posted is delivered.',
+    spec: 'AEP-0003 §5; §6.5',
     quote: 'at-least-once redelivery MUST be able to traverse the hop',
     messages: {
       deduped:
-        'An Event posted twice reached a live subscriber {got} time(s) before the Event posted after it; live fan-out forwards a redelivery as received.',
+        'An Event posted twice reached a live subscriber over {binding} {got} time(s) before the Event posted after it; live fan-out forwards a redelivery as received.',
+      refused: 'A WebSocket subscribe {what} was answered {got}, not subscribed.',
     },
   },
   {
@@ -221,8 +222,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'Opt-in: a resume position that predates the buffer produces replay-exhausted naming the earliest held position, then delivery from exactly that position with no gap.',
     detail:
-      'It fills the replay buffer, so it runs only when named in --checks or with --destructive. The marker (an SSE comment, a WebSocket frame) comes before any replayed Event.',
-    spec: 'AEP-0003 §3.3 #3; §5',
+      'It fills the replay buffer, so it runs only when named in --checks or with --destructive. The marker (an SSE comment, a WebSocket frame) comes before any replayed Event. Over every consuming binding the discovery document names: SSE `from` (§3.3 #3) and WebSocket subscribe.from (§6.5).',
+    spec: 'AEP-0003 §3.3 #3; §5; §6.5',
     messages: {
       missing: 'Resuming by {how} from an evicted position produced no replay-exhausted.',
       late: 'Resuming by {how} from an evicted position delivered an Event before replay-exhausted.',
@@ -237,9 +238,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'Opt-in: a delivered Event is the Event ingested, at the AEP-0001 §4.2 floor (--identity floor, the default) or byte for byte (--identity strict).',
     detail:
-      'It posts large Events, so it runs only when named in --checks or with --destructive. At the floor, the core context attributes and data are unaltered (a re-serialization is legal) and only extension attributes may be added.',
-    spec: 'AEP-0001 §4.2; AEP-0003 Abstract',
+      'It posts large Events, so it runs only when named in --checks or with --destructive. At the floor, the core context attributes and data are unaltered (a re-serialization is legal) and only extension attributes may be added. Over every consuming binding the discovery document names: SSE and the WebSocket (AEP-0003 §6.5).',
+    spec: 'AEP-0001 §4.2; AEP-0003 Abstract; §6.5',
     messages: {
+      refused: 'A WebSocket subscribe {what} was answered {got}, not subscribed.',
       bytes: 'The Event {id:json} was delivered by {how} with other bytes than posted (first difference at byte {at}).',
       floor: 'The Event {id:json} was delivered by {how} with a core attribute or its data altered (at {pointer}).',
       missing: 'The Event {id:json} was not delivered by {how}.',
@@ -317,7 +319,10 @@ export const LIVE_RULES: readonly LiveRule[] = [
     description:
       'A check the endpoint does not advertise (a binding absent from `endpoints`, a capability absent from `capabilities`) is skipped with its reason, never passed.',
     spec: 'AEP-0003 §3.4; §4 #5; §4.1 #1',
-    messages: { skipped: 'The {check} check was skipped: {reason}.' },
+    messages: {
+      skipped: 'The {check} check was skipped: {reason}.',
+      binding: 'Part of the {check} check was not run over {binding}: {reason}.',
+    },
   },
 ];
 

@@ -1,7 +1,9 @@
-// The checks with a form on each consuming binding (filter, capture-ceiling, resume, replay-all) run over the one an
-// endpoint offers: a relay naming only a `socket` (AEP-0003 §1: no binding is mandatory) is judged by its WebSocket
-// subscribe `filter`, `capture` and `from` (§6.5, §7), an SSE-only one by SSE, fail-closed included (§6.2 #1), and
-// one naming neither is skipped saying so. Servers listen on 127.0.0.1 only and stop inside their test.
+// The checks with a form on each consuming binding (filter, capture-ceiling, resume, replay-all, redelivery, eviction,
+// byte-identity) run over the one an endpoint offers: a relay naming only a `socket` (AEP-0003 §1: no binding is
+// mandatory) is judged by its WebSocket subscribe `filter`, `capture` and `from` (§6.5, §7), an SSE-only one by SSE,
+// fail-closed included (§6.2 #1), and one naming neither is skipped saying so. A subscribe refused `limit-exceeded`
+// (§6.5: the endpoint's own limit) leaves its binding unjudged, never failed. Servers listen on 127.0.0.1 only and
+// stop inside their test.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +12,15 @@ import { checkEndpoint } from '../../src/live/check.ts';
 import { type Broken, startEndpoint, TOKEN } from './endpoint.ts';
 
 const TIMEOUT = 5000;
-const CHECKS = ['filter', 'capture-ceiling', 'resume', 'replay-all'] as const;
+const CHECKS = [
+  'redelivery',
+  'filter',
+  'capture-ceiling',
+  'resume',
+  'replay-all',
+  'eviction',
+  'byte-identity',
+] as const;
 type Found = { ruleId: string; severity: string; message: string; spec?: string };
 const show = (fs: Found[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
 const errors = (fs: Found[]) => [
@@ -93,6 +103,98 @@ for (const [variant, check, rule, says] of [
       await ep.close();
     }
   });
+
+// the checks moved off SSE alone: over the WebSocket alone, each broken the same way fails naming the binding
+for (const [variant, check, rule, says, opts] of [
+  [
+    'fanout-dedupes',
+    'redelivery',
+    'aep/live-redelivery-hop',
+    /reached a live subscriber over the WebSocket 1 time\(s\)/,
+    {},
+  ],
+  [
+    'exhausted-late',
+    'eviction',
+    'aep/live-eviction',
+    /Resuming by subscribe\.from from an evicted position delivered an Event before replay-exhausted/,
+    {},
+  ],
+  [
+    'reserializes',
+    'byte-identity',
+    'aep/live-byte-identity',
+    /delivered by the WebSocket with other bytes than posted/,
+    { identity: 'strict' },
+  ],
+] as [Broken, (typeof CHECKS)[number], string, RegExp, { identity?: 'strict' }][])
+  test(`a WebSocket-only relay broken as ${variant} fails ${check} over the WebSocket (${rule})`, async () => {
+    const ep = await startEndpoint(variant, { wsOnly: true, bufferDepth: 5 });
+    try {
+      const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: [check], ...opts });
+      assert.deepEqual(r.ran, [check], show(r.findings));
+      assert.deepEqual(errors(r.findings), [rule], show(r.findings));
+      assert.ok(
+        r.findings.some((f) => f.ruleId === rule && says.test(f.message)),
+        `${says} in\n${show(r.findings)}`,
+      );
+    } finally {
+      await ep.close();
+    }
+  });
+
+const LIMIT = { code: 'limit-exceeded', detail: 'at most 0 concurrent subscriptions' };
+
+test('a WebSocket-only relay refusing every subscribe limit-exceeded: the consuming checks are skipped naming the code and the limit (AEP-0003 §6.5)', async () => {
+  const ep = await startEndpoint(undefined, { wsOnly: true, refuseSubscribe: LIMIT });
+  const checks = ['redelivery', 'filter', 'capture-ceiling', 'resume', 'replay-all', 'byte-identity'] as const;
+  try {
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: [...checks] });
+    assert.deepEqual(errors(r.findings), [], show(r.findings));
+    assert.deepEqual(r.ran, [], show(r.findings));
+    assert.deepEqual(r.skipped, [...checks]);
+    for (const c of checks)
+      assert.match(
+        r.checks.find((o) => o.check === c)!.reason!,
+        /a WebSocket subscribe .*was refused with code "limit-exceeded" \(the limit named "at most 0 concurrent subscriptions"\): a resource limit of the endpoint's own \(AEP-0003 §6\.5\)/,
+      );
+  } finally {
+    await ep.close();
+  }
+});
+
+test('a relay offering both bindings, refusing a WebSocket subscribe limit-exceeded: judged over SSE, the WebSocket named as left out', async () => {
+  const ep = await startEndpoint(undefined, { refuseSubscribe: { code: 'limit-exceeded' } });
+  try {
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: ['filter', 'resume'] });
+    assert.deepEqual(errors(r.findings), [], show(r.findings));
+    assert.deepEqual(r.ran, ['filter', 'resume'], show(r.findings));
+    // filter's type and severity subscriptions, and resume's subscribe.from
+    const left = r.findings.filter((f) =>
+      /^Part of the (filter|resume) check was not run over the WebSocket/.test(f.message),
+    );
+    assert.equal(left.length, 3, show(r.findings));
+    for (const f of left) assert.deepEqual([f.ruleId, f.severity], ['aep/live-skipped', 'info']);
+    for (const f of left) assert.match(f.message, /"limit-exceeded" \(no detail naming the limit\)/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('a WebSocket-only relay refusing a subscribe with another code fails the check (refused), never skips it', async () => {
+  const ep = await startEndpoint(undefined, { wsOnly: true, refuseSubscribe: { code: 'unknown-dialect' } });
+  try {
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: ['redelivery', 'filter'] });
+    assert.deepEqual(r.ran, ['redelivery', 'filter'], show(r.findings));
+    assert.deepEqual(errors(r.findings), ['aep/live-redelivery-hop', 'aep/live-filter'], show(r.findings));
+    assert.match(
+      show(r.findings),
+      /A WebSocket subscribe .* was answered an "error" frame with code "unknown-dialect"/,
+    );
+  } finally {
+    await ep.close();
+  }
+});
 
 test('an SSE-only relay that takes a filter naming "data" fails filter over SSE (AEP-0003 §6.2 #1, fail closed)', async () => {
   const ep = await startEndpoint('filter-fail-open', { sseOnly: true });

@@ -358,6 +358,10 @@ export async function startEndpoint(
     sseOnly?: boolean;
     /** Name no SSE endpoint and answer GET /stream 404: a relay offering only the WebSocket binding (AEP-0003 §1). */
     wsOnly?: boolean;
+    /** Leave `events` out of the discovery document (POSTs still go to /events, where it is served: AEP-0003 §3.4). */
+    omitEvents?: boolean;
+    /** Refuse every well-formed WebSocket subscribe with an error frame of this code (and `detail`, when given). */
+    refuseSubscribe?: { code: string; detail?: string };
     /**
      * Deliver each of the target's Events (its acks) twice, the second copy with an extension attribute a relay added:
      * at-least-once redelivery (AEP-0001 §7 #4) a relay MAY extend (§4.2), still compliant.
@@ -509,7 +513,7 @@ export async function startEndpoint(
       endpoints: literal
         ? { events: `${origin}${LITERAL_BASE}/events`, stream: 'stream', socket: `${LITERAL_BASE}/socket/` }
         : {
-            events: '/events',
+            ...(opts.omitEvents ? {} : { events: '/events' }),
             ...(opts.wsOnly ? {} : { stream: '/stream' }),
             ...(broken === 'no-socket' || opts.sseOnly
               ? {}
@@ -932,6 +936,7 @@ export async function startEndpoint(
               code: broken === 'limit-open-code' ? 'too-many-positions' : 'limit-exceeded',
               ...(broken === 'limit-no-detail' ? {} : { detail: `at most ${FROM_MAX} resume positions` }),
             });
+          if (opts.refuseSubscribe) return frame({ type: 'error', id: f.id, ...opts.refuseSubscribe });
           const capture = typeof f.capture === 'string' && LEVELS.includes(f.capture) ? f.capture : undefined;
           // the last position sent per session, which a closing frame names (AEP-0003 §3.5 #4)
           const sent = new Map<string, Position>();
