@@ -93,9 +93,10 @@ export const CE_RULES = {
     description:
       'datacontenttype is what B1 writes: "application/json" exactly when data is present, absent when it is not.',
     detail:
-      'It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format), so another spelling of JSON, or its absence, is a warning (AEP-0005 says only how to write it), not an error.',
+      'B1 is a rule of the forward bridge ("set datacontenttype: \"application/json\" when data is present"), so its absence beside data is reported. It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format §3.1.2), so another spelling of JSON, or its absence, still carries the payload back: a warning, not an error.',
     messages: {
-      absent: 'data is present but datacontenttype is absent; the bridge sets "application/json".',
+      absent:
+        'data is present but datacontenttype is absent: AEP-0005 §1 B1 has the bridge "set datacontenttype: \"application/json\" when data is present". The payload still maps back, since the JSON format reads an absent datacontenttype as application/json (§3.1.2).',
       other: 'data is present with a JSON datacontenttype other than the "application/json" B1 writes.',
       'without-data': 'datacontenttype is present without data; the bridge sets it only when data is present.',
     },
