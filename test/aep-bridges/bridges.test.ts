@@ -304,9 +304,9 @@ const OTLP_DEFECTS: Array<{ name: string; golden: number; mutate(r: Obj): void; 
   },
   { name: 'time absent', golden: 13, mutate: (r) => void delete r.timeUnixNano, rule: 'aep/otlp-time', pointer: '' },
   {
-    name: 'time not nanoseconds',
+    name: 'time not whole nanoseconds (a quoted exponent form is read, a fraction is not)',
     golden: 13,
-    mutate: (r) => void (r.timeUnixNano = '1.5e18'),
+    mutate: (r) => void (r.timeUnixNano = '1.5e-3'),
     rule: 'aep/otlp-time',
     pointer: '/timeUnixNano',
   },
