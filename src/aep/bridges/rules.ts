@@ -48,7 +48,7 @@ export const CE_RULES = {
         'datacontenttype is a string of {length} character{length:s} that is not a media type (type/subtype).',
       string: '{name} is {kind}; it must be a non-empty string.',
       uri: '{name} is a string of {length} character{length:s} that is not an absolute URI (RFC 3986 §4.3: scheme ":" hier-part, no fragment), the CloudEvents URI type.',
-      'time-string': 'time is a string of {length} character{length:s} that is not an RFC 3339 timestamp.',
+      'time-string': 'time is not an RFC 3339 timestamp (the CloudEvents Timestamp type): {why}.',
       'time-kind': 'time is {kind}.',
       'int-range':
         'Extension attribute {name} is an integer outside the signed 32-bit range of the CloudEvents Integer type.',
