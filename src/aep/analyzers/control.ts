@@ -108,7 +108,13 @@ export class ControlAnalyzer implements StateHolder {
 
   /** The acks no command matched that name the emitter's own event or a command to another session (early-acks.ts). */
   unmatchedAcks(): ReturnType<EarlyAcks['unmatched']> {
-    return this.earlyAcks.unmatched(this.index);
+    return this.earlyAcks.unmatched(this.index, (k) => this.ownEvent(k));
+  }
+
+  /** Where the first event under the identity key `k` (an emitter's `(source, id)`) is, when the id table holds it. */
+  private ownEvent(k: Hash64): Mark | undefined {
+    const e = this.names.get(k);
+    return e ? { file: this.names.fileName(e.file), line: e.line } : undefined;
   }
 
   /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
@@ -184,8 +190,10 @@ export class ControlAnalyzer implements StateHolder {
         if (s === undefined && !ack.prior) {
           // its command may come later in the input: aep/ack-cause-not-command waits for the end (unmatchedAcks)
           const early: EarlyAck = { ...ackOf(ev), at: facts.at, source: src, timeMs: timeOf(ev) };
-          const own = this.names.get(rec.idKey(cause!));
-          if (own) early.own = { file: this.names.fileName(own.file), line: own.line };
+          const ownKey = rec.idKey(cause!);
+          const own = this.ownEvent(ownKey);
+          if (own) early.own = own;
+          else early.ownKey = ownKey; // the emitter's own event may also come later in the input
           this.earlyAcks.keep(ck, early, cause!, rec.session);
         }
       }
