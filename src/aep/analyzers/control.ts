@@ -17,7 +17,7 @@ import type { ControlFacts, EarlyJudgement } from './control-facts.ts';
 import type { FormFacts } from './form-values.ts';
 import { HeldResponds } from './held-responds.ts';
 import { outcomeOf } from './outcome.ts';
-import { EarlyAcks } from './early-acks.ts';
+import { EarlyAcks, ownMark } from './early-acks.ts';
 import { ackOf, timeOf, type AckDecision, type EarlyAck, type PendingCommand } from './pending-command.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
@@ -108,13 +108,7 @@ export class ControlAnalyzer implements StateHolder {
 
   /** The acks no command matched that name the emitter's own event or a command to another session (early-acks.ts). */
   unmatchedAcks(): ReturnType<EarlyAcks['unmatched']> {
-    return this.earlyAcks.unmatched(this.index, (k) => this.ownEvent(k));
-  }
-
-  /** Where the first event under the identity key `k` (an emitter's `(source, id)`) is, when the id table holds it. */
-  private ownEvent(k: Hash64): Mark | undefined {
-    const e = this.names.get(k);
-    return e ? { file: this.names.fileName(e.file), line: e.line } : undefined;
+    return this.earlyAcks.unmatched(this.index, this.names);
   }
 
   /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
@@ -190,10 +184,9 @@ export class ControlAnalyzer implements StateHolder {
         if (s === undefined && !ack.prior) {
           // its command may come later in the input: aep/ack-cause-not-command waits for the end (unmatchedAcks)
           const early: EarlyAck = { ...ackOf(ev), at: facts.at, source: src, timeMs: timeOf(ev) };
-          const ownKey = rec.idKey(cause!);
-          const own = this.ownEvent(ownKey);
+          early.ownKey = rec.idKey(cause!); // looked up again at the end: the own event may come later in the input
+          const own = ownMark(this.names, early.ownKey);
           if (own) early.own = own;
-          else early.ownKey = ownKey; // the emitter's own event may also come later in the input
           this.earlyAcks.keep(ck, early, cause!, rec.session);
         }
       }

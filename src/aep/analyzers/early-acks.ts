@@ -7,6 +7,7 @@ import { KeyScreen } from '../../core/key-screen.ts';
 import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { CommandIndex } from './command-index.ts';
+import type { AepIdTable } from './id-table.ts';
 import type { EarlyAck } from './pending-command.ts';
 
 /** Estimated bytes of one kept ack (key, record, mark, the identity key of its cause). */
@@ -49,18 +50,18 @@ export class EarlyAcks {
   }
 
   /**
-   * The kept acks whose cause names the emitter's own event (before the ack, or by `ownOf` anywhere in the input), or
+   * The kept acks whose cause names the emitter's own event (before the ack, or by `ids` anywhere in the input), or
    * (by `index`) a command of the input to another session: at the end of input, no command of their own session
    * matched them (aep/ack-cause-not-command).
    */
   *unmatched(
     index: CommandIndex,
-    ownOf: (key: Hash64) => Mark | undefined,
+    ids: AepIdTable,
   ): IterableIterator<{ ack: EarlyAck; cause: string; named: Mark; own: boolean }> {
     for (const [k, acks] of this.byKey) {
       const { cause, session } = this.names.get(k)!;
       for (const ack of acks) {
-        const own = ack.own ?? (ack.ownKey && ownOf(ack.ownKey));
+        const own = ack.own ?? (ack.ownKey && ownMark(ids, ack.ownKey));
         const named = own ?? index.otherSession(cause, session);
         if (named) yield { ack, cause, named, own: own !== undefined };
       }
@@ -81,4 +82,10 @@ export class EarlyAcks {
   mayHaveForgotten(k: string): boolean {
     return this.forgotten?.mayHold(textKey(k)) === true;
   }
+}
+
+/** Where the first event under the identity key `k` (an emitter's `(source, id)`) is, when `ids` holds it. */
+export function ownMark(ids: AepIdTable, k: Hash64): Mark | undefined {
+  const e = ids.get(k);
+  return e ? { file: ids.fileName(e.file), line: e.line } : undefined;
 }

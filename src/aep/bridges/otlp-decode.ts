@@ -13,16 +13,8 @@ import {
   type OtlpOptions,
 } from './otlp.ts';
 import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
-import {
-  ANY_KEYS,
-  anyPointer,
-  int64KindOf,
-  int64Of,
-  integerOfString,
-  readAny,
-  readKvList,
-  unescapeToken,
-} from './otlp-values.ts';
+import { ANY_KEYS, anyPointer, int64KindOf, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
+import { fixed32OfString } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
   AEP_ENVELOPE_ORDER,
@@ -299,10 +291,7 @@ function decodeRecord(
   if (present(tid) || present(sid)) {
     const okT = typeof tid === 'string' && /^[0-9a-fA-F]{32}$/.test(tid) && !/^0+$/.test(tid);
     const okS = typeof sid === 'string' && /^[0-9a-fA-F]{16}$/.test(sid) && !/^0+$/.test(sid);
-    // fixed32: the proto3 JSON mapping accepts a number or a string, exponent notation quoted too (as 64-bit ones)
-    const fs = typeof rec.flags === 'string' ? integerOfString(rec.flags) : undefined;
-    const fl =
-      typeof rec.flags !== 'string' ? rec.flags : typeof fs === 'bigint' && fs <= 0xffffffffn ? Number(fs) : NaN;
+    const fl = typeof rec.flags === 'string' ? fixed32OfString(rec.flags) : rec.flags;
     const flags =
       fl === undefined ? 0 : typeof fl === 'number' && Number.isInteger(fl) && fl >= 0 && fl <= 0xffffffff ? fl : NaN;
     // an empty or all-zero id is pointed at: it is the member that is missing its value

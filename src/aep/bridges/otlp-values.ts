@@ -33,6 +33,12 @@ export function integerOfString(s: string): bigint | 'fraction' | 'too-large' | 
   return /^-?\d+$/.test(s) ? BigInt(s) : exactIntegerOfLiteral(s);
 }
 
+/** A fixed32 given as a string (OTLP `flags`), read as {@link integerOfString} reads one; NaN when it holds none. */
+export function fixed32OfString(s: string): number {
+  const n = integerOfString(s);
+  return typeof n === 'bigint' && n >= 0n && n <= 0xffffffffn ? Number(n) : NaN;
+}
+
 /**
  * An integer of the protobuf JSON mapping (a number, or a string per {@link integerOfString}), exact. A number
  * JSON.parse cannot hold exactly is read from its literal in `big` (by pointer), so `1.7960292e18` is the integer
