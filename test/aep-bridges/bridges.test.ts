@@ -20,7 +20,7 @@ import { createAepChecker } from '../../src/aep/protocol.ts';
 import { validate } from '../../src/index.ts';
 import { bridgeChecker } from '../../src/aep/bridges/checker.ts';
 import { CORPUS_DIR } from '../aep-schemas/helpers.ts';
-import { briefFindings, checkBridgeText, events } from './helpers.ts';
+import { briefFindings, bridgeEvent, checkBridgeText, events } from './helpers.ts';
 import { needShared, SHARED } from '../shared.ts';
 
 type Obj = Record<string, unknown>;
@@ -304,9 +304,9 @@ const OTLP_DEFECTS: Array<{ name: string; golden: number; mutate(r: Obj): void; 
   },
   { name: 'time absent', golden: 13, mutate: (r) => void delete r.timeUnixNano, rule: 'aep/otlp-time', pointer: '' },
   {
-    name: 'time not nanoseconds',
+    name: 'time not whole nanoseconds (a quoted exponent form is read, a fraction is not)',
     golden: 13,
-    mutate: (r) => void (r.timeUnixNano = '1.5e18'),
+    mutate: (r) => void (r.timeUnixNano = '1.5e-3'),
     rule: 'aep/otlp-time',
     pointer: '/timeUnixNano',
   },
@@ -379,6 +379,51 @@ const OTLP_DEFECTS: Array<{ name: string; golden: number; mutate(r: Obj): void; 
     pointer: '/attributes/3/value',
   },
 ];
+
+test('a faulty CE time, id, source or subject (B2, copied verbatim) is one finding at its member, with the reason a direct AEP check gives', async () => {
+  const base = (i: number, over: Obj = {}): Obj => ({ ...toCloudEvent(bridgeEvent(i)), ...over });
+  const times = [
+    '2026-01-01T24:00:00Z',
+    '2026-13-01T10:00:00Z',
+    '2026-01-01T10:00:61Z',
+    '2026-01-01T10:60:00Z',
+    '2026-01-01T10:00:00',
+    '2026-02-30T10:00:00Z',
+    '2026-06-30T12:00:60Z',
+    '2026-01-01T10:00:00+25:00',
+    '2026-01-01 10:00:00Z',
+    '2026-01-01T10:00:00.Z',
+    '',
+  ];
+  for (const time of times) {
+    // a batch, the faulty CE second: one finding, at /1/time
+    const fs = await checkBridgeText(JSON.stringify([base(0), base(1, { time })]) + '\n', 'cloudevents');
+    assert.equal(briefFindings(fs), 'aep/ce-attribute-type@1/1/time', time);
+    // the relation: the same clause as aep/time-format on the AEP event itself
+    const direct = (await validate('aep', { text: JSON.stringify(bridgeEvent(1, { time })) + '\n', source: 'd' }))
+      .findings;
+    assert.equal(direct.length, 1, time);
+    const why = direct[0]!.message.replace(/^.*?: /, '');
+    assert.equal(fs[0]!.message, `time is not an RFC 3339 timestamp (the CloudEvents Timestamp type): ${why}`, time);
+  }
+  for (const over of [
+    { time: 5 },
+    { time: '2026-01-01T10:00:00\u0007Z' },
+    { id: '' },
+    { source: 5 },
+    { subject: '' },
+  ]) {
+    const fs = await checkBridgeText(JSON.stringify(base(1, over)) + '\n', 'cloudevents');
+    assert.equal(briefFindings(fs), `aep/ce-attribute-type@1/${Object.keys(over)[0]}`, JSON.stringify(over));
+  }
+  // RFC 3339 allows lower-case t and z, and a leap second at 23:59:60 UTC on a month's last day
+  for (const time of ['2026-01-01t10:00:00z', '2026-12-31T23:59:60Z', '2027-01-01T05:29:60+05:30'])
+    assert.equal(
+      briefFindings(await checkBridgeText(JSON.stringify(base(1, { time })) + '\n', 'cloudevents')),
+      '',
+      time,
+    );
+});
 
 test("one-defect variants of golden's OTLP form: each is caught by its rule at its pointer into the request", async (t) => {
   if (!needShared(t, SHARED.aepCorpus)) return;

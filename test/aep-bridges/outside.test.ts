@@ -242,6 +242,33 @@ test('5: a CloudEvents subject with a control character or a lone surrogate is r
   assert.deepEqual(issues('application/json'), []);
 });
 
+test("5: an absent datacontenttype beside data is one warning naming B1's sentence (exit 0); present, or absent without data, none", async () => {
+  const withData = toCloudEvent(ev(1, { data: { n: 1 } }));
+  const { datacontenttype, ...bare } = withData;
+  assert.equal(datacontenttype, 'application/json');
+  const r = await runCli(
+    'aep',
+    ['validate', '--from', 'cloudevents', '--format', 'json', '-'],
+    JSON.stringify(bare) + '\n',
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const found = (JSON.parse(r.stdout) as { findings: { ruleId: string; severity: string; message: string }[] })
+    .findings;
+  assert.deepEqual(
+    found.map((f) => `${f.ruleId}:${f.severity}`),
+    ['aep/ce-datacontenttype:warning'],
+  );
+  assert.match(
+    found[0]!.message,
+    /AEP-0005 §1 B1 has the bridge "set datacontenttype: "application\/json" when data is present"/,
+  );
+  assert.match(found[0]!.message, /reads an absent datacontenttype as application\/json \(§3\.1\.2\)/);
+  assert.deepEqual(decodeCloudEvents(withData).issues, []);
+  const noData = toCloudEvent(ev(2));
+  assert.equal(noData.data, undefined);
+  assert.deepEqual(decodeCloudEvents(noData).issues, []);
+});
+
 test('4e: the summary of lines set aside as another format counts them apart from the events checked', async () => {
   const ce = nine.map((e) => JSON.stringify(toCloudEvent(e))).join('\n') + '\n';
   const aep = nine.map((e) => JSON.stringify(e)).join('\n') + '\n';

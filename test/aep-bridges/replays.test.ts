@@ -38,6 +38,63 @@ test('OTLP: an integer-valued JSON number in exponent form is a fixed64 time and
   assert.equal(briefFindings(await checkBridgeText(big, 'otlp')), '');
 });
 
+test('OTLP: a 64-bit integer quoted in exponent or zero-fraction form is that integer (protobuf JSON mapping), exact', async () => {
+  for (const [time, seq] of [
+    ['"1.7960292e18"', '"0e5"'],
+    ['"17960292E11"', '"0.0"'],
+    ['"1796029200000000001.000"', '"-0"'],
+  ]) {
+    const text = requestText((t) =>
+      t.replace(NANOS, `"timeUnixNano":${time}`).replace('{"intValue":"0"}', `{"intValue":${seq}}`),
+    );
+    assert.equal(briefFindings(await checkBridgeText(text, 'otlp')), '', text);
+  }
+  const r = decodeOtlp(JSON.parse(requestText((t) => t.replace(NANOS, '"timeUnixNano":"1796029200000000001e0"'))));
+  assert.equal(r.events[0]?.event.time, '2026-11-30T09:00:00.000000001Z');
+  // flags, a fixed32: the same reading of a quoted number
+  const req = JSON.parse(requestText((t) => t)) as Obj;
+  const rec = (((req.resourceLogs as Obj[])[0]!.scopeLogs as Obj[])[0]!.logRecords as Obj[])[0]!;
+  Object.assign(rec, { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', flags: '1e0' });
+  const withFlags = decodeOtlp(req);
+  assert.deepEqual(withFlags.issues, []);
+  assert.match(String(withFlags.events[0]?.event.traceparent), /-01$/);
+  rec.flags = '0.5';
+  assert.deepEqual(
+    decodeOtlp(req).issues.map((i) => i.pointer),
+    ['/resourceLogs/0/scopeLogs/0/logRecords/0/flags'],
+  );
+});
+
+test('OTLP: a quoted 64-bit integer with a fraction, a plus sign, a space or no digits is refused, saying what is accepted', async () => {
+  const cases: [string, RegExp][] = [
+    ['"1796029200000000000.5"', /a string holding a number with a fraction/],
+    ['"1.7960292e-18"', /a string holding a number with a fraction/],
+    ['"+1796029200000000000"', /a string that is no number literal/],
+    ['" 1796029200000000000"', /a string that is no number literal/],
+    ['""', /an empty string/],
+    ['"1e99999"', /far beyond 64 bits/],
+  ];
+  for (const [time, kind] of cases) {
+    const fs = await checkBridgeText(
+      requestText((t) => t.replace(NANOS, `"timeUnixNano":${time}`)),
+      'otlp',
+    );
+    const f = fs.find((x) => x.ruleId === 'aep/otlp-time');
+    assert.match(f?.message ?? '', kind, `${time}: ${briefFindings(fs)}`);
+    assert.match(f?.message ?? '', /JSON number literal denoting an integer \("1\.7960292e18"/);
+    assert.match(f?.pointer ?? '', /\/timeUnixNano$/);
+  }
+  const seq = await checkBridgeText(
+    requestText((t) => t.replace('{"intValue":"0"}', '{"intValue":"0.5"}')),
+    'otlp',
+  );
+  assert.match(
+    seq.find((f) => f.ruleId === 'aep/otlp-shape')?.message ?? '',
+    /intValue is a string holding a number with a fraction: .*"7e0"/,
+    briefFindings(seq),
+  );
+});
+
 test('OTLP: a number whose literal has a fraction is no 64-bit integer, and the message says so', async () => {
   // 1796029200000000000.5 and 9007199254740993.5 parse to integral doubles; their literals are not integers
   const text = requestText((t) =>

@@ -235,3 +235,48 @@ test('ack order: an ack whose cause names its own event or a command to another 
     assert.deepEqual(keyed(fs, events), want, `${name}: ${brief(fs)}`);
   }
 });
+
+test("ack order: an ack naming its emitter's own event gets the same verdict whether that event comes before or after it", async () => {
+  const own = (seq: number) =>
+    event('run.started', seq, { id: 'c', run: 'r1', time: at(0), data: { trigger: 'user' } });
+  // the same id from another emitter is not this emitter's own event
+  const ownB = event('run.started', 1, { id: 'c', run: 'r1', time: at(0), ...B, data: { trigger: 'user' } });
+  // [name, own event first, ack first (seq follows the file), findings in both]
+  const rows: [string, Record<string, unknown>[], Record<string, unknown>[], string[]][] = [
+    [
+      'no command',
+      [started, own(1), accepted('a', 2)],
+      [started, accepted('a', 1), own(2)],
+      ['aep/ack-cause-not-command@a'],
+    ],
+    [
+      'its command last',
+      [started, own(1), accepted('a', 2), pause()],
+      [started, accepted('a', 1), own(2), pause()],
+      [],
+    ],
+    [
+      'its command between',
+      [started, own(1), pause(), accepted('a', 2)],
+      [started, accepted('a', 1), pause(), own(2)],
+      [],
+    ],
+    [
+      "the id is another emitter's",
+      [started, startedB, ownB, accepted('a', 1)],
+      [started, startedB, accepted('a', 1), ownB],
+      [],
+    ],
+  ];
+  for (const [name, ownFirst, ackFirst, want] of rows) {
+    const fo = await checkText(jsonl(ownFirst));
+    const fa = await checkText(jsonl(ackFirst));
+    assert.deepEqual(keyed(fo, ownFirst), want, `${name}, own event first: ${brief(fo)}`);
+    assert.deepEqual(keyed(fa, ackFirst), want, `${name}, ack first: ${brief(fa)}`);
+  }
+  // the message names where the own event is, after the ack too
+  const late = [started, accepted('a', 1), own(2)];
+  const f = (await checkText(jsonl(late))).find((x) => x.ruleId === 'aep/ack-cause-not-command');
+  assert.match(f?.message ?? '', /names this emitter's own event at line 3,/);
+  assert.equal(f?.line, 2);
+});

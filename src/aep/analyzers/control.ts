@@ -17,7 +17,7 @@ import type { ControlFacts, EarlyJudgement } from './control-facts.ts';
 import type { FormFacts } from './form-values.ts';
 import { HeldResponds } from './held-responds.ts';
 import { outcomeOf } from './outcome.ts';
-import { EarlyAcks } from './early-acks.ts';
+import { EarlyAcks, ownMark } from './early-acks.ts';
 import { ackOf, timeOf, type AckDecision, type EarlyAck, type PendingCommand } from './pending-command.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { AepIdTable } from './id-table.ts';
@@ -108,7 +108,7 @@ export class ControlAnalyzer implements StateHolder {
 
   /** The acks no command matched that name the emitter's own event or a command to another session (early-acks.ts). */
   unmatchedAcks(): ReturnType<EarlyAcks['unmatched']> {
-    return this.earlyAcks.unmatched(this.index);
+    return this.earlyAcks.unmatched(this.index, this.names);
   }
 
   /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
@@ -184,8 +184,9 @@ export class ControlAnalyzer implements StateHolder {
         if (s === undefined && !ack.prior) {
           // its command may come later in the input: aep/ack-cause-not-command waits for the end (unmatchedAcks)
           const early: EarlyAck = { ...ackOf(ev), at: facts.at, source: src, timeMs: timeOf(ev) };
-          const own = this.names.get(rec.idKey(cause!));
-          if (own) early.own = { file: this.names.fileName(own.file), line: own.line };
+          early.ownKey = rec.idKey(cause!); // looked up again at the end: the own event may come later in the input
+          const own = ownMark(this.names, early.ownKey);
+          if (own) early.own = own;
           this.earlyAcks.keep(ck, early, cause!, rec.session);
         }
       }

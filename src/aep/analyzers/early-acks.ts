@@ -4,13 +4,14 @@
  * memory budget, oldest forgotten first; the keys forgotten are screened so a later command is known to maybe have had one.
  */
 import { KeyScreen } from '../../core/key-screen.ts';
-import { textKey } from '../../core/canonical.ts';
+import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { CommandIndex } from './command-index.ts';
+import type { AepIdTable } from './id-table.ts';
 import type { EarlyAck } from './pending-command.ts';
 
-/** Estimated bytes of one kept ack (key, record, mark). */
-const ACK_BYTES = 280;
+/** Estimated bytes of one kept ack (key, record, mark, the identity key of its cause). */
+const ACK_BYTES = 320;
 
 /** The kept acks of one run, by command key (`control.ts` key2 of session and cause), first in the input first. */
 export class EarlyAcks {
@@ -49,15 +50,20 @@ export class EarlyAcks {
   }
 
   /**
-   * The kept acks whose cause names the emitter's own event, or (by `index`) a command of the input to another session:
-   * at the end of input, no command of their own session matched them (aep/ack-cause-not-command).
+   * The kept acks whose cause names the emitter's own event (before the ack, or by `ids` anywhere in the input), or
+   * (by `index`) a command of the input to another session: at the end of input, no command of their own session
+   * matched them (aep/ack-cause-not-command).
    */
-  *unmatched(index: CommandIndex): IterableIterator<{ ack: EarlyAck; cause: string; named: Mark; own: boolean }> {
+  *unmatched(
+    index: CommandIndex,
+    ids: AepIdTable,
+  ): IterableIterator<{ ack: EarlyAck; cause: string; named: Mark; own: boolean }> {
     for (const [k, acks] of this.byKey) {
       const { cause, session } = this.names.get(k)!;
       for (const ack of acks) {
-        const named = ack.own ?? index.otherSession(cause, session);
-        if (named) yield { ack, cause, named, own: ack.own !== undefined };
+        const own = ack.own ?? (ack.ownKey && ownMark(ids, ack.ownKey));
+        const named = own ?? index.otherSession(cause, session);
+        if (named) yield { ack, cause, named, own: own !== undefined };
       }
     }
   }
@@ -76,4 +82,10 @@ export class EarlyAcks {
   mayHaveForgotten(k: string): boolean {
     return this.forgotten?.mayHold(textKey(k)) === true;
   }
+}
+
+/** Where the first event under the identity key `k` (an emitter's `(source, id)`) is, when `ids` holds it. */
+export function ownMark(ids: AepIdTable, k: Hash64): Mark | undefined {
+  const e = ids.get(k);
+  return e ? { file: ids.fileName(e.file), line: e.line } : undefined;
 }

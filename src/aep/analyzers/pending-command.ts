@@ -46,8 +46,10 @@ export interface EarlyAck extends AckDecision {
   at: Mark;
   source: Hash64;
   timeMs: number | undefined;
-  /** The emitter's own event its cause names. */
+  /** The emitter's own event its cause names, when it came before the ack. */
   own?: Mark;
+  /** The identity key of `(source, cause)` when {@link own} is not set: looked up again at the end of input. */
+  ownKey?: Hash64;
 }
 
 /** An event's `time` in ms since the epoch, or `undefined` when it does not parse (leap seconds, lowercase forms). */

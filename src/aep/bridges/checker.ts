@@ -23,8 +23,17 @@ export const BRIDGE_FRAMING_SPECS: Readonly<Record<BridgeFrom, FramingSpecs>> = 
   ocsf: { 'json/duplicate-key': 'AEP-0005 §4.3; RFC 8259 §4' },
 };
 
-/** The AEP rules that report a member absent: silent for a member the bridge read but refused. */
-const MISSING_RULES: ReadonlySet<string> = new Set(['aep/envelope-required', 'aep/scope-session']);
+/**
+ * The AEP rules that judge one member's presence or value: silent for a member the bridge refused with a finding
+ * of its own (an OTLP member it could not read, a CE attribute B2 copies verbatim), one fault, one finding.
+ */
+const MEMBER_RULES: ReadonlySet<string> = new Set([
+  'aep/envelope-required',
+  'aep/scope-session',
+  'aep/attribute-type',
+  'aep/time-format',
+  'aep/source-uri',
+]);
 
 /**
  * The checker of `aep validate --from`: decodes each value, reports bridge issues, and moves the findings of the AEP
@@ -43,8 +52,8 @@ export function bridgeChecker(
   // others (end of stream, an earlier line) pass as they are: their marks are line starts
   const inner = makeInner((f) => {
     if (!orig || !decoded || f.source !== orig.source || f.line !== orig.line) return sink(f);
-    // a member the bridge refused (its finding made) is not also missing: one fault, one finding
-    if (MISSING_RULES.has(f.ruleId) && decoded.refused?.has(f.pointer ?? '')) return;
+    // a member the bridge refused (its finding made) is not judged again: one fault, one finding
+    if (MEMBER_RULES.has(f.ruleId) && decoded.refused?.has(f.pointer ?? '')) return;
     const pointer = decoded.pointerOf(f.pointer ?? '');
     const loc = eventLocation(orig, pointer);
     sink({ ...f, line: loc.line, column: loc.column, byteOffset: loc.byteOffset, pointer });

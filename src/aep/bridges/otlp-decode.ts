@@ -14,6 +14,7 @@ import {
 } from './otlp.ts';
 import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
 import { ANY_KEYS, anyPointer, int64KindOf, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
+import { fixed32OfString } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
   AEP_ENVELOPE_ORDER,
@@ -290,8 +291,7 @@ function decodeRecord(
   if (present(tid) || present(sid)) {
     const okT = typeof tid === 'string' && /^[0-9a-fA-F]{32}$/.test(tid) && !/^0+$/.test(tid);
     const okS = typeof sid === 'string' && /^[0-9a-fA-F]{16}$/.test(sid) && !/^0+$/.test(sid);
-    // fixed32: the proto3 JSON mapping accepts a number or a decimal string
-    const fl = typeof rec.flags === 'string' && /^\d{1,10}$/.test(rec.flags) ? +rec.flags : rec.flags;
+    const fl = typeof rec.flags === 'string' ? fixed32OfString(rec.flags) : rec.flags;
     const flags =
       fl === undefined ? 0 : typeof fl === 'number' && Number.isInteger(fl) && fl >= 0 && fl <= 0xffffffff ? fl : NaN;
     // an empty or all-zero id is pointed at: it is the member that is missing its value

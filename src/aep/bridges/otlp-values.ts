@@ -24,9 +24,25 @@ export const ANY_KEYS = [
 ];
 
 /**
- * An integer of the protobuf JSON mapping (a number, or a decimal string), exact. A number JSON.parse cannot hold
- * exactly is read from its literal in `big` (by pointer), so `1.7960292e18` is the integer it denotes and
- * `1796029200000000000.5` is no integer, though both parse to one double.
+ * The integer a string holds for an integer field of the protobuf JSON mapping: decimal digits with an optional
+ * minus (`"007"`, `"-0"`), or a JSON number literal denoting an integer (`"1.7960292e18"`, `"1e2"`, `"9.0"`): the
+ * mapping accepts numbers or strings and "Exponent notation (such as 1e2) is accepted in both quoted and unquoted
+ * forms". `'fraction'` or `'too-large'` (an exponent past the bigint bound) say why a number literal is refused.
+ */
+export function integerOfString(s: string): bigint | 'fraction' | 'too-large' | undefined {
+  return /^-?\d+$/.test(s) ? BigInt(s) : exactIntegerOfLiteral(s);
+}
+
+/** A fixed32 given as a string (OTLP `flags`), read as {@link integerOfString} reads one; NaN when it holds none. */
+export function fixed32OfString(s: string): number {
+  const n = integerOfString(s);
+  return typeof n === 'bigint' && n >= 0n && n <= 0xffffffffn ? Number(n) : NaN;
+}
+
+/**
+ * An integer of the protobuf JSON mapping (a number, or a string per {@link integerOfString}), exact. A number
+ * JSON.parse cannot hold exactly is read from its literal in `big` (by pointer), so `1.7960292e18` is the integer
+ * it denotes and `1796029200000000000.5` is no integer, though both parse to one double.
  */
 export function int64Of(v: unknown, p: string, big: ReadonlyMap<string, string>): bigint | undefined {
   if (typeof v === 'number') {
@@ -37,12 +53,19 @@ export function int64Of(v: unknown, p: string, big: ReadonlyMap<string, string>)
     }
     return Number.isSafeInteger(v) ? BigInt(v) : undefined;
   }
-  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
-  return undefined;
+  if (typeof v !== 'string') return undefined;
+  const n = integerOfString(v);
+  return typeof n === 'bigint' ? n : undefined;
 }
 
 /** What a value {@link int64Of} refused is, for a message: its literal shows a fraction the double rounded away. */
 export function int64KindOf(v: unknown, p: string, big: ReadonlyMap<string, string>): string {
+  if (typeof v === 'string') {
+    const n = integerOfString(v);
+    if (n === 'fraction') return 'a string holding a number with a fraction';
+    if (n === 'too-large') return 'a string holding a number far beyond 64 bits';
+    return v === '' ? 'an empty string' : 'a string that is no number literal';
+  }
   if (typeof v !== 'number') return kindOf(v);
   const lit = big.get(p);
   if (lit !== undefined) return exactIntegerOfLiteral(lit) === 'fraction' ? 'a number with a fraction' : kindOf(v);
@@ -90,8 +113,7 @@ export function readAny(
             : notA('a number');
     case 'intValue': {
       const n = int64Of(x, at, big);
-      if (n === undefined)
-        return typeof x === 'string' ? bad('int-string') : bad('int', { kind: int64KindOf(x, at, big) });
+      if (n === undefined) return bad(typeof x === 'string' ? 'int-string' : 'int', { kind: int64KindOf(x, at, big) });
       // common.proto: int_value is an int64; a wider integer is no AnyValue
       if (!isInt64(n)) return bad('int-range');
       if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))

@@ -48,7 +48,7 @@ export const CE_RULES = {
         'datacontenttype is a string of {length} character{length:s} that is not a media type (type/subtype).',
       string: '{name} is {kind}; it must be a non-empty string.',
       uri: '{name} is a string of {length} character{length:s} that is not an absolute URI (RFC 3986 §4.3: scheme ":" hier-part, no fragment), the CloudEvents URI type.',
-      'time-string': 'time is a string of {length} character{length:s} that is not an RFC 3339 timestamp.',
+      'time-string': 'time is not an RFC 3339 timestamp (the CloudEvents Timestamp type): {why}.',
       'time-kind': 'time is {kind}.',
       'int-range':
         'Extension attribute {name} is an integer outside the signed 32-bit range of the CloudEvents Integer type.',
@@ -93,9 +93,10 @@ export const CE_RULES = {
     description:
       'datacontenttype is what B1 writes: "application/json" exactly when data is present, absent when it is not.',
     detail:
-      'It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format), so another spelling of JSON, or its absence, is a warning (AEP-0005 says only how to write it), not an error.',
+      'B1 is a rule of the forward bridge ("set datacontenttype: "application/json" when data is present"), so its absence beside data is reported. It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format §3.1.2), so another spelling of JSON, or its absence, still carries the payload back: a warning, not an error.',
     messages: {
-      absent: 'data is present but datacontenttype is absent; the bridge sets "application/json".',
+      absent:
+        'data is present but datacontenttype is absent: AEP-0005 §1 B1 has the bridge "set datacontenttype: "application/json" when data is present". The payload still maps back, since the JSON format reads an absent datacontenttype as application/json (§3.1.2).',
       other: 'data is present with a JSON datacontenttype other than the "application/json" B1 writes.',
       'without-data': 'datacontenttype is present without data; the bridge sets it only when data is present.',
     },
@@ -174,7 +175,8 @@ export const OTLP_RULES = {
       int: 'intValue is {kind}.',
       'int-range': 'intValue is an integer beyond int64, the range of an OTLP intValue.',
       'kv-repeat': 'Key "{key}" repeats in a kvlistValue; its keys are unique, so which value counts is undefined.',
-      'int-string': 'intValue is a string that is not a decimal integer.',
+      'int-string':
+        'intValue is {kind}: a 64-bit integer given as a string is decimal digits with an optional minus ("-7"), or a JSON number literal denoting an integer ("7e0", "7.0"; the protobuf JSON mapping accepts exponent notation quoted), with no plus sign, space or non-zero fraction.',
       'values-not-array': '{member}.values is not an array.',
       'key-value': 'A KeyValue is not an object with a string key.',
       'attribute-entry': 'An attribute is not an object with a string key.',
@@ -230,11 +232,12 @@ export const OTLP_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §3.2; OTLP/JSON',
     description:
-      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch that a fixed64 holds, as a decimal string or an integer.',
+      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch that a fixed64 holds, as an integer: a JSON number, or a string of decimal digits or of a number literal denoting one ("1.7960292e18").',
     messages: {
       absent: 'timeUnixNano and observedTimeUnixNano are absent; AEP time comes from them.',
       kind: 'timeUnixNano is {kind}.',
-      string: 'timeUnixNano is a string that is not a decimal integer.',
+      string:
+        'timeUnixNano is {kind}: a 64-bit integer given as a string is decimal digits ("1796029200000000000"), or a JSON number literal denoting an integer ("1.7960292e18"; the protobuf JSON mapping accepts exponent notation quoted), with no plus sign, space or non-zero fraction.',
       'not-positive':
         'timeUnixNano is zero or negative (unknown time) and no observedTimeUnixNano is set; AEP time comes from them.',
       'too-late':

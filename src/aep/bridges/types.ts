@@ -22,7 +22,8 @@ export interface DecodedEvent {
   bigIntegers?: BigIntegerLiteral[];
   /**
    * Pointers of envelope members the input holds but the bridge refused with a finding of its own (an OTLP
-   * `aep.sequence` that is no int64, a `timeUnixNano` that is no fixed64): not reported again as missing.
+   * `aep.sequence` that is no int64, a `timeUnixNano` that is no fixed64, a CE `time` that is no Timestamp): the
+   * AEP rules on one member's presence or value do not judge them again.
    */
   refused?: ReadonlySet<string>;
   /** The envelope's capture when the bridge withheld the payload at its ceiling (AEP-0005 §3.3, §4.6). */
