@@ -13,7 +13,7 @@ exports.DOCUMENTS = [
   { file: "schemas/ahp/execution-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json", length: 47858 },
   { file: "schemas/ahp/task-workspace-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/task-workspace-events.schema.json", length: 6856 },
   { file: "schemas/ahp/events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/events.schema.json", length: 32327 },
-  { file: "schemas/ahp/effects.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/effects.schema.json", length: 19898 },
+  { file: "schemas/ahp/effects.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/effects.schema.json", length: 20009 },
   { file: "schemas/ahp/capabilities.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json", length: 51211 },
   { file: "schemas/ahp/messages.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/messages.schema.json", length: 26844 },
   { file: "schemas/ahp/wire.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/wire.schema.json", length: 897 },
