@@ -9,8 +9,8 @@
 exports.DOCUMENTS = [
   { file: "schemas/ahp/common.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/common.schema.json", length: 8750 },
   { file: "schemas/ahp/content.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/content.schema.json", length: 20351 },
-  { file: "schemas/ahp/interaction-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/interaction-events.schema.json", length: 12087 },
-  { file: "schemas/ahp/execution-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json", length: 47858 },
+  { file: "schemas/ahp/interaction-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/interaction-events.schema.json", length: 12099 },
+  { file: "schemas/ahp/execution-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json", length: 47963 },
   { file: "schemas/ahp/task-workspace-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/task-workspace-events.schema.json", length: 6856 },
   { file: "schemas/ahp/events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/events.schema.json", length: 32327 },
   { file: "schemas/ahp/effects.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/effects.schema.json", length: 20009 },

@@ -416,6 +416,16 @@ test('an answer-shape finding names its field, unescaped, and says which shape i
   );
 });
 
+test('a message of the wrong role in an edited list is told the role it must have', () => {
+  // interaction-payloads.md: "outbound messages have role assistant"
+  const out = { event: 'user.message.outbound', current: { content: [msg('assistant')] }, mode: '', action: '' };
+  const edit = { jsonrpc: '2.0', id: 'e', result: { protocolVersion: 'draft', effects: [merge([msg('user')])] } };
+  assert.deepEqual(
+    checkEditContext(edit, out).map((i) => `${i.pointer} ${i.message}`),
+    ['/result/effects/0/value/0/role A message of `content` at user.message.outbound must have role "assistant".'],
+  );
+});
+
 test('an inject effect with another operation or target is told the one value it takes', () => {
   // base/composition.md: "`inject` appends context at `now` or `next_turn`"
   const inject = (over: Obj) => ({

@@ -30,7 +30,7 @@ const MESSAGES = {
   mergeBase: 'A merge into `{target}` needs an object current value; found {found}.',
   workspace: 'The effective workspace state breaks its closed schema: {sentence}',
   workspaceMerge: 'The effective workspace state after this shallow merge breaks its closed schema: {sentence}',
-  role: 'Messages of `{target}` at {event} have role "{role}".',
+  role: 'A message of `{target}` at {event} must have role "{role}".',
   hiddenText:
     'A whole-list replacement of `{target}` is rejected because the current list holds metadata, omitted or gap text; append with merge instead (changing identities must not bypass hidden-text selection).',
   attachment:
