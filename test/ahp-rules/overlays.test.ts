@@ -119,6 +119,15 @@ describe('overlays', () => {
       'ahp/message-role',
       '/params/event/message/messages/0/role',
     ); // user-message-outbound-wrong-role (absent)
+    // the sentence says what the role must be, never reads as a description of the input
+    assert.deepEqual(
+      validate(obsOf('user.message.outbound', { message: { channel: 'c', messages: [msg('user')] } })).map(
+        (i) => i.message,
+      ),
+      [
+        'A message of `user.message.outbound` must have role "assistant" (interaction-payloads.md: outbound messages have role assistant).',
+      ],
+    );
   });
   test('attention message and title are text parts (a single part is accepted with a warning)', () => {
     const single = obsOf('user.attention', {
@@ -213,6 +222,20 @@ describe('overlays', () => {
     valid(obsOf('tool.before', mcp({ transport: 'stdio', gaps: undisclosed })));
     valid(obsOf('tool.before', mcp({ transport: 'sse', url: 'https://mcp.example/sse' })));
     invalid(obsOf('tool.before', mcp({ transport: 'stdio' })), 'ahp/overlay', '/params/event/tool/mcp/connection'); // mcp-stdio-location-missing (absent)
+    // one finding per missing member, each saying the connection has neither it nor its gap
+    assert.deepEqual(
+      validate(obsOf('tool.before', mcp({ transport: 'stdio', args: [] }))).map((i) => i.message),
+      ['command', 'cwd'].map(
+        (m) =>
+          `A stdio MCP connection needs \`${m}\` or an explicit gap with path "${m}", and this one has neither (execution-payloads.md: unavailable URL/command/args/cwd fields use explicit field-path gaps).`,
+      ),
+    );
+    assert.deepEqual(
+      validate(obsOf('tool.before', mcp({ transport: 'sse' }))).map((i) => i.message),
+      [
+        'An HTTP/SSE MCP connection needs `url` or an explicit gap with path "url", and this one has neither (execution-payloads.md).',
+      ],
+    );
     // args and cwd: the member or its gap, like command (upstream execution-event.schema.json, mcp-stdio-gap)
     invalid(
       obsOf('tool.before', mcp({ transport: 'stdio', command: 'srv' })),

@@ -399,6 +399,53 @@ test('checkEditContext: the manifest edit context (replace + merge, body selecti
   );
 });
 
+test('an answer-shape finding names its field, unescaped, and says which shape it breaks', () => {
+  // interaction-payloads.md §Elicitation modification target: content is the MCP answer object of flat values
+  const ctx = { event: 'user.elicitation.result', current: { content: {} }, mode: 'form', action: 'accept' };
+  const edit = (value: Obj) => ({
+    jsonrpc: '2.0',
+    id: 'e',
+    result: { protocolVersion: 'draft', effects: [merge(value)] },
+  });
+  const [nested, ...rest] = checkEditContext(edit({ 'a/b': { x: 1 } }), ctx);
+  assert.deepEqual(rest, []);
+  assert.equal(nested?.pointer, '/result/effects/0/value/a~1b');
+  assert.equal(
+    nested?.message,
+    'The answer field "a/b" breaks the pinned MCP answer shape: an answer value is a string, number (one a double holds), boolean or array of strings, found object.',
+  );
+});
+
+test('a message of the wrong role in an edited list is told the role it must have', () => {
+  // interaction-payloads.md: "outbound messages have role assistant"
+  const out = { event: 'user.message.outbound', current: { content: [msg('assistant')] }, mode: '', action: '' };
+  const edit = { jsonrpc: '2.0', id: 'e', result: { protocolVersion: 'draft', effects: [merge([msg('user')])] } };
+  assert.deepEqual(
+    checkEditContext(edit, out).map((i) => `${i.pointer} ${i.message}`),
+    ['/result/effects/0/value/0/role A message of `content` at user.message.outbound must have role "assistant".'],
+  );
+});
+
+test('an inject effect with another operation or target is told the one value it takes', () => {
+  // base/composition.md: "`inject` appends context at `now` or `next_turn`"
+  const inject = (over: Obj) => ({
+    jsonrpc: '2.0',
+    id: 'e',
+    result: {
+      protocolVersion: 'draft',
+      effects: [{ type: 'inject', target: 'context', operation: 'append', deliverAt: 'now', value: [], ...over }],
+    },
+  });
+  const say = (over: Obj) => validateAhpMessage(inject(over)).map((f) => `${f.pointer} ${f.message}`);
+  assert.deepEqual(say({ operation: 'replace' }), [
+    '/result/effects/0/operation An `inject` effect appends context, so its `operation` is always "append" (base/composition.md).',
+  ]);
+  assert.deepEqual(say({ target: 'prompt' }), [
+    '/result/effects/0/target An `inject` effect appends context, so its `target` is always "context" (base/composition.md).',
+  ]);
+  assert.deepEqual(say({}), []);
+});
+
 test('upstream manifest: contextualExpectedValid agrees on every present case', (t) => {
   const manifestPath = AHP_CORPUS_DIR + 'manifest.json';
   if (!needShared(t, `${SHARED.ahpCorpus}/manifest.json`)) return;

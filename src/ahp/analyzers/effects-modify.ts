@@ -9,7 +9,7 @@ import {
   type HostContext,
   type RejectionCode,
 } from './effects-model.ts';
-import { answerPhrase, answerShapeProblems, formAnswerProblems } from './form-answer.ts';
+import { answerField, answerPhrase, answerShapeProblems, formAnswerProblems } from './form-answer.ts';
 
 const MESSAGE_TARGETS = new Set(['output', 'prompt', 'request', 'response']);
 const TEXT_PART_TARGETS = new Set(['instructions', 'summary']);
@@ -72,7 +72,7 @@ export function stageModify(
       p('value', `${at}/value`, 'answerNotObject', { found: describeValue(value) });
     } else {
       for (const a of answerShapeProblems(value))
-        p('answer', `${at}/value${a.pointer}`, 'answerField', { problem: answerPhrase(a) });
+        p('answer', `${at}/value${a.pointer}`, 'answerField', { field: answerField(a), problem: answerPhrase(a) });
     }
     if (out.length === 0 && isObj(value)) {
       if (op === 'merge' && cur !== undefined && !isObj(cur)) p('current', `${at}/operation`, 'answerMergeBase');
@@ -80,7 +80,7 @@ export function stageModify(
         next = op === 'replace' ? { ...value } : { ...(isObj(cur) ? cur : {}), ...value };
         for (const a of answerShapeProblems(next))
           p('answer', `${at}/value`, a.pointer === '' ? 'effectiveAnswer' : 'effectiveAnswerField', {
-            field: a.pointer.slice(1),
+            field: answerField(a),
             problem: answerPhrase(a),
           });
         if (ctx.requestedSchema !== undefined) {
@@ -88,8 +88,7 @@ export function stageModify(
             // a merge over an answer not known here (an invalid or hidden body) may keep any field: only what the
             // value itself sets is judged, never a required field the unknown answer may well hold
             if (f.keyword === 'required' && op === 'merge' && !known) continue;
-            const fromValue =
-              f.pointer !== '' && own(value, f.pointer.slice(1).split('/')[0]!.replace(/~1/g, '/').replace(/~0/g, '~'));
+            const fromValue = f.pointer !== '' && own(value, answerField(f));
             // a required-field phrase is a whole clause ("the form requires field ..."), not a field's predicate
             const field = f.pointer !== '' && f.keyword !== 'required';
             p('form', fromValue ? `${at}/value${f.pointer}` : `${at}/value`, field ? 'formField' : 'form', {

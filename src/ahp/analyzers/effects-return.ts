@@ -2,7 +2,7 @@ import type { MessageArgs } from '../../core/message.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 import { ahpSchemas } from '../schema/schemas.ts';
 import { deepEqual, partsOf, schemaSentences, type EffectRejection, type HostContext } from './effects-model.ts';
-import { answerPhrase, answerShapeProblems, formAnswerProblems } from './form-answer.ts';
+import { answerField, answerPhrase, answerShapeProblems, formAnswerProblems } from './form-answer.ts';
 
 const RETURN_TABLE = 'effects.schema.json#/$defs/returnContracts/$defs';
 
@@ -66,7 +66,7 @@ export function returnProblems(effect: Obj, index: number, ctx: HostContext): Ef
         ? answerShapeProblems(value.content)
         : [];
     for (const a of fields)
-      p(`${at}/content${a.pointer}`, 'answerShape', { field: a.pointer.slice(1), problem: answerPhrase(a) });
+      p(`${at}/content${a.pointer}`, 'answerShape', { field: answerField(a), problem: answerPhrase(a) });
     const skip = (ptr: string) =>
       swapped.some((i) => ptr === `${at}/${i}` || ptr.startsWith(`${at}/${i}/`)) ||
       fields.some((a) => ptr === `${at}/content${a.pointer}` || ptr.startsWith(`${at}/content${a.pointer}/`));

@@ -47,6 +47,12 @@ export interface AnswerProblem {
   args: MessageArgs;
 }
 
+/** The answer field `p` is about (its pointer's first token, unescaped): a `{field}` argument, or a key to look up. */
+export function answerField(p: AnswerProblem): string {
+  const token = p.pointer.slice(1).split('/', 1)[0] ?? '';
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
 /** The phrase of `p` (lower case, no final stop), for a rule's `{problem}` argument. */
 export function answerPhrase(p: AnswerProblem): string {
   return renderMessage(ANSWER_PHRASES[p.messageId], p.args, '');

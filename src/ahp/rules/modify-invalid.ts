@@ -14,7 +14,7 @@ const MESSAGES = {
   notAcceptedForm:
     '`modify(content)` at user.elicitation.result is only possible for an accepted form result; this result has mode "{mode}" and action "{action}".',
   answerNotObject: `${AT_ELICITATION} take an object; found {found} (a list here must be rejected).`,
-  answerField: 'The answer field {problem}.',
+  answerField: 'The answer field {field:json} breaks the pinned MCP answer shape: {problem}.',
   answerMergeBase: 'A merge needs an object answer to merge into; the current answer is not an object.',
   effectiveAnswer: 'The effective answer is not an MCP answer object: {problem}.',
   effectiveAnswerField: 'The effective answer is not an MCP answer object: field {field} {problem}.',
@@ -30,7 +30,7 @@ const MESSAGES = {
   mergeBase: 'A merge into `{target}` needs an object current value; found {found}.',
   workspace: 'The effective workspace state breaks its closed schema: {sentence}',
   workspaceMerge: 'The effective workspace state after this shallow merge breaks its closed schema: {sentence}',
-  role: 'Messages of `{target}` at {event} have role "{role}".',
+  role: 'A message of `{target}` at {event} must have role "{role}".',
   hiddenText:
     'A whole-list replacement of `{target}` is rejected because the current list holds metadata, omitted or gap text; append with merge instead (changing identities must not bypass hidden-text selection).',
   attachment:

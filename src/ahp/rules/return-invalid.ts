@@ -14,7 +14,7 @@ const MESSAGES = {
     'Item {item} is a bare content part, but the {event} return value is a canonical message list: each item is a message that owns its role and ordered parts.',
   messageItem:
     'Item {item} is a canonical message, but the {event} return value (the supplied summary) is a text-part list.',
-  answerShape: 'The supplied answer field {field} breaks the pinned MCP answer shape: {problem}.',
+  answerShape: 'The supplied answer field {field:json} breaks the pinned MCP answer shape: {problem}.',
   gap: `This part is a gap, ${VIEW}`,
   omitView: `This part is an omit view, ${VIEW}`,
   metadataView: `This part is a metadata view, ${VIEW}`,
