@@ -321,7 +321,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'AEP-0003 §3.4; §4 #5; §4.1 #1',
     messages: {
       skipped: 'The {check} check was skipped: {reason}.',
-      binding: 'Part of the {check} check was not run over {binding}: {reason}.',
+      binding: 'Part of the {check} check was not judged over {binding}: {reason}.',
     },
   },
 ];
