@@ -258,8 +258,10 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
         { finding: (f) => void findings.push(f), ...(reporter.event ? { facts: reporter.event } : {}) },
       );
   // in text the check list names the skipped checks together, by reason: a line per skip finding would say each again
-  // (18 times when discovery fails); the machine formats and html keep every finding beside their check list
-  const saidByChecks = (f: Finding) => o.format === 'text' && f.ruleId === 'aep/live-skipped';
+  // (18 times when discovery fails); the machine formats and html keep every finding beside their check list. A
+  // binding left unjudged by a check that ran (messageId `binding`) is in no list: it keeps its line
+  const saidByChecks = (f: Finding) =>
+    o.format === 'text' && f.ruleId === 'aep/live-skipped' && f.messageId === 'skipped';
   const r = tallyFindings(
     findings.map((f) => (o.strict && f.severity === 'warning' ? { ...f, severity: 'error' as const } : f)),
     (f) => saidByChecks(f) || reporter.finding(f),

@@ -15,7 +15,7 @@ import {
   wsUntil,
 } from './buffer-run.ts';
 import { LiveConnectError } from './client.ts';
-import { BINDING_NAME, consumeEach } from './consume.ts';
+import { BINDING_NAME, type Binding, consumeEach, notJudged } from './consume.ts';
 import { type LiveRun, skip } from './live-run.ts';
 
 /** AEP-0003 §3.2 #1, #3: a body of another media type than the two of #1 is answered 415. */
@@ -35,6 +35,7 @@ export async function contentType(run: LiveRun): Promise<void> {
 export async function redelivery(run: LiveRun): Promise<void> {
   const { session, event } = ownSession(run, 'redelivery');
   let asked = false;
+  const unjudged: Binding[] = [];
   let told = false;
   await consumeEach(run, session, { filter: { session } }, 'aep/live-redelivery-hop', 'redelivery-1', async (subs) => {
     asked = true;
@@ -47,14 +48,20 @@ export async function redelivery(run: LiveRun): Promise<void> {
       await sub.until((x) => x.id === marker.id);
       sub.keep();
       const copies = sub.mine().filter((x) => x.ev.id === ev.id).length;
-      // an Event never delivered at all is no verdict on redelivery (over SSE: aep/live-fanout's finding)
-      if (copies === 0 || !sub.mine().some((x) => x.ev.id === marker.id)) continue;
+      // an Event never delivered at all is no verdict on redelivery: §5 speaks of a hop that forwards, and no
+      // sentence of §6.5 makes delivery on a subscription a finding of its own here, so the binding is named unjudged
+      if (copies === 0 || !sub.mine().some((x) => x.ev.id === marker.id)) {
+        unjudged.push(sub.binding);
+        continue;
+      }
       told = true;
       if (copies < 2)
         run.report('aep/live-redelivery-hop', 'deduped', { got: copies, binding: BINDING_NAME[sub.binding] });
     }
   });
-  if (asked && !told) skip(run, 'redelivery', 'the Events posted were not delivered, so a redelivery cannot be told');
+  const reason = 'the Events posted were not delivered, so a redelivery cannot be told';
+  if (asked && !told) return skip(run, 'redelivery', reason);
+  for (const b of unjudged) notJudged(run, b, `${reason} there`);
 }
 
 /** The size of the oversize probe: no document advertises a body limit, so the probe is bounded (README). */

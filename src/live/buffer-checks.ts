@@ -23,7 +23,7 @@ import {
 import type { SseSubscriber } from './client.ts';
 import { CredentialsRefused } from './credentials.ts';
 import { accepted } from './http-checks.ts';
-import { type ConsumeRun, consume, consumingBindings, overSocket } from './consume.ts';
+import { type ConsumeRun, consume, consumingBindings, overSocket, socketOffered } from './consume.ts';
 import { StreamFailed } from './live-run.ts';
 
 export type { BufferRun } from './buffer-run.ts';
@@ -42,8 +42,9 @@ async function refusable(opening: Promise<SseSubscriber>): Promise<SseSubscriber
 /**
  * AEP-0003 §5: whether an endpoint that advertises no buffer replays a buffered Event all the same (a `from` over SSE
  * when named, else subscribe.from: a refusal is no finding, an endpoint without a buffer may refuse a position).
+ * @returns true when it replays; a subscribe refused `limit-exceeded` (§6.5), which leaves it untold
  */
-async function replaysUnadvertised(run: ConsumeRun): Promise<boolean> {
+async function replaysUnadvertised(run: ConsumeRun): Promise<boolean | LimitExceeded> {
   const [a, b] = [run.event(), run.event()];
   // not accepted (202 or 200, aep/live-ingest), nothing to replay: the stream is not asked
   const r = await run.post(`${JSON.stringify(a)}\n${JSON.stringify(b)}\n`, 'application/x-ndjson');
@@ -51,11 +52,14 @@ async function replaysUnadvertised(run: ConsumeRun): Promise<boolean> {
   const binding = consumingBindings(run)[0];
   if (!binding) return false;
   const ask = { filter: { session: run.session }, from: fromOf(a) };
-  // refused, for a limit too (§6.5), it shows no buffer: no finding
-  const sub = await consume(run, binding, run.session, ask, undefined, 'unadvertised-1').catch((e: unknown) => {
-    if (e instanceof LimitExceeded) return undefined;
+  // refused, it shows no buffer (no finding); refused for a limit (§6.5), it shows nothing either way
+  let sub: Awaited<ReturnType<typeof consume>>;
+  try {
+    sub = await consume(run, binding, run.session, ask, undefined, 'unadvertised-1');
+  } catch (e) {
+    if (e instanceof LimitExceeded) return e;
     throw e;
-  });
+  }
   if (!sub) return false;
   try {
     const marker = run.event();
@@ -88,14 +92,20 @@ function exhaustedAt(session: string, comments: string[], frames: unknown[]): nu
 export async function resume(run: ConsumeRun): Promise<void> {
   let d = depth(run);
   // §5: a buffer kept MUST be advertised; one found unadvertised is reported, and resume is checked over it
-  if (d === undefined && (await replaysUnadvertised(run))) {
+  const unadvertised = d === undefined ? await replaysUnadvertised(run) : false;
+  if (unadvertised === true) {
     run.report('aep/live-buffer-advertised', 'discovery');
     d = 3;
   }
+  // refused for a limit, the probe told nothing of a buffer kept unadvertised (aep/live-buffer-advertised): said so
+  const untold =
+    unadvertised instanceof LimitExceeded
+      ? `; whether it keeps one unadvertised (aep/live-buffer-advertised) was not judged: ${unadvertised.message}`
+      : '';
   if (d === undefined || d < 1)
     return run.skip(
       'resume',
-      'the endpoint advertises no replay buffer of at least 1 Event (capabilities.replay.buffer)',
+      `the endpoint advertises no replay buffer of at least 1 Event (capabilities.replay.buffer)${untold}`,
     );
   // the Event resumed after is held too where the buffer allows, so an inclusive resume shows (depth 1: it cannot)
   const hold = d >= 2 ? Math.min(2, d - 1) : 1;
@@ -164,7 +174,8 @@ export async function resume(run: ConsumeRun): Promise<void> {
       (p) => position(p, p.last),
     );
   }
-  if (!run.socket()) return;
+  // a socket on another origin beside a stream is named unjudged (socketOffered); named alone, opening it skips
+  if (!socketOffered(run)) return;
   const p = await posted('resume-ws');
   const session = p.own.session;
   await overSocket(run, () =>
@@ -239,7 +250,8 @@ export async function replayAll(run: ConsumeRun): Promise<void> {
     } finally {
       sub.close();
     }
-  if (!run.socket()) return;
+  // a socket on another origin beside a stream is named unjudged (socketOffered); named alone, opening it skips
+  if (!socketOffered(run)) return;
   const { own, want } = await posted('all-ws');
   await overSocket(run, () =>
     wsConsumer(run, 'aep/live-replay-all', { id: 'all-1', from: 'all' }, own.session, async (ws) => {

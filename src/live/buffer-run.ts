@@ -130,8 +130,9 @@ export class LimitExceeded extends Error {}
 export function limitExceeded(answer: unknown, what: string): LimitExceeded | undefined {
   if (!isFrame('error')(answer) || (answer as Ev).code !== 'limit-exceeded') return undefined;
   const detail = (answer as Ev).detail;
-  // §6.5: `detail` SHOULD name the limit hit (its absence is aep/live-limit-detail's, judged by subscribe-refusal)
-  const text = typeof detail === 'string' ? detail.trim() : detail === undefined ? '' : JSON.stringify(detail);
+  // §6.5: `detail` SHOULD name the limit hit (its absence, or null, is aep/live-limit-detail's, judged by
+  // subscribe-refusal): said as naming none, never as a limit named "null"
+  const text = typeof detail === 'string' ? detail.trim() : detail == null ? '' : JSON.stringify(detail);
   const limit = text
     ? `the limit named ${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text)}`
     : 'no detail naming the limit';

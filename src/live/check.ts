@@ -37,8 +37,9 @@ export type { LiveResult } from './result.ts';
 
 /** The outcome of `check`, from the findings it added to the run. */
 function outcome(run: LiveRun, check: LiveCheck, own: readonly Finding[], asked: boolean): CheckOutcome {
+  // a whole check skipped is said by its status; a binding left unjudged (messageId `binding`) counts beside a pass
   const count = (s: Finding['severity']) =>
-    own.filter((f) => f.severity === s && f.ruleId !== 'aep/live-skipped').length;
+    own.filter((f) => f.severity === s && !(f.ruleId === 'aep/live-skipped' && f.messageId === 'skipped')).length;
   const errors = count('error');
   const reason = run.reasons.get(check);
   return {

@@ -44,6 +44,21 @@ export function consumingBindings(run: ConsumeRun): Binding[] {
   return out;
 }
 
+/**
+ * Whether the running check has a WebSocket form to run ({@link consumingBindings}); a socket on another origin left
+ * out beside a stream is named as unjudged ({@link notJudged}), so the SSE verdict never reads as the whole check's.
+ */
+export function socketOffered(run: ConsumeRun): boolean {
+  if (consumingBindings(run).includes('ws')) return true;
+  try {
+    run.socket();
+  } catch (e) {
+    if (!(e instanceof ForeignEndpoint)) throw e;
+    notJudged(run, 'ws', e.message);
+  }
+  return false;
+}
+
 /** One open subscription: this run's Events of its session as delivered, and how to wait for one. */
 export interface Consumer {
   readonly binding: Binding;
@@ -134,7 +149,12 @@ export async function consume(
  */
 export function limitedBinding(run: ConsumeRun, binding: Binding, e: LimitExceeded, judged: boolean): void {
   if (!judged) throw e;
-  run.report('aep/live-skipped', 'binding', { check: run.check, binding: BINDING_NAME[binding], reason: e.message });
+  notJudged(run, binding, e.message);
+}
+
+/** Name `binding` as left unjudged by the running check, and why (aep/live-skipped `binding`, an info). */
+export function notJudged(run: BufferRun, binding: Binding, reason: string): void {
+  run.report('aep/live-skipped', 'binding', { check: run.check, binding: BINDING_NAME[binding], reason });
 }
 
 /**
@@ -166,7 +186,9 @@ export async function consumeEach(
   const subs: Consumer[] = [];
   try {
     let limited: { b: Binding; e: LimitExceeded } | undefined;
-    for (const b of consumingBindings(run)) {
+    const bindings = consumingBindings(run);
+    if (!bindings.includes('ws')) socketOffered(run);
+    for (const b of bindings) {
       try {
         const sub = await consume(run, b, session, ask, rule, id);
         if (sub) subs.push(sub);

@@ -5,7 +5,7 @@
 import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import * as buffer from './buffer-run.ts';
 import type { Ev } from './buffer-run.ts';
-import { BINDING_NAME, type ConsumeRun, consumeEach, consumingBindings, overSocket } from './consume.ts';
+import { BINDING_NAME, type ConsumeRun, consumeEach, consumingBindings, overSocket, socketOffered } from './consume.ts';
 
 /** The most Events the eviction check posts to overflow an advertised buffer. */
 export const EVICTION_LIMIT = 10_000;
@@ -56,8 +56,8 @@ export async function eviction(run: ConsumeRun): Promise<void> {
   };
   const bindings = consumingBindings(run);
   if (bindings.includes('sse')) await evictionSse(run, own.session, first, last, judge);
-  // a socket on another origin beside a stream is left out (consumingBindings); named alone, opening it skips
-  if (!bindings.includes('ws')) return;
+  // a socket on another origin beside a stream is named unjudged (socketOffered); named alone, opening it skips
+  if (!socketOffered(run)) return;
   await overSocket(run, () =>
     buffer.wsConsumer(
       run,

@@ -318,10 +318,12 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'info',
     description:
       'A check the endpoint does not advertise (a binding absent from `endpoints`, a capability absent from `capabilities`) is skipped with its reason, never passed.',
+    detail:
+      'A consuming check judged over one binding but not another (a subscribe refused limit-exceeded, §6.5; a subscription delivered none of the Events posted; a socket on another origin) names the binding left out (message `binding`) and passes with that info counted beside it.',
     spec: 'AEP-0003 §3.4; §4 #5; §4.1 #1',
     messages: {
       skipped: 'The {check} check was skipped: {reason}.',
-      binding: 'Part of the {check} check was not run over {binding}: {reason}.',
+      binding: 'Part of the {check} check was not judged over {binding}: {reason}.',
     },
   },
 ];

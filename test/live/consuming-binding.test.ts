@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { checkEndpoint } from '../../src/live/check.ts';
+import { runCli } from '../cli/helpers.ts';
 import { type Broken, startEndpoint, TOKEN } from './endpoint.ts';
 
 const TIMEOUT = 5000;
@@ -171,11 +172,109 @@ test('a relay offering both bindings, refusing a WebSocket subscribe limit-excee
     assert.deepEqual(r.ran, ['filter', 'resume'], show(r.findings));
     // filter's type and severity subscriptions, and resume's subscribe.from
     const left = r.findings.filter((f) =>
-      /^Part of the (filter|resume) check was not run over the WebSocket/.test(f.message),
+      /^Part of the (filter|resume) check was not judged over the WebSocket/.test(f.message),
     );
     assert.equal(left.length, 3, show(r.findings));
     for (const f of left) assert.deepEqual([f.ruleId, f.severity], ['aep/live-skipped', 'info']);
     for (const f of left) assert.match(f.message, /"limit-exceeded" \(no detail naming the limit\)/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('a relay offering both bindings whose WebSocket subscription delivers nothing: redelivery names the WebSocket unjudged; eviction and byte-identity fail over it, never pass', async () => {
+  const ep = await startEndpoint('ws-silent', { bufferDepth: 5 });
+  try {
+    const checks = ['redelivery', 'eviction', 'byte-identity'] as const;
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: 1500, checks: [...checks] });
+    assert.deepEqual(r.ran, [...checks], show(r.findings));
+    const left = r.findings.filter((f) => f.ruleId === 'aep/live-skipped');
+    assert.deepEqual(
+      left.map((f) => f.message),
+      [
+        'Part of the redelivery check was not judged over the WebSocket: the Events posted were not delivered, so a redelivery cannot be told there.',
+      ],
+    );
+    const status = (c: string) => r.checks.find((o) => o.check === c)!;
+    assert.deepEqual([status('redelivery').status, status('redelivery').infos], ['passed', 1]);
+    assert.deepEqual(errors(r.findings), ['aep/live-eviction', 'aep/live-byte-identity'], show(r.findings));
+    for (const f of r.findings.filter((f) => f.severity === 'error'))
+      assert.match(f.message, /WebSocket|subscribe\.from/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('aep live text: a check run with one binding left unjudged shows that finding and its count, not a bare pass', async () => {
+  const ep = await startEndpoint(undefined, { refuseSubscribe: LIMIT });
+  try {
+    const r = await runCli('aep', [
+      'live',
+      ep.url,
+      '--token',
+      TOKEN,
+      '--timeout',
+      String(TIMEOUT),
+      '--checks',
+      'redelivery',
+    ]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.match(r.stdout, /^ {2}passed {3}discovery, redelivery \(1 info\)$/m);
+    assert.match(
+      r.stdout,
+      /aep\/live-skipped {2}Part of the redelivery check was not judged over the WebSocket: a WebSocket subscribe .* "limit-exceeded" \(the limit named "at most 0 concurrent subscriptions"\)/,
+    );
+  } finally {
+    await ep.close();
+  }
+});
+
+test('a WebSocket-only relay advertising no buffer, refusing subscribe.from limit-exceeded: resume is skipped naming the refusal too', async () => {
+  const ep = await startEndpoint('no-buffer-advert', { wsOnly: true, refuseSubscribe: LIMIT });
+  try {
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: ['resume'] });
+    assert.deepEqual(r.skipped, ['resume'], show(r.findings));
+    assert.match(
+      r.checks[r.checks.length - 1]!.reason!,
+      /advertises no replay buffer .*; whether it keeps one unadvertised \(aep\/live-buffer-advertised\) was not judged: a WebSocket subscribe .* "limit-exceeded"/,
+    );
+  } finally {
+    await ep.close();
+  }
+});
+
+test('a limit-exceeded refusal with a null detail names no limit, never a limit named "null"', async () => {
+  const ep = await startEndpoint(undefined, {
+    wsOnly: true,
+    refuseSubscribe: { code: 'limit-exceeded', detail: null },
+  });
+  try {
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: ['redelivery'] });
+    const reason = r.checks.find((c) => c.check === 'redelivery')!.reason!;
+    assert.match(reason, /"limit-exceeded" \(no detail naming the limit\)/);
+    assert.doesNotMatch(reason, /null/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('a stream beside a socket on another origin: redelivery, resume, replay-all and eviction run over SSE and name the WebSocket unjudged', async () => {
+  const ep = await startEndpoint('plain-off-host', { bufferDepth: 5 });
+  try {
+    const checks = ['redelivery', 'resume', 'replay-all', 'eviction'] as const;
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: TIMEOUT, checks: [...checks] });
+    assert.deepEqual(r.ran, [...checks], show(r.findings));
+    // the plain ws:// socket off-host is discovery's own finding (AEP-0003 §8.1), none of these checks'
+    assert.deepEqual(errors(r.findings), ['aep/live-tls-off-host'], show(r.findings));
+    for (const c of checks)
+      assert.ok(
+        r.findings.some(
+          (f) =>
+            f.message.startsWith(`Part of the ${c} check was not judged over the WebSocket: `) &&
+            f.message.includes('"socket" endpoint on another origin (ws://aep.example.com)'),
+        ),
+        `${c} in\n${show(r.findings)}`,
+      );
   } finally {
     await ep.close();
   }

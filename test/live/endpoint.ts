@@ -96,7 +96,8 @@ export type Broken =
   | 'drops-notice'
   | 'drops-one-notice'
   | 'closing-ahead'
-  | 'closes-unannounced';
+  | 'closes-unannounced'
+  | 'ws-silent';
 
 /**
  * The bearer token the endpoint takes (AEP-0003 §8.1): its event surfaces (POST ingest, the SSE stream, a WebSocket
@@ -361,7 +362,7 @@ export async function startEndpoint(
     /** Leave `events` out of the discovery document (POSTs still go to /events, where it is served: AEP-0003 §3.4). */
     omitEvents?: boolean;
     /** Refuse every well-formed WebSocket subscribe with an error frame of this code (and `detail`, when given). */
-    refuseSubscribe?: { code: string; detail?: string };
+    refuseSubscribe?: { code: string; detail?: string | null };
     /**
      * Deliver each of the target's Events (its acks) twice, the second copy with an extension attribute a relay added:
      * at-least-once redelivery (AEP-0001 §7 #4) a relay MAY extend (§4.2), still compliant.
@@ -945,6 +946,8 @@ export async function startEndpoint(
             ...(capture ? { capture: capture as AepCaptureLevel } : {}),
             send: (ev) => {
               if (opts.acksOnStreamOnly && ev.source === TARGET_SOURCE) return;
+              // `ws-silent`: a subscription answered subscribed that is delivered nothing (SSE still is)
+              if (broken === 'ws-silent') return;
               ws.send(textOf(ev));
               const p = positionOf(ev);
               if (p) sent.set(p.session, p);
