@@ -232,7 +232,9 @@ export const OTLP_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §3.2; OTLP/JSON',
     description:
-      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch that a fixed64 holds, as an integer: a JSON number, or a string of decimal digits or of a number literal denoting one ("1.7960292e18").',
+      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch that a fixed64 holds.',
+    detail:
+      'The count is an integer given as a JSON number, or as a string of decimal digits or of a JSON number literal denoting an integer ("1.7960292e18"; the protobuf JSON mapping accepts exponent notation quoted).',
     messages: {
       absent: 'timeUnixNano and observedTimeUnixNano are absent; AEP time comes from them.',
       kind: 'timeUnixNano is {kind}.',
