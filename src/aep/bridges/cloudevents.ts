@@ -5,10 +5,11 @@
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { numberLiteralAt, parseJsonText, type BigIntegerLiteral } from '../../core/json.ts';
 import { CE_RULES as R } from './rules.ts';
+import { ENVELOPE_RULES } from '../schema/rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
-import { notCeString } from './numbers.ts';
-import { explainDateTime, isAbsoluteUri, isDateTime } from '../../core/schema/formats.ts';
+import { ceStringPart, notCeString } from './numbers.ts';
+import { explainDateTime, isAbsoluteUri, isDateTime, isUri } from '../../core/schema/formats.ts';
 import { assertAepEvent } from './hint.ts';
 import {
   AEP_ENVELOPE_ORDER,
@@ -225,8 +226,8 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
       });
       continue;
     }
-    const refused = new Set<string>();
-    const d = checkOne(item, base, issues, refused, literalOf(opts.text));
+    const told = new Map<string, Set<string>>();
+    const d = checkOne(item, base, issues, told, literalOf(opts.text));
     if (!d) continue;
     // a payload read from data_base64 (CE JSON format §3.1.2): its findings point at data_base64
     const b64 = item.data === undefined ? dataOfBase64(item) : undefined;
@@ -246,10 +247,32 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
       pointerOf: (p) =>
         b64 && (p === '/data' || p.startsWith('/data/')) ? childPointer(base, 'data_base64') : cePointerOf(base, p),
       ...(big.length ? { bigIntegers: big } : {}),
-      ...(refused.size ? { refused } : {}),
+      ...(told.size ? { told } : {}),
     });
   }
   return { events, issues };
+}
+
+const AEP_ATTRIBUTE_TYPE = ENVELOPE_RULES.attributeType.id;
+const AEP_SOURCE_URI = ENVELOPE_RULES.source.id;
+const AEP_TIME_FORMAT = ENVELOPE_RULES.time.id;
+
+/**
+ * The AEP rules that would report the fault a CE finding (`messageId`) told about B2 member `name`: the kind or
+ * emptiness of a String is `aep/attribute-type` (and, for `source`, `aep/source-uri`: "" is no URI for being empty),
+ * a Timestamp's kind or RFC 3339 form the same as AEP `time`'s. A disallowed character (§3.1.1 String) is the URI or
+ * date-time fault only when the value without it is a URI or date-time; else that AEP finding is another fault.
+ */
+function sameFault(name: string, messageId: string, v: unknown): Set<string> {
+  const rules = new Set<string>();
+  if (messageId === 'string' || messageId === 'time-kind') rules.add(AEP_ATTRIBUTE_TYPE);
+  if (messageId === 'string' && name === 'source' && v === '') rules.add(AEP_SOURCE_URI);
+  if (messageId === 'time-kind' || messageId === 'time-string') rules.add(AEP_TIME_FORMAT);
+  if (messageId === 'string-chars' && typeof v === 'string') {
+    if (name === 'source' && isUri(ceStringPart(v))) rules.add(AEP_SOURCE_URI);
+    if (name === 'time' && isDateTime(ceStringPart(v))) rules.add(AEP_TIME_FORMAT);
+  }
+  return rules;
 }
 
 // a number written with a fraction or an exponent somewhere in the text: only then are attribute literals read
@@ -261,20 +284,20 @@ function literalOf(text: string | undefined): ((pointer: string) => string | und
 }
 
 /**
- * The checks of one CE object; its AEP event when it is in the bridge's scope. `refused` gets the event pointer of
- * each B2 member (id, source, subject, time) given a finding here: B2 copies it verbatim, so the AEP check would
- * judge the same value again.
+ * The checks of one CE object; its AEP event when it is in the bridge's scope. `told` gets, at the event pointer of
+ * each B2 member (id, source, subject, time) given a finding here, the AEP rules that would report the same fault:
+ * B2 copies the value verbatim, so they would judge it again. An AEP rule on another fault of it still reports.
  */
 function checkOne(
   ce: Record<string, unknown>,
   base: string,
   issues: BridgeIssue[],
-  refused: Set<string>,
+  told: Map<string, Set<string>>,
   literal?: (pointer: string) => string | undefined,
 ): Record<string, unknown> | undefined {
   const at = (name: string) => childPointer(base, name);
   const issue = (rule: { id: string }, name: string, messageId: string, args: MessageArgs = {}) => {
-    if ((PASS as readonly string[]).includes(name)) refused.add('/' + name);
+    if ((PASS as readonly string[]).includes(name)) told.set('/' + name, sameFault(name, messageId, ce[name]));
     issues.push({ ruleId: rule.id, pointer: name === '' ? base : at(name), messageId, args });
   };
   // a member named "" is the attribute at pointer base + "/", not the event
