@@ -13,7 +13,8 @@ import {
   type OtlpOptions,
 } from './otlp.ts';
 import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
-import { ANY_KEYS, anyPointer, int64KindOf, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
+import { ANY_KEYS, anyPointer, hugeIntegerSign, int64KindOf, int64Of, readAny } from './otlp-values.ts';
+import { readKvList, unescapeToken } from './otlp-values.ts';
 import { fixed32OfString } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
@@ -222,24 +223,27 @@ function decodeRecord(
     }
   }
   // time (§3.2: RFC 3339 <- epoch nanos); logs.proto: "Use time_unix_nano if it is present, otherwise use
-  // observed_time_unix_nano" (0 is "unknown or missing")
+  // observed_time_unix_nano", where 0 is "unknown or missing": a timeUnixNano present and not 0 is the one judged,
+  // readable or not, else a present observedTimeUnixNano (a faulty one is told at its member, not called absent)
   const at = (f: string) => (rec[f] === undefined ? undefined : int64Of(rec[f], `${p}/${f}`, big));
-  const unset = rec.timeUnixNano === undefined || at('timeUnixNano') === 0n;
-  const tf = unset && (at('observedTimeUnixNano') ?? 0n) > 0n ? 'observedTimeUnixNano' : 'timeUnixNano';
+  const tf =
+    (rec.timeUnixNano === undefined || at('timeUnixNano') === 0n) && rec.observedTimeUnixNano !== undefined
+      ? 'observedTimeUnixNano'
+      : 'timeUnixNano';
   const t = rec[tf];
   const tn = at(tf);
-  if (t !== undefined && (tn === undefined || tn <= 0n || tn > MAX_FIXED64)) refused.add('/time');
-  if (tn === undefined || tn <= 0n)
-    issue(
-      R.time,
-      t === undefined ? p : `${p}/${tf}`,
-      t === undefined ? 'absent' : tn !== undefined ? 'not-positive' : typeof t === 'string' ? 'string' : 'kind',
-      { kind: int64KindOf(t, `${p}/${tf}`, big) },
-    );
-  // logs.proto types both fields fixed64: nothing past 2^64 - 1 ns (2554-07-21T23:34:33.709551615Z) is one
-  else if (tn > MAX_FIXED64) issue(R.time, `${p}/${tf}`, 'too-late');
+  const fault = timeFault(t, tn, hugeIntegerSign(t, `${p}/${tf}`, big));
+  if (t !== undefined && fault !== undefined) refused.add('/time');
+  const other = tf === 'timeUnixNano' ? 'observedTimeUnixNano' : 'timeUnixNano';
+  if (fault !== undefined)
+    issue(R.time, t === undefined ? p : `${p}/${tf}`, fault, {
+      field: tf,
+      kind: int64KindOf(t, `${p}/${tf}`, big),
+      other,
+      otherState: rec[other] === undefined ? 'absent' : '0 too',
+    });
   else {
-    event.time = timeOfNanos(tn);
+    event.time = timeOfNanos(tn!);
     ptr.time = `${p}/${tf}`;
   }
   // severity (§3.4)
@@ -297,7 +301,7 @@ function decodeRecord(
     // an empty or all-zero id is pointed at: it is the member that is missing its value
     if (!okT) issue(R.trace, tid !== undefined ? p + '/traceId' : p, present(tid) ? 'trace-id' : 'span-alone');
     else if (!okS) issue(R.trace, sid !== undefined ? p + '/spanId' : p, present(sid) ? 'span-id' : 'trace-alone');
-    else if (Number.isNaN(flags)) issue(R.trace, p + '/flags', 'flags');
+    else if (Number.isNaN(flags)) issue(R.trace, p + '/flags', 'flags', { found: foundOf(rec.flags, `${p}/flags`, big) });
     else {
       event.traceparent = `00-${tid.toLowerCase()}-${sid.toLowerCase()}-${(flags & 0xff).toString(16).padStart(2, '0')}`;
       ptr.traceparent = p + '/traceId';
@@ -394,4 +398,24 @@ function decodeRecord(
       return p;
     },
   };
+}
+
+/**
+ * The `aep/otlp-time` fault of the time field read (`t`, its integer `tn`), `undefined` when it gives a time:
+ * logs.proto types it fixed64 (0 to 2^64 - 1 ns, 2554-07-21T23:34:33.709551615Z) and makes 0 unknown time.
+ */
+function timeFault(t: unknown, tn: bigint | undefined, huge: 1 | -1 | undefined): string | undefined {
+  if (t === undefined) return 'absent';
+  if (tn === undefined)
+    return huge === 1 ? 'too-late' : huge === -1 ? 'negative' : typeof t === 'string' ? 'string' : 'kind';
+  if (tn === 0n) return 'zero';
+  if (tn < 0n) return 'negative';
+  return tn > MAX_FIXED64 ? 'too-late' : undefined;
+}
+
+/** What a `flags` value is, for a message: a string or number as written (cut at 40 characters), else its kind. */
+function foundOf(v: unknown, p: string, big: ReadonlyMap<string, string>): string {
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.slice(0, 40))}`;
+  if (typeof v === 'number') return (big.get(p) ?? String(v)).slice(0, 40);
+  return kindOf(v);
 }

@@ -58,12 +58,21 @@ export function int64Of(v: unknown, p: string, big: ReadonlyMap<string, string>)
   return typeof n === 'bigint' ? n : undefined;
 }
 
+/**
+ * The sign of an integer literal {@link int64Of} refused for its size alone (an exponent past the exact bound:
+ * `"1e5000"`, `-1e5000`): a range fault, told as one, not a form fault; `undefined` for any other refusal.
+ */
+export function hugeIntegerSign(v: unknown, p: string, big: ReadonlyMap<string, string>): 1 | -1 | undefined {
+  const lit = typeof v === 'string' ? v : typeof v === 'number' ? big.get(p) : undefined;
+  if (lit === undefined || integerOfString(lit) !== 'too-large') return undefined;
+  return lit.startsWith('-') ? -1 : 1;
+}
+
 /** What a value {@link int64Of} refused is, for a message: its literal shows a fraction the double rounded away. */
 export function int64KindOf(v: unknown, p: string, big: ReadonlyMap<string, string>): string {
   if (typeof v === 'string') {
     const n = integerOfString(v);
     if (n === 'fraction') return 'a string holding a number with a fraction';
-    if (n === 'too-large') return 'a string holding a number far beyond 64 bits';
     return v === '' ? 'an empty string' : 'a string that is no number literal';
   }
   if (typeof v !== 'number') return kindOf(v);
@@ -113,6 +122,7 @@ export function readAny(
             : notA('a number');
     case 'intValue': {
       const n = int64Of(x, at, big);
+      if (n === undefined && hugeIntegerSign(x, at, big) !== undefined) return bad('int-range');
       if (n === undefined) return bad(typeof x === 'string' ? 'int-string' : 'int', { kind: int64KindOf(x, at, big) });
       // common.proto: int_value is an int64; a wider integer is no AnyValue
       if (!isInt64(n)) return bad('int-range');
