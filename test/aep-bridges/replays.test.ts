@@ -96,7 +96,10 @@ test('OTLP: a quoted 64-bit integer with a fraction, a plus sign, a space or no 
 
 test('OTLP: an integer literal far out of range is told as a range fault, not a form one', async () => {
   const timeOf = async (time: string) => {
-    const fs = await checkBridgeText(requestText((t) => t.replace(NANOS, `"timeUnixNano":${time}`)), 'otlp');
+    const fs = await checkBridgeText(
+      requestText((t) => t.replace(NANOS, `"timeUnixNano":${time}`)),
+      'otlp',
+    );
     return fs.filter((f) => f.ruleId === 'aep/otlp-time');
   };
   for (const time of ['"1e5000"', '"1e4096"', '1e5000', '"18446744073709551616"']) {
@@ -131,7 +134,11 @@ test('OTLP: a faulty observedTimeUnixNano with no timeUnixNano is one finding at
   for (const [obs, message] of cases) {
     const text = requestText((t) => t.replace(NANOS, `"observedTimeUnixNano":${obs}`));
     const fs = await checkBridgeText(text, 'otlp');
-    assert.equal(briefFindings(fs), 'aep/otlp-time@1/resourceLogs/0/scopeLogs/0/logRecords/0/observedTimeUnixNano', obs);
+    assert.equal(
+      briefFindings(fs),
+      'aep/otlp-time@1/resourceLogs/0/scopeLogs/0/logRecords/0/observedTimeUnixNano',
+      obs,
+    );
     assert.match(fs[0]!.message, message, obs);
   }
   // timeUnixNano 0 is unknown: the observed time is read, and told when faulty

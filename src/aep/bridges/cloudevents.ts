@@ -5,11 +5,11 @@
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { numberLiteralAt, parseJsonText, type BigIntegerLiteral } from '../../core/json.ts';
 import { CE_RULES as R } from './rules.ts';
-import { ENVELOPE_RULES } from '../schema/rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
-import { ceStringPart, notCeString } from './numbers.ts';
-import { explainDateTime, isAbsoluteUri, isDateTime, isUri } from '../../core/schema/formats.ts';
+import { notCeString } from './numbers.ts';
+import { sameFault } from './ce-same-fault.ts';
+import { explainDateTime, isAbsoluteUri, isDateTime } from '../../core/schema/formats.ts';
 import { assertAepEvent } from './hint.ts';
 import {
   AEP_ENVELOPE_ORDER,
@@ -251,28 +251,6 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
     });
   }
   return { events, issues };
-}
-
-const AEP_ATTRIBUTE_TYPE = ENVELOPE_RULES.attributeType.id;
-const AEP_SOURCE_URI = ENVELOPE_RULES.source.id;
-const AEP_TIME_FORMAT = ENVELOPE_RULES.time.id;
-
-/**
- * The AEP rules that would report the fault a CE finding (`messageId`) told about B2 member `name`: the kind or
- * emptiness of a String is `aep/attribute-type` (and, for `source`, `aep/source-uri`: "" is no URI for being empty),
- * a Timestamp's kind or RFC 3339 form the same as AEP `time`'s. A disallowed character (§3.1.1 String) is the URI or
- * date-time fault only when the value without it is a URI or date-time; else that AEP finding is another fault.
- */
-function sameFault(name: string, messageId: string, v: unknown): Set<string> {
-  const rules = new Set<string>();
-  if (messageId === 'string' || messageId === 'time-kind') rules.add(AEP_ATTRIBUTE_TYPE);
-  if (messageId === 'string' && name === 'source' && v === '') rules.add(AEP_SOURCE_URI);
-  if (messageId === 'time-kind' || messageId === 'time-string') rules.add(AEP_TIME_FORMAT);
-  if (messageId === 'string-chars' && typeof v === 'string') {
-    if (name === 'source' && isUri(ceStringPart(v))) rules.add(AEP_SOURCE_URI);
-    if (name === 'time' && isDateTime(ceStringPart(v))) rules.add(AEP_TIME_FORMAT);
-  }
-  return rules;
 }
 
 // a number written with a fraction or an exponent somewhere in the text: only then are attribute literals read

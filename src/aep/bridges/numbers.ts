@@ -90,7 +90,5 @@ export function notCeString(s: string): boolean {
 
 /** `s` without the characters a CloudEvents String disallows: what is left to judge once that fault is told. */
 export function ceStringPart(s: string): string {
-  return s
-    .replace(new RegExp(CE_DISALLOWED.source, 'g'), '')
-    .replace(new RegExp(LONE_SURROGATE.source, 'g'), '');
+  return s.replace(new RegExp(CE_DISALLOWED.source, 'g'), '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '');
 }

@@ -14,8 +14,7 @@ import {
 } from './otlp.ts';
 import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
 import { ANY_KEYS, anyPointer, hugeIntegerSign, int64KindOf, int64Of, readAny } from './otlp-values.ts';
-import { readKvList, unescapeToken } from './otlp-values.ts';
-import { fixed32OfString } from './otlp-values.ts';
+import { fixed32OfString, foundOf, readKvList, timeFault, unescapeToken } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
   AEP_ENVELOPE_ORDER,
@@ -232,19 +231,16 @@ function decodeRecord(
       : 'timeUnixNano';
   const t = rec[tf];
   const tn = at(tf);
-  const fault = timeFault(t, tn, hugeIntegerSign(t, `${p}/${tf}`, big));
-  if (t !== undefined && fault !== undefined) refused.add('/time');
-  const other = tf === 'timeUnixNano' ? 'observedTimeUnixNano' : 'timeUnixNano';
-  if (fault !== undefined)
-    issue(R.time, t === undefined ? p : `${p}/${tf}`, fault, {
-      field: tf,
-      kind: int64KindOf(t, `${p}/${tf}`, big),
-      other,
-      otherState: rec[other] === undefined ? 'absent' : '0 too',
-    });
-  else {
+  const tp = `${p}/${tf}`;
+  const fault = timeFault(t, tn, hugeIntegerSign(t, tp, big));
+  if (fault === undefined) {
     event.time = timeOfNanos(tn!);
-    ptr.time = `${p}/${tf}`;
+    ptr.time = tp;
+  } else {
+    if (t !== undefined) refused.add('/time');
+    const other = tf === 'timeUnixNano' ? 'observedTimeUnixNano' : 'timeUnixNano';
+    const otherState = rec[other] === undefined ? 'absent' : '0 too';
+    issue(R.time, t === undefined ? p : tp, fault, { field: tf, kind: int64KindOf(t, tp, big), other, otherState });
   }
   // severity (§3.4)
   const sn = rec.severityNumber;
@@ -301,7 +297,8 @@ function decodeRecord(
     // an empty or all-zero id is pointed at: it is the member that is missing its value
     if (!okT) issue(R.trace, tid !== undefined ? p + '/traceId' : p, present(tid) ? 'trace-id' : 'span-alone');
     else if (!okS) issue(R.trace, sid !== undefined ? p + '/spanId' : p, present(sid) ? 'span-id' : 'trace-alone');
-    else if (Number.isNaN(flags)) issue(R.trace, p + '/flags', 'flags', { found: foundOf(rec.flags, `${p}/flags`, big) });
+    else if (Number.isNaN(flags))
+      issue(R.trace, p + '/flags', 'flags', { found: foundOf(rec.flags, `${p}/flags`, big) });
     else {
       event.traceparent = `00-${tid.toLowerCase()}-${sid.toLowerCase()}-${(flags & 0xff).toString(16).padStart(2, '0')}`;
       ptr.traceparent = p + '/traceId';
@@ -398,24 +395,4 @@ function decodeRecord(
       return p;
     },
   };
-}
-
-/**
- * The `aep/otlp-time` fault of the time field read (`t`, its integer `tn`), `undefined` when it gives a time:
- * logs.proto types it fixed64 (0 to 2^64 - 1 ns, 2554-07-21T23:34:33.709551615Z) and makes 0 unknown time.
- */
-function timeFault(t: unknown, tn: bigint | undefined, huge: 1 | -1 | undefined): string | undefined {
-  if (t === undefined) return 'absent';
-  if (tn === undefined)
-    return huge === 1 ? 'too-late' : huge === -1 ? 'negative' : typeof t === 'string' ? 'string' : 'kind';
-  if (tn === 0n) return 'zero';
-  if (tn < 0n) return 'negative';
-  return tn > MAX_FIXED64 ? 'too-late' : undefined;
-}
-
-/** What a `flags` value is, for a message: a string or number as written (cut at 40 characters), else its kind. */
-function foundOf(v: unknown, p: string, big: ReadonlyMap<string, string>): string {
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.slice(0, 40))}`;
-  if (typeof v === 'number') return (big.get(p) ?? String(v)).slice(0, 40);
-  return kindOf(v);
 }

@@ -3,6 +3,7 @@ import type { MessageArgs } from '../../core/message.ts';
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { isInt64 } from './numbers.ts';
+import { MAX_FIXED64 } from './otlp.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import { kindOf, type BridgeIssue } from './types.ts';
 
@@ -233,3 +234,23 @@ export function anyPointer(v: unknown, p: string, toks: string[]): string {
 
 /** An RFC 6901 reference token unescaped. */
 export const unescapeToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * The `aep/otlp-time` fault of the time field read (`t`, its integer `tn`), `undefined` when it gives a time:
+ * logs.proto types it fixed64 (0 to 2^64 - 1 ns, 2554-07-21T23:34:33.709551615Z) and makes 0 unknown time.
+ */
+export function timeFault(t: unknown, tn: bigint | undefined, huge: 1 | -1 | undefined): string | undefined {
+  if (t === undefined) return 'absent';
+  if (tn === undefined)
+    return huge === 1 ? 'too-late' : huge === -1 ? 'negative' : typeof t === 'string' ? 'string' : 'kind';
+  if (tn === 0n) return 'zero';
+  if (tn < 0n) return 'negative';
+  return tn > MAX_FIXED64 ? 'too-late' : undefined;
+}
+
+/** What a `flags` value is, for a message: a string or number as written (cut at 40 characters), else its kind. */
+export function foundOf(v: unknown, p: string, big: ReadonlyMap<string, string>): string {
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.slice(0, 40))}`;
+  if (typeof v === 'number') return (big.get(p) ?? String(v)).slice(0, 40);
+  return kindOf(v);
+}
