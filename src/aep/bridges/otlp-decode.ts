@@ -4,14 +4,7 @@ import { escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
-import {
-  MAX_FIXED64,
-  OTLP_ATTRIBUTE_TABLE,
-  OTLP_SEVERITY,
-  severityOfNumber,
-  timeOfNanos,
-  type OtlpOptions,
-} from './otlp.ts';
+import { OTLP_ATTRIBUTE_TABLE, OTLP_SEVERITY, severityOfNumber, timeOfNanos, type OtlpOptions } from './otlp.ts';
 import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
 import { ANY_KEYS, anyPointer, hugeIntegerSign, int64KindOf, int64Of, readAny } from './otlp-values.ts';
 import { fixed32OfString, foundOf, readKvList, timeFault, unescapeToken } from './otlp-values.ts';
