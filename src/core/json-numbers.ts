@@ -11,18 +11,15 @@ export function exactIntegerOfLiteral(lit: string): bigint | 'fraction' | 'too-l
   const m = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(lit);
   if (!m) return undefined;
   const [, sign, int, frac = '', expText = '0'] = m;
-  const digits = (int + frac).replace(/^0+(?=\d)/, '');
-  if (/^0+$/.test(digits)) return 0n;
-  const exp = Number(expText) - frac.length;
-  if (!Number.isFinite(exp) || Math.abs(exp) > MAX_EXACT_EXPONENT) return exp > 0 ? 'too-large' : 'fraction';
-  let v: bigint;
-  if (exp >= 0) v = BigInt(digits) * 10n ** BigInt(exp);
-  else {
-    const cut = digits.length + exp;
-    const tail = cut > 0 ? digits.slice(cut) : digits;
-    if (!/^0*$/.test(tail)) return 'fraction';
-    v = cut > 0 ? BigInt(digits.slice(0, cut)) : 0n;
-  }
+  const padded = (int + frac).replace(/^0+(?=\d)/, '');
+  if (/^0+$/.test(padded)) return 0n;
+  // trailing zeros move into the exponent first ("1" + 5000 zeros + "e-4999" is 10): then the bound judges the value,
+  // not how it is written, and a negative exponent left means a non-zero last digit after the point, a fraction
+  const digits = padded.replace(/0+$/, '');
+  const exp = Number(expText) - frac.length + (padded.length - digits.length);
+  if (exp < 0) return 'fraction';
+  if (!Number.isFinite(exp) || exp > MAX_EXACT_EXPONENT) return 'too-large';
+  const v = BigInt(digits) * 10n ** BigInt(exp);
   return sign ? -v : v;
 }
 

@@ -412,9 +412,22 @@ test('a faulty CE time, id, source or subject (B2, copied verbatim) is one findi
     { id: '' },
     { source: 5 },
     { subject: '' },
+    { source: '' },
+    { source: 'urn:x:a\u0007' },
+    { id: 'a\u0007' },
   ]) {
     const fs = await checkBridgeText(JSON.stringify(base(1, over)) + '\n', 'cloudevents');
     assert.equal(briefFindings(fs), `aep/ce-attribute-type@1/${Object.keys(over)[0]}`, JSON.stringify(over));
+  }
+  // a CE finding on another fault of the member (a control character) leaves the AEP one on its own fault: a
+  // relative source is no URI without the character too (AEP-0001 §5.1 #6), month 13 no date-time
+  for (const [over, aep] of [
+    [{ source: 'relative source\u0007' }, 'aep/source-uri@1/source'],
+    [{ time: '2026-13-01T10:00:00Z\u0007' }, 'aep/time-format@1/time'],
+  ] as const) {
+    const fs = await checkBridgeText(JSON.stringify(base(1, over)) + '\n', 'cloudevents');
+    const name = Object.keys(over)[0];
+    assert.equal(briefFindings(fs), `aep/ce-attribute-type@1/${name}, ${aep}`, JSON.stringify(over));
   }
   // RFC 3339 allows lower-case t and z, and a leap second at 23:59:60 UTC on a month's last day
   for (const time of ['2026-01-01t10:00:00z', '2026-12-31T23:59:60Z', '2027-01-01T05:29:60+05:30'])

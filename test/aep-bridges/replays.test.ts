@@ -72,7 +72,6 @@ test('OTLP: a quoted 64-bit integer with a fraction, a plus sign, a space or no 
     ['"+1796029200000000000"', /a string that is no number literal/],
     ['" 1796029200000000000"', /a string that is no number literal/],
     ['""', /an empty string/],
-    ['"1e99999"', /far beyond 64 bits/],
   ];
   for (const [time, kind] of cases) {
     const fs = await checkBridgeText(
@@ -93,6 +92,84 @@ test('OTLP: a quoted 64-bit integer with a fraction, a plus sign, a space or no 
     /intValue is a string holding a number with a fraction: .*"7e0"/,
     briefFindings(seq),
   );
+});
+
+test('OTLP: an integer literal far out of range is told as a range fault, not a form one', async () => {
+  const timeOf = async (time: string) => {
+    const fs = await checkBridgeText(
+      requestText((t) => t.replace(NANOS, `"timeUnixNano":${time}`)),
+      'otlp',
+    );
+    return fs.filter((f) => f.ruleId === 'aep/otlp-time');
+  };
+  for (const time of ['"1e5000"', '"1e4096"', '1e5000', '"18446744073709551616"']) {
+    const fs = await timeOf(time);
+    assert.equal(fs.length, 1, time);
+    assert.match(fs[0]!.message, /^timeUnixNano is beyond the fixed64 range/, time);
+  }
+  // logs.proto: only 0 is unknown time; a negative count is no fixed64
+  for (const time of ['"-1e5000"', '"-5"', '-5']) {
+    const fs = await timeOf(time);
+    assert.match(fs[0]?.message ?? '', /^timeUnixNano is negative: logs\.proto types it fixed64/, time);
+    assert.doesNotMatch(fs[0]!.message, /unknown/, time);
+  }
+  assert.match((await timeOf('0'))[0]?.message ?? '', /^timeUnixNano is 0, an unknown or missing timestamp/);
+  for (const intValue of ['"1e5000"', '"-1e5000"', '"9223372036854775808"']) {
+    const seq = await checkBridgeText(
+      requestText((t) => t.replace('{"intValue":"0"}', `{"intValue":${intValue}}`)),
+      'otlp',
+    );
+    assert.equal(briefFindings(seq), 'aep/otlp-shape@1/resourceLogs/0/scopeLogs/0/logRecords/0/attributes/4/value');
+    assert.match(seq[0]!.message, /^intValue is an integer beyond int64/, intValue);
+  }
+});
+
+test('OTLP: a faulty observedTimeUnixNano with no timeUnixNano is one finding at it, saying what is wrong', async () => {
+  const cases: [string, RegExp][] = [
+    ['"-5"', /^observedTimeUnixNano is negative/],
+    ['"1.5"', /^observedTimeUnixNano is a string holding a number with a fraction/],
+    ['true', /^observedTimeUnixNano is a boolean/],
+    ['"0"', /^observedTimeUnixNano is 0, .* and timeUnixNano is absent/],
+  ];
+  for (const [obs, message] of cases) {
+    const text = requestText((t) => t.replace(NANOS, `"observedTimeUnixNano":${obs}`));
+    const fs = await checkBridgeText(text, 'otlp');
+    assert.equal(
+      briefFindings(fs),
+      'aep/otlp-time@1/resourceLogs/0/scopeLogs/0/logRecords/0/observedTimeUnixNano',
+      obs,
+    );
+    assert.match(fs[0]!.message, message, obs);
+  }
+  // timeUnixNano 0 is unknown: the observed time is read, and told when faulty
+  const both = requestText((t) => t.replace(NANOS, '"timeUnixNano":"0","observedTimeUnixNano":"-5"'));
+  const fs = await checkBridgeText(both, 'otlp');
+  assert.equal(briefFindings(fs), 'aep/otlp-time@1/resourceLogs/0/scopeLogs/0/logRecords/0/observedTimeUnixNano');
+  // a timeUnixNano present and not 0 is the one judged, however the observed time reads
+  const bad = requestText((t) => t.replace(NANOS, '"timeUnixNano":"-5","observedTimeUnixNano":"1796029200000000000"'));
+  assert.equal(
+    briefFindings(await checkBridgeText(bad, 'otlp')),
+    'aep/otlp-time@1/resourceLogs/0/scopeLogs/0/logRecords/0/timeUnixNano',
+  );
+});
+
+test('OTLP: a flags value that is no fixed32 is told with what was found', async () => {
+  const req = JSON.parse(requestText((t) => t)) as Obj;
+  const rec = (((req.resourceLogs as Obj[])[0]!.scopeLogs as Obj[])[0]!.logRecords as Obj[])[0]!;
+  Object.assign(rec, { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331' });
+  for (const [flags, found] of [
+    ['4.294967296e9', 'the string "4.294967296e9"'],
+    ['-1', 'the string "-1"'],
+    [4294967296, '4294967296'],
+    [true, 'a boolean'],
+  ] as const) {
+    rec.flags = flags;
+    const fs = await checkBridgeText(JSON.stringify(req) + '\n', 'otlp');
+    assert.equal(fs.length, 1, String(flags));
+    assert.equal(fs[0]!.message, `flags is ${found}, not a fixed32 (an integer from 0 to 4294967295, logs.proto).`);
+  }
+  rec.flags = '4.294967295e9';
+  assert.equal(briefFindings(await checkBridgeText(JSON.stringify(req) + '\n', 'otlp')), '');
 });
 
 test('OTLP: a number whose literal has a fraction is no 64-bit integer, and the message says so', async () => {

@@ -414,6 +414,14 @@ test('an answer-shape finding names its field, unescaped, and says which shape i
     nested?.message,
     'The answer field "a/b" breaks the pinned MCP answer shape: an answer value is a string, number (one a double holds), boolean or array of strings, found object.',
   );
+  // the same field kept from the current answer by a merge: the effective answer's finding quotes it the same way
+  const kept = { ...ctx, current: { content: { 'a/b': { x: 1 } } } };
+  assert.deepEqual(
+    checkEditContext(edit({ ok: 'y' }), kept).map((i) => i.message),
+    [
+      'The effective answer is not an MCP answer object: field "a/b" an answer value is a string, number (one a double holds), boolean or array of strings, found object.',
+    ],
+  );
 });
 
 test('a message of the wrong role in an edited list is told the role it must have', () => {

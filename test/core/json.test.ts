@@ -111,6 +111,11 @@ test('exactIntegerOfLiteral expands fraction and exponent forms exactly', async 
   assert.equal(exactIntegerOfLiteral('0.0e-9999'), 0n);
   assert.equal(exactIntegerOfLiteral('1e5000'), 'too-large');
   assert.equal(exactIntegerOfLiteral('abc'), undefined);
+  // trailing zeros of the digits count before the exponent bound: these are 10, 10 and a fraction
+  assert.equal(exactIntegerOfLiteral('1' + '0'.repeat(5000) + 'e-4999'), 10n);
+  assert.equal(exactIntegerOfLiteral('1.' + '0'.repeat(5000) + 'e1'), 10n);
+  assert.equal(exactIntegerOfLiteral('1' + '0'.repeat(5000) + '1e-4999'), 'fraction');
+  assert.equal(exactIntegerOfLiteral('-1e-5000'), 'fraction');
   assert.equal(numberLiteralAt('{"a":{"seq" : 1e400}}', '/a/seq'), '1e400');
   assert.equal(numberLiteralAt('[1, 2.50]', '/1'), '2.50');
   assert.equal(numberLiteralAt('{"a":"x"}', '/a'), undefined);

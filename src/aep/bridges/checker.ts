@@ -53,7 +53,8 @@ export function bridgeChecker(
   const inner = makeInner((f) => {
     if (!orig || !decoded || f.source !== orig.source || f.line !== orig.line) return sink(f);
     // a member the bridge refused (its finding made) is not judged again: one fault, one finding
-    if (MEMBER_RULES.has(f.ruleId) && decoded.refused?.has(f.pointer ?? '')) return;
+    const at = f.pointer ?? '';
+    if (MEMBER_RULES.has(f.ruleId) && (decoded.refused?.has(at) || decoded.told?.get(at)?.has(f.ruleId))) return;
     const pointer = decoded.pointerOf(f.pointer ?? '');
     const loc = eventLocation(orig, pointer);
     sink({ ...f, line: loc.line, column: loc.column, byteOffset: loc.byteOffset, pointer });

@@ -8,6 +8,7 @@ import { CE_RULES as R } from './rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { notCeString } from './numbers.ts';
+import { sameFault } from './ce-same-fault.ts';
 import { explainDateTime, isAbsoluteUri, isDateTime } from '../../core/schema/formats.ts';
 import { assertAepEvent } from './hint.ts';
 import {
@@ -225,8 +226,8 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
       });
       continue;
     }
-    const refused = new Set<string>();
-    const d = checkOne(item, base, issues, refused, literalOf(opts.text));
+    const told = new Map<string, Set<string>>();
+    const d = checkOne(item, base, issues, told, literalOf(opts.text));
     if (!d) continue;
     // a payload read from data_base64 (CE JSON format §3.1.2): its findings point at data_base64
     const b64 = item.data === undefined ? dataOfBase64(item) : undefined;
@@ -246,7 +247,7 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
       pointerOf: (p) =>
         b64 && (p === '/data' || p.startsWith('/data/')) ? childPointer(base, 'data_base64') : cePointerOf(base, p),
       ...(big.length ? { bigIntegers: big } : {}),
-      ...(refused.size ? { refused } : {}),
+      ...(told.size ? { told } : {}),
     });
   }
   return { events, issues };
@@ -261,20 +262,20 @@ function literalOf(text: string | undefined): ((pointer: string) => string | und
 }
 
 /**
- * The checks of one CE object; its AEP event when it is in the bridge's scope. `refused` gets the event pointer of
- * each B2 member (id, source, subject, time) given a finding here: B2 copies it verbatim, so the AEP check would
- * judge the same value again.
+ * The checks of one CE object; its AEP event when it is in the bridge's scope. `told` gets, at the event pointer of
+ * each B2 member (id, source, subject, time) given a finding here, the AEP rules that would report the same fault:
+ * B2 copies the value verbatim, so they would judge it again. An AEP rule on another fault of it still reports.
  */
 function checkOne(
   ce: Record<string, unknown>,
   base: string,
   issues: BridgeIssue[],
-  refused: Set<string>,
+  told: Map<string, Set<string>>,
   literal?: (pointer: string) => string | undefined,
 ): Record<string, unknown> | undefined {
   const at = (name: string) => childPointer(base, name);
   const issue = (rule: { id: string }, name: string, messageId: string, args: MessageArgs = {}) => {
-    if ((PASS as readonly string[]).includes(name)) refused.add('/' + name);
+    if ((PASS as readonly string[]).includes(name)) told.set('/' + name, sameFault(name, messageId, ce[name]));
     issues.push({ ruleId: rule.id, pointer: name === '' ? base : at(name), messageId, args });
   };
   // a member named "" is the attribute at pointer base + "/", not the event

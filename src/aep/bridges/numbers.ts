@@ -87,3 +87,8 @@ const CE_DISALLOWED =
 export function notCeString(s: string): boolean {
   return CE_DISALLOWED.test(s) || LONE_SURROGATE.test(s);
 }
+
+/** `s` without the characters a CloudEvents String disallows: what is left to judge once that fault is told. */
+export function ceStringPart(s: string): string {
+  return s.replace(new RegExp(CE_DISALLOWED.source, 'g'), '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '');
+}

@@ -4,17 +4,10 @@ import { escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
-import {
-  MAX_FIXED64,
-  OTLP_ATTRIBUTE_TABLE,
-  OTLP_SEVERITY,
-  severityOfNumber,
-  timeOfNanos,
-  type OtlpOptions,
-} from './otlp.ts';
+import { OTLP_ATTRIBUTE_TABLE, OTLP_SEVERITY, severityOfNumber, timeOfNanos, type OtlpOptions } from './otlp.ts';
 import { camelFields, OTHER_SIGNALS, withoutNullFields } from './otlp-names.ts';
-import { ANY_KEYS, anyPointer, int64KindOf, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
-import { fixed32OfString } from './otlp-values.ts';
+import { ANY_KEYS, anyPointer, hugeIntegerSign, int64KindOf, int64Of, readAny } from './otlp-values.ts';
+import { fixed32OfString, foundOf, readKvList, timeFault, unescapeToken } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
   AEP_ENVELOPE_ORDER,
@@ -222,25 +215,25 @@ function decodeRecord(
     }
   }
   // time (§3.2: RFC 3339 <- epoch nanos); logs.proto: "Use time_unix_nano if it is present, otherwise use
-  // observed_time_unix_nano" (0 is "unknown or missing")
+  // observed_time_unix_nano", where 0 is "unknown or missing": a timeUnixNano present and not 0 is the one judged,
+  // readable or not, else a present observedTimeUnixNano (a faulty one is told at its member, not called absent)
   const at = (f: string) => (rec[f] === undefined ? undefined : int64Of(rec[f], `${p}/${f}`, big));
-  const unset = rec.timeUnixNano === undefined || at('timeUnixNano') === 0n;
-  const tf = unset && (at('observedTimeUnixNano') ?? 0n) > 0n ? 'observedTimeUnixNano' : 'timeUnixNano';
+  const tf =
+    (rec.timeUnixNano === undefined || at('timeUnixNano') === 0n) && rec.observedTimeUnixNano !== undefined
+      ? 'observedTimeUnixNano'
+      : 'timeUnixNano';
   const t = rec[tf];
   const tn = at(tf);
-  if (t !== undefined && (tn === undefined || tn <= 0n || tn > MAX_FIXED64)) refused.add('/time');
-  if (tn === undefined || tn <= 0n)
-    issue(
-      R.time,
-      t === undefined ? p : `${p}/${tf}`,
-      t === undefined ? 'absent' : tn !== undefined ? 'not-positive' : typeof t === 'string' ? 'string' : 'kind',
-      { kind: int64KindOf(t, `${p}/${tf}`, big) },
-    );
-  // logs.proto types both fields fixed64: nothing past 2^64 - 1 ns (2554-07-21T23:34:33.709551615Z) is one
-  else if (tn > MAX_FIXED64) issue(R.time, `${p}/${tf}`, 'too-late');
-  else {
-    event.time = timeOfNanos(tn);
-    ptr.time = `${p}/${tf}`;
+  const tp = `${p}/${tf}`;
+  const fault = timeFault(t, tn, hugeIntegerSign(t, tp, big));
+  if (fault === undefined) {
+    event.time = timeOfNanos(tn!);
+    ptr.time = tp;
+  } else {
+    if (t !== undefined) refused.add('/time');
+    const other = tf === 'timeUnixNano' ? 'observedTimeUnixNano' : 'timeUnixNano';
+    const otherState = rec[other] === undefined ? 'absent' : '0 too';
+    issue(R.time, t === undefined ? p : tp, fault, { field: tf, kind: int64KindOf(t, tp, big), other, otherState });
   }
   // severity (§3.4)
   const sn = rec.severityNumber;
@@ -297,7 +290,8 @@ function decodeRecord(
     // an empty or all-zero id is pointed at: it is the member that is missing its value
     if (!okT) issue(R.trace, tid !== undefined ? p + '/traceId' : p, present(tid) ? 'trace-id' : 'span-alone');
     else if (!okS) issue(R.trace, sid !== undefined ? p + '/spanId' : p, present(sid) ? 'span-id' : 'trace-alone');
-    else if (Number.isNaN(flags)) issue(R.trace, p + '/flags', 'flags');
+    else if (Number.isNaN(flags))
+      issue(R.trace, p + '/flags', 'flags', { found: foundOf(rec.flags, `${p}/flags`, big) });
     else {
       event.traceparent = `00-${tid.toLowerCase()}-${sid.toLowerCase()}-${(flags & 0xff).toString(16).padStart(2, '0')}`;
       ptr.traceparent = p + '/traceId';

@@ -3,6 +3,7 @@ import type { MessageArgs } from '../../core/message.ts';
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { isInt64 } from './numbers.ts';
+import { MAX_FIXED64 } from './otlp.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import { kindOf, type BridgeIssue } from './types.ts';
 
@@ -58,12 +59,21 @@ export function int64Of(v: unknown, p: string, big: ReadonlyMap<string, string>)
   return typeof n === 'bigint' ? n : undefined;
 }
 
+/**
+ * The sign of an integer literal {@link int64Of} refused for its size alone (an exponent past the exact bound:
+ * `"1e5000"`, `-1e5000`): a range fault, told as one, not a form fault; `undefined` for any other refusal.
+ */
+export function hugeIntegerSign(v: unknown, p: string, big: ReadonlyMap<string, string>): 1 | -1 | undefined {
+  const lit = typeof v === 'string' ? v : typeof v === 'number' ? big.get(p) : undefined;
+  if (lit === undefined || integerOfString(lit) !== 'too-large') return undefined;
+  return lit.startsWith('-') ? -1 : 1;
+}
+
 /** What a value {@link int64Of} refused is, for a message: its literal shows a fraction the double rounded away. */
 export function int64KindOf(v: unknown, p: string, big: ReadonlyMap<string, string>): string {
   if (typeof v === 'string') {
     const n = integerOfString(v);
     if (n === 'fraction') return 'a string holding a number with a fraction';
-    if (n === 'too-large') return 'a string holding a number far beyond 64 bits';
     return v === '' ? 'an empty string' : 'a string that is no number literal';
   }
   if (typeof v !== 'number') return kindOf(v);
@@ -113,6 +123,7 @@ export function readAny(
             : notA('a number');
     case 'intValue': {
       const n = int64Of(x, at, big);
+      if (n === undefined && hugeIntegerSign(x, at, big) !== undefined) return bad('int-range');
       if (n === undefined) return bad(typeof x === 'string' ? 'int-string' : 'int', { kind: int64KindOf(x, at, big) });
       // common.proto: int_value is an int64; a wider integer is no AnyValue
       if (!isInt64(n)) return bad('int-range');
@@ -223,3 +234,23 @@ export function anyPointer(v: unknown, p: string, toks: string[]): string {
 
 /** An RFC 6901 reference token unescaped. */
 export const unescapeToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * The `aep/otlp-time` fault of the time field read (`t`, its integer `tn`), `undefined` when it gives a time:
+ * logs.proto types it fixed64 (0 to 2^64 - 1 ns, 2554-07-21T23:34:33.709551615Z) and makes 0 unknown time.
+ */
+export function timeFault(t: unknown, tn: bigint | undefined, huge: 1 | -1 | undefined): string | undefined {
+  if (t === undefined) return 'absent';
+  if (tn === undefined)
+    return huge === 1 ? 'too-late' : huge === -1 ? 'negative' : typeof t === 'string' ? 'string' : 'kind';
+  if (tn === 0n) return 'zero';
+  if (tn < 0n) return 'negative';
+  return tn > MAX_FIXED64 ? 'too-late' : undefined;
+}
+
+/** What a `flags` value is, for a message: a string or number as written (cut at 40 characters), else its kind. */
+export function foundOf(v: unknown, p: string, big: ReadonlyMap<string, string>): string {
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.slice(0, 40))}`;
+  if (typeof v === 'number') return (big.get(p) ?? String(v)).slice(0, 40);
+  return kindOf(v);
+}

@@ -232,16 +232,19 @@ export const OTLP_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §3.2; OTLP/JSON',
     description:
-      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch that a fixed64 holds, as an integer: a JSON number, or a string of decimal digits or of a number literal denoting one ("1.7960292e18").',
+      'timeUnixNano (else observedTimeUnixNano, logs.proto) is a non-zero count of nanoseconds since the epoch that a fixed64 holds.',
+    detail:
+      'The count is an integer given as a JSON number, or as a string of decimal digits or of a JSON number literal denoting an integer ("1.7960292e18"; the protobuf JSON mapping accepts exponent notation quoted).',
     messages: {
       absent: 'timeUnixNano and observedTimeUnixNano are absent; AEP time comes from them.',
-      kind: 'timeUnixNano is {kind}.',
+      kind: '{field} is {kind}.',
       string:
-        'timeUnixNano is {kind}: a 64-bit integer given as a string is decimal digits ("1796029200000000000"), or a JSON number literal denoting an integer ("1.7960292e18"; the protobuf JSON mapping accepts exponent notation quoted), with no plus sign, space or non-zero fraction.',
-      'not-positive':
-        'timeUnixNano is zero or negative (unknown time) and no observedTimeUnixNano is set; AEP time comes from them.',
+        '{field} is {kind}: a 64-bit integer given as a string is decimal digits ("1796029200000000000"), or a JSON number literal denoting an integer ("1.7960292e18"; the protobuf JSON mapping accepts exponent notation quoted), with no plus sign, space or non-zero fraction.',
+      zero: '{field} is 0, an unknown or missing timestamp (logs.proto), and {other} is {otherState}; AEP time comes from them.',
+      negative:
+        '{field} is negative: logs.proto types it fixed64, an unsigned count of nanoseconds since the epoch (0 to 2^64 - 1).',
       'too-late':
-        'timeUnixNano is beyond the fixed64 range of logs.proto (at most 2^64 - 1 nanoseconds, 2554-07-21T23:34:33.709551615Z).',
+        '{field} is beyond the fixed64 range of logs.proto (at most 2^64 - 1 nanoseconds, 2554-07-21T23:34:33.709551615Z).',
     },
   }),
   trace: ruleMeta({
@@ -257,7 +260,7 @@ export const OTLP_RULES = {
       'span-alone': 'spanId is present without a traceId (an empty or all-zero traceId is none: logs.proto).',
       'span-id': 'spanId is not 16 hex digits.',
       'trace-alone': 'traceId is present without a spanId (an empty or all-zero spanId is none: logs.proto).',
-      flags: 'flags is not a non-negative integer.',
+      flags: 'flags is {found}, not a fixed32 (an integer from 0 to 4294967295, logs.proto).',
       'flags-alone': 'flags is present without traceId and spanId.',
     },
   }),

@@ -22,10 +22,16 @@ export interface DecodedEvent {
   bigIntegers?: BigIntegerLiteral[];
   /**
    * Pointers of envelope members the input holds but the bridge refused with a finding of its own (an OTLP
-   * `aep.sequence` that is no int64, a `timeUnixNano` that is no fixed64, a CE `time` that is no Timestamp): the
+   * `aep.sequence` that is no int64, a `timeUnixNano` that is no fixed64): the
    * AEP rules on one member's presence or value do not judge them again.
    */
   refused?: ReadonlySet<string>;
+  /**
+   * Per pointer, the AEP rules whose fault the bridge already reported there (a CE `source` that is an empty string:
+   * `aep/attribute-type` and `aep/source-uri`); other AEP rules still judge the member (CE `source` with a control
+   * character that is no URI without it either: `aep/source-uri` too).
+   */
+  told?: ReadonlyMap<string, ReadonlySet<string>>;
   /** The envelope's capture when the bridge withheld the payload at its ceiling (AEP-0005 §3.3, §4.6). */
   withheld?: 'metadata' | 'redacted' | 'full';
 }

@@ -17,7 +17,7 @@ const MESSAGES = {
   answerField: 'The answer field {field:json} breaks the pinned MCP answer shape: {problem}.',
   answerMergeBase: 'A merge needs an object answer to merge into; the current answer is not an object.',
   effectiveAnswer: 'The effective answer is not an MCP answer object: {problem}.',
-  effectiveAnswerField: 'The effective answer is not an MCP answer object: field {field} {problem}.',
+  effectiveAnswerField: 'The effective answer is not an MCP answer object: field {field:json} {problem}.',
   form: 'The effective answer does not satisfy the original requested form: {problem}.',
   formField: 'The effective answer does not satisfy the original requested form: field {field} {problem}.',
   outboundNotList:
