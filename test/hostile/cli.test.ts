@@ -124,6 +124,10 @@ const REVIEWED_REGEXP: Record<string, string> = {
     'the constant `_SK` name and ASSIGNED tail of the module, joined once at load, not input',
   'src/aep/capture-checks.ts#CONTENT_SCREEN':
     'the constant SECRET_OPENINGS and PHONE_SCREEN patterns of the module and `@`, joined once at load: one screen for the three tests, not input',
+  'src/aep/bridges/numbers.ts#CE_DISALLOWED_ALL':
+    'the constant CloudEvents §3.1.1 String pattern of the module with the g flag, compiled once at load, not input',
+  'src/aep/bridges/numbers.ts#LONE_SURROGATE_ALL':
+    'the constant unpaired-surrogate pattern of the module with the g flag, compiled once at load, not input',
   'src/core/schema/memo-pattern.ts#re':
     'a `pattern` of our own schemas, written into the generated verdict code at build time (tools/gen-validators.ts), not input',
 };

@@ -83,6 +83,10 @@ export function hasLoneSurrogate(s: string): boolean {
 const CE_DISALLOWED =
   /[\u0000-\u001F\u007F-\u009F\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]/;
 
+// the same two patterns, global, for ceStringPart
+const CE_DISALLOWED_ALL = new RegExp(CE_DISALLOWED.source, 'g');
+const LONE_SURROGATE_ALL = new RegExp(LONE_SURROGATE.source, 'g');
+
 /** True when `s` is not a CloudEvents String: a control character, a noncharacter or an unpaired surrogate. */
 export function notCeString(s: string): boolean {
   return CE_DISALLOWED.test(s) || LONE_SURROGATE.test(s);
@@ -90,5 +94,5 @@ export function notCeString(s: string): boolean {
 
 /** `s` without the characters a CloudEvents String disallows: what is left to judge once that fault is told. */
 export function ceStringPart(s: string): string {
-  return s.replace(new RegExp(CE_DISALLOWED.source, 'g'), '').replace(new RegExp(LONE_SURROGATE.source, 'g'), '');
+  return s.replace(CE_DISALLOWED_ALL, '').replace(LONE_SURROGATE_ALL, '');
 }
