@@ -51,3 +51,28 @@ test('retries, new attempts, other sources and a usage repeat (the other rule) a
     ['error:ahp/attempt-usage-duplicate@2/params/event/usage'],
   );
 });
+
+test('an attempt id is judged across sessions and turns of one source: "new provider attempts have distinct identities"', async () => {
+  const request = (id: string, att: string, number: number, session: string, turn: string, source?: string) =>
+    observe(
+      ev(
+        id,
+        'model.request.before',
+        { session: { id: session }, turn: { id: turn }, model, attempt: { id: att, number }, params: {}, items: [] },
+        1,
+        source,
+      ),
+    );
+  const reused = 'ahp/attempt-id-reused';
+  // the one sentence on attempt identity names no session or turn it is unique within (README, Once per call)
+  assert.deepEqual(await runRule(reused, [request('q1', 'a1', 1, 's1', 't1'), request('q2', 'a1', 1, 's2', 't1')]), [
+    `error:${reused}@2/params/event/attempt/id`,
+  ]);
+  assert.deepEqual(await runRule(reused, [request('q1', 'a1', 1, 's1', 't1'), request('q2', 'a1', 2, 's1', 't2')]), [
+    `error:${reused}@2/params/event/attempt/number`,
+  ]);
+  // another source's attempt is its own (identity is source-scoped), and a retry keeps the event id
+  const foreign = request('q2', 'a1', 1, 's1', 't1', SRC2);
+  assert.deepEqual(await runRule(reused, [request('q1', 'a1', 1, 's1', 't1'), foreign]), []);
+  assert.deepEqual(await runRule(reused, [request('q1', 'a1', 1, 's1', 't1'), request('q1', 'a1', 1, 's1', 't1')]), []);
+});

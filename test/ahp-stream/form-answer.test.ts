@@ -173,3 +173,33 @@ test('relation: a message never says an answer lacks a field the answer holds (m
       }
   assert.ok(judged > 0, 'the table has answers that do lack a required field');
 });
+
+test('messages quote the form field they name as JSON, with control characters visible (modify, return, content)', async () => {
+  const requestedSchema = {
+    type: 'object',
+    properties: {
+      'say "hi"': { type: 'integer', maximum: 1 },
+      '': { type: 'boolean' },
+      'a\u001bb': { type: 'string', maxLength: 1 },
+      'x/y~z': { type: 'array', items: { type: 'string', enum: ['r'] } },
+    },
+  };
+  const answer = { 'say "hi"': 5, '': 'no', 'a\u001bb': 'long', 'x/y~z': ['r', 'q'] };
+  const body = { message: 'Odd names', requestedSchema };
+  const lines = [
+    intercept(elicRequest('q1', { body })),
+    ok('q1'),
+    intercept(elicResult('r1', 'q1', { content: {} })),
+    ok('r1', [merge(answer)]),
+    intercept(elicRequest('q2', { body })),
+    ok('q2', [{ type: 'return', value: { action: 'accept', content: answer } }]),
+    intercept(elicResult('r3', 'q1', { content: answer })),
+    ok('r3'),
+  ];
+  const rules = new Set(['ahp/modify-invalid', 'ahp/return-invalid', 'ahp/elicitation-content-schema']);
+  const named = (await check(lines))
+    .filter((f) => rules.has(f.ruleId))
+    .map((f) => `${f.line} ${/[Ff]ield (".*?"(?: item \d+)?) (?:must|is) /.exec(f.message)?.[1] ?? f.message}`);
+  const fields = ['"say \\"hi\\""', '""', '"aU+001Bb"', '"x/y~z" item 1'];
+  assert.deepEqual(named.sort(), [4, 6, 7].flatMap((line) => fields.map((x) => `${line} ${x}`)).sort());
+});

@@ -56,3 +56,13 @@ test('repeats of one event, turn.finish.before, other turns, sessions and source
   const bare = observe(ev('e2', 'turn.end', { session: { id: 's1' }, outcome: 'completed' }, 1));
   assert.deepEqual(await runRule(RULE, [end('e1'), bare]), []);
 });
+
+test('the session is part of the turn key: a second end in a later session is judged against that session', async () => {
+  // every session's turn t1 is its own turn, so a repeat in s2 is a repeat even after s1's end of its t1
+  assert.deepEqual(await runRule(RULE, [end('e1', 't1', 's1'), end('e2', 't1', 's2'), end('e3', 't1', 's2')]), [
+    `error:${RULE}@3/params/event/turn/id`,
+  ]);
+  assert.deepEqual(await runRule(RULE, [end('e1', 't1', 's1'), end('e2', 't1', 's2'), end('e3', 't1', 's3')]), []);
+  // session ids whose concatenation with the turn id reads alike are still other sessions
+  assert.deepEqual(await runRule(RULE, [end('e1', 'b', 'a'), end('e2', 'ab', ''), end('e3', '1:ab', null)]), []);
+});

@@ -9,7 +9,7 @@ import {
   type HostContext,
   type RejectionCode,
 } from './effects-model.ts';
-import { answerField, answerPhrase, answerShapeProblems, formAnswerProblems } from './form-answer.ts';
+import { answerField, answerPhrase, answerShapeProblems, fieldArgs, formAnswerProblems } from './form-answer.ts';
 
 const MESSAGE_TARGETS = new Set(['output', 'prompt', 'request', 'response']);
 const TEXT_PART_TARGETS = new Set(['instructions', 'summary']);
@@ -91,8 +91,10 @@ export function stageModify(
             const fromValue = f.pointer !== '' && own(value, answerField(f));
             // a required-field phrase is a whole clause ("the form requires field ..."), not a field's predicate
             const field = f.pointer !== '' && f.keyword !== 'required';
-            p('form', fromValue ? `${at}/value${f.pointer}` : `${at}/value`, field ? 'formField' : 'form', {
-              field: f.pointer.slice(1),
+            const args = fieldArgs(f);
+            const id = !field ? 'form' : args.item === undefined ? 'formField' : 'formFieldItem';
+            p('form', fromValue ? `${at}/value${f.pointer}` : `${at}/value`, id, {
+              ...args,
               problem: answerPhrase(f),
               keyword: f.keyword,
             });

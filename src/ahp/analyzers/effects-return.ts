@@ -2,7 +2,7 @@ import type { MessageArgs } from '../../core/message.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 import { ahpSchemas } from '../schema/schemas.ts';
 import { deepEqual, partsOf, schemaSentences, type EffectRejection, type HostContext } from './effects-model.ts';
-import { answerField, answerPhrase, answerShapeProblems, formAnswerProblems } from './form-answer.ts';
+import { answerField, answerPhrase, answerShapeProblems, fieldArgs, formAnswerProblems } from './form-answer.ts';
 
 const RETURN_TABLE = 'effects.schema.json#/$defs/returnContracts/$defs';
 
@@ -96,8 +96,10 @@ export function returnProblems(effect: Obj, index: number, ctx: HostContext): Ef
       for (const f of formAnswerProblems(has ? value.content : {}, requestedSchema)) {
         const where = has ? `${at}/content${f.pointer}` : at;
         const field = f.pointer !== '' && f.keyword !== 'required';
-        p(where, `${has ? 'form' : 'formNoContent'}${field ? 'Field' : ''}`, {
-          field: f.pointer.slice(1),
+        const args = fieldArgs(f);
+        const item = has && field && args.item !== undefined ? 'Item' : '';
+        p(where, `${has ? 'form' : 'formNoContent'}${field ? 'Field' : ''}${item}`, {
+          ...args,
           problem: answerPhrase(f),
           keyword: f.keyword,
         });

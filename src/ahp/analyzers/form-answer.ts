@@ -53,6 +53,15 @@ export function answerField(p: AnswerProblem): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+/**
+ * The `{field}` argument of a field problem and, for one inside the field's value (a multi-select item), `{item}`:
+ * both unescaped, the field quoted by its template (`{field:json}`) as other messages quote member names.
+ */
+export function fieldArgs(p: AnswerProblem): { field: string; item?: string } {
+  const rest = p.pointer.slice(1).split('/').slice(1);
+  return rest.length ? { field: answerField(p), item: rest.join('/') } : { field: answerField(p) };
+}
+
 /** The phrase of `p` (lower case, no final stop), for a rule's `{problem}` argument. */
 export function answerPhrase(p: AnswerProblem): string {
   return renderMessage(ANSWER_PHRASES[p.messageId], p.args, '');

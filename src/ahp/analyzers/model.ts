@@ -186,7 +186,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       const observedAt = msg.kind === 'intercept-request' ? decisions.observedOnly(scope.key) : undefined;
       identity.observe(scope, e, msg.kind === 'intercept-request' && correlation.surelyAwaiting(msg));
       // an id reused by another event (ahp/event-id-reuse) is not this event's interception; an observation in another
-      // input may be another connection's capture, whose order against this one no input shows
+      // input may be another backend's capture, whose order against this one no input shows
       if (
         observedAt &&
         observedAt.file === at.file &&

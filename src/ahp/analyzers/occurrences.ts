@@ -1,7 +1,8 @@
 /**
  * The occurrences analyzer: one `tool.after` per call, one `tool.batch.after` per batch and one `turn.end` per turn
  * (execution-payloads.md §Identity and native boundary duties; no sentence makes `tool.before` once per call), a new identity and at most one usage amount per provider attempt (§Content and accounting), over
- * first occurrences only; rows keyed by a keyed 64-bit key of `(kind, source, id)`, at most `--max-events`.
+ * first occurrences only; rows keyed by a keyed 64-bit key of `(kind, source, id)` (a call, batch or turn id with its
+ * `session.id`; an attempt id without), at most `--max-events`.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -44,6 +45,8 @@ const KIND = {
   'tool.batch.after': 5,
   response: 6,
   error: 7,
+  'tool.after any': 8,
+  'tool.batch.after any': 9,
 } as const;
 type RowKind = keyof typeof KIND;
 /** Words xored into a `(source, id)` key per kind (fixed distinct constants; the keyed hash keeps crafted collisions out). */
@@ -56,8 +59,10 @@ const KIND_MIX: readonly (readonly [number, number])[] = [
   [0x61c88647, 0x2545f491],
   [0x7feb352d, 0x846ca68b],
   [0xcaf649a9, 0x68e31da4],
+  [0x2c1b3c6d, 0x297a2d39],
+  [0xa0761d65, 0xe7037ed1],
 ];
-/** The f64 columns of a row: where the first boundary was, its attempt number or call's `session.id` print (NaN: none). */
+/** The f64 columns of a row: where the first boundary was, its attempt number (NaN: none, or not an attempt row). */
 const ROW_F64 = { pos: 0, number: 1, count: 2 } as const;
 /** Bytes a row counts in `--max-state-mb` (the estimate of the string-keyed entries it replaced, so the same rows go). */
 const ROW_BYTES = 200;
@@ -110,11 +115,7 @@ export class Occurrences implements StateHolder {
   }
 
   /** Facts of the first occurrence of the event of `scope` (at `at`) into `facts`. */
-  firstOccurrence(
-    scope: Pick<MessageScope, 'ev' | 'idKey'> & Partial<Pick<MessageScope, 'sessionPrint'>>,
-    at: Mark,
-    facts: OccurrenceFacts,
-  ): void {
+  firstOccurrence(scope: Pick<MessageScope, 'ev' | 'idKey'>, at: Mark, facts: OccurrenceFacts): void {
     const ev = scope.ev;
     const type = ev.type;
     // a second tool.before for a call is not judged: "one tool.after represents a resolved call" has no before
@@ -125,15 +126,25 @@ export class Occurrences implements StateHolder {
       const holder = type === 'tool.batch.after' ? ev.batch : type === 'turn.end' ? ev.turn : ev.call;
       if (type === 'tool.batch.after' && Array.isArray(ev.calls)) this.repeatedCall(ev.calls, at, facts);
       if (!isObj(holder) || typeof holder.id !== 'string') return;
-      this.keyOf(scope.idKey(holder.id));
-      const session = scope.sessionPrint?.() ?? NaN;
-      const prior = this.note(type, at, session);
-      // no sentence makes a call or turn id unique across sessions: one of another session is another call or turn
-      const other = prior !== undefined && this.numberAt(prior) !== session && !Number.isNaN(this.numberAt(prior));
-      // a turn.end without a session beside one with a session may be another session's turn: not judged
-      const unsure =
-        type === 'turn.end' && prior !== undefined && Number.isNaN(session) !== Number.isNaN(this.numberAt(prior));
-      if (prior !== undefined && !(other && !Number.isNaN(session)) && !unsure)
+      const id = holder.id;
+      const session = isObj(ev.session) && typeof ev.session.id === 'string' ? ev.session.id : undefined;
+      // no sentence makes a call or turn id unique across sessions, so the session is part of the key (every session's
+      // turn t1 is its own); the two encodings cannot meet (a length never starts with '-')
+      this.keyOf(scope.idKey(session === undefined ? `-${id}` : `${session.length}:${session}${id}`));
+      let prior = this.note(type, at, NaN);
+      // across a session shown and one not: a call or batch still pairs, a turn.end may be another session's turn (not
+      // judged); the first boundary under any session is kept for a later one without
+      if (type !== 'turn.end') {
+        const any = type === 'tool.after' ? 'tool.after any' : 'tool.batch.after any';
+        if (prior === undefined && session !== undefined) {
+          this.keyOf(scope.idKey(`-${id}`));
+          prior = this.find(type);
+        }
+        this.keyOf(scope.idKey(id));
+        if (session !== undefined) this.note(any, at, NaN);
+        else if (prior === undefined) prior = this.find(any);
+      }
+      if (prior !== undefined)
         facts.occurrence = {
           kind: type,
           prior: this.markOf(prior),

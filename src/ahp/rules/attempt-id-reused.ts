@@ -8,7 +8,7 @@ export const attemptIdReused = defineAhpStreamRule({
   description:
     'A new provider attempt has a new identity: an `attempt.id` reused for another attempt `number` or another `model.request.before` is an error.',
   detail:
-    'An error: an `attempt.id` that names two attempt `number`s (on model.request.before, model.response.after or model.error), or two `model.request.before` events (different event ids from the same `source`) for one `attempt.id`. A retry of the same event keeps its id and payload and is not a new attempt. Also cited: the same section (retries "are not new logical occurrences or provider attempts"); §Execution, calls, and model attempts (attempts use `{id, number}`).',
+    'An error: an `attempt.id` that names two attempt `number`s (on model.request.before, model.response.after or model.error), or two `model.request.before` events (different event ids from the same `source`) for one `attempt.id`. A retry of the same event keeps its id and payload and is not a new attempt. Judged across the sessions and turns of one `source`: the sentence names no narrower scope (README). Also cited: the same section (retries "are not new logical occurrences or provider attempts"); §Execution, calls, and model attempts (attempts use `{id, number}`).',
   spec: 'AHP execution-payloads.md §Identity and native boundary duties',
   quote: 'New provider attempts have distinct identities',
   messages: {

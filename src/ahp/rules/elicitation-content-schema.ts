@@ -1,5 +1,5 @@
 import { markLocation } from '../../core/mark.ts';
-import { answerPhrase } from '../analyzers/form-answer.ts';
+import { answerPhrase, fieldArgs } from '../analyzers/form-answer.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 import { messageKey } from '../../core/rule.ts';
 
@@ -7,7 +7,8 @@ const TAIL = 'so the answer does not satisfy the form of the request it answers 
 
 /** The rule's templates, shared with the helpers that report for it. */
 const MESSAGES = {
-  field: `Answer field {field} {problem}, ${TAIL}`,
+  field: `Answer field {field:json} {problem}, ${TAIL}`,
+  fieldItem: `Answer field {field:json} item {item} {problem}, ${TAIL}`,
   answer: `The answer {problem}, ${TAIL}`,
   required: `The form requires field {name:json}, which the answer does not hold, ${TAIL}`,
   requiredDefault: `The form requires field {name:json}, which the answer does not hold (its \`default\` is an annotation, never injected into an answer), ${TAIL}`,
@@ -30,15 +31,24 @@ export const elicitationContentSchema = defineAhpStreamRule({
     const pointer = `${c.partPointer}/text`;
     const request = markLocation(c.request!, '/params/event/elicitation/request');
     for (const p of c.problems) {
+      const field = fieldArgs(p);
       const messageId =
-        p.keyword === 'required' ? (c.absent ? 'absent' : p.messageId) : p.pointer === '' ? 'answer' : 'field';
+        p.keyword === 'required'
+          ? c.absent
+            ? 'absent'
+            : p.messageId
+          : p.pointer === ''
+            ? 'answer'
+            : field.item === undefined
+              ? 'field'
+              : 'fieldItem';
       ctx.report({
         pointer,
         messageId: messageKey(MESSAGES, messageId),
         args: {
           ...p.args,
           problem: answerPhrase(p),
-          field: p.pointer.slice(1),
+          ...field,
           request,
           innerPointer: `/content${p.pointer}`,
           keyword: p.keyword,

@@ -19,7 +19,9 @@ const MESSAGES = {
   effectiveAnswer: 'The effective answer is not an MCP answer object: {problem}.',
   effectiveAnswerField: 'The effective answer is not an MCP answer object: field {field:json} {problem}.',
   form: 'The effective answer does not satisfy the original requested form: {problem}.',
-  formField: 'The effective answer does not satisfy the original requested form: field {field} {problem}.',
+  formField: 'The effective answer does not satisfy the original requested form: field {field:json} {problem}.',
+  formFieldItem:
+    'The effective answer does not satisfy the original requested form: field {field:json} item {item} {problem}.',
   outboundNotList:
     'At user.message.outbound, `content` is the canonical message list, so the value must be a list of messages; found {found} (an object here must be rejected).',
   contentElsewhere:

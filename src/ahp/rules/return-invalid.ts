@@ -24,9 +24,10 @@ const MESSAGES = {
     'The request is a URL-mode elicitation, whose results omit `content`; a supplied answer cannot carry form data for it.',
   contentNotAccepted: 'A {action} result omits `content`; content is present only for accepted form data.',
   form: `${FORM} {problem}.`,
-  formField: `${FORM} field {field} {problem}.`,
+  formField: `${FORM} field {field:json} {problem}.`,
+  formFieldItem: `${FORM} field {field:json} item {item} {problem}.`,
   formNoContent: `${FORM} it has no \`content\`, and {problem}.`,
-  formNoContentField: `${FORM} it has no \`content\`, and field {field} {problem}.`,
+  formNoContentField: `${FORM} it has no \`content\`, and field {field:json} {problem}.`,
 } as const;
 
 /** One contract per event whose bounds admit `return`; an unadvertised `return` is `ahp/effect-not-advertised`'s. */

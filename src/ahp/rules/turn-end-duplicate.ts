@@ -11,7 +11,7 @@ export const turnEndDuplicate = defineAhpStreamRule({
   description:
     'A turn ends once, on real completion: a second `turn.end` (another event `id`, same `source`) for the same `turn.id` is an error.',
   detail:
-    "A turn that ended was complete, so a later end of it means one of the two was not real completion. `turn.finish.before` is not `turn.end` and may come again for one turn; a continuation into a new turn is another turn id. A retry or an observation of an event keeps its `id`, so a repeat under the same id is not counted. An end whose `session.id` differs from the first one's (both present) belongs to another turn: no sentence makes a turn id unique across sessions; so is not judged an end with a `session.id` beside one without (sessions are optional).",
+    "A turn that ended was complete, so a later end of it means one of the two was not real completion. `turn.finish.before` is not `turn.end` and may come again for one turn; a continuation into a new turn is another turn id. A retry or an observation of an event keeps its `id`, so a repeat under the same id is not counted. An end whose `session.id` differs from another's (both present) belongs to another turn, and the session is part of the key (a second end in a later session is judged against that session's end): no sentence makes a turn id unique across sessions; so is not judged an end with a `session.id` beside one without (sessions are optional).",
   spec: 'AHP execution-payloads.md §Identity and native boundary duties',
   quote: '`turn.finish.before` is not `turn.end`; a turn ends only on real completion',
   messages: {
