@@ -1,8 +1,8 @@
 /**
  * The decisions analyzer: a valid `deny` or a fail-closed `hook.failure` refuses the operation (AHP-DEC-002;
  * base/failure.md §Failure policy): the call does not run, the event is not intercepted again, a denied proposal has no
- * after event (task-workspace-lineage.md). State: bits of the event rows, one compact row per `tool.before` call
- * (spilling past `spillRows`).
+ * after event (task-workspace-lineage.md). State: bits of the event rows, one compact row per `tool.before` call, and
+ * one more for a call seen with a `session.id` (spilling past `spillRows`).
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -29,6 +29,22 @@ const CALL_U32 = { hi: 0, lo: 1, session: 2, hasSession: 3, width: 4 } as const;
 
 /** The `session.id` print of the event of `scope` (identity-rows.ts `controlPrintInto`), if it has one. */
 const sessionOf = (scope: MessageScope): number | undefined => scope.sessionPrint();
+
+/** Words xored into the key of a call under its session, so it never meets a `(source, call id)` key of the table. */
+const SESSION_CALL_HI = 0x2c1b3c6d;
+const SESSION_CALL_LO = 0x297a2d39;
+
+/**
+ * The key of the call `call` under the `session.id` of the event of `scope`, or undefined when it names none: no
+ * sentence makes a call id unique across sessions, so each session's call is its own (as in occurrences.ts).
+ */
+function sessionCallKey(scope: MessageScope, call: string): Hash64 | undefined {
+  const session = scope.ev.session;
+  const id = isObj(session) ? session.id : undefined;
+  if (typeof id !== 'string') return undefined;
+  const k = scope.idKey(`${id.length}:${id}${call}`);
+  return { hi: (k.hi ^ SESSION_CALL_HI) >>> 0, lo: (k.lo ^ SESSION_CALL_LO) >>> 0 };
+}
 
 /** The columns of a refusal row. */
 const DENIED_POS = 0;
@@ -182,7 +198,10 @@ export class Decisions implements StateHolder {
     const type = ev.type;
     if (type === 'tool.before') {
       const call = callIdOf(ev);
-      if (call !== undefined) this.addCall(scope.idKey(call), key, sessionOf(scope));
+      if (call === undefined) return;
+      const own = sessionCallKey(scope, call);
+      if (own !== undefined) this.addCall(own, key, undefined);
+      this.addCall(scope.idKey(call), key, sessionOf(scope));
       return;
     }
     if (ev.parentEventId !== undefined && ev.parentEventId !== ev.id) this.parented(scope, facts);
@@ -239,12 +258,16 @@ export class Decisions implements StateHolder {
   }
 
   /**
-   * The row of the `tool.before` event held for the call `callKey` (`(source, call id)`), or undefined; with `scope`,
-   * not a before of another session: no sentence makes a call id unique across sessions (a call there is another call).
+   * The row of the `tool.before` event held for the call `callKey` (`(source, call id)`), or undefined; with `scope` and
+   * `call`, the before of that call in the event's session first, and never a before of another session: no sentence
+   * makes a call id unique across sessions (a call there is another call).
    */
-  private beforeOfCall(callKey: Hash64 | undefined, scope?: MessageScope): number | undefined {
+  private beforeOfCall(callKey: Hash64 | undefined, scope?: MessageScope, call?: string): number | undefined {
     if (callKey === undefined || this.calls.size === 0) return undefined;
     const c = this.calls;
+    const own = scope && call !== undefined ? sessionCallKey(scope, call) : undefined;
+    const y = own === undefined ? undefined : c.slot(own);
+    if (y !== undefined) return this.rows.slot({ hi: c.getU(y, CALL_U32.hi), lo: c.getU(y, CALL_U32.lo) });
     const x = c.slot(callKey);
     if (x === undefined) return undefined;
     const session = scope && c.getU(x, CALL_U32.hasSession) ? sessionOf(scope) : undefined;
@@ -284,7 +307,7 @@ export class Decisions implements StateHolder {
       if (this.identity.differs(ps, scope, ['call.id']).length) facts.callMismatch = { before: this.rows.markAt(ps) };
     } else {
       const call = callIdOf(ev);
-      bs = this.beforeOfCall(call === undefined ? undefined : scope.idKey(call), scope);
+      bs = this.beforeOfCall(call === undefined ? undefined : scope.idKey(call), scope, call);
     }
     this.ran(bs, ev, facts);
   }
@@ -294,7 +317,7 @@ export class Decisions implements StateHolder {
     for (let i = 0; i < calls.length; i++) {
       const c = calls[i];
       const call = isObj(c) ? callIdOf(c) : undefined;
-      if (call !== undefined) this.ran(this.beforeOfCall(scope.idKey(call), scope), c as Obj, facts, i);
+      if (call !== undefined) this.ran(this.beforeOfCall(scope.idKey(call), scope, call), c as Obj, facts, i);
     }
   }
 
