@@ -8,6 +8,7 @@ import {
   type Ev,
   greeted,
   isFrame,
+  limited,
   ownSession,
   wsKeep,
   wsMine,
@@ -107,6 +108,9 @@ export async function unsubscribe(run: LiveRun, url: URL): Promise<string | unde
     for (const [id, type, which] of subs) {
       const answer = await wsSubscribe(run, ws, { id, filter: { session: run.session, type } });
       if (isFrame('subscribed', id)(answer)) continue;
+      // §6.5 names "more concurrent subscriptions than it fans out" a limit of the endpoint's own: a second refused
+      // so is no verdict on multiplexing (a limit other subscribers reached looks the same), nor is a first
+      limited(run, answer, `the ${which} WebSocket subscribe on one connection`, false);
       // a first subscribe refused is no fact about concurrency or unsubscribe
       if (which === 'first') return `a subscribe was answered ${describeFrame(answer, ws.closed)}, not subscribed`;
       return void run.report('aep/live-subscriptions', 'refused', { which, got: describeFrame(answer, ws.closed) });
@@ -131,7 +135,17 @@ export async function unsubscribe(run: LiveRun, url: URL): Promise<string | unde
         return void run.report('aep/live-unsubscribe', 'noAck', { id, got: describeFrame(ack, ws.closed) });
     }
     watch = await greeted(run, url, 'consumer');
-    if (!isFrame('subscribed', 'unsub-watch')(await wsSubscribe(run, watch, { id: 'unsub-watch' }))) return undefined;
+    const watching = await wsSubscribe(run, watch, { id: 'unsub-watch' });
+    // the acknowledgements were judged: only whether nothing is delivered after them is left out
+    if (!isFrame('subscribed', 'unsub-watch')(watching)) {
+      limited(
+        run,
+        watching,
+        'the subscribe of a second connection watching for Events posted after the unsubscribes',
+        true,
+      );
+      return undefined;
+    }
     // batch order is preserved (§3.2 #1): once the marker is fanned out, the Events before it were too
     const after = [run.event(), error('after'), run.event()];
     await run.post(`${after.map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
@@ -158,8 +172,11 @@ export async function binaryFrame(run: LiveRun, url: URL): Promise<string | unde
   const watch = await greeted(run, url, 'consumer');
   let emitter: Awaited<ReturnType<typeof greeted>> | undefined;
   try {
-    if (!isFrame('subscribed', 'binary-watch')(await wsSubscribe(run, watch, { id: 'binary-watch' }, session)))
+    const watching = await wsSubscribe(run, watch, { id: 'binary-watch' }, session);
+    if (!isFrame('subscribed', 'binary-watch')(watching)) {
+      limited(run, watching, 'a WebSocket subscribe watching for the Events sent', false);
       return 'a subscribe was not answered subscribed';
+    }
     emitter = await greeted(run, url, 'emitter');
     const text = event();
     emitter.send(text);

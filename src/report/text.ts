@@ -9,7 +9,17 @@ import { byColumn, type Finding, type Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
 import type { CaseResult, CaseStatus, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, checkCounts, checkStatus, formatLocation, plural, shownPointer, unitOf } from './util.ts';
+import {
+  atOrAbove,
+  checkCounts,
+  checkStatus,
+  formatLocation,
+  partlyJudged,
+  plural,
+  shownPointer,
+  unitOf,
+  unjudgedText,
+} from './util.ts';
 import { visible } from '../core/visible.ts';
 
 export { formatLocation, plural } from './util.ts';
@@ -214,13 +224,20 @@ function checkLines(
   threshold: Severity,
   quiet?: boolean,
 ): string {
-  const by = { passed: [] as CheckOutcome[], failed: [] as CheckOutcome[], skipped: [] as CheckOutcome[] };
-  for (const c of checks) by[checkStatus(c, threshold)].push(c);
+  const by = {
+    passed: [] as CheckOutcome[],
+    partly: [] as CheckOutcome[],
+    failed: [] as CheckOutcome[],
+    skipped: [] as CheckOutcome[],
+  };
+  // a check that passed over one binding and left another unjudged is no pass: counted and listed apart
+  for (const c of checks) by[partlyJudged(c, threshold) ? 'partly' : checkStatus(c, threshold)].push(c);
   const ran = checks.filter((c) => c.status !== 'skipped' && !c.implicit).length;
+  const partly = by.partly.length ? `, ${by.partly.length} partly judged` : '';
   const head =
     ran === 0
       ? chalk.yellow(`checks: none asked for ran (${by.skipped.length} skipped): nothing was verified`)
-      : `checks: ${by.passed.length} passed, ${by.failed.length} failed, ${by.skipped.length} skipped`;
+      : `checks: ${by.passed.length} passed${partly}, ${by.failed.length} failed, ${by.skipped.length} skipped`;
   const lines = [head];
   if (ran === 0 && by.passed.length)
     lines.push(`  ${chalk.dim('read')}     ${by.passed.map((c) => c.check).join(', ')}`);
@@ -228,6 +245,9 @@ function checkLines(
     lines.push(
       `  ${chalk.green('passed')}   ${by.passed.map((c) => c.check + (checkCounts(c) ? ` (${checkCounts(c)})` : '')).join(', ')}`,
     );
+  // said even when quiet: like a skip, what it did not judge is not verified
+  for (const c of by.partly)
+    lines.push(`  ${chalk.yellow('partly')}   ${c.check}: passed, ${unjudgedText(c)} (${checkCounts(c)})`);
   for (const c of by.failed) lines.push(`  ${chalk.red('failed')}   ${c.check} (${checkCounts(c)})`);
   // checks skipped for one reason share a line
   const why = new Map<string, string[]>();
