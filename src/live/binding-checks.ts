@@ -135,21 +135,22 @@ export async function unsubscribe(run: LiveRun, url: URL): Promise<string | unde
         return void run.report('aep/live-unsubscribe', 'noAck', { id, got: describeFrame(ack, ws.closed) });
     }
     watch = await greeted(run, url, 'consumer');
+    const watcher = 'the subscribe of a second connection watching for Events posted after the unsubscribes';
     const watching = await wsSubscribe(run, watch, { id: 'unsub-watch' });
-    // the acknowledgements were judged: only whether nothing is delivered after them is left out
+    // the acknowledgements were judged: only whether nothing is delivered after them is left out, and said so
     if (!isFrame('subscribed', 'unsub-watch')(watching)) {
-      limited(
-        run,
-        watching,
-        'the subscribe of a second connection watching for Events posted after the unsubscribes',
-        true,
-      );
+      if (!limited(run, watching, watcher, true))
+        notJudged(run, 'ws', `${watcher} was answered ${describeFrame(watching, watch.closed)}, not subscribed`);
       return undefined;
     }
     // batch order is preserved (§3.2 #1): once the marker is fanned out, the Events before it were too
     const after = [run.event(), error('after'), run.event()];
     await run.post(`${after.map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
-    if ((await wsUntil(run, watch, after[2]!.id)) === undefined) return undefined;
+    if ((await wsUntil(run, watch, after[2]!.id)) === undefined) {
+      const why = 'the Events posted after the unsubscribes never reached a second connection watching for them';
+      notJudged(run, 'ws', `${why}, so a delivery after the acknowledgements cannot be told`);
+      return undefined;
+    }
     const late = new Set(after.map((e) => e.id));
     const got = wsMine(run, ws).find(({ ev }) => late.has(ev.id));
     if (got)

@@ -69,6 +69,17 @@ test('unsubscribe: the watching connection refused limit-exceeded after the acks
   partForLimit(r, 'unsubscribe', /the subscribe of a second connection watching/);
 });
 
+test('unsubscribe: the watching connection refused with another code names that part unjudged too, never a bare pass', async () => {
+  const r = await run(['unsubscribe'], { refuseSubscribe: { code: 'invalid-filter', after: 2 } });
+  assert.deepEqual(errors(r.findings), [], show(r.findings));
+  assert.deepEqual(r.ran, ['unsubscribe']);
+  assert.match(
+    show(parts(r.findings)),
+    /^aep\/live-skipped: Part of the unsubscribe check was not judged over the WebSocket: the subscribe of a second connection .* was answered an "error" frame with code "invalid-filter", not subscribed\.$/,
+  );
+  assert.deepEqual(r.checks.find((c) => c.check === 'unsubscribe')!.unjudged, ['the WebSocket']);
+});
+
 test('roster: a consumer roster request refused limit-exceeded skips the check naming the limit, never aep/live-roster', async () => {
   skippedForLimit(await run(['roster'], { refuseRoster: LIMIT }), 'roster');
 });
