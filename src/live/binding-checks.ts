@@ -188,7 +188,9 @@ export async function binaryFrame(run: LiveRun, url: URL): Promise<string | unde
     // the same connection keeps order; a connection closed at the binary frame rejected it, and HTTP carries the marker
     emitter.send(marker);
     if (emitter.closed) await run.post(JSON.stringify(marker));
-    if ((await wsUntil(run, watch, marker.id)) === undefined) return undefined;
+    // no marker, no bound on the wait: whether the binary frame's Event was ingested is not told (never a pass)
+    if ((await wsUntil(run, watch, marker.id)) === undefined)
+      return 'an Event sent after the binary frame was not delivered, so a rejection cannot be told';
     if (wsMine(run, watch, session).some(({ ev }) => ev.id === binary.id))
       run.report('aep/live-binary-frame', 'accepted');
     return undefined;

@@ -64,6 +64,8 @@ export type Broken =
   | 'discovery-huge'
   | 'resets-version-gate'
   | 'hello-binary'
+  // after a binary frame, ignores the rest of that connection's frames, open (compliant: never ingested)
+  | 'binary-mutes'
   | 'hello-any-version'
   | 'hello-unsupported-no-versions'
   | 'rejects-unknown-capability'
@@ -841,7 +843,13 @@ export async function startEndpoint(
         if (broken === 'control-no-route-as-id') return frame({ type: 'error', id: f.id, code: 'no-route' });
         return refuse('no-route');
       };
+      let muted = false;
       ws.on('message', (data, isBinary) => {
+        if (muted) return;
+        if (isBinary && broken === 'binary-mutes') {
+          muted = true;
+          return;
+        }
         // AEP-0003 §3.5 #2: binary frames are reserved; 1003, a type of data this endpoint cannot accept (RFC 6455)
         if (isBinary && broken !== 'accepts-binary') return ws.close(1003, 'binary frames are reserved in AEP 0.1');
         const text = data.toString();

@@ -115,6 +115,17 @@ test('token: a tokenless WebSocket subscribe refused limit-exceeded beside a POS
   partForLimit(r, 'token', /a subscribe on the WebSocket duplex without credentials/);
 });
 
+test('binary-frame: an Event sent after the binary frame never delivered skips the check, never a pass', async () => {
+  const ep = await startEndpoint('binary-mutes');
+  try {
+    const r = await checkEndpoint(ep.url, { token: TOKEN, timeoutMs: 1000, checks: ['binary-frame'] });
+    assert.deepEqual(r.skipped, ['binary-frame'], show(r.findings));
+    assert.match(r.checks.find((c) => c.check === 'binary-frame')!.reason!, /after the binary frame was not delivered/);
+  } finally {
+    await ep.close();
+  }
+});
+
 test('a control check whose sender subscribe is refused limit-exceeded is skipped naming the limit', async () => {
   skippedForLimit(await run(['control-ambiguous'], { refuseSubscribe: LIMIT }), 'control-ambiguous');
 });
