@@ -171,6 +171,8 @@ test('aep live text and html: a check with a binding left unjudged is counted an
       html.stdout,
       /data-status="partly"><td class="st st-skip">◐ partly<\/td><td><code>redelivery<\/code><\/td><td>not judged over the WebSocket; 1 info</,
     );
+    const junit = (await runCli('aep', [...args, '--format', 'junit'])).stdout;
+    assert.match(junit, /name="redelivery">\s*<system-out>partly judged: not judged over the WebSocket<\/system-out>/);
     const json = JSON.parse((await runCli('aep', [...args, '--format', 'json'])).stdout);
     const c = json.checks.find((c: { check: string }) => c.check === 'redelivery');
     assert.deepEqual([c.status, c.unjudged], ['passed', ['the WebSocket']]);
