@@ -13,4 +13,9 @@ export interface CheckOutcome {
   warnings: number;
   /** Infos, the skip's own not counted. */
   infos: number;
+  /**
+   * The bindings a check that ran left unjudged (`aep live`: aep/live-skipped `binding`), as its findings name them: it
+   * passed, if it did, only over the rest, and reports say "partly judged", never "passed".
+   */
+  unjudged?: string[];
 }

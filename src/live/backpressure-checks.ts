@@ -4,7 +4,17 @@
  * is `aep/live-backpressure-drop`. Debug and info Events MAY be dropped, so their loss is never judged.
  */
 import { BACKPRESSURE_MAX_MIB, BACKPRESSURE_MIB } from './backpressure-rules.ts';
-import { type Ev, describeFrame, greeted, isFrame, ownSession, wsKeep, wsMine, wsSubscribe } from './buffer-run.ts';
+import {
+  type Ev,
+  describeFrame,
+  greeted,
+  isFrame,
+  limited,
+  ownSession,
+  wsKeep,
+  wsMine,
+  wsSubscribe,
+} from './buffer-run.ts';
 import { LiveTimeout } from './client.ts';
 import { accepted } from './http-checks.ts';
 import type { LiveRun } from './live-run.ts';
@@ -52,6 +62,7 @@ async function wsSlow(run: LiveRun, url: URL, session: string): Promise<Slow | s
   }
   if (!isFrame('subscribed', 'slow-1')(answer)) {
     ws.close();
+    limited(run, answer, "the slow consumer's WebSocket subscribe", false);
     return `a WebSocket subscribe was answered ${describeFrame(answer, ws.closed)}, not subscribed`;
   }
   const closingFrame = () => ws.frames.find(isFrame('closing')) as Ev | undefined;

@@ -8,6 +8,7 @@ import {
   type Ev,
   greeted,
   isFrame,
+  limited,
   ownSession,
   wsKeep,
   wsMine,
@@ -107,6 +108,9 @@ export async function unsubscribe(run: LiveRun, url: URL): Promise<string | unde
     for (const [id, type, which] of subs) {
       const answer = await wsSubscribe(run, ws, { id, filter: { session: run.session, type } });
       if (isFrame('subscribed', id)(answer)) continue;
+      // §6.5 names "more concurrent subscriptions than it fans out" a limit of the endpoint's own: a second refused
+      // so is no verdict on multiplexing (a limit other subscribers reached looks the same), nor is a first
+      limited(run, answer, `the ${which} WebSocket subscribe on one connection`, false);
       // a first subscribe refused is no fact about concurrency or unsubscribe
       if (which === 'first') return `a subscribe was answered ${describeFrame(answer, ws.closed)}, not subscribed`;
       return void run.report('aep/live-subscriptions', 'refused', { which, got: describeFrame(answer, ws.closed) });
@@ -131,11 +135,22 @@ export async function unsubscribe(run: LiveRun, url: URL): Promise<string | unde
         return void run.report('aep/live-unsubscribe', 'noAck', { id, got: describeFrame(ack, ws.closed) });
     }
     watch = await greeted(run, url, 'consumer');
-    if (!isFrame('subscribed', 'unsub-watch')(await wsSubscribe(run, watch, { id: 'unsub-watch' }))) return undefined;
+    const watcher = 'the subscribe of a second connection watching for Events posted after the unsubscribes';
+    const watching = await wsSubscribe(run, watch, { id: 'unsub-watch' });
+    // the acknowledgements were judged: only whether nothing is delivered after them is left out, and said so
+    if (!isFrame('subscribed', 'unsub-watch')(watching)) {
+      if (!limited(run, watching, watcher, true))
+        notJudged(run, 'ws', `${watcher} was answered ${describeFrame(watching, watch.closed)}, not subscribed`);
+      return undefined;
+    }
     // batch order is preserved (§3.2 #1): once the marker is fanned out, the Events before it were too
     const after = [run.event(), error('after'), run.event()];
     await run.post(`${after.map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
-    if ((await wsUntil(run, watch, after[2]!.id)) === undefined) return undefined;
+    if ((await wsUntil(run, watch, after[2]!.id)) === undefined) {
+      const why = 'the Events posted after the unsubscribes never reached a second connection watching for them';
+      notJudged(run, 'ws', `${why}, so a delivery after the acknowledgements cannot be told`);
+      return undefined;
+    }
     const late = new Set(after.map((e) => e.id));
     const got = wsMine(run, ws).find(({ ev }) => late.has(ev.id));
     if (got)
@@ -158,8 +173,11 @@ export async function binaryFrame(run: LiveRun, url: URL): Promise<string | unde
   const watch = await greeted(run, url, 'consumer');
   let emitter: Awaited<ReturnType<typeof greeted>> | undefined;
   try {
-    if (!isFrame('subscribed', 'binary-watch')(await wsSubscribe(run, watch, { id: 'binary-watch' }, session)))
+    const watching = await wsSubscribe(run, watch, { id: 'binary-watch' }, session);
+    if (!isFrame('subscribed', 'binary-watch')(watching)) {
+      limited(run, watching, 'a WebSocket subscribe watching for the Events sent', false);
       return 'a subscribe was not answered subscribed';
+    }
     emitter = await greeted(run, url, 'emitter');
     const text = event();
     emitter.send(text);
@@ -170,7 +188,9 @@ export async function binaryFrame(run: LiveRun, url: URL): Promise<string | unde
     // the same connection keeps order; a connection closed at the binary frame rejected it, and HTTP carries the marker
     emitter.send(marker);
     if (emitter.closed) await run.post(JSON.stringify(marker));
-    if ((await wsUntil(run, watch, marker.id)) === undefined) return undefined;
+    // no marker, no bound on the wait: whether the binary frame's Event was ingested is not told (never a pass)
+    if ((await wsUntil(run, watch, marker.id)) === undefined)
+      return 'an Event sent after the binary frame was not delivered, so a rejection cannot be told';
     if (wsMine(run, watch, session).some(({ ev }) => ev.id === binary.id))
       run.report('aep/live-binary-frame', 'accepted');
     return undefined;

@@ -19,6 +19,7 @@ import {
   firstSeen,
   fromOf,
   LimitExceeded,
+  limited,
 } from './buffer-run.ts';
 import type { SseSubscriber } from './client.ts';
 import { CredentialsRefused } from './credentials.ts';
@@ -285,8 +286,12 @@ export async function roster(run: BufferRun): Promise<void> {
   });
   let n = 0;
   let noSession = false;
-  // one request, its reply (undefined when none came)
+  // a roster answered, so part of the check is judged; then a request refused for a limit, after which none is sent
+  let answered = false;
+  let cut = false;
+  // one request, its reply (undefined when none came, or refused for a limit)
   const ask = async (): Promise<{ entries: Ev[] } | undefined> => {
+    if (cut) return undefined;
     const id = `roster-${++n}`;
     const at = consumer.frames.length;
     consumer.send({ type: 'roster', id });
@@ -303,11 +308,17 @@ export async function roster(run: BufferRun): Promise<void> {
         'refused with an error frame, code "unauthorized"',
         !!run.opts.token,
       );
+    // §4.1 #2 refuses with the §6.5 pattern, whose closed set has limit-exceeded: a limit of the endpoint's own
+    if (limited(run, reply, 'a roster request on a consumer connection', answered)) {
+      cut = true;
+      return undefined;
+    }
     if (!isFrame('roster', id)(reply) || !Array.isArray((reply as Ev).entries)) {
       run.report('aep/live-roster', 'noReply', { id, got: describeFrame(reply) });
       return undefined;
     }
     const entries = (reply as { entries: Ev[] }).entries;
+    answered = true;
     // §4.1 #4: each entry names its claim's session (REQUIRED); reported once a check
     const bare = entries.find((e) => !e || typeof e !== 'object' || typeof e.session !== 'string');
     if (bare !== undefined && !noSession) {

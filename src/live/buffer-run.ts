@@ -120,25 +120,70 @@ export const helloAwaited = (ws: WsPeer) =>
     : 'the hello answer';
 
 /**
- * A WebSocket subscribe refused `limit-exceeded`: AEP-0003 §6.5 lets an endpoint refuse one that "would exceed an
- * endpoint resource limit" ("Limits are the endpoint's own"), so the binding is not judged by it: check.ts skips the
- * check, or, where another binding judged it, consume.ts names the binding left out (aep/live-skipped).
+ * A request refused `limit-exceeded`: AEP-0003 §6.5 lets an endpoint refuse a subscribe that "would exceed an endpoint
+ * resource limit" ("Limits are the endpoint's own"), and §4.1 #2 refuses a roster request with the same pattern, so
+ * what it asked is not judged: check.ts skips the check, or, where part of it was judged, {@link limited} names the
+ * binding left out (aep/live-skipped `binding`).
  */
 export class LimitExceeded extends Error {}
+
+/**
+ * Whether a `limit-exceeded` `detail` names a limit (AEP-0003 §6.5: "`detail` SHOULD name the one that was hit"): a
+ * string with text, or a structured value (object or array) with a member; its shape is open (`"detail": ...`), its
+ * content not judged. A number or a boolean says no limit's name, nor does an empty string, object or array.
+ */
+export function namesLimit(detail: unknown): boolean {
+  if (typeof detail === 'string') return detail.trim() !== '';
+  return !!detail && typeof detail === 'object' && Object.keys(detail).length > 0;
+}
+
+/** How a finding or skip reason says a `limit-exceeded` detail: the limit it names, or that it names none. */
+export function limitNamed(detail: unknown): string {
+  const clip = (t: string) => JSON.stringify(t.length > 120 ? `${t.slice(0, 120)}...` : t);
+  if (namesLimit(detail))
+    return `the limit named ${clip(typeof detail === 'string' ? detail.trim() : JSON.stringify(detail))}`;
+  // absent or null is no detail; a number or an empty one is a detail that names no limit (aep/live-limit-detail)
+  return detail == null ? 'no detail naming the limit' : `a detail, ${clip(JSON.stringify(detail))}, naming no limit`;
+}
 
 /** A {@link LimitExceeded} for `answer` to `what` when it is an error frame coded `limit-exceeded`, else undefined. */
 export function limitExceeded(answer: unknown, what: string): LimitExceeded | undefined {
   if (!isFrame('error')(answer) || (answer as Ev).code !== 'limit-exceeded') return undefined;
-  const detail = (answer as Ev).detail;
-  // §6.5: `detail` SHOULD name the limit hit (its absence, or null, is aep/live-limit-detail's, judged by
-  // subscribe-refusal): said as naming none, never as a limit named "null"
-  const text = typeof detail === 'string' ? detail.trim() : detail == null ? '' : JSON.stringify(detail);
-  const limit = text
-    ? `the limit named ${JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}...` : text)}`
-    : 'no detail naming the limit';
   return new LimitExceeded(
-    `${what} was refused with code "limit-exceeded" (${limit}): a resource limit of the endpoint's own (AEP-0003 §6.5), so it could not be judged there`,
+    `${what} was refused with code "limit-exceeded" (${limitNamed((answer as Ev).detail)}): a resource limit of the endpoint's own (AEP-0003 §6.5), so it could not be judged there`,
   );
+}
+
+/** A consuming binding: SSE (§3.3) or the WebSocket (§3.5). */
+export type Binding = 'sse' | 'ws';
+
+/** How findings name a binding (`Resuming by {how}`, `over {binding}`). */
+export const BINDING_NAME: Record<Binding, string> = { sse: 'SSE', ws: 'the WebSocket' };
+
+/** Name `binding` as left unjudged by the running check, and why (aep/live-skipped `binding`, an info). */
+export function notJudged(run: Pick<BufferRun, 'check' | 'report'>, binding: Binding, reason: string): void {
+  run.report('aep/live-skipped', 'binding', { check: run.check, binding: BINDING_NAME[binding], reason });
+}
+
+/**
+ * The one answer every live check gives a request refused `limit-exceeded` (AEP-0003 §6.5, §4.1 #2): false when
+ * `answer` is not that refusal. When it is and `judged` (part of the running check was judged already), the part left
+ * is named over `binding` ({@link notJudged}) and true returned; when nothing was judged, never a pass nor the check's
+ * own refusal finding: the check is skipped naming the code and the limit.
+ * @throws LimitExceeded when refused and not `judged` (check.ts skips the check)
+ */
+export function limited(
+  run: Pick<BufferRun, 'check' | 'report'>,
+  answer: unknown,
+  what: string,
+  judged: boolean,
+  binding: Binding = 'ws',
+): boolean {
+  const e = limitExceeded(answer, what);
+  if (!e) return false;
+  if (!judged) throw e;
+  notJudged(run, binding, e.message);
+  return true;
 }
 
 /** Subscribe on a greeted socket; the answer frame to `id` (undefined on timeout). */
@@ -199,8 +244,7 @@ export async function wsConsumer(
   const ws = await greeted(run, url, 'consumer');
   try {
     const answer = await wsSubscribe(run, ws, frame, session);
-    const limit = limitExceeded(answer, 'a WebSocket subscribe');
-    if (limit) throw limit;
+    limited(run, answer, 'a WebSocket subscribe', false);
     if (!isFrame('subscribed', frame.id)(answer)) return run.report(rule, 'refused', { got: describeFrame(answer) });
     await use(ws);
   } finally {

@@ -42,6 +42,13 @@ function outcome(run: LiveRun, check: LiveCheck, own: readonly Finding[], asked:
     own.filter((f) => f.severity === s && !(f.ruleId === 'aep/live-skipped' && f.messageId === 'skipped')).length;
   const errors = count('error');
   const reason = run.reasons.get(check);
+  const unjudged = [
+    ...new Set(
+      own
+        .filter((f) => f.ruleId === 'aep/live-skipped' && f.messageId === 'binding')
+        .map((f) => String(f.args?.binding)),
+    ),
+  ];
   return {
     check,
     status: reason !== undefined ? 'skipped' : errors > 0 ? 'failed' : 'passed',
@@ -50,6 +57,7 @@ function outcome(run: LiveRun, check: LiveCheck, own: readonly Finding[], asked:
     errors,
     warnings: count('warning'),
     infos: count('info'),
+    ...(reason === undefined && unjudged.length ? { unjudged } : {}),
   };
 }
 

@@ -4,13 +4,15 @@
  * bindings they support"; §6.4: a ceiling on any subscription).
  */
 import {
+  type Binding,
   type BufferRun,
   describeFrame,
   type Ev,
   greeted,
   isFrame,
   LimitExceeded,
-  limitExceeded,
+  limited,
+  notJudged,
   wsKeep,
   wsMine,
   wsSubscribe,
@@ -18,16 +20,12 @@ import {
 import { ForeignEndpoint } from './live-run.ts';
 import type { LiveRuleId } from './rules.ts';
 
-/** A consuming binding: SSE (§3.3) or the WebSocket (§3.5). */
-export type Binding = 'sse' | 'ws';
+export { type Binding, BINDING_NAME, notJudged } from './buffer-run.ts';
 
 /** What a consumer check asks of the run: {@link BufferRun} and whether the discovery document names a stream. */
 export interface ConsumeRun extends BufferRun {
   readonly discovery: { endpoints: { stream?: string } } | undefined;
 }
-
-/** How findings name a binding (`Resuming by {how}`, `over {binding}`). */
-export const BINDING_NAME: Record<Binding, string> = { sse: 'SSE', ws: 'the WebSocket' };
 
 /**
  * The consuming bindings the discovery document names, SSE first. A socket on another origin is left out when a
@@ -119,8 +117,7 @@ export async function consume(
     );
     if (!isFrame('subscribed', id)(answer)) {
       ws.close();
-      const limit = limitExceeded(answer, `a WebSocket subscribe ${JSON.stringify(frame)}`);
-      if (limit) throw limit;
+      limited(run, answer, `a WebSocket subscribe ${JSON.stringify(frame)}`, false);
       if (rule) run.report(rule, 'refused', { got: describeFrame(answer, ws.closed), what: JSON.stringify(frame) });
       return undefined;
     }
@@ -150,11 +147,6 @@ export async function consume(
 export function limitedBinding(run: ConsumeRun, binding: Binding, e: LimitExceeded, judged: boolean): void {
   if (!judged) throw e;
   notJudged(run, binding, e.message);
-}
-
-/** Name `binding` as left unjudged by the running check, and why (aep/live-skipped `binding`, an info). */
-export function notJudged(run: BufferRun, binding: Binding, reason: string): void {
-  run.report('aep/live-skipped', 'binding', { check: run.check, binding: BINDING_NAME[binding], reason });
 }
 
 /**

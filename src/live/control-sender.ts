@@ -1,10 +1,10 @@
 /** What the control checks of `aep live` share: their options, the run they see, frame tests, and the {@link Sender}. */
 import type { MessageArgs } from '../core/message.ts';
 import { LiveTimeout, oneLine, type SseMessage, type SseSubscriber, type WireAbort } from './client.ts';
-import { floorKeyOfText } from './buffer-run.ts';
+import { floorKeyOfText, limited } from './buffer-run.ts';
 import { CredentialsRefused, subscribeRefused } from './credentials.ts';
 import { BinaryFrame, WsPeer } from './ws-peer.ts';
-import type { LiveRuleId } from './rules.ts';
+import type { LiveCheck, LiveRuleId } from './rules.ts';
 
 /** The control options of {@link ControlRun} (`--control-*`, `--ack-window`). */
 export interface ControlOptions {
@@ -33,6 +33,8 @@ export const CONTROL_DEFAULTS = {
 /** What a control check reads and reports through (a part of src/live/check.ts's run). */
 export interface ControlRun {
   readonly session: string;
+  /** The check running now. */
+  readonly check: LiveCheck;
   readonly opts: { timeoutMs: number; token?: string; control?: ControlOptions; abort?: WireAbort };
   readonly discovery: { capabilities: Record<string, unknown>; endpoints?: { stream?: string } } | undefined;
   readonly delivered: string[];
@@ -200,6 +202,9 @@ export class Sender {
       }
       ws.close();
       if (!ok) throw new LiveTimeout(`the answer to a subscription to session ${session}`);
+      // AEP-0003 §6.5: a limit of the endpoint's own, said as every live check says it (buffer-run.ts `limited`);
+      // no part of the check was judged before its sender opened, so it is thrown and check.ts skips the check
+      limited(run, ok, `a WebSocket subscribe to session ${JSON.stringify(session)}`, false);
       return `the endpoint refused a subscription to session ${JSON.stringify(session)} (${describe(ok)}), so acks cannot be observed`;
     } catch (e) {
       ws.close();

@@ -4,7 +4,7 @@
  * fail-closed refusal of a filter naming a key that is not filterable.
  */
 import { downlevelEvent } from '../aep/downlevel.ts';
-import { describeFrame, type Ev, greeted, isFrame, wsSubscribe } from './buffer-run.ts';
+import { describeFrame, type Ev, greeted, isFrame, limited, wsSubscribe } from './buffer-run.ts';
 import { HEAD_GRACE_MS, SseSubscriber } from './client.ts';
 import { BINDING_NAME, type Consumer, consumeEach, consumingBindings } from './consume.ts';
 import { firstDeliveries, firstDifference, shapeOf, valueAt } from './http-checks.ts';
@@ -30,6 +30,9 @@ export async function filter(run: LiveRun): Promise<void> {
   try {
     const id = 'fail-closed-1';
     const answer = await wsSubscribe(run, ws, { id, filter: { session: run.session, data: 'x' } });
+    // reached only where the type and severity filters were judged (refused for a limit, they skip the check)
+    const what = 'a WebSocket subscribe whose filter names "data" (fail closed, §6.2 #1)';
+    if (limited(run, answer, what, true)) return;
     if (!isFrame('error', id)(answer) || (answer as { code?: unknown }).code !== 'invalid-filter')
       run.report('aep/live-filter', 'failOpen', { got: describeFrame(answer, ws.closed) });
   } finally {

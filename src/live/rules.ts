@@ -287,11 +287,15 @@ export const LIVE_RULES: readonly LiveRule[] = [
     severity: 'warning',
     description:
       'A subscribe refused limit-exceeded (here: one naming 1024 resume positions) carries a detail naming the limit that was hit (SHOULD).',
+    detail:
+      'A detail names a limit when it is a string with text or an object or array with a member (its shape is open; what it names is not judged); a number, a boolean or an empty one names none. Every skip reason that quotes a limit-exceeded refusal reads detail the same way.',
     spec: 'AEP-0003 §6.5',
     quote: '`detail` SHOULD name the one that was hit',
     messages: {
       missing:
         'A subscribe with {n} from positions was refused limit-exceeded with no detail; it SHOULD name the limit hit.',
+      unnamed:
+        'A subscribe with {n} from positions was refused limit-exceeded with a detail, {got}, that names no limit; it SHOULD name the limit hit.',
     },
   },
   ...BINDING_RULES,

@@ -3,15 +3,17 @@
  * frame types. They see the run through {@link SocketRun}, the part of src/live/check.ts's run they need.
  */
 import type { MessageArgs } from '../core/message.ts';
-import { describeFrame, helloAwaited } from './buffer-run.ts';
+import { describeFrame, helloAwaited, limited, namesLimit } from './buffer-run.ts';
 import { LiveTimeout } from './client.ts';
 import { subscribeRefused } from './credentials.ts';
 import { WsPeer } from './ws-peer.ts';
-import type { LiveRuleId } from './rules.ts';
+import type { LiveCheck, LiveRuleId } from './rules.ts';
 
 /** What a socket check reads and reports through. */
 export interface SocketRun {
   readonly session: string;
+  /** The check running now. */
+  readonly check: LiveCheck;
   readonly opts: { timeoutMs: number; token?: string };
   capabilities(): Record<string, unknown>;
   report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;
@@ -137,7 +139,9 @@ export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> 
     );
     if (ws.closed && ok === undefined) return run.report('aep/live-subscribe-refusal', 'closed');
     subscribeRefused(ok, !!run.opts.token);
-    if (!isFrame('subscribed', 'good-1')(ok)) run.report('aep/live-subscribe-refusal', 'noSubscribed');
+    // answered in-band, the connection survived (judged); whether a valid subscribe is honoured is not, for a limit
+    if (!isFrame('subscribed', 'good-1')(ok) && !limited(run, ok, 'a valid subscribe after the refused one', true))
+      run.report('aep/live-subscribe-refusal', 'noSubscribed');
     await manyPositions(run, ws);
   } finally {
     ws.close();
@@ -161,9 +165,16 @@ async function manyPositions(run: SocketRun, ws: WsPeer): Promise<void> {
   if (!a && ws.closed) return run.report('aep/live-subscribe-refusal', 'closed');
   if (!a || !CLOSED_SUBSCRIBE_CODES.has(String(a.code)))
     return run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(a, ws.closed) });
-  const detail = a.detail;
-  const named = typeof detail === 'string' ? detail.trim() !== '' : !!detail && typeof detail === 'object';
-  if (a.code === 'limit-exceeded' && !named) run.report('aep/live-limit-detail', 'missing', { n: MANY });
+  // the same reading of `detail` as every skip reason naming a limit (buffer-run.ts limitNamed)
+  if (a.code !== 'limit-exceeded' || namesLimit(a.detail)) return;
+  if (a.detail == null) run.report('aep/live-limit-detail', 'missing', { n: MANY });
+  else run.report('aep/live-limit-detail', 'unnamed', { n: MANY, got: describeDetail(a.detail) });
+}
+
+/** A detail that names no limit, as a finding quotes it (JSON, clipped). */
+function describeDetail(detail: unknown): string {
+  const text = JSON.stringify(detail);
+  return text.length > 60 ? `${text.slice(0, 60)}...` : text;
 }
 
 /** AEP-0003 §2, §4 #4: an unknown capability key and an unknown frame type are ignored (a subscribe is still answered). */

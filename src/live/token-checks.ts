@@ -4,6 +4,7 @@
  */
 import { isLoopback } from '../core/loopback.ts';
 import { fetchText, LiveConnectError, SseSubscriber } from './client.ts';
+import { limited } from './buffer-run.ts';
 import { refusedForCredentials } from './credentials.ts';
 import { AbsentEndpoint, ForeignEndpoint, type LiveRun, skip } from './live-run.ts';
 import { WsPeer } from './ws-peer.ts';
@@ -40,6 +41,10 @@ export async function token(run: LiveRun): Promise<void> {
       host: stream.url.hostname,
     });
   const socket = await socketVerdict(run);
+  // AEP-0003 §6.5: a subscribe refused for a limit tells nothing of credentials; beside a surface that told, the
+  // WebSocket is named unjudged, else the check is skipped naming the limit (never "told neither")
+  const told = posted?.verdict !== undefined || stream?.verdict !== undefined;
+  if (socket && limited(run, socket.answer, 'a subscribe on the WebSocket duplex without credentials', told)) return;
   if (socket?.verdict === 'accepted')
     run.report(tokenRuleFor(socket.url), 'socket', {
       what: `A subscribe on the WebSocket duplex at ${socket.url.pathname}, opened ${without},`,
@@ -96,7 +101,7 @@ async function postVerdict(
  * credentials: `subscribed` accepts; a refusal at the upgrade (401, 403, the connection closed), at hello, or an error
  * frame coded `unauthorized` ("this connection may not subscribe (§8)", AEP-0003 §6.5) refuses.
  */
-async function socketVerdict(run: LiveRun): Promise<{ url: URL; verdict: Verdict } | undefined> {
+async function socketVerdict(run: LiveRun): Promise<{ url: URL; verdict: Verdict; answer?: unknown } | undefined> {
   let url: URL | undefined;
   try {
     url = run.socket();
@@ -125,7 +130,7 @@ async function socketVerdict(run: LiveRun): Promise<{ url: URL; verdict: Verdict
     ws.send({ type: 'subscribe', id: 'token-probe', filter: { session: run.session } });
     const a = frame(await ws.next(at, (f) => frame(f)?.id === 'token-probe', run.opts.timeoutMs));
     const refused = (a?.type === 'error' && a.code === 'unauthorized') || (!a && ws.closed);
-    return { url, verdict: a?.type === 'subscribed' ? 'accepted' : refused ? 'refused' : undefined };
+    return { url, verdict: a?.type === 'subscribed' ? 'accepted' : refused ? 'refused' : undefined, answer: a };
   } finally {
     ws.close();
   }

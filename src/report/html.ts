@@ -181,7 +181,7 @@ function header(
   // a live run has one endpoint and the Events it delivered, not inputs: its boxes count the checks instead
   const t = ctx.checks && checkTally(ctx.checks, threshold);
   const sources = t
-    ? `${box(t.passed, 'checks passed')}${box(t.failed, 'checks failed')}${box(t.skipped, 'checks skipped')}`
+    ? `${box(t.passed, 'checks passed')}${t.partly ? box(t.partly, 'checks partly judged') : ''}${box(t.failed, 'checks failed')}${box(t.skipped, 'checks skipped')}`
     : box(s.inputs, s.inputs === 1 ? 'input' : 'inputs');
   const endpoint = ctx.kind === 'live' ? ctx.sources?.[0] : undefined;
   const names = endpoint

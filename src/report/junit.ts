@@ -11,6 +11,7 @@ import {
   atOrAbove,
   checkCounts,
   checkStatus,
+  unjudgedText,
   chunkedOutput,
   cmpText,
   findingOrder,
@@ -160,6 +161,11 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
           else if (status[i] === 'failed')
             w.write(
               `${head}>\n      <failure type="${x(c.check)}" message="${x(checkCounts(c))}"/>\n    </testcase>\n`,
+            );
+          // JUnit has no partial verdict: a pass with a binding left unjudged says so beside it
+          else if (c.unjudged?.length)
+            w.write(
+              `${head}>\n      <system-out>${x(`partly judged: ${unjudgedText(c)}`)}</system-out>\n    </testcase>\n`,
             );
           else w.write(`${head}/>\n`);
         });

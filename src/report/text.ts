@@ -4,12 +4,12 @@
  * code is written.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CheckOutcome } from '../core/check-outcome.ts';
 import { byColumn, type Finding, type Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
 import type { CaseResult, CaseStatus, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, checkCounts, checkStatus, formatLocation, plural, shownPointer, unitOf } from './util.ts';
+import { checkLines, oneLine } from './text-checks.ts';
+import { atOrAbove, formatLocation, plural, shownPointer, unitOf } from './util.ts';
 import { visible } from '../core/visible.ts';
 
 export { formatLocation, plural } from './util.ts';
@@ -45,11 +45,6 @@ function eventCount(s: Summary, unit: 'message' | 'event'): string {
       ? ''
       : plural(s.events, unit);
   return [events, docs].filter(Boolean).join(', ');
-}
-
-/** One physical line: control line breaks in a message become spaces (a finding is one line). */
-function oneLine(s: string): string {
-  return s.replace(/\r\n|[\r\n]/g, ' ');
 }
 
 /**
@@ -202,40 +197,6 @@ function reached(s: Summary, threshold: Severity): boolean {
     : threshold === 'warning'
       ? s.errors + s.warnings > 0
       : s.errors + s.warnings + s.infos > 0;
-}
-
-/**
- * `aep live`'s checks, compact: a count line, the passed ones on one line, a line per failed one (its findings'
- * counts) and per reason of the skipped ones; with `quiet`, the count line and the failed ones.
- */
-function checkLines(
-  checks: readonly CheckOutcome[],
-  chalk: ChalkInstance,
-  threshold: Severity,
-  quiet?: boolean,
-): string {
-  const by = { passed: [] as CheckOutcome[], failed: [] as CheckOutcome[], skipped: [] as CheckOutcome[] };
-  for (const c of checks) by[checkStatus(c, threshold)].push(c);
-  const ran = checks.filter((c) => c.status !== 'skipped' && !c.implicit).length;
-  const head =
-    ran === 0
-      ? chalk.yellow(`checks: none asked for ran (${by.skipped.length} skipped): nothing was verified`)
-      : `checks: ${by.passed.length} passed, ${by.failed.length} failed, ${by.skipped.length} skipped`;
-  const lines = [head];
-  if (ran === 0 && by.passed.length)
-    lines.push(`  ${chalk.dim('read')}     ${by.passed.map((c) => c.check).join(', ')}`);
-  else if (!quiet && by.passed.length)
-    lines.push(
-      `  ${chalk.green('passed')}   ${by.passed.map((c) => c.check + (checkCounts(c) ? ` (${checkCounts(c)})` : '')).join(', ')}`,
-    );
-  for (const c of by.failed) lines.push(`  ${chalk.red('failed')}   ${c.check} (${checkCounts(c)})`);
-  // checks skipped for one reason share a line
-  const why = new Map<string, string[]>();
-  for (const c of by.skipped) why.set(c.reason ?? '', [...(why.get(c.reason ?? '') ?? []), c.check]);
-  // at --fail-on info a skip counts against the run: said even when quiet (the text stream has no line per skip)
-  if (!quiet || threshold === 'info')
-    for (const [reason, names] of why) lines.push(`  ${chalk.dim('skipped')}  ${names.join(', ')}: ${oneLine(reason)}`);
-  return `${lines.join('\n')}\n`;
 }
 
 /** Create the text reporter for `validate`. With `ctx.quiet`, findings below `ctx.failOn` are not printed. */

@@ -146,6 +146,19 @@ export function checkStatus(c: CheckOutcome, threshold: Severity): 'passed' | 'f
   return worst && atOrAbove(worst, threshold) ? 'failed' : 'passed';
 }
 
+/**
+ * A check that passed at `threshold` with a binding left unjudged ({@link CheckOutcome.unjudged}): it passed only over
+ * the rest, so reports call it partly judged, never passed.
+ */
+export function partlyJudged(c: CheckOutcome, threshold: Severity): boolean {
+  return !!c.unjudged?.length && checkStatus(c, threshold) === 'passed';
+}
+
+/** `not judged over the WebSocket` of a check that left bindings unjudged (empty when none). */
+export function unjudgedText(c: CheckOutcome): string {
+  return c.unjudged?.length ? `not judged over ${c.unjudged.join(' nor ')}` : '';
+}
+
 /** `1 error, 2 warnings` of a check's findings (empty when none). */
 export function checkCounts(c: CheckOutcome): string {
   const parts = [

@@ -251,6 +251,11 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'accepts-binary', rules: ['aep/live-binary-frame'] },
   { variant: 'limit-no-detail', rules: ['aep/live-limit-detail'] },
   {
+    variant: 'limit-number-detail',
+    rules: ['aep/live-limit-detail'],
+    says: /with a detail, 256, that names no limit/,
+  },
+  {
     variant: 'limit-open-code',
     rules: ['aep/live-subscribe-refusal'],
     says: /answered an "error" frame with code "too-many-positions"/,

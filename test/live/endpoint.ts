@@ -64,6 +64,8 @@ export type Broken =
   | 'discovery-huge'
   | 'resets-version-gate'
   | 'hello-binary'
+  // after a binary frame, ignores the rest of that connection's frames, open (compliant: never ingested)
+  | 'binary-mutes'
   | 'hello-any-version'
   | 'hello-unsupported-no-versions'
   | 'rejects-unknown-capability'
@@ -80,6 +82,7 @@ export type Broken =
   | 'hello-emitter-no-agent'
   | 'accepts-binary'
   | 'limit-no-detail'
+  | 'limit-number-detail'
   | 'limit-open-code'
   | 'roster-merges'
   | 'roster-no-session'
@@ -361,8 +364,14 @@ export async function startEndpoint(
     wsOnly?: boolean;
     /** Leave `events` out of the discovery document (POSTs still go to /events, where it is served: AEP-0003 §3.4). */
     omitEvents?: boolean;
-    /** Refuse every well-formed WebSocket subscribe with an error frame of this code (and `detail`, when given). */
-    refuseSubscribe?: { code: string; detail?: string | null };
+    /**
+     * Refuse every well-formed WebSocket subscribe with an error frame of this code (and `detail`, when given, of any
+     * JSON type); with `after`, only those after the first `after` the endpoint subscribed (counted across connections);
+     * with `early`, before the filter is read (a subscribe naming an illegal key is refused so too).
+     */
+    refuseSubscribe?: { code: string; detail?: unknown; after?: number; early?: boolean };
+    /** Refuse a consumer's roster request so, after the first `after` it answered (default 0), counted across connections. */
+    refuseRoster?: { code: string; detail?: unknown; after?: number };
     /**
      * Deliver each of the target's Events (its acks) twice, the second copy with an extension attribute a relay added:
      * at-least-once redelivery (AEP-0001 §7 #4) a relay MAY extend (§4.2), still compliant.
@@ -398,6 +407,9 @@ export async function startEndpoint(
   const subs = new Set<Sub>();
   const slow: SlowStats = { dropped: {}, disconnects: 0 };
   const claims = new Map<object, Claim[]>();
+  // the subscribes and consumer roster requests answered so far (refuseSubscribe, refuseRoster `after`)
+  let subscribed = 0;
+  let rostered = 0;
   const deliver = (s: Sub, ev: Ev) => {
     if (broken !== 'ignores-filter' && !matches(broken === 'severity-by-name' ? byName(s.filter, ev) : s.filter, ev))
       return;
@@ -831,7 +843,13 @@ export async function startEndpoint(
         if (broken === 'control-no-route-as-id') return frame({ type: 'error', id: f.id, code: 'no-route' });
         return refuse('no-route');
       };
+      let muted = false;
       ws.on('message', (data, isBinary) => {
+        if (muted) return;
+        if (isBinary && broken === 'binary-mutes') {
+          muted = true;
+          return;
+        }
         // AEP-0003 §3.5 #2: binary frames are reserved; 1003, a type of data this endpoint cannot accept (RFC 6455)
         if (isBinary && broken !== 'accepts-binary') return ws.close(1003, 'binary frames are reserved in AEP 0.1');
         const text = data.toString();
@@ -902,6 +920,10 @@ export async function startEndpoint(
           if (hello.role === 'emitter') return frame({ type: 'error', id: f.id, code: 'unauthorized' });
           // AEP-0003 §4.1 #2: the same §8 posture as subscribe (`rosterAuthed`: refused without the token too)
           if (opts.rosterAuthed && !authed) return frame({ type: 'error', id: f.id, code: 'unauthorized' });
+          if (opts.refuseRoster && rostered++ >= (opts.refuseRoster.after ?? 0)) {
+            const { code, detail } = opts.refuseRoster;
+            return frame({ type: 'error', id: f.id, code, ...('detail' in opts.refuseRoster ? { detail } : {}) });
+          }
           let entries: object[] = [...claims.values()].flat();
           // the built-in target's claim (AEP-0003 §4.1 #4), its hello's control declared unless broken
           if (opts.control !== false) entries = [...entries, target.claim];
@@ -914,6 +936,14 @@ export async function startEndpoint(
         if (f.type === 'subscribe') {
           // AEP-0003 §8.1, §6.5: a connection without the token may not subscribe (`tokenless-ws` lets it)
           if (!authed && !tokenless) return frame({ type: 'error', id: f.id, code: 'unauthorized' });
+          const refuse = opts.refuseSubscribe;
+          if (refuse?.early && subscribed++ >= (refuse.after ?? 0))
+            return frame({
+              type: 'error',
+              id: f.id,
+              code: refuse.code,
+              ...('detail' in refuse ? { detail: refuse.detail } : {}),
+            });
           let filter: AttrFilter;
           const from = f.from === undefined ? undefined : parseFrom(f.from);
           try {
@@ -935,9 +965,18 @@ export async function startEndpoint(
               type: 'error',
               id: f.id,
               code: broken === 'limit-open-code' ? 'too-many-positions' : 'limit-exceeded',
-              ...(broken === 'limit-no-detail' ? {} : { detail: `at most ${FROM_MAX} resume positions` }),
+              // `limit-number-detail`: a detail that is a number, which names no limit (§6.5: SHOULD name it)
+              ...(broken === 'limit-no-detail'
+                ? {}
+                : { detail: broken === 'limit-number-detail' ? FROM_MAX : `at most ${FROM_MAX} resume positions` }),
             });
-          if (opts.refuseSubscribe) return frame({ type: 'error', id: f.id, ...opts.refuseSubscribe });
+          if (refuse && !refuse.early && subscribed++ >= (refuse.after ?? 0))
+            return frame({
+              type: 'error',
+              id: f.id,
+              code: refuse.code,
+              ...('detail' in refuse ? { detail: refuse.detail } : {}),
+            });
           const capture = typeof f.capture === 'string' && LEVELS.includes(f.capture) ? f.capture : undefined;
           // the last position sent per session, which a closing frame names (AEP-0003 §3.5 #4)
           const sent = new Map<string, Position>();
