@@ -14,8 +14,8 @@ export interface OpenOwner {
   owned: number;
 }
 
-/** Estimated bytes of one piece of open work, for the memory budget. */
-const OPEN_BYTES = 512;
+/** Estimated bytes of one piece of open work, for the memory budget (a two-field form request measured 635, docs/benchmarks.md). */
+const OPEN_BYTES = 640;
 
 /**
  * The `maxOpen` budget shared by open runs, open attention requests and unacked commands; a slot is released when its

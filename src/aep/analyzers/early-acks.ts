@@ -10,8 +10,8 @@ import type { CommandIndex } from './command-index.ts';
 import type { AepIdTable } from './id-table.ts';
 import type { EarlyAck } from './pending-command.ts';
 
-/** Estimated bytes of one kept ack (key, record, mark, the identity key of its cause). */
-const ACK_BYTES = 320;
+/** Estimated bytes of one kept ack (key, record, mark, the identity key of its cause): measured 890, docs/benchmarks.md. */
+const ACK_BYTES = 900;
 
 /** The kept acks of one run, by command key (`control.ts` key2 of session and cause), first in the input first. */
 export class EarlyAcks {

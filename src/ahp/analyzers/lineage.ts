@@ -30,6 +30,9 @@ export interface LineageFacts {
   lateChildren?: Hash64[];
 }
 
+/** Estimated bytes of one unresolved link (entry, location, strings, list, map entry): measured 493, docs/benchmarks.md. */
+const UNRESOLVED_BYTES = 512;
+
 /** The lineage analyzer */
 export class Lineage implements BudgetHolder {
   private readonly unresolved = new Map<number, UnresolvedParent[]>();
@@ -46,7 +49,7 @@ export class Lineage implements BudgetHolder {
   }
 
   bytes(): number {
-    return this.unresolvedCount * 128;
+    return this.unresolvedCount * UNRESOLVED_BYTES;
   }
 
   /** Unresolved parents are never forgotten for the budget: new ones are not recorded instead. */
