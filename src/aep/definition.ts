@@ -3,8 +3,10 @@ import { aepEventFacts } from './event-facts.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { bridgeOfCaseName, profileOfCaseName } from '../core/case-names.ts';
 import { ruleSelection } from '../core/protocol.ts';
+import { selectedSink } from '../core/engine.ts';
 import { BRIDGE_FRAMING_SPECS, bridgeChecker } from './bridges/checker.ts';
 import { bridgeInputChecker } from './bridges/input-hint.ts';
+import { BRIDGE_INPUT_RULE } from './bridges/rules.ts';
 import { bridgeHint } from './bridges/hint.ts';
 import { OTLP_PROTOBUF } from './bridges/otlp-binary.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
@@ -128,10 +130,11 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
       stream?: Partial<AepStreamOptions>;
       onStreamState?: Parameters<typeof createAepChecker>[0]['onStreamState'];
     };
+    const rules = ruleSelection(AEP, o.rules);
     const aep = (sink: typeof out.sink) =>
       createAepChecker(
         {
-          rules: ruleSelection(AEP, o.rules),
+          rules,
           ...(o.profile ? { profile: o.profile } : {}),
           ...(o.stream ? { stream: o.stream } : {}),
           ...(o.onStreamState ? { onStreamState: o.onStreamState } : {}),
@@ -141,6 +144,9 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
     if (o.from === undefined) return bridgeInputChecker(aep(out.sink), out.sink, out.stats);
     if (o.from !== 'cloudevents' && o.from !== 'otlp' && o.from !== 'ocsf')
       throw new TypeError(`unknown bridge input ${JSON.stringify(o.from)}: expected "cloudevents", "otlp" or "ocsf"`);
-    return bridgeChecker(o.from, (o.maxCapture ?? 'metadata') as AepCaptureLevel, aep, out.sink, out.stats);
+    // a selection holds the bridge's own rules to it as it does AEP's; the finding on lines of another format stays,
+    // so a selection never passes an input of which nothing was checked (README §Options of `validate`, --rule)
+    const sink = rules ? selectedSink(out.sink, new Set([...rules, BRIDGE_INPUT_RULE.id])) : out.sink;
+    return bridgeChecker(o.from, (o.maxCapture ?? 'metadata') as AepCaptureLevel, aep, sink, out.stats);
   },
 };

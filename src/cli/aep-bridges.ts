@@ -103,6 +103,8 @@ export interface FilterExit {
   setAside?: number;
   /** `-o FILE` could not be written (said on stderr): no count line follows. */
   writeFailed?: boolean;
+  /** Nothing was read: an input could not be opened or `-o` was refused (said on stderr); no count line follows. */
+  unread?: boolean;
 }
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];

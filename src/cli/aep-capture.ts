@@ -93,10 +93,10 @@ async function runFilter(
     io,
     filter.from ? (p) => (p.endsWith('.json') ? 'document' : 'jsonl') : undefined,
   );
-  if (!opened) return { code: EXIT.io, empty: false };
+  if (!opened) return { code: EXIT.io, empty: false, unread: true };
   const { inputs, reporter } = opened;
   const out = StreamOutput.open(io, output, files);
-  if (!out) return { code: EXIT.io, empty: false };
+  if (!out) return { code: EXIT.io, empty: false, unread: true };
   const seen: { empty: boolean; protobuf?: boolean } = { empty: false };
   try {
     const r = await runAepFilter(

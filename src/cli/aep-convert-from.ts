@@ -18,7 +18,14 @@ type Runner = (
   filter: AepFilterOptions,
   output?: string,
   deferClosing?: boolean,
-) => Promise<{ code: number; empty: boolean; stopped?: boolean; closing?: string; writeFailed?: boolean }>;
+) => Promise<{
+  code: number;
+  empty: boolean;
+  stopped?: boolean;
+  closing?: string;
+  writeFailed?: boolean;
+  unread?: boolean;
+}>;
 
 /** The bridge formats `convert --from` reads: OCSF has none (AEP-0005 §4.4, "there is no OCSF-inbound direction"). */
 export const CONVERT_FROM = ['cloudevents', 'otlp'] as const;
@@ -71,7 +78,7 @@ export async function runConvertFrom(
     withheld += r.events.filter((d) => d.withheld).length;
     return exactText(r.events.map((d) => serializeEvent(d.event, d.bigIntegers)).join('\n'));
   };
-  const { code, empty, stopped, closing, writeFailed } = await runFilter(
+  const { code, empty, stopped, closing, writeFailed, unread } = await runFilter(
     'convert',
     files,
     transform,
@@ -101,6 +108,7 @@ export async function runConvertFrom(
   if (o.from === 'otlp')
     parts.push(`${withheld} with the payload withheld at max capture ${o.maxCapture} (written at capture none)`);
   // with no event, the line still counts what the lines were (plain AEP, another format): README §CloudEvents
-  if (!empty && !stopped && !writeFailed && !io.writeFailed?.()) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
+  if (!empty && !stopped && !writeFailed && !unread && !io.writeFailed?.())
+    io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
   return code;
 }

@@ -73,13 +73,16 @@ export interface RunEnd {
   stopped?: boolean;
   /** `-o FILE` could not be written: its error line is the last word. */
   writeFailed?: boolean;
+  /** Nothing was read (an input not opened, `-o` refused): its error line is the last word. */
+  unread?: boolean;
 }
 
 /**
  * Whether a stream verb's own count line (`aep redact: 2 of 9 events redacted ...`) is due: never after the reader went
- * away, after a failed write (to `-o` or stdout: the error line is the last word), or when the input held no event to
- * count (an empty input, or lines of another format only, which their aep/bridge-input finding already names).
+ * away, after a failed write (to `-o` or stdout: the error line is the last word) or a run that read nothing, or when
+ * the input held no event to count (an empty input, or lines of another format only, which their aep/bridge-input
+ * finding already names).
  */
 export function countLineDue(end: RunEnd, events: number, stdoutFailed: boolean): boolean {
-  return !end.empty && !end.stopped && !end.writeFailed && !stdoutFailed && events > 0;
+  return !end.empty && !end.stopped && !end.writeFailed && !end.unread && !stdoutFailed && events > 0;
 }
