@@ -27,7 +27,7 @@ import { CONVERT_FROM, runConvertFrom } from './aep-convert-from.ts';
 /** `-o FILE` of the verbs that write a stream. */
 export const OUTPUT_OPTION = [
   '-o, --output <file>',
-  'write the JSONL to FILE instead of standard output (a file is replaced only when the run ends; a link is followed, a device or FIFO written through)',
+  'write the JSONL to FILE instead of standard output (-: standard output; a file is replaced only when the run ends; a link is followed, a device or FIFO written through)',
 ] as const;
 
 /** `--profile` of the stream verbs: a sub-profile's types are accepted, as `validate --profile` accepts them. */

@@ -220,7 +220,7 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
     )
     .option(
       '-o, --output <file>',
-      'write the report to a file instead of stdout; without --format, a name ending in .html, .sarif, .json, .ndjson or .jsonl (ndjson) or .xml (junit) picks that format',
+      'write the report to a file instead of stdout (-: stdout); without --format, a name ending in .html, .sarif, .json, .ndjson or .jsonl (ndjson) or .xml (junit) picks that format',
     )
     .option(
       '-q, --quiet',

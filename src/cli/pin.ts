@@ -160,7 +160,7 @@ const DOWNLOAD_FAILURES: ReadonlySet<string> = new Set([
 ]);
 
 const OUTPUT_HELP =
-  'write the report to a file instead of stdout; without --format, a name ending in .html, .sarif, .json, .ndjson or .jsonl (ndjson) or .xml (junit) picks that format';
+  'write the report to a file instead of stdout (-: stdout); without --format, a name ending in .html, .sarif, .json, .ndjson or .jsonl (ndjson) or .xml (junit) picks that format';
 
 /**
  * `-o FILE` of a pin verb, opened (README §Options of `validate`, `-o`): refused (exit 2) when it is one of the files the verb reads or

@@ -282,6 +282,11 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
       if (o.argChoices) hintChoices(o, o.argChoices);
     }
     refuseEmptyPaths(cmd);
+    // `-o -` is standard output, as `-` among the inputs is standard input
+    if (cmd.options.some((o) => o.long === '--output'))
+      cmd.hook('preAction', (c) => {
+        if (c.getOptionValue('output') === '-') c.setOptionValueWithSource('output', undefined, 'cli');
+      });
     // the exit codes of this verb only (the whole list: README §Exit codes)
     const path = cmd.parent && cmd.parent !== program ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
     cmd.addHelpText('after', exitHelp(path));

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { encodeRequest } from '../aep-bridges/otlp-protobuf-encode.ts';
@@ -123,4 +123,25 @@ test('-o naming an input is refused for every verb and format; no input changes'
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /^aep: cannot read .*missing\.jsonl: no such file or directory\n$/);
   for (const [p, h] of before) assert.equal(sha(p), h, `${p} unchanged`);
+});
+
+test('-o - is standard output for every verb that takes -o (as - among the inputs is standard input); no file named -', async () => {
+  const runs: ['aep' | 'ahp', string[]][] = [
+    ['aep', ['validate', '--format', 'json', ...AEP_IN]],
+    ['aep', ['validate', ...AEP_IN]],
+    ['ahp', ['validate', '--format', 'sarif', ...AHP_IN]],
+    ['aep', ['redact', ...AEP_IN]],
+    ['aep', ['filter', '--where', '{}', ...AEP_IN]],
+    ['aep', ['convert', '--to', 'cloudevents', ...AEP_IN]],
+    ['aep', ['convert', '--from', 'otlp', PB_IN]],
+    ['aep', ['fixtures', join(REPO, 'conformance/aep-capture'), '--format', 'json']],
+  ];
+  for (const [bin, args] of runs) {
+    const plain = await runCli(bin, args);
+    const dashed = await runCli(bin, [...args, '-o', '-']);
+    const what = `${bin} ${args.join(' ')} -o -`;
+    assert.ok(plain.stdout.length > 0, `${what}: writes something`);
+    assert.deepEqual([dashed.code, dashed.stdout, dashed.stderr], [plain.code, plain.stdout, plain.stderr], what);
+    assert.equal(existsSync(join(REPO, '-')), false, `${what}: no file named - (runCli's working folder)`);
+  }
 });
