@@ -53,32 +53,35 @@ export function sipHashNarrow(s: string, k0l: number, k0h: number, k1l: number, 
   return sipCore(s, k0l, k0h, k1l, k1h, true);
 }
 
-/** SipHash-1-3 of `s` under the given key words, read narrow (-1 when a code unit is 256 or more) or wide. */
+/**
+ * SipHash-1-3 of `s` under the given key words, read narrow (-1 when a code unit is 256 or more) or wide. The words are
+ * kept as int32 (`| 0`; a carry compares the unsigned views) and the round is written once: its steps are the full
+ * words, the last word with the length, then three finalization rounds (`step` 1-3), each one round.
+ */
 function sipCore(s: string, k0l: number, k0h: number, k1l: number, k1h: number, narrow: boolean): number {
   const n = s.length;
   // the OR of every code unit read narrow: above 0xff, the string is not narrow
   let units = 0;
   // "somepseudorandomlygeneratedbytes"
-  let v0h = (k0h ^ 0x736f6d65) >>> 0;
-  let v0l = (k0l ^ 0x70736575) >>> 0;
-  let v1h = (k1h ^ 0x646f7261) >>> 0;
-  let v1l = (k1l ^ 0x6e646f6d) >>> 0;
-  let v2h = (k0h ^ 0x6c796765) >>> 0;
-  let v2l = (k0l ^ 0x6e657261) >>> 0;
-  let v3h = (k1h ^ 0x74656462) >>> 0;
-  let v3l = (k1l ^ 0x79746573) >>> 0;
+  let v0h = k0h ^ 0x736f6d65;
+  let v0l = k0l ^ 0x70736575;
+  let v1h = k1h ^ 0x646f7261;
+  let v1l = k1l ^ 0x6e646f6d;
+  let v2h = k0h ^ 0x6c796765;
+  let v2l = k0l ^ 0x6e657261;
+  let v3h = k1h ^ 0x74656462;
+  let v3l = k1l ^ 0x79746573;
   const full = narrow ? n - (n & 7) : n - (n & 3);
   let i = 0;
   let mh = 0;
   let ml = 0;
   let t = 0;
   let u = 0;
-  // phases: the full words (1 round each), the last word with the length (1), finalization (3)
-  for (let phase = 0; phase < 3; ) {
-    let rounds = 1;
-    if (phase === 0) {
-      if (i >= full) phase = 1;
-      else if (narrow) {
+  // 0: message words; 1-3: finalization rounds done + 1; 4: done
+  let step = 0;
+  for (;;) {
+    if (i < full) {
+      if (narrow) {
         const c0 = s.charCodeAt(i);
         const c1 = s.charCodeAt(i + 1);
         const c2 = s.charCodeAt(i + 2);
@@ -88,16 +91,16 @@ function sipCore(s: string, k0l: number, k0h: number, k1l: number, k1h: number, 
         const c6 = s.charCodeAt(i + 6);
         const c7 = s.charCodeAt(i + 7);
         units |= c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7;
-        ml = (c0 | (c1 << 8) | (c2 << 16) | (c3 << 24)) >>> 0;
-        mh = (c4 | (c5 << 8) | (c6 << 16) | (c7 << 24)) >>> 0;
+        ml = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+        mh = c4 | (c5 << 8) | (c6 << 16) | (c7 << 24);
         i += 8;
       } else {
-        ml = (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16)) >>> 0;
-        mh = (s.charCodeAt(i + 2) | (s.charCodeAt(i + 3) << 16)) >>> 0;
+        ml = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+        mh = s.charCodeAt(i + 2) | (s.charCodeAt(i + 3) << 16);
         i += 4;
       }
-    }
-    if (phase === 1) {
+    } else if (step === 0) {
+      // the last word, with the length in its top byte (bytes: 2 a code unit read wide)
       const r = n - full;
       if (narrow) {
         let lo = 0;
@@ -109,60 +112,65 @@ function sipCore(s: string, k0l: number, k0h: number, k1l: number, k1h: number, 
           else hi |= c << (8 * (k - 4));
         }
         if (units > 0xff) return -1;
-        ml = lo >>> 0;
-        mh = (hi | ((n & 0xff) << 24)) >>> 0;
+        ml = lo;
+        mh = hi | ((n & 0xff) << 24);
       } else {
-        ml = r === 0 ? 0 : r === 1 ? s.charCodeAt(i) : (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16)) >>> 0;
-        mh = ((r === 3 ? s.charCodeAt(i + 2) : 0) | (((2 * n) & 0xff) << 24)) >>> 0;
+        ml = r === 0 ? 0 : r === 1 ? s.charCodeAt(i) : s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+        mh = (r === 3 ? s.charCodeAt(i + 2) : 0) | (((2 * n) & 0xff) << 24);
       }
-      phase = 2;
-    } else if (phase === 2) {
-      mh = 0;
-      ml = 0;
-      v2l = (v2l ^ 0xff) >>> 0;
-      rounds = 3;
-      phase = 3;
+      step = 1;
+    } else {
+      if (step === 4) break;
+      if (step === 1) {
+        // the last word's round done: finalization, no message
+        v0h ^= mh;
+        v0l ^= ml;
+        v2l ^= 0xff;
+        mh = 0;
+        ml = 0;
+      }
+      step++;
     }
-    v3h = (v3h ^ mh) >>> 0;
-    v3l = (v3l ^ ml) >>> 0;
-    for (let k = 0; k < rounds; k++) {
-      t = (v0l + v1l) >>> 0;
-      v0h = (v0h + v1h + (t < v0l ? 1 : 0)) >>> 0;
-      v0l = t;
-      t = ((v1h << 13) | (v1l >>> 19)) >>> 0;
-      u = ((v1l << 13) | (v1h >>> 19)) >>> 0;
-      v1h = (t ^ v0h) >>> 0;
-      v1l = (u ^ v0l) >>> 0;
-      t = v0h;
-      v0h = v0l;
-      v0l = t;
-      t = (v2l + v3l) >>> 0;
-      v2h = (v2h + v3h + (t < v2l ? 1 : 0)) >>> 0;
-      v2l = t;
-      t = ((v3h << 16) | (v3l >>> 16)) >>> 0;
-      u = ((v3l << 16) | (v3h >>> 16)) >>> 0;
-      v3h = (t ^ v2h) >>> 0;
-      v3l = (u ^ v2l) >>> 0;
-      t = (v0l + v3l) >>> 0;
-      v0h = (v0h + v3h + (t < v0l ? 1 : 0)) >>> 0;
-      v0l = t;
-      t = ((v3h << 21) | (v3l >>> 11)) >>> 0;
-      u = ((v3l << 21) | (v3h >>> 11)) >>> 0;
-      v3h = (t ^ v0h) >>> 0;
-      v3l = (u ^ v0l) >>> 0;
-      t = (v2l + v1l) >>> 0;
-      v2h = (v2h + v1h + (t < v2l ? 1 : 0)) >>> 0;
-      v2l = t;
-      t = ((v1h << 17) | (v1l >>> 15)) >>> 0;
-      u = ((v1l << 17) | (v1h >>> 15)) >>> 0;
-      v1h = (t ^ v2h) >>> 0;
-      v1l = (u ^ v2l) >>> 0;
-      t = v2h;
-      v2h = v2l;
-      v2l = t;
+    v3h ^= mh;
+    v3l ^= ml;
+    t = (v0l + v1l) | 0;
+    v0h = (v0h + v1h + (t >>> 0 < v0l >>> 0 ? 1 : 0)) | 0;
+    v0l = t;
+    t = (v1h << 13) | (v1l >>> 19);
+    u = (v1l << 13) | (v1h >>> 19);
+    v1h = t ^ v0h;
+    v1l = u ^ v0l;
+    t = v0h;
+    v0h = v0l;
+    v0l = t;
+    t = (v2l + v3l) | 0;
+    v2h = (v2h + v3h + (t >>> 0 < v2l >>> 0 ? 1 : 0)) | 0;
+    v2l = t;
+    t = (v3h << 16) | (v3l >>> 16);
+    u = (v3l << 16) | (v3h >>> 16);
+    v3h = t ^ v2h;
+    v3l = u ^ v2l;
+    t = (v0l + v3l) | 0;
+    v0h = (v0h + v3h + (t >>> 0 < v0l >>> 0 ? 1 : 0)) | 0;
+    v0l = t;
+    t = (v3h << 21) | (v3l >>> 11);
+    u = (v3l << 21) | (v3h >>> 11);
+    v3h = t ^ v0h;
+    v3l = u ^ v0l;
+    t = (v2l + v1l) | 0;
+    v2h = (v2h + v1h + (t >>> 0 < v2l >>> 0 ? 1 : 0)) | 0;
+    v2l = t;
+    t = (v1h << 17) | (v1l >>> 15);
+    u = (v1l << 17) | (v1h >>> 15);
+    v1h = t ^ v2h;
+    v1l = u ^ v2l;
+    t = v2h;
+    v2h = v2l;
+    v2l = t;
+    if (step === 0) {
+      v0h ^= mh;
+      v0l ^= ml;
     }
-    v0h = (v0h ^ mh) >>> 0;
-    v0l = (v0l ^ ml) >>> 0;
   }
   sipHi = (v0h ^ v1h ^ v2h ^ v3h) >>> 0;
   sipLo = (v0l ^ v1l ^ v2l ^ v3l) >>> 0;
