@@ -22,6 +22,7 @@ import { screened } from './envelope-members.ts';
 import { homePathIn } from './redact.ts';
 import { namedCredentialIn, namesCredential } from './credential-names.ts';
 import { captureTreeFor } from './schema/validators.ts';
+import { screenedMembersOf } from './schema/envelope-fast.ts';
 
 /** The suffix that makes a payload member a digest (AEP-0003 §9 item 3: "`*_digest` fields"). */
 const DIGEST_SUFFIX = '_digest';
@@ -255,19 +256,23 @@ export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClas
   if (CAPTURE_RANK[ev.capture] > CAPTURE_RANK.redacted) return NO_CONTENT;
   const o = ev.value;
   contentFound = undefined;
-  for (const k in o) {
-    if (!screened(k)) continue;
-    const v = o[k];
-    if (typeof v === 'string' && !mayHoldContent(v) && !namesCredential(k)) continue;
-    contentPii = !ev.type.startsWith('assessment.');
-    contentAt = envelopeAt;
-    envelopeAt.keys[0] = k;
-    visitContent(v, undefined, 1);
-    contentAt = dataAt;
-  }
+  // the members the envelope fast path read on its walk, when it passed this envelope (no second walk of them all)
+  const kept = screenedMembersOf(o);
+  if (kept !== undefined) for (let i = 0; i < kept.count; i++) screenMember(ev, kept.names[i]!, kept.values[i]);
+  else for (const k in o) if (screened(k)) screenMember(ev, k, o[k]);
   const out = contentFound ?? NO_CONTENT;
   contentFound = undefined;
   return out;
+}
+
+/** {@link envelopeContentOf} of envelope member `k`, one {@link screened} names, holding `v`. */
+function screenMember(ev: AepEvent, k: string, v: unknown): void {
+  if (typeof v === 'string' && !mayHoldContent(v) && !namesCredential(k)) return;
+  contentPii = !ev.type.startsWith('assessment.');
+  contentAt = envelopeAt;
+  envelopeAt.keys[0] = k;
+  visitContent(v, undefined, 1);
+  contentAt = dataAt;
 }
 
 const NO_CONTENT: readonly (string | DetectorClass)[] = [];
