@@ -16,7 +16,7 @@ import {
   type DetectorClass,
 } from '../core/secrets.ts';
 import { mayHoldEncodedSecret, mayHoldPii, PII_SCREEN, SECRET_OPENINGS } from '../core/secret-patterns.ts';
-import { forEachGatedString, GatedPath, memberName, type CaptureNode } from './capture.ts';
+import { captureRank, forEachGatedString, GatedPath, memberName, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { screened } from './envelope-members.ts';
 import { homePathIn } from './redact.ts';
@@ -226,7 +226,7 @@ function visitRedacted(text: string, at: GatedPath): void {
  * with the first secret or PII class in it (AEP-0003 §9 item 2), as pointer, class pairs; no PII in `assessment.*`.
  */
 export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClass)[] {
-  const rank = CAPTURE_RANK[ev.capture];
+  const rank = captureRank(ev.capture);
   if (rank < CAPTURE_RANK.metadata || rank > CAPTURE_RANK.redacted) return NO_CONTENT;
   const data = ev.value.data;
   if (data === null || typeof data !== 'object') return NO_CONTENT;
@@ -253,7 +253,7 @@ export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClas
  * included (AEP-0001 §8.2), so at `none` to `redacted` their strings, at any depth, are screened as metadata-level.
  */
 export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClass)[] {
-  if (CAPTURE_RANK[ev.capture] > CAPTURE_RANK.redacted) return NO_CONTENT;
+  if (captureRank(ev.capture) > CAPTURE_RANK.redacted) return NO_CONTENT;
   const o = ev.value;
   contentFound = undefined;
   // the members the envelope fast path read on its walk, when it passed this envelope (no second walk of them all)
