@@ -16,12 +16,13 @@ import {
   type DetectorClass,
 } from '../core/secrets.ts';
 import { mayHoldEncodedSecret, mayHoldPii, PII_SCREEN, SECRET_OPENINGS } from '../core/secret-patterns.ts';
-import { forEachGatedString, GatedPath, memberName, type CaptureNode } from './capture.ts';
+import { captureRank, forEachGatedString, GatedPath, memberName, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { screened } from './envelope-members.ts';
 import { homePathIn } from './redact.ts';
 import { namedCredentialIn, namesCredential } from './credential-names.ts';
 import { captureTreeFor } from './schema/validators.ts';
+import { screenedMembersOf } from './schema/envelope-fast.ts';
 
 /** The suffix that makes a payload member a digest (AEP-0003 §9 item 3: "`*_digest` fields"). */
 const DIGEST_SUFFIX = '_digest';
@@ -225,7 +226,7 @@ function visitRedacted(text: string, at: GatedPath): void {
  * with the first secret or PII class in it (AEP-0003 §9 item 2), as pointer, class pairs; no PII in `assessment.*`.
  */
 export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClass)[] {
-  const rank = CAPTURE_RANK[ev.capture];
+  const rank = captureRank(ev.capture);
   if (rank < CAPTURE_RANK.metadata || rank > CAPTURE_RANK.redacted) return NO_CONTENT;
   const data = ev.value.data;
   if (data === null || typeof data !== 'object') return NO_CONTENT;
@@ -252,22 +253,26 @@ export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClas
  * included (AEP-0001 §8.2), so at `none` to `redacted` their strings, at any depth, are screened as metadata-level.
  */
 export function envelopeContentOf(ev: AepEvent): readonly (string | DetectorClass)[] {
-  if (CAPTURE_RANK[ev.capture] > CAPTURE_RANK.redacted) return NO_CONTENT;
+  if (captureRank(ev.capture) > CAPTURE_RANK.redacted) return NO_CONTENT;
   const o = ev.value;
   contentFound = undefined;
-  for (const k in o) {
-    if (!screened(k)) continue;
-    const v = o[k];
-    if (typeof v === 'string' && !mayHoldContent(v) && !namesCredential(k)) continue;
-    contentPii = !ev.type.startsWith('assessment.');
-    contentAt = envelopeAt;
-    envelopeAt.keys[0] = k;
-    visitContent(v, undefined, 1);
-    contentAt = dataAt;
-  }
+  // the members the envelope fast path read on its walk, when it passed this envelope (no second walk of them all)
+  const kept = screenedMembersOf(o);
+  if (kept !== undefined) for (let i = 0; i < kept.count; i++) screenMember(ev, kept.names[i]!, kept.values[i]);
+  else for (const k in o) if (screened(k)) screenMember(ev, k, o[k]);
   const out = contentFound ?? NO_CONTENT;
   contentFound = undefined;
   return out;
+}
+
+/** {@link envelopeContentOf} of envelope member `k`, one {@link screened} names, holding `v`. */
+function screenMember(ev: AepEvent, k: string, v: unknown): void {
+  if (typeof v === 'string' && !mayHoldContent(v) && !namesCredential(k)) return;
+  contentPii = !ev.type.startsWith('assessment.');
+  contentAt = envelopeAt;
+  envelopeAt.keys[0] = k;
+  visitContent(v, undefined, 1);
+  contentAt = dataAt;
 }
 
 const NO_CONTENT: readonly (string | DetectorClass)[] = [];

@@ -112,6 +112,22 @@ export function buildCaptureTree(root: Schema): CaptureNode {
   return top;
 }
 
+/**
+ * `CAPTURE_RANK[level]` by comparisons: a keyed read of that table by a varying name is megamorphic (about a hundred
+ * instructions; the per-event screens read it at every event).
+ */
+export function captureRank(level: AepCaptureLevel): number {
+  return level === 'metadata'
+    ? 1
+    : level === 'redacted'
+      ? 2
+      : level === 'full'
+        ? 3
+        : level === 'none'
+          ? 0
+          : CAPTURE_RANK[level];
+}
+
 /** A payload member present above the event's capture level. */
 export interface CaptureViolation {
   pointer: string;
@@ -151,7 +167,7 @@ export function captureViolations(
   capture: AepCaptureLevel,
   basePointer = '/data',
 ): readonly CaptureViolation[] {
-  const rank = CAPTURE_RANK[capture];
+  const rank = captureRank(capture);
   if (rankBelow(tree) <= rank || !holdsWatched(data, tree, rank)) return NO_VIOLATIONS;
   const out: CaptureViolation[] = [];
   const stack: [unknown, CaptureNode | undefined, string][] = [[data, tree, basePointer]];
@@ -162,7 +178,7 @@ export function captureViolations(
       if (!node.items) continue;
       const walkItems = rankBelow(node.items) > rank;
       for (let i = v.length - 1; i >= 0; i--) {
-        if (CAPTURE_RANK[node.items.level] > rank) out.push({ pointer: childPointer(ptr, i), level: node.items.level });
+        if (captureRank(node.items.level) > rank) out.push({ pointer: childPointer(ptr, i), level: node.items.level });
         else if (walkItems) stack.push([v[i], node.items, childPointer(ptr, i)]);
       }
       continue;
@@ -173,7 +189,7 @@ export function captureViolations(
     for (let i = 0; i < list.length; i++) {
       const [k, child] = list[i]!;
       if (!Object.hasOwn(o, k)) continue;
-      if (CAPTURE_RANK[child.level] > rank) out.push({ pointer: childPointer(ptr, k), level: child.level });
+      if (captureRank(child.level) > rank) out.push({ pointer: childPointer(ptr, k), level: child.level });
       else stack.push([o[k], child, childPointer(ptr, k)]);
     }
   }

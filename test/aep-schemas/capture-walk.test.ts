@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { captureViolations, type CaptureNode } from '../../src/aep/capture.ts';
+import { captureRank, captureViolations, type CaptureNode } from '../../src/aep/capture.ts';
 import { CAPTURE_RANK } from '../../src/aep/event.ts';
 import { captureTreeFor, knownAepTypes } from '../../src/aep/schema/validators.ts';
 import { childPointer } from '../../src/core/pointer.ts';
@@ -62,4 +62,13 @@ test("capture walk: skipping subtrees that name nothing above the capture gives 
   }
   assert.ok(checked > 40, `checked ${checked}`);
   assert.ok(violations > 0, 'some payload member ranks above some level');
+});
+
+test('captureRank: the rank of CAPTURE_RANK for every capture level', () => {
+  for (const level of Object.keys(CAPTURE_RANK) as (keyof typeof CAPTURE_RANK)[])
+    assert.equal(captureRank(level), CAPTURE_RANK[level], level);
+  assert.deepEqual(
+    (['none', 'metadata', 'redacted', 'full'] as const).map((l) => captureRank(l)),
+    [0, 1, 2, 3],
+  );
 });

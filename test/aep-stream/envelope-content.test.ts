@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AEP_CORE_ATTRIBUTES } from '../../src/aep/bridges/types.ts';
 import { screened } from '../../src/aep/envelope-members.ts';
+import { envelopeFastOn, envelopeSurelyValid, screenedMembersOf } from '../../src/aep/schema/envelope-fast.ts';
 import { event, runRule } from './helpers.ts';
 
 const at = (capture: string, over: Record<string, unknown>, type = 'run.started') =>
@@ -57,4 +58,24 @@ test('not at full (verbatim, as for payloads), and no PII in assessment.* (AEP-0
 test('the envelope screen skips exactly the core attributes but subject (AEP-0001 §5.1)', () => {
   for (const k of AEP_CORE_ATTRIBUTES) assert.equal(screened(k), k === 'subject', k);
   for (const k of ['acmenote', 'x', 'datax', 'Type']) assert.equal(screened(k), true, k);
+});
+
+test('the envelope fast path hands the screen the members it names, in order, for the envelope it passed', async () => {
+  envelopeFastOn();
+  const ev = at('metadata', { acmeb: 'x', subject: 's', acmea: 'y' });
+  assert.equal(envelopeSurelyValid(ev), true);
+  const kept = screenedMembersOf(ev)!;
+  const names = kept.names.slice(0, kept.count);
+  assert.deepEqual(names, Object.keys(ev).filter(screened));
+  assert.deepEqual(names, ['acmeb', 'subject', 'acmea']);
+  assert.deepEqual(kept.values.slice(0, kept.count), ['x', 's', 'y']);
+  // another envelope, or one the fast path refused, gets the screen's own walk
+  assert.equal(screenedMembersOf({ ...ev }), undefined);
+  assert.equal(envelopeSurelyValid({ ...ev, acmec: null }), false);
+  assert.equal(screenedMembersOf(ev), undefined);
+  // and both walks find the same: a secret in an extension attribute of an envelope the fast path refuses
+  for (const over of [{ acmenote: 'password=hunter2' }, { acmenote: 'password=hunter2', ACME: 1 }])
+    assert.deepEqual(await runRule('aep/metadata-content', [at('metadata', over)]), [
+      'error:aep/metadata-content@1/acmenote',
+    ]);
 });

@@ -72,6 +72,43 @@ const SESSION = 64;
 const SEQ = 128;
 const RUN_OR_STEP = 256;
 
+// The members of the last envelope passed that envelope-members.ts `screened` names (`subject`, the extension
+// attributes) and their values, in member order: the content screen reads only these (most envelopes have none).
+// Kept in place with a count: resetting an array's length is a runtime call, a keyed read of the event megamorphic.
+let passed: object | undefined;
+let screenedCount = 0;
+const screenedNames: string[] = [];
+const screenedValues: unknown[] = [];
+
+/** What {@link screenedMembersOf} answers: the first `count` names and values are current. */
+export interface ScreenedMembers {
+  readonly count: number;
+  readonly names: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+const screenedOut = {
+  count: 0,
+  names: screenedNames as readonly string[],
+  values: screenedValues as readonly unknown[],
+};
+
+/**
+ * The members of `v` that src/aep/envelope-members.ts `screened` names, in member order, with their values, when `v` is
+ * the envelope {@link envelopeSurelyValid} last passed (read there as it walked them); else `undefined`. The answer is
+ * shared: read it before the next envelope is checked.
+ */
+export function screenedMembersOf(v: object): ScreenedMembers | undefined {
+  if (v !== passed) return undefined;
+  screenedOut.count = screenedCount;
+  return screenedOut;
+}
+
+function keepScreened(k: string, x: unknown): void {
+  screenedNames[screenedCount] = k;
+  screenedValues[screenedCount++] = x;
+}
+
 /**
  * True when `v` is surely a valid AEP envelope (a common shape, every member checked as the schema states); false when
  * the generated validator must decide. `branch`: {@link typeBranch} of `v.type` when the caller has it.
@@ -80,6 +117,8 @@ export function envelopeSurelyValid(v: unknown, branch?: EnvelopeBranch): boolea
   if (on !== true && (on === false || ++unprinted <= PRINT_AFTER || !envelopeFastOn())) return false;
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
+  passed = undefined;
+  screenedCount = 0;
   let seen = 0;
   let scope: EnvelopeBranch = Scope.Invalid;
   for (const k in o) {
@@ -119,6 +158,9 @@ export function envelopeSurelyValid(v: unknown, branch?: EnvelopeBranch): boolea
         seen |= RUN_OR_STEP;
         break;
       case 'subject':
+        if (!nonEmpty(x)) return false;
+        keepScreened(k, x);
+        break;
       case 'cause':
         if (!nonEmpty(x)) return false;
         break;
@@ -147,15 +189,21 @@ export function envelopeSurelyValid(v: unknown, branch?: EnvelopeBranch): boolea
         if (!MEMBER.test(k)) return false;
         if (typeof x !== 'string' && typeof x !== 'boolean' && !(typeof x === 'number' && Number.isSafeInteger(x)))
           return false;
+        keepScreened(k, x);
     }
   }
   if ((seen & REQUIRED) !== REQUIRED) return false;
+  let valid: boolean;
   switch (scope) {
     case Scope.Agent:
-      return (seen & (SESSION | SEQ | RUN_OR_STEP)) === 0;
+      valid = (seen & (SESSION | SEQ | RUN_OR_STEP)) === 0;
+      break;
     case Scope.Foreign:
-      return (seen & SESSION) !== 0 && (seen & SEQ) === 0;
+      valid = (seen & SESSION) !== 0 && (seen & SEQ) === 0;
+      break;
     default:
-      return (seen & (SESSION | SEQ)) === (SESSION | SEQ);
+      valid = (seen & (SESSION | SEQ)) === (SESSION | SEQ);
   }
+  if (valid) passed = o;
+  return valid;
 }
