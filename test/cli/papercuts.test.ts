@@ -87,7 +87,7 @@ test('-o NAME without --format writes the format its extension names; an explici
   assert.doesNotMatch(readFileSync(nd, 'utf8'), /^\{/);
   assert.match(
     (await runCli('aep', ['validate', '--help'])).stdout,
-    /\.html, \.sarif, \.json,\s+\.ndjson or\s+\.jsonl\s+\(ndjson\) or\s+\.xml/,
+    /\.html,\s+\.sarif,\s+\.json,\s+\.ndjson or\s+\.jsonl\s+\(ndjson\) or\s+\.xml/,
   );
 });
 
