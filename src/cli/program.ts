@@ -33,6 +33,9 @@ import { positiveNumber, refuseEmptyPaths } from './args.ts';
 import { outputIsInput, outputIsReadMessage, reportFileFor } from './output.ts';
 import { exitHelp } from './exit-help.ts';
 import { addCatalogueAndFixtureVerbs, nearestRuleIds, terminalWidth, validateRuleMessage } from './verbs.ts';
+import { dashIsStdout, impliedFormat } from './output-name.ts';
+
+export { formatOfOutputName } from './output-name.ts';
 
 export { processIO, type CliBin, type CliExtras, type CliIO };
 
@@ -282,11 +285,7 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
       if (o.argChoices) hintChoices(o, o.argChoices);
     }
     refuseEmptyPaths(cmd);
-    // `-o -` is standard output, as `-` among the inputs is standard input
-    if (cmd.options.some((o) => o.long === '--output'))
-      cmd.hook('preAction', (c) => {
-        if (c.getOptionValue('output') === '-') c.setOptionValueWithSource('output', undefined, 'cli');
-      });
+    if (cmd.options.some((o) => o.long === '--output')) cmd.hook('preAction', dashIsStdout);
     // the exit codes of this verb only (the whole list: README §Exit codes)
     const path = cmd.parent && cmd.parent !== program ? `${cmd.parent.name()} ${cmd.name()}` : cmd.name();
     cmd.addHelpText('after', exitHelp(path));
@@ -299,33 +298,6 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
 /** Every command of `cmd` that runs an action (no subcommands of its own). */
 function leafCommands(cmd: Command): Command[] {
   return cmd.commands.flatMap((c) => (c.commands.length ? leafCommands(c) : [c]));
-}
-
-/** The report format an `-o` file name implies (`.sarif.json` is SARIF), or `undefined`. */
-export function formatOfOutputName(file: string): FormatName | undefined {
-  const f = file.toLowerCase();
-  if (f.endsWith('.sarif') || f.endsWith('.sarif.json')) return 'sarif';
-  if (f.endsWith('.html') || f.endsWith('.htm')) return 'html';
-  if (f.endsWith('.json')) return 'json';
-  if (f.endsWith('.ndjson') || f.endsWith('.jsonl')) return 'ndjson';
-  if (f.endsWith('.xml')) return 'junit';
-  return undefined;
-}
-
-/**
- * Without `--format`, take the format the `-o` file's extension names, when the verb has it; `--format` wins. A name
- * whose format the verb lacks (`fixtures -o r.ndjson`) gets the default format and a `note` saying so.
- */
-function impliedFormat(cmd: Command, note: (text: string) => void): void {
-  const output = cmd.getOptionValue('output') as string | undefined;
-  if (output === undefined || cmd.getOptionValueSource('format') !== 'default') return;
-  const implied = formatOfOutputName(output);
-  const choices = cmd.options.find((o) => o.long === '--format')?.argChoices;
-  if (implied && (!choices || choices.includes(implied))) cmd.setOptionValueWithSource('format', implied, 'implied');
-  else if (implied && choices)
-    note(
-      `${output} names ${implied}, a format this verb does not write: it is written as ${cmd.getOptionValue('format')} (--format: ${choices.join(', ')})`,
-    );
 }
 
 /** Verbs and options only the other bin has, by bin: a usage error that names one points to it. */
