@@ -5,7 +5,7 @@
 // finding; no value put in place of any member makes a rule throw or ends a run early; the
 // fixture runner and `--each` / `--no-each` give what `validate` gives.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
@@ -21,21 +21,10 @@ import type { Protocol } from '../../src/core/protocol.ts';
 import { sweep, TEST_SCALE } from '../scale.ts';
 import { optionalShared, SHARED, sharedPath } from '../shared.ts';
 import { fileTempDir } from '../temp.ts';
+import { jsonlBelow } from '../case-files.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TMP = fileTempDir('ac-invariants-');
-
-/** Every JSONL case file below `dir` (sidecars and manifests aside), sorted. */
-function jsonlBelow(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...jsonlBelow(p));
-    else if (name.endsWith('.jsonl')) out.push(p);
-  }
-  return out;
-}
 
 const CASES: Record<Protocol, { ours: string[]; upstream: string[] }> = {
   aep: {

@@ -5,24 +5,15 @@
 // lines), so there the two may differ by design. (test/invariants/define.ts holds `--each` = each input alone.)
 import assert from 'node:assert/strict';
 import { isUtf8 } from 'node:buffer';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Finding, validate } from '../../src/index.ts';
 import { bridgeOfCaseName, profileOfCaseName } from '../../src/core/case-names.ts';
+import { jsonlBelow } from '../case-files.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-function jsonlBelow(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...jsonlBelow(p));
-    else if (name.endsWith('.jsonl')) out.push(p);
-  }
-  return out;
-}
 
 const key = (f: Finding, line = f.line) =>
   `${f.ruleId}|${f.severity}|${line ?? '-'}|${f.column ?? '-'}|${f.pointer ?? '-'}`;

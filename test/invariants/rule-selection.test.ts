@@ -4,7 +4,6 @@
 // §Options of `validate`, --rule); so does a pair of rules, and a rule the case does not report. Bridge cases
 // (`--from`) included: their own rules (aep/otlp-*, aep/ce-*, aep/ocsf-*) once escaped the selection.
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -12,19 +11,13 @@ import { type Finding, rules, validate } from '../../src/index.ts';
 import { bridgeOfCaseName, profileOfCaseName } from '../../src/core/case-names.ts';
 import type { Protocol } from '../../src/core/protocol.ts';
 import { RECOMMENDED_FORM_RULES } from '../../src/aep/protocol.ts';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { filesBelow } from '../case-files.ts';
 
 /** Every case file below `dir` (JSONL and JSON documents; sidecars and manifests aside), sorted. */
-function casesBelow(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...casesBelow(p));
-    else if (/\.jsonl?$/.test(name) && !name.endsWith('.expected.json') && name !== 'deviations.json') out.push(p);
-  }
-  return out;
-}
+const casesBelow = (dir: string): string[] =>
+  filesBelow(dir, (name) => /\.jsonl?$/.test(name) && !name.endsWith('.expected.json') && name !== 'deviations.json');
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The options a case runs with by its name (as the fixture runner reads it). */
 function caseOpts(protocol: Protocol, file: string): { from?: 'cloudevents' | 'otlp' | 'ocsf'; profile?: 'aep-0007' } {
